@@ -1,0 +1,98 @@
+# warplab: build, run, test, bench, install.
+#   make            build build/warplab-server, build/warplab-runner and www/vendor
+#   make run        install missing packages, build, start both on 127.0.0.1:8080
+#   make test       install missing packages, build, run every suite
+#   make test SANITIZE=1   the same under AddressSanitizer + UBSan
+#   make install PREFIX=/usr/local DESTDIR=
+
+VERSION := 0.1.0
+PREFIX ?= /usr/local
+DESTDIR ?=
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+LIBS_PKG := libmicrohttpd jansson OpenCL sqlite3
+
+ifeq ($(SANITIZE),1)
+BUILD ?= build/sanitize
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+else
+BUILD ?= build
+SAN_FLAGS :=
+endif
+
+# Recursively expanded: pkg-config runs when a rule needs it, after `deps`.
+WL_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -MMD -MP \
+	-DWL_VERSION='"$(VERSION)"' -Icommon -Irunner -Iserver $(SAN_FLAGS) \
+	$(shell $(PKG_CONFIG) --cflags $(LIBS_PKG))
+WL_LDFLAGS = $(SAN_FLAGS)
+SERVER_LIBS = $(shell $(PKG_CONFIG) --libs libmicrohttpd jansson sqlite3) -lpthread
+RUNNER_LIBS = $(shell $(PKG_CONFIG) --libs jansson OpenCL sqlite3) -lpthread -lm
+
+COMMON_SRC := $(wildcard common/*.c)
+SERVER_SRC := $(wildcard server/*.c)
+RUNNER_SRC := $(wildcard runner/*.c)
+UNIT_SRC := $(wildcard tests/unit/*.c)
+
+COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/obj/%.o)
+SERVER_OBJ := $(SERVER_SRC:%.c=$(BUILD)/obj/%.o)
+RUNNER_OBJ := $(RUNNER_SRC:%.c=$(BUILD)/obj/%.o)
+UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/obj/%.o)
+# The unit tests link everything but the two mains.
+LIB_SERVER_OBJ := $(filter-out %/server/main.o,$(SERVER_OBJ))
+LIB_RUNNER_OBJ := $(filter-out %/runner/main.o,$(RUNNER_OBJ))
+
+CHARTJS := www/vendor/chart.umd.js
+
+.PHONY: all build deps run test unit-test integration-test bench install clean distclean
+
+all: build
+
+build: $(BUILD)/warplab-server $(BUILD)/warplab-runner $(CHARTJS)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WL_CFLAGS) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/warplab-server: $(SERVER_OBJ) $(COMMON_OBJ)
+	$(CC) $(WL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(SERVER_LIBS)
+
+$(BUILD)/warplab-runner: $(RUNNER_OBJ) $(COMMON_OBJ)
+	$(CC) $(WL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(RUNNER_LIBS)
+
+$(BUILD)/unit-tests: $(UNIT_OBJ) $(LIB_SERVER_OBJ) $(LIB_RUNNER_OBJ) $(COMMON_OBJ)
+	$(CC) $(WL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(shell $(PKG_CONFIG) --libs $(LIBS_PKG)) -lpthread -lm
+
+# Chart.js comes from npm at build time, pinned by package-lock.json.
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+$(CHARTJS): node_modules/.package-lock.json
+	@mkdir -p www/vendor
+	cp node_modules/chart.js/dist/chart.umd.js $@
+
+deps:
+	./deploy/install-deps.sh
+
+run: deps
+	$(MAKE) build
+	./deploy/run.sh $(BUILD)
+
+test: deps
+	$(MAKE) build $(BUILD)/unit-tests
+	BUILD=$(BUILD) ./tests/run.sh
+
+bench: deps
+	$(MAKE) build
+	./bench/api-load.sh
+
+install: build
+	./deploy/install.sh "$(DESTDIR)" "$(PREFIX)" "$(BUILD)"
+
+clean:
+	rm -rf build
+
+distclean: clean
+	rm -rf node_modules www/vendor var
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,110 @@
+/* The experiment catalog (kernels/catalog.json): experiments, their variants
+ * (kernels), their parameters with limits and defaults, and how each variant's
+ * bytes, operations and device needs are counted. Both binaries read it: the
+ * server validates requests against it, the runner executes from it. */
+#ifndef WL_CATALOG_H
+#define WL_CATALOG_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "error.h"
+
+#define WL_COST_MAX_TERMS 6
+#define WL_COST_MAX_FACTORS 6
+
+/* A cost formula: a sum of terms, each an integer coefficient times a product
+ * of parameters, written "8*n*n + 4*tile" in the catalog. */
+struct wl_cost {
+	int nterms;
+	struct {
+		long long coef;
+		int nfactors;
+		int param[WL_COST_MAX_FACTORS];	/* indexes into the experiment's params */
+	} terms[WL_COST_MAX_TERMS];
+};
+
+/* What a variant costs; each formula is evaluated at a point's values. */
+enum wl_cost_kind {
+	WL_COST_BYTES,		/* fewest bytes moved: the metric's numerator for bandwidth */
+	WL_COST_OPS,		/* operations, for throughput experiments */
+	WL_COST_MEMORY,		/* device memory the point allocates */
+	WL_COST_BUFFER,		/* the largest single buffer */
+	WL_COST_LOCAL,		/* local memory per work-group */
+	WL_COST_WORK_GROUP,	/* work-items per work-group */
+	WL_COST_KINDS
+};
+
+struct wl_param_def {
+	char *name;
+	char *title;
+	long long min, max;
+	long long multiple_of;		/* 0 when unconstrained */
+	int multiple_of_param;		/* index of a param this must be a multiple of, or -1 */
+	char *multiple_of_name;		/* that param's name, as the catalog wrote it */
+	int pow2;			/* must be a power of two */
+	json_t *default_spec;		/* a value, list or range, as a request may give */
+};
+
+struct wl_variant_def {
+	char *id, *title, *note, *kernel;
+	int has_cost[WL_COST_KINDS];	/* overrides the experiment's formula when set */
+	struct wl_cost cost[WL_COST_KINDS];
+};
+
+enum wl_metric { WL_METRIC_BANDWIDTH, WL_METRIC_THROUGHPUT };
+
+struct wl_experiment {
+	char *id, *title, *summary, *seed, *source;
+	enum wl_metric metric;
+	int needs_fp64;			/* runs in double where the device can */
+	size_t nparams, nvariants;
+	struct wl_param_def *params;
+	struct wl_variant_def *variants;
+	int has_cost[WL_COST_KINDS];
+	struct wl_cost cost[WL_COST_KINDS];
+};
+
+struct wl_catalog {
+	char *dir;			/* directory of catalog.json; kernel sources live there */
+	size_t nexperiments;
+	struct wl_experiment *experiments;
+	long long max_measurements;	/* variants x points per run */
+	long long max_list;		/* values in one list parameter */
+};
+
+/* Load and check the catalog at path: every field typed, every formula naming
+ * known params, every default valid. On failure returns -1 with a message naming
+ * the file and entry. Caller frees *out with wl_catalog_free(). */
+int wl_catalog_load(const char *path, struct wl_catalog **out, struct wl_error *err);
+void wl_catalog_free(struct wl_catalog *cat);
+
+/* The experiment with id, or NULL. */
+const struct wl_experiment *wl_catalog_find(const struct wl_catalog *cat, const char *id);
+
+/* The variant of exp with id, or NULL; index through *index when not NULL. */
+const struct wl_variant_def *wl_experiment_variant(const struct wl_experiment *exp,
+						   const char *id, size_t *index);
+
+/* The param of exp named name, or -1. */
+int wl_experiment_param(const struct wl_experiment *exp, const char *name);
+
+/* Whether variant v of exp has a formula of this kind (its own or the experiment's). */
+int wl_variant_has_cost(const struct wl_experiment *exp, const struct wl_variant_def *v,
+			enum wl_cost_kind kind);
+
+/* Evaluate variant v's formula of kind at values (one per param of exp); 0 when
+ * the variant has none. Computed in double so huge sizes cannot overflow. */
+double wl_variant_cost(const struct wl_experiment *exp, const struct wl_variant_def *v,
+		       enum wl_cost_kind kind, const long long *values);
+
+/* Parse "8*n*n + 4*tile" against exp's params into *out. */
+int wl_cost_parse(const struct wl_experiment *exp, const char *text, struct wl_cost *out,
+		  struct wl_error *err);
+
+/* The catalog as GET /api/experiments shows it. Caller owns the reference. */
+json_t *wl_catalog_to_json(const struct wl_catalog *cat);
+
+const char *wl_metric_name(enum wl_metric m);
+
+#endif

@@ -1,0 +1,157 @@
+/* The store: the run queue and the history, shared by the server and the runner.
+ * One interface over an embedded SQLite file (WAL mode), so that a server database
+ * can replace it when a lab outgrows one machine. Each process opens its own
+ * handle; a handle is used by one thread at a time. Every function returns 0 on
+ * success and -1 on failure with err set (WL_ERR_NOT_FOUND, WL_ERR_CONFLICT,
+ * WL_ERR_QUEUE_FULL, WL_ERR_UNAVAILABLE when the database is busy or broken). */
+#ifndef WL_STORE_H
+#define WL_STORE_H
+
+#include <jansson.h>
+
+#include "error.h"
+
+struct wl_store;
+
+/* Open (creating if needed) the database at path and bring its schema up to date.
+ * Caller closes *out with wl_store_close(). */
+int wl_store_open(const char *path, struct wl_store **out, struct wl_error *err);
+void wl_store_close(struct wl_store *st);
+
+/* The schema version the store is at (PRAGMA user_version). */
+int wl_store_schema_version(struct wl_store *st, int *version, struct wl_error *err);
+
+/* ---- runs, as the server writes and reads them ---- */
+
+struct wl_new_run {
+	const char *experiment;
+	const char *label;		/* NULL for none */
+	const char *request_json;	/* the normalized request */
+	const char *device_req;		/* "auto", "gpu", "cpu" or a device id */
+	const char *device_id;		/* resolved device, or NULL to resolve at claim */
+	long long total;		/* measurements the run will hold */
+	long long queue_limit;		/* refuse with WL_ERR_QUEUE_FULL at this many queued */
+};
+
+/* Insert a queued run; *id is its id once committed. */
+int wl_store_insert_run(struct wl_store *st, const struct wl_new_run *run, long long *id,
+			struct wl_error *err);
+
+/* The run as GET /api/runs/{id} shows it, with results when with_results.
+ * Caller owns *out. WL_ERR_NOT_FOUND for no such run. */
+int wl_store_get_run(struct wl_store *st, long long id, int with_results, json_t **out,
+		     struct wl_error *err);
+
+struct wl_run_filter {
+	long long before;		/* only ids below this; 0 for no bound */
+	long long limit;		/* 1..200 */
+	const char *experiment, *device, *status;	/* NULL for any */
+};
+
+/* Run summaries, newest first. *more is set when older runs remain. */
+int wl_store_list_runs(struct wl_store *st, const struct wl_run_filter *f, json_t **runs,
+		       int *more, struct wl_error *err);
+
+/* Cancel: queued runs at once, running ones after their current point.
+ * WL_ERR_CONFLICT when the run has finished. */
+int wl_store_cancel_run(struct wl_store *st, long long id, struct wl_error *err);
+
+/* Runs per status, for health and metrics: {"queued":3,"running":1,...}. */
+int wl_store_count_runs(struct wl_store *st, json_t **out, struct wl_error *err);
+
+/* ---- devices and runners ---- */
+
+/* Devices as GET /api/devices shows them; a device is online when its runner has
+ * checked in within window_s seconds and has not stopped. Caller owns *out. */
+int wl_store_list_devices(struct wl_store *st, long long window_s, json_t **out,
+			  struct wl_error *err);
+
+/* Runners with their devices and last heartbeat, for GET /api/health. */
+int wl_store_list_runners(struct wl_store *st, long long window_s, json_t **out,
+			  struct wl_error *err);
+
+/* Register a runner process (host, pid, version); *runner_id identifies it. */
+int wl_store_register_runner(struct wl_store *st, const char *host, long long pid,
+			     const char *version, long long *runner_id, struct wl_error *err);
+
+/* Record that the runner is alive now. */
+int wl_store_heartbeat(struct wl_store *st, long long runner_id, struct wl_error *err);
+
+/* Mark the runner stopped (its devices go offline at once). */
+int wl_store_runner_stopped(struct wl_store *st, long long runner_id, struct wl_error *err);
+
+/* Insert or update a device owned by runner_id; info is the device as the API
+ * shows it (an object with at least "id" and "type"); ordinal orders "first GPU". */
+int wl_store_upsert_device(struct wl_store *st, long long runner_id, long long ordinal,
+			   const json_t *info, struct wl_error *err);
+
+/* ---- the runner's side of a run ---- */
+
+/* A run the runner has claimed. Caller frees with wl_claim_free(). */
+struct wl_claim {
+	long long id;			/* 0 when nothing was claimed */
+	long long attempt;		/* 1 for a first try */
+	char *experiment;
+	char *request_json;
+	char *device_id;
+};
+void wl_claim_free(struct wl_claim *c);
+
+/* The devices a runner can claim for: its ids, and its choice for "auto", "gpu"
+ * and "cpu" (NULL where it has none). */
+struct wl_claim_devices {
+	const char *const *ids;
+	size_t nids;
+	const char *auto_id, *gpu_id, *cpu_id;
+};
+
+/* Claim the oldest queued run this runner can serve, in one immediate
+ * transaction, and mark it running with a snapshot of its device. out->id is 0
+ * when the queue holds nothing for these devices. */
+int wl_store_claim_run(struct wl_store *st, long long runner_id,
+		       const struct wl_claim_devices *devs, struct wl_claim *out,
+		       struct wl_error *err);
+
+/* Record what makes the run reproducible (kernel source hash, runner version). */
+int wl_store_set_run_provenance(struct wl_store *st, long long run_id, const char *source_hash,
+				const char *runner_version, struct wl_error *err);
+
+/* One measured point. gbps and gops are derived from bytes/ops and median_ms. */
+struct wl_result_row {
+	const char *variant;
+	const char *params_json;
+	double median_ms, min_ms, max_ms;
+	long long reps;
+	double bytes, ops;		/* 0 where the metric does not count them */
+	int verified;
+	const char *error;		/* NULL when the point ran */
+	const char *note;		/* NULL, or e.g. "ran in float: no fp64" */
+};
+
+/* Append a result and advance the run's progress, in one transaction. */
+int wl_store_add_result(struct wl_store *st, long long run_id, const struct wl_result_row *r,
+			struct wl_error *err);
+
+/* Whether a cancel was asked for the run. */
+int wl_store_cancel_requested(struct wl_store *st, long long run_id, int *requested,
+			      struct wl_error *err);
+
+/* Finish a running run as "done", "failed" or "cancelled", with a message for
+ * failures. */
+int wl_store_finish_run(struct wl_store *st, long long run_id, const char *status,
+			const char *error, struct wl_error *err);
+
+/* Put a running run back in the queue (its results dropped) because this runner
+ * is stopping; it keeps its attempt count. */
+int wl_store_requeue_run(struct wl_store *st, long long run_id, const char *reason,
+			 struct wl_error *err);
+
+/* Recover runs left "running" by runners that are gone: a runner that stopped,
+ * whose heartbeat is older than window_s, or whose pid no longer exists on this
+ * host. Each is requeued (results dropped) while it has had fewer than
+ * max_attempts tries, else failed with the reason. */
+int wl_store_recover(struct wl_store *st, long long self_runner_id, const char *host,
+		     long long window_s, long long max_attempts, int *requeued, int *failed,
+		     struct wl_error *err);
+
+#endif

@@ -1,0 +1,398 @@
+/* The runner's side of a run: claiming from the queue in an immediate
+ * transaction, writing results point by point, finishing, and recovering runs
+ * that a dead runner left "running". */
+#include "store_internal.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+void wl_claim_free(struct wl_claim *c)
+{
+	free(c->experiment);
+	free(c->request_json);
+	free(c->device_id);
+	memset(c, 0, sizeof(*c));
+}
+
+static const char SQL_NEXT_QUEUED[] =
+	"SELECT id, experiment, request, device_id, device_req, attempts FROM runs"
+	" WHERE status = 'queued' AND (device_id IN (SELECT value FROM json_each(?1))"
+	"  OR (device_id IS NULL AND ((device_req = 'auto' AND ?2 IS NOT NULL)"
+	"   OR (device_req = 'gpu' AND ?3 IS NOT NULL) OR (device_req = 'cpu' AND ?4 IS NOT NULL))))"
+	" ORDER BY id LIMIT 1";
+
+static const char SQL_MARK_RUNNING[] =
+	"UPDATE runs SET status = 'running', runner_id = ?2, started_at = " STORE_NOW ","
+	" device_id = ?3, device = (SELECT info FROM devices WHERE id = ?3),"
+	" attempts = attempts + 1, done = 0, error = NULL WHERE id = ?1 AND status = 'queued'";
+
+static char *dup_col(sqlite3_stmt *s, int col)
+{
+	const unsigned char *t = sqlite3_column_text(s, col);
+
+	return t ? strdup((const char *)t) : NULL;
+}
+
+int wl_store_claim_run(struct wl_store *st, long long runner_id,
+		       const struct wl_claim_devices *devs, struct wl_claim *out,
+		       struct wl_error *err)
+{
+	json_t *ids = json_array();
+	char *ids_text = NULL;
+	sqlite3_stmt *s;
+	const char *device = NULL;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; ids && i < devs->nids; i++)
+		json_array_append_new(ids, json_string(devs->ids[i]));
+	ids_text = ids ? json_dumps(ids, JSON_COMPACT) : NULL;
+	json_decref(ids);
+	if (!ids_text) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return -1;
+	}
+	if (store_begin(st, err) < 0)
+		goto fail;
+	s = store_stmt(st, SQL_NEXT_QUEUED, err);
+	if (!s)
+		goto fail;
+	sqlite3_bind_text(s, 1, ids_text, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, devs->auto_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 3, devs->gpu_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 4, devs->cpu_id, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_DONE) {
+		sqlite3_reset(s);
+		store_rollback(st);
+		free(ids_text);
+		return 0;
+	}
+	if (rc != SQLITE_ROW) {
+		store_fail(st, err, "find a queued run");
+		sqlite3_reset(s);
+		goto fail;
+	}
+	out->id = sqlite3_column_int64(s, 0);
+	out->experiment = dup_col(s, 1);
+	out->request_json = dup_col(s, 2);
+	out->device_id = dup_col(s, 3);
+	out->attempt = sqlite3_column_int64(s, 5) + 1;
+	if (!out->device_id) {
+		const char *req = (const char *)sqlite3_column_text(s, 4);
+
+		device = strcmp(req, "gpu") == 0 ? devs->gpu_id
+			 : strcmp(req, "cpu") == 0 ? devs->cpu_id
+						   : devs->auto_id;
+		out->device_id = device ? strdup(device) : NULL;
+	}
+	sqlite3_reset(s);
+	if (!out->experiment || !out->request_json || !out->device_id) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		goto fail;
+	}
+	s = store_stmt(st, SQL_MARK_RUNNING, err);
+	if (!s)
+		goto fail;
+	sqlite3_bind_int64(s, 1, out->id);
+	sqlite3_bind_int64(s, 2, runner_id);
+	sqlite3_bind_text(s, 3, out->device_id, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE) {
+		store_fail(st, err, "mark run running");
+		goto fail;
+	}
+	if (store_commit(st, err) < 0)
+		goto fail_nocommit;
+	free(ids_text);
+	return 0;
+fail:
+	store_rollback(st);
+fail_nocommit:
+	free(ids_text);
+	wl_claim_free(out);
+	return -1;
+}
+
+static const char SQL_PROVENANCE[] =
+	"UPDATE runs SET source_hash = ?2, runner_version = ?3 WHERE id = ?1";
+
+int wl_store_set_run_provenance(struct wl_store *st, long long run_id, const char *source_hash,
+				const char *runner_version, struct wl_error *err)
+{
+	sqlite3_stmt *s = store_stmt(st, SQL_PROVENANCE, err);
+	int rc;
+
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, run_id);
+	sqlite3_bind_text(s, 2, source_hash, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 3, runner_version, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE) {
+		store_fail(st, err, "record provenance");
+		return -1;
+	}
+	return 0;
+}
+
+static const char SQL_INSERT_RESULT[] =
+	"INSERT INTO results (run_id, seq, variant, params, median_ms, min_ms, max_ms, reps, bytes,"
+	" ops, verified, error, note)"
+	" VALUES (?1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM results WHERE run_id = ?1), ?2, ?3, ?4,"
+	" ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)";
+static const char SQL_ADVANCE[] =
+	"UPDATE runs SET done = done + 1 WHERE id = ?1 AND status = 'running'";
+
+static void bind_positive_or_null(sqlite3_stmt *s, int i, double v)
+{
+	if (v > 0)
+		sqlite3_bind_double(s, i, v);
+	else
+		sqlite3_bind_null(s, i);
+}
+
+int wl_store_add_result(struct wl_store *st, long long run_id, const struct wl_result_row *r,
+			struct wl_error *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (store_begin(st, err) < 0)
+		return -1;
+	s = store_stmt(st, SQL_ADVANCE, err);
+	if (!s)
+		goto fail;
+	sqlite3_bind_int64(s, 1, run_id);
+	rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE) {
+		store_fail(st, err, "advance progress");
+		goto fail;
+	}
+	if (sqlite3_changes(st->db) != 1) {
+		wl_error_set(err, WL_ERR_CONFLICT, "run %lld is no longer running", run_id);
+		goto fail;
+	}
+	s = store_stmt(st, SQL_INSERT_RESULT, err);
+	if (!s)
+		goto fail;
+	sqlite3_bind_int64(s, 1, run_id);
+	sqlite3_bind_text(s, 2, r->variant, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 3, r->params_json, -1, SQLITE_STATIC);
+	if (r->error) {
+		sqlite3_bind_null(s, 4);
+		sqlite3_bind_null(s, 5);
+		sqlite3_bind_null(s, 6);
+	} else {
+		sqlite3_bind_double(s, 4, r->median_ms);
+		sqlite3_bind_double(s, 5, r->min_ms);
+		sqlite3_bind_double(s, 6, r->max_ms);
+	}
+	sqlite3_bind_int64(s, 7, r->reps);
+	bind_positive_or_null(s, 8, r->bytes);
+	bind_positive_or_null(s, 9, r->ops);
+	sqlite3_bind_int(s, 10, r->verified ? 1 : 0);
+	sqlite3_bind_text(s, 11, r->error, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 12, r->note, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE) {
+		store_fail(st, err, "insert result");
+		goto fail;
+	}
+	return store_commit(st, err);
+fail:
+	store_rollback(st);
+	return -1;
+}
+
+static const char SQL_CANCEL_REQUESTED[] = "SELECT cancel_requested FROM runs WHERE id = ?1";
+
+int wl_store_cancel_requested(struct wl_store *st, long long run_id, int *requested,
+			      struct wl_error *err)
+{
+	sqlite3_stmt *s = store_stmt(st, SQL_CANCEL_REQUESTED, err);
+	int rc;
+
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, run_id);
+	rc = sqlite3_step(s);
+	*requested = rc == SQLITE_ROW && sqlite3_column_int(s, 0);
+	sqlite3_reset(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		store_fail(st, err, "read cancel flag");
+		return -1;
+	}
+	return 0;
+}
+
+static const char SQL_FINISH[] =
+	"UPDATE runs SET status = ?2, error = ?3, finished_at = " STORE_NOW
+	" WHERE id = ?1 AND status = 'running'";
+
+int wl_store_finish_run(struct wl_store *st, long long run_id, const char *status,
+			const char *error, struct wl_error *err)
+{
+	sqlite3_stmt *s = store_stmt(st, SQL_FINISH, err);
+	int rc;
+
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, run_id);
+	sqlite3_bind_text(s, 2, status, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 3, error, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE) {
+		store_fail(st, err, "finish run");
+		return -1;
+	}
+	return 0;
+}
+
+static const char SQL_DROP_RESULTS[] = "DELETE FROM results WHERE run_id = ?1";
+/* attempts_delta is 0 when the run's attempt counts (the runner died under it)
+ * and -1 when the runner gave it back on purpose. */
+static const char SQL_REQUEUE[] =
+	"UPDATE runs SET status = 'queued', done = 0, started_at = NULL, runner_id = NULL,"
+	" device = NULL, cancel_requested = 0, requeues = requeues + 1, attempts = attempts + ?2"
+	" WHERE id = ?1 AND status = 'running'";
+
+static int requeue_locked(struct wl_store *st, long long run_id, int attempts_delta,
+			  struct wl_error *err)
+{
+	sqlite3_stmt *s = store_stmt(st, SQL_DROP_RESULTS, err);
+	int rc;
+
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, run_id);
+	rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE) {
+		store_fail(st, err, "drop partial results");
+		return -1;
+	}
+	s = store_stmt(st, SQL_REQUEUE, err);
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, run_id);
+	sqlite3_bind_int(s, 2, attempts_delta);
+	rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE) {
+		store_fail(st, err, "requeue run");
+		return -1;
+	}
+	return 0;
+}
+
+int wl_store_requeue_run(struct wl_store *st, long long run_id, const char *reason,
+			 struct wl_error *err)
+{
+	(void)reason;
+	if (store_begin(st, err) < 0)
+		return -1;
+	if (requeue_locked(st, run_id, -1, err) < 0) {
+		store_rollback(st);
+		return -1;
+	}
+	return store_commit(st, err);
+}
+
+static const char SQL_ORPHANS[] =
+	"SELECT r.id, r.attempts, u.id, u.host, u.pid, u.stopped_at IS NOT NULL,"
+	" u.last_seen IS NULL OR unixepoch(u.last_seen) <= unixepoch('now') - ?2"
+	" FROM runs r LEFT JOIN runners u ON u.id = r.runner_id"
+	" WHERE r.status = 'running' AND (r.runner_id IS NULL OR r.runner_id != ?1)";
+
+static const char SQL_FAIL_ORPHAN[] =
+	"UPDATE runs SET status = 'failed', error = ?2, finished_at = " STORE_NOW
+	" WHERE id = ?1 AND status = 'running'";
+
+/* Why the runner of a running run is gone, or NULL while it may be alive. */
+static const char *runner_gone(sqlite3_stmt *s, const char *host)
+{
+	const char *rhost = (const char *)sqlite3_column_text(s, 3);
+	pid_t pid = (pid_t)sqlite3_column_int64(s, 4);
+
+	if (sqlite3_column_type(s, 2) == SQLITE_NULL)
+		return "its runner is unknown";
+	if (sqlite3_column_int(s, 5))
+		return "its runner stopped";
+	if (rhost && strcmp(rhost, host) == 0 && pid > 0 && kill(pid, 0) < 0 && errno == ESRCH)
+		return "its runner process exited";
+	if (sqlite3_column_int(s, 6))
+		return "its runner stopped sending heartbeats";
+	return NULL;
+}
+
+int wl_store_recover(struct wl_store *st, long long self_runner_id, const char *host,
+		     long long window_s, long long max_attempts, int *requeued, int *failed,
+		     struct wl_error *err)
+{
+	struct {
+		long long id, attempts;
+		char why[64];
+	} orphans[64];
+	size_t n = 0;
+	sqlite3_stmt *s;
+	int rc;
+
+	*requeued = *failed = 0;
+	if (store_begin(st, err) < 0)
+		return -1;
+	s = store_stmt(st, SQL_ORPHANS, err);
+	if (!s)
+		goto fail;
+	sqlite3_bind_int64(s, 1, self_runner_id);
+	sqlite3_bind_int64(s, 2, window_s);
+	while (n < sizeof(orphans) / sizeof(orphans[0]) && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *why = runner_gone(s, host);
+
+		if (!why)
+			continue;
+		orphans[n].id = sqlite3_column_int64(s, 0);
+		orphans[n].attempts = sqlite3_column_int64(s, 1);
+		snprintf(orphans[n].why, sizeof(orphans[n].why), "%s", why);
+		n++;
+	}
+	sqlite3_reset(s);
+	for (size_t i = 0; i < n; i++) {
+		if (orphans[i].attempts < max_attempts) {
+			if (requeue_locked(st, orphans[i].id, 0, err) < 0)
+				goto fail;
+			(*requeued)++;
+			continue;
+		}
+		s = store_stmt(st, SQL_FAIL_ORPHAN, err);
+		if (!s)
+			goto fail;
+		sqlite3_bind_int64(s, 1, orphans[i].id);
+		{
+			char msg[256];
+
+			snprintf(msg, sizeof(msg),
+				 "gave up after %lld attempts; the last time, %s while running it",
+				 orphans[i].attempts, orphans[i].why);
+			sqlite3_bind_text(s, 2, msg, -1, SQLITE_TRANSIENT);
+		}
+		rc = sqlite3_step(s);
+		sqlite3_reset(s);
+		if (rc != SQLITE_DONE) {
+			store_fail(st, err, "fail orphaned run");
+			goto fail;
+		}
+		(*failed)++;
+	}
+	return store_commit(st, err);
+fail:
+	store_rollback(st);
+	return -1;
+}

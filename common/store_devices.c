@@ -1,0 +1,183 @@
+/* Runners and the devices they own: registration at runner start, heartbeats,
+ * and the device and runner lists with their online state. */
+#include "store_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A runner is online while it has not stopped and has checked in recently. */
+#define ONLINE_SQL "(u.stopped_at IS NULL AND unixepoch(u.last_seen) > unixepoch('now') - ?1)"
+
+static const char SQL_LIST_DEVICES[] =
+	"SELECT d.info, " ONLINE_SQL ", u.last_seen, d.runner_id FROM devices d"
+	" JOIN runners u ON u.id = d.runner_id ORDER BY d.ordinal, d.id";
+
+int wl_store_list_devices(struct wl_store *st, long long window_s, json_t **out,
+			  struct wl_error *err)
+{
+	sqlite3_stmt *s = store_stmt(st, SQL_LIST_DEVICES, err);
+	json_t *list;
+	int rc;
+
+	if (!s)
+		return -1;
+	list = json_array();
+	sqlite3_bind_int64(s, 1, window_s);
+	while (list && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		json_t *dev = store_col_json(s, 0);
+
+		if (!json_is_object(dev)) {
+			json_decref(dev);
+			continue;
+		}
+		json_object_set_new(dev, "online", json_boolean(sqlite3_column_int(s, 1)));
+		json_object_set_new(dev, "last_seen", store_col_text(s, 2));
+		json_object_set_new(dev, "runner", json_integer(sqlite3_column_int64(s, 3)));
+		json_array_append_new(list, dev);
+	}
+	sqlite3_reset(s);
+	if (!list || rc != SQLITE_DONE) {
+		store_fail(st, err, "list devices");
+		json_decref(list);
+		return -1;
+	}
+	*out = list;
+	return 0;
+}
+
+/* Runners that have not stopped, newest first, with their device ids. */
+static const char SQL_LIST_RUNNERS[] =
+	"SELECT u.id, u.host, u.pid, u.version, u.started_at, u.last_seen, " ONLINE_SQL ","
+	" (SELECT json_group_array(d.id) FROM devices d WHERE d.runner_id = u.id)"
+	" FROM runners u WHERE u.stopped_at IS NULL ORDER BY u.id DESC LIMIT 50";
+
+int wl_store_list_runners(struct wl_store *st, long long window_s, json_t **out,
+			  struct wl_error *err)
+{
+	sqlite3_stmt *s = store_stmt(st, SQL_LIST_RUNNERS, err);
+	json_t *list;
+	int rc;
+
+	if (!s)
+		return -1;
+	list = json_array();
+	sqlite3_bind_int64(s, 1, window_s);
+	while (list && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		json_t *r = json_pack("{s:I, s:o, s:I, s:o, s:o, s:o, s:b, s:o}", "id",
+				      (json_int_t)sqlite3_column_int64(s, 0), "host",
+				      store_col_text(s, 1), "pid",
+				      (json_int_t)sqlite3_column_int64(s, 2), "version",
+				      store_col_text(s, 3), "started_at", store_col_text(s, 4),
+				      "last_seen", store_col_text(s, 5), "online",
+				      sqlite3_column_int(s, 6), "devices", store_col_json(s, 7));
+
+		if (r)
+			json_array_append_new(list, r);
+	}
+	sqlite3_reset(s);
+	if (!list || rc != SQLITE_DONE) {
+		store_fail(st, err, "list runners");
+		json_decref(list);
+		return -1;
+	}
+	*out = list;
+	return 0;
+}
+
+static const char SQL_INSERT_RUNNER[] =
+	"INSERT INTO runners (host, pid, version, started_at, last_seen)"
+	" VALUES (?1, ?2, ?3, " STORE_NOW ", " STORE_NOW ")";
+
+int wl_store_register_runner(struct wl_store *st, const char *host, long long pid,
+			     const char *version, long long *runner_id, struct wl_error *err)
+{
+	sqlite3_stmt *s = store_stmt(st, SQL_INSERT_RUNNER, err);
+
+	if (!s)
+		return -1;
+	sqlite3_bind_text(s, 1, host, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 2, pid);
+	sqlite3_bind_text(s, 3, version, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) != SQLITE_DONE) {
+		store_fail(st, err, "register runner");
+		sqlite3_reset(s);
+		return -1;
+	}
+	sqlite3_reset(s);
+	*runner_id = sqlite3_last_insert_rowid(st->db);
+	return 0;
+}
+
+static int exec_with_id(struct wl_store *st, const char *sql, long long id, const char *doing,
+			struct wl_error *err)
+{
+	sqlite3_stmt *s = store_stmt(st, sql, err);
+	int rc;
+
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, id);
+	rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE) {
+		store_fail(st, err, doing);
+		return -1;
+	}
+	return 0;
+}
+
+static const char SQL_HEARTBEAT[] = "UPDATE runners SET last_seen = " STORE_NOW " WHERE id = ?1";
+
+int wl_store_heartbeat(struct wl_store *st, long long runner_id, struct wl_error *err)
+{
+	return exec_with_id(st, SQL_HEARTBEAT, runner_id, "heartbeat", err);
+}
+
+static const char SQL_RUNNER_STOPPED[] =
+	"UPDATE runners SET stopped_at = " STORE_NOW ", last_seen = " STORE_NOW " WHERE id = ?1";
+
+int wl_store_runner_stopped(struct wl_store *st, long long runner_id, struct wl_error *err)
+{
+	return exec_with_id(st, SQL_RUNNER_STOPPED, runner_id, "mark runner stopped", err);
+}
+
+static const char SQL_UPSERT_DEVICE[] =
+	"INSERT INTO devices (id, runner_id, ordinal, type, info) VALUES (?1, ?2, ?3, ?4, ?5)"
+	" ON CONFLICT (id) DO UPDATE SET runner_id = excluded.runner_id,"
+	" ordinal = excluded.ordinal, type = excluded.type, info = excluded.info";
+
+int wl_store_upsert_device(struct wl_store *st, long long runner_id, long long ordinal,
+			   const json_t *info, struct wl_error *err)
+{
+	const char *id = json_string_value(json_object_get(info, "id"));
+	const char *type = json_string_value(json_object_get(info, "type"));
+	sqlite3_stmt *s;
+	char *text;
+	int rc;
+
+	if (!id || !type) {
+		wl_error_set(err, WL_ERR_INTERNAL, "device info needs id and type");
+		return -1;
+	}
+	s = store_stmt(st, SQL_UPSERT_DEVICE, err);
+	if (!s)
+		return -1;
+	text = json_dumps(info, JSON_COMPACT);
+	if (!text) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return -1;
+	}
+	sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 2, runner_id);
+	sqlite3_bind_int64(s, 3, ordinal);
+	sqlite3_bind_text(s, 4, type, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 5, text, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	free(text);
+	if (rc != SQLITE_DONE) {
+		store_fail(st, err, "register device");
+		return -1;
+	}
+	return 0;
+}

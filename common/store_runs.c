@@ -1,0 +1,329 @@
+/* Runs as clients see them: queueing a run, reading one with its results,
+ * listing runs newest first with keyset paging, cancelling. */
+#include "store_internal.h"
+
+#include <stdint.h>
+#include <string.h>
+
+static const char SQL_COUNT_QUEUED[] = "SELECT count(*) FROM runs WHERE status = 'queued'";
+
+static const char SQL_INSERT_RUN[] =
+	"INSERT INTO runs (experiment, label, status, request, device_req, device_id, total, created_at)"
+	" VALUES (?1, ?2, 'queued', ?3, ?4, ?5, ?6, " STORE_NOW ")";
+
+int wl_store_insert_run(struct wl_store *st, const struct wl_new_run *run, long long *id,
+			struct wl_error *err)
+{
+	sqlite3_stmt *s;
+
+	if (store_begin(st, err) < 0)
+		return -1;
+	s = store_stmt(st, SQL_COUNT_QUEUED, err);
+	if (!s)
+		goto fail;
+	if (sqlite3_step(s) != SQLITE_ROW) {
+		store_fail(st, err, "count queued runs");
+		goto fail;
+	}
+	if (sqlite3_column_int64(s, 0) >= run->queue_limit) {
+		wl_error_set(err, WL_ERR_QUEUE_FULL,
+			     "the queue is full (%lld runs queued, the limit is %lld); try again when some have run",
+			     (long long)sqlite3_column_int64(s, 0), run->queue_limit);
+		sqlite3_reset(s);
+		goto fail;
+	}
+	sqlite3_reset(s);
+	s = store_stmt(st, SQL_INSERT_RUN, err);
+	if (!s)
+		goto fail;
+	sqlite3_bind_text(s, 1, run->experiment, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, run->label, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 3, run->request_json, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 4, run->device_req, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 5, run->device_id, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 6, run->total);
+	if (sqlite3_step(s) != SQLITE_DONE) {
+		store_fail(st, err, "insert run");
+		goto fail;
+	}
+	*id = sqlite3_last_insert_rowid(st->db);
+	sqlite3_reset(s);
+	return store_commit(st, err);
+fail:
+	store_rollback(st);
+	return -1;
+}
+
+static const char SQL_GET_RUN[] =
+	"SELECT r.id, r.experiment, r.label, r.status, r.created_at, r.started_at, r.finished_at,"
+	" r.request, COALESCE(r.device, d.info), r.done, r.total, r.error, r.attempts, r.requeues,"
+	" r.source_hash, r.runner_version"
+	" FROM runs r LEFT JOIN devices d ON d.id = r.device_id WHERE r.id = ?1";
+
+static const char SQL_GET_RESULTS[] =
+	"SELECT variant, params, median_ms, min_ms, max_ms, reps, bytes, ops, verified, error, note"
+	" FROM results WHERE run_id = ?1 ORDER BY seq";
+
+static json_t *col_real_or_null(sqlite3_stmt *s, int col)
+{
+	if (sqlite3_column_type(s, col) == SQLITE_NULL)
+		return json_null();
+	return json_real(sqlite3_column_double(s, col));
+}
+
+/* bytes or ops per second in G, from a count and a time in ms; null when
+ * either is missing. */
+static json_t *rate(sqlite3_stmt *s, int count_col, int ms_col)
+{
+	double count, ms;
+
+	if (sqlite3_column_type(s, count_col) == SQLITE_NULL ||
+	    sqlite3_column_type(s, ms_col) == SQLITE_NULL)
+		return json_null();
+	count = sqlite3_column_double(s, count_col);
+	ms = sqlite3_column_double(s, ms_col);
+	if (count <= 0 || ms <= 0)
+		return json_null();
+	return json_real(count / (ms * 1e6));
+}
+
+static int get_results(struct wl_store *st, long long id, json_t *results, struct wl_error *err)
+{
+	sqlite3_stmt *s = store_stmt(st, SQL_GET_RESULTS, err);
+	int rc;
+
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, id);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		json_t *bytes = sqlite3_column_type(s, 6) == SQLITE_NULL
+					? json_null()
+					: json_integer((json_int_t)sqlite3_column_double(s, 6));
+		json_t *ops = sqlite3_column_type(s, 7) == SQLITE_NULL
+				      ? json_null()
+				      : json_real(sqlite3_column_double(s, 7));
+		json_t *row = json_pack("{s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:b, s:o, s:o}",
+					"variant", store_col_text(s, 0), "params",
+					store_col_json(s, 1), "median_ms", col_real_or_null(s, 2),
+					"min_ms", col_real_or_null(s, 3), "max_ms",
+					col_real_or_null(s, 4), "reps",
+					(json_int_t)sqlite3_column_int64(s, 5), "bytes", bytes,
+					"gbps", rate(s, 6, 2), "ops", ops, "gops", rate(s, 7, 2),
+					"verified", sqlite3_column_int(s, 8), "error",
+					store_col_text(s, 9), "note", store_col_text(s, 10));
+
+		if (!row || json_array_append_new(results, row) < 0) {
+			sqlite3_reset(s);
+			wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+			return -1;
+		}
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE) {
+		store_fail(st, err, "read results");
+		return -1;
+	}
+	return 0;
+}
+
+int wl_store_get_run(struct wl_store *st, long long id, int with_results, json_t **out,
+		     struct wl_error *err)
+{
+	sqlite3_stmt *s;
+	json_t *run = NULL, *results;
+	int rc;
+
+	/* One read transaction, so the run and its results agree. */
+	if (store_exec(st, "BEGIN", err) < 0)
+		return -1;
+	s = store_stmt(st, SQL_GET_RUN, err);
+	if (!s)
+		goto fail;
+	sqlite3_bind_int64(s, 1, id);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_DONE) {
+		sqlite3_reset(s);
+		wl_error_set(err, WL_ERR_NOT_FOUND, "run %lld does not exist", id);
+		goto fail;
+	}
+	if (rc != SQLITE_ROW) {
+		store_fail(st, err, "read run");
+		sqlite3_reset(s);
+		goto fail;
+	}
+	run = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:{s:I, s:I}, s:o, s:I, s:I, s:o, s:o}",
+			"id", (json_int_t)sqlite3_column_int64(s, 0), "experiment",
+			store_col_text(s, 1), "label", store_col_text(s, 2), "status",
+			store_col_text(s, 3), "created_at", store_col_text(s, 4), "started_at",
+			store_col_text(s, 5), "finished_at", store_col_text(s, 6), "request",
+			store_col_json(s, 7), "device", store_col_json(s, 8), "progress", "done",
+			(json_int_t)sqlite3_column_int64(s, 9), "total",
+			(json_int_t)sqlite3_column_int64(s, 10), "error", store_col_text(s, 11),
+			"attempts", (json_int_t)sqlite3_column_int64(s, 12), "requeues",
+			(json_int_t)sqlite3_column_int64(s, 13), "source_hash",
+			store_col_text(s, 14), "runner_version", store_col_text(s, 15));
+	sqlite3_reset(s);
+	if (!run) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		goto fail;
+	}
+	json_object_set_new(run, "url", json_sprintf("/runs/%lld", id));
+	if (with_results) {
+		results = json_array();
+		if (!results || json_object_set_new(run, "results", results) < 0 ||
+		    get_results(st, id, results, err) < 0)
+			goto fail;
+	}
+	store_exec(st, "COMMIT", NULL);
+	*out = run;
+	return 0;
+fail:
+	json_decref(run);
+	store_rollback(st);
+	return -1;
+}
+
+static const char SQL_LIST_RUNS[] =
+	"SELECT r.id, r.experiment, r.label, r.status, r.created_at, r.started_at, r.finished_at,"
+	" r.device_id, json_extract(COALESCE(r.device, d.info), '$.name'),"
+	" json_extract(COALESCE(r.device, d.info), '$.type'), r.done, r.total, r.error"
+	" FROM runs r LEFT JOIN devices d ON d.id = r.device_id"
+	" WHERE r.id < ?1 AND (?2 IS NULL OR r.experiment = ?2) AND (?3 IS NULL OR r.device_id = ?3)"
+	" AND (?4 IS NULL OR r.status = ?4)"
+	" ORDER BY r.id DESC LIMIT ?5";
+
+int wl_store_list_runs(struct wl_store *st, const struct wl_run_filter *f, json_t **runs,
+		       int *more, struct wl_error *err)
+{
+	sqlite3_stmt *s = store_stmt(st, SQL_LIST_RUNS, err);
+	json_t *list;
+	long long n = 0;
+	int rc;
+
+	if (!s)
+		return -1;
+	list = json_array();
+	if (!list) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return -1;
+	}
+	sqlite3_bind_int64(s, 1, f->before > 0 ? f->before : INT64_MAX);
+	sqlite3_bind_text(s, 2, f->experiment, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 3, f->device, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 4, f->status, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 5, f->limit + 1);
+	*more = 0;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		json_t *row;
+
+		if (++n > f->limit) {
+			*more = 1;
+			break;
+		}
+		row = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:{s:o, s:o, s:o}, s:{s:I, s:I}, s:o}",
+				"id", (json_int_t)sqlite3_column_int64(s, 0), "experiment",
+				store_col_text(s, 1), "label", store_col_text(s, 2), "status",
+				store_col_text(s, 3), "created_at", store_col_text(s, 4),
+				"started_at", store_col_text(s, 5), "finished_at",
+				store_col_text(s, 6), "device", "id", store_col_text(s, 7), "name",
+				store_col_text(s, 8), "type", store_col_text(s, 9), "progress",
+				"done", (json_int_t)sqlite3_column_int64(s, 10), "total",
+				(json_int_t)sqlite3_column_int64(s, 11), "error",
+				store_col_text(s, 12));
+		if (!row || json_array_append_new(list, row) < 0) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		json_object_set_new(row, "url", json_sprintf("/runs/%lld", (long long)sqlite3_column_int64(s, 0)));
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+		store_fail(st, err, "list runs");
+		json_decref(list);
+		return -1;
+	}
+	*runs = list;
+	return 0;
+}
+
+static const char SQL_RUN_STATUS[] = "SELECT status FROM runs WHERE id = ?1";
+static const char SQL_CANCEL_QUEUED[] =
+	"UPDATE runs SET status = 'cancelled', finished_at = " STORE_NOW
+	", error = 'cancelled before it started' WHERE id = ?1";
+static const char SQL_CANCEL_RUNNING[] = "UPDATE runs SET cancel_requested = 1 WHERE id = ?1";
+
+int wl_store_cancel_run(struct wl_store *st, long long id, struct wl_error *err)
+{
+	sqlite3_stmt *s;
+	char status[16];
+	int rc;
+
+	if (store_begin(st, err) < 0)
+		return -1;
+	s = store_stmt(st, SQL_RUN_STATUS, err);
+	if (!s)
+		goto fail;
+	sqlite3_bind_int64(s, 1, id);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_DONE) {
+		sqlite3_reset(s);
+		wl_error_set(err, WL_ERR_NOT_FOUND, "run %lld does not exist", id);
+		goto fail;
+	}
+	if (rc != SQLITE_ROW) {
+		sqlite3_reset(s);
+		store_fail(st, err, "read run status");
+		goto fail;
+	}
+	snprintf(status, sizeof(status), "%s", sqlite3_column_text(s, 0));
+	sqlite3_reset(s);
+	if (strcmp(status, "queued") == 0) {
+		s = store_stmt(st, SQL_CANCEL_QUEUED, err);
+	} else if (strcmp(status, "running") == 0) {
+		s = store_stmt(st, SQL_CANCEL_RUNNING, err);
+	} else {
+		wl_error_set(err, WL_ERR_CONFLICT, "run %lld is already %s and cannot be cancelled",
+			     id, status);
+		goto fail;
+	}
+	if (!s)
+		goto fail;
+	sqlite3_bind_int64(s, 1, id);
+	if (sqlite3_step(s) != SQLITE_DONE) {
+		sqlite3_reset(s);
+		store_fail(st, err, "cancel run");
+		goto fail;
+	}
+	sqlite3_reset(s);
+	return store_commit(st, err);
+fail:
+	store_rollback(st);
+	return -1;
+}
+
+static const char SQL_COUNT_RUNS[] = "SELECT status, count(*) FROM runs GROUP BY status";
+
+int wl_store_count_runs(struct wl_store *st, json_t **out, struct wl_error *err)
+{
+	static const char *const statuses[] = { "queued", "running", "done", "failed", "cancelled" };
+	sqlite3_stmt *s = store_stmt(st, SQL_COUNT_RUNS, err);
+	json_t *counts;
+	int rc;
+
+	if (!s)
+		return -1;
+	counts = json_object();
+	for (size_t i = 0; counts && i < sizeof(statuses) / sizeof(statuses[0]); i++)
+		json_object_set_new(counts, statuses[i], json_integer(0));
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		json_object_set_new(counts, (const char *)sqlite3_column_text(s, 0),
+				    json_integer(sqlite3_column_int64(s, 1)));
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE || !counts) {
+		store_fail(st, err, "count runs");
+		json_decref(counts);
+		return -1;
+	}
+	*out = counts;
+	return 0;
+}

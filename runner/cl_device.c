@@ -1,0 +1,311 @@
+/* Enumerating OpenCL platforms and devices and describing them. Ids are built
+ * from the device name plus an ordinal among devices of that name, so they stay
+ * the same across runner restarts on the same machine. */
+#include "cl_device.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Vendor queries for the SIMD width, where the platform offers them. */
+#define WL_CL_DEVICE_WARP_SIZE_NV 0x4003
+#define WL_CL_DEVICE_WAVEFRONT_WIDTH_AMD 0x4043
+
+const char *wl_cl_error_name(cl_int code)
+{
+	switch (code) {
+#define E(x) case x: return #x
+	E(CL_SUCCESS); E(CL_DEVICE_NOT_FOUND); E(CL_DEVICE_NOT_AVAILABLE);
+	E(CL_COMPILER_NOT_AVAILABLE); E(CL_MEM_OBJECT_ALLOCATION_FAILURE);
+	E(CL_OUT_OF_RESOURCES); E(CL_OUT_OF_HOST_MEMORY); E(CL_PROFILING_INFO_NOT_AVAILABLE);
+	E(CL_MEM_COPY_OVERLAP); E(CL_IMAGE_FORMAT_MISMATCH); E(CL_IMAGE_FORMAT_NOT_SUPPORTED);
+	E(CL_BUILD_PROGRAM_FAILURE); E(CL_MAP_FAILURE); E(CL_MISALIGNED_SUB_BUFFER_OFFSET);
+	E(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST); E(CL_COMPILE_PROGRAM_FAILURE);
+	E(CL_LINKER_NOT_AVAILABLE); E(CL_LINK_PROGRAM_FAILURE); E(CL_DEVICE_PARTITION_FAILED);
+	E(CL_KERNEL_ARG_INFO_NOT_AVAILABLE); E(CL_INVALID_VALUE); E(CL_INVALID_DEVICE_TYPE);
+	E(CL_INVALID_PLATFORM); E(CL_INVALID_DEVICE); E(CL_INVALID_CONTEXT);
+	E(CL_INVALID_QUEUE_PROPERTIES); E(CL_INVALID_COMMAND_QUEUE); E(CL_INVALID_HOST_PTR);
+	E(CL_INVALID_MEM_OBJECT); E(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR); E(CL_INVALID_IMAGE_SIZE);
+	E(CL_INVALID_SAMPLER); E(CL_INVALID_BINARY); E(CL_INVALID_BUILD_OPTIONS);
+	E(CL_INVALID_PROGRAM); E(CL_INVALID_PROGRAM_EXECUTABLE); E(CL_INVALID_KERNEL_NAME);
+	E(CL_INVALID_KERNEL_DEFINITION); E(CL_INVALID_KERNEL); E(CL_INVALID_ARG_INDEX);
+	E(CL_INVALID_ARG_VALUE); E(CL_INVALID_ARG_SIZE); E(CL_INVALID_KERNEL_ARGS);
+	E(CL_INVALID_WORK_DIMENSION); E(CL_INVALID_WORK_GROUP_SIZE); E(CL_INVALID_WORK_ITEM_SIZE);
+	E(CL_INVALID_GLOBAL_OFFSET); E(CL_INVALID_EVENT_WAIT_LIST); E(CL_INVALID_EVENT);
+	E(CL_INVALID_OPERATION); E(CL_INVALID_GL_OBJECT); E(CL_INVALID_BUFFER_SIZE);
+	E(CL_INVALID_MIP_LEVEL); E(CL_INVALID_GLOBAL_WORK_SIZE); E(CL_INVALID_PROPERTY);
+	E(CL_INVALID_IMAGE_DESCRIPTOR); E(CL_INVALID_COMPILER_OPTIONS);
+	E(CL_INVALID_LINKER_OPTIONS); E(CL_INVALID_DEVICE_PARTITION_COUNT);
+#undef E
+	case -1001: return "CL_PLATFORM_NOT_FOUND_KHR";
+	}
+	return "CL_UNKNOWN_ERROR";
+}
+
+void wl_cl_slug(const char *text, char *out, size_t len)
+{
+	size_t n = 0;
+	int dash = 0;
+
+	for (const char *c = text; *c && n + 1 < len; c++) {
+		if (isalnum((unsigned char)*c)) {
+			if (dash && n > 0 && n + 2 < len)
+				out[n++] = '-';
+			out[n++] = (char)tolower((unsigned char)*c);
+			dash = 0;
+		} else {
+			dash = 1;
+		}
+	}
+	out[n] = '\0';
+	if (n == 0)
+		snprintf(out, len, "device");
+}
+
+static char *info_string(cl_device_id d, cl_device_info what)
+{
+	size_t size = 0;
+	char *s;
+
+	if (clGetDeviceInfo(d, what, 0, NULL, &size) != CL_SUCCESS || size == 0)
+		return strdup("");
+	s = calloc(1, size + 1);
+	if (s && clGetDeviceInfo(d, what, size, s, NULL) != CL_SUCCESS)
+		s[0] = '\0';
+	/* Some drivers pad names with spaces. */
+	for (size_t i = s ? strlen(s) : 0; i > 0 && s[i - 1] == ' '; i--)
+		s[i - 1] = '\0';
+	return s;
+}
+
+static char *platform_string(cl_platform_id p, cl_platform_info what)
+{
+	size_t size = 0;
+	char *s;
+
+	if (clGetPlatformInfo(p, what, 0, NULL, &size) != CL_SUCCESS || size == 0)
+		return strdup("");
+	s = calloc(1, size + 1);
+	if (s && clGetPlatformInfo(p, what, size, s, NULL) != CL_SUCCESS)
+		s[0] = '\0';
+	return s;
+}
+
+static int has_extension(cl_device_id d, const char *ext)
+{
+	char *exts = info_string(d, CL_DEVICE_EXTENSIONS);
+	int found = 0;
+
+	if (exts) {
+		for (char *tok = strtok(exts, " "); tok; tok = strtok(NULL, " "))
+			if (strcmp(tok, ext) == 0)
+				found = 1;
+	}
+	free(exts);
+	return found;
+}
+
+static json_t *warp_width(cl_device_id d)
+{
+	cl_uint w = 0;
+
+	if (has_extension(d, "cl_nv_device_attribute_query") &&
+	    clGetDeviceInfo(d, WL_CL_DEVICE_WARP_SIZE_NV, sizeof(w), &w, NULL) == CL_SUCCESS && w)
+		return json_integer(w);
+	if (has_extension(d, "cl_amd_device_attribute_query") &&
+	    clGetDeviceInfo(d, WL_CL_DEVICE_WAVEFRONT_WIDTH_AMD, sizeof(w), &w, NULL) == CL_SUCCESS &&
+	    w)
+		return json_integer(w);
+	return json_null();
+}
+
+/* Fill dev's limits and API description; the id is set by the caller. */
+static int describe(struct wl_cl_device *dev, struct wl_error *err)
+{
+	cl_device_type type = 0;
+	cl_uint cu = 0, clock = 0;
+	cl_device_fp_config fp64 = 0;
+	char *name = info_string(dev->device, CL_DEVICE_NAME);
+	char *vendor = info_string(dev->device, CL_DEVICE_VENDOR);
+	char *driver = info_string(dev->device, CL_DRIVER_VERSION);
+	char *version = info_string(dev->device, CL_DEVICE_VERSION);
+	char *platform = platform_string(dev->platform, CL_PLATFORM_NAME);
+	int rc = -1;
+
+	clGetDeviceInfo(dev->device, CL_DEVICE_TYPE, sizeof(type), &type, NULL);
+	clGetDeviceInfo(dev->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(cu), &cu, NULL);
+	clGetDeviceInfo(dev->device, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof(clock), &clock, NULL);
+	clGetDeviceInfo(dev->device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof(dev->global_mem),
+			&dev->global_mem, NULL);
+	clGetDeviceInfo(dev->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof(dev->max_alloc),
+			&dev->max_alloc, NULL);
+	clGetDeviceInfo(dev->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof(dev->local_mem),
+			&dev->local_mem, NULL);
+	clGetDeviceInfo(dev->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof(dev->max_work_group),
+			&dev->max_work_group, NULL);
+	clGetDeviceInfo(dev->device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof(fp64), &fp64, NULL);
+	dev->is_gpu = (type & CL_DEVICE_TYPE_GPU) != 0;
+	dev->fp64 = fp64 != 0;
+	if (!name || !vendor || !driver || !version || !platform) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		goto out;
+	}
+	dev->info = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:b, s:o, s:I}",
+			      "id", dev->id, "name", name, "vendor", vendor, "platform", platform,
+			      "driver", driver, "opencl", version, "type",
+			      dev->is_gpu ? "gpu" : (type & CL_DEVICE_TYPE_CPU) ? "cpu" : "accelerator",
+			      "compute_units", (json_int_t)cu, "global_mem_bytes",
+			      (json_int_t)dev->global_mem, "max_alloc_bytes",
+			      (json_int_t)dev->max_alloc, "local_mem_bytes",
+			      (json_int_t)dev->local_mem, "max_work_group_size",
+			      (json_int_t)dev->max_work_group, "fp64", dev->fp64, "warp_width",
+			      warp_width(dev->device), "clock_mhz", (json_int_t)clock);
+	if (!dev->info) {
+		wl_error_set(err, WL_ERR_INTERNAL, "cannot describe device %s", name);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(name);
+	free(vendor);
+	free(driver);
+	free(version);
+	free(platform);
+	return rc;
+}
+
+/* Whether dev passes the --devices filter. */
+static int wanted(const char *only, const struct wl_cl_device *dev)
+{
+	char *list, *save = NULL;
+	int keep = 0;
+
+	if (!only || !*only)
+		return 1;
+	list = strdup(only);
+	for (char *tok = list ? strtok_r(list, ", ", &save) : NULL; tok;
+	     tok = strtok_r(NULL, ", ", &save)) {
+		if (strcmp(tok, dev->id) == 0 || (strcmp(tok, "gpu") == 0 && dev->is_gpu) ||
+		    (strcmp(tok, "cpu") == 0 && !dev->is_gpu))
+			keep = 1;
+	}
+	free(list);
+	return keep;
+}
+
+int wl_cl_devices_find(const char *only, struct wl_cl_devices *out, struct wl_error *err)
+{
+	cl_platform_id platforms[16];
+	cl_uint nplatforms = 0;
+	cl_int rc;
+
+	memset(out, 0, sizeof(*out));
+	rc = clGetPlatformIDs(16, platforms, &nplatforms);
+	if (rc == -1001 /* CL_PLATFORM_NOT_FOUND_KHR: no ICD installed */ || nplatforms == 0)
+		return 0;
+	if (rc != CL_SUCCESS) {
+		wl_error_set(err, WL_ERR_INTERNAL, "clGetPlatformIDs: %s", wl_cl_error_name(rc));
+		return -1;
+	}
+	if (nplatforms > 16)
+		nplatforms = 16;
+	/* Ordinals count every device seen, kept or filtered out, so an id does
+	 * not change with --devices. */
+	char seen[16 * 64][80];
+	size_t nseen = 0;
+
+	for (cl_uint p = 0; p < nplatforms; p++) {
+		cl_device_id ids[64];
+		cl_uint nids = 0;
+
+		if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 64, ids, &nids) != CL_SUCCESS)
+			continue;
+		if (nids > 64)
+			nids = 64;
+		for (cl_uint d = 0; d < nids; d++) {
+			struct wl_cl_device *grown, dev = { .platform = platforms[p], .device = ids[d] };
+			char *name = info_string(ids[d], CL_DEVICE_NAME);
+			char slug[80];
+			int ordinal = 0;
+
+			wl_cl_slug(name ? name : "device", slug, sizeof(slug));
+			free(name);
+			for (size_t k = 0; k < nseen; k++)
+				if (strcmp(seen[k], slug) == 0)
+					ordinal++;
+			memcpy(seen[nseen++], slug, sizeof(slug));
+			snprintf(dev.id, sizeof(dev.id), "%s-%d", slug, ordinal);
+			if (describe(&dev, err) < 0) {
+				wl_cl_devices_free(out);
+				return -1;
+			}
+			if (!wanted(only, &dev)) {
+				json_decref(dev.info);
+				continue;
+			}
+			grown = realloc(out->list, (out->count + 1) * sizeof(*out->list));
+			if (!grown) {
+				json_decref(dev.info);
+				wl_cl_devices_free(out);
+				wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+				return -1;
+			}
+			out->list = grown;
+			out->list[out->count++] = dev;
+		}
+	}
+	return 0;
+}
+
+void wl_cl_devices_free(struct wl_cl_devices *devs)
+{
+	for (size_t i = 0; i < devs->count; i++) {
+		wl_cl_device_close(&devs->list[i]);
+		json_decref(devs->list[i].info);
+	}
+	free(devs->list);
+	memset(devs, 0, sizeof(*devs));
+}
+
+int wl_cl_device_open(struct wl_cl_device *dev, struct wl_error *err)
+{
+	cl_context_properties props[] = { CL_CONTEXT_PLATFORM, (cl_context_properties)dev->platform, 0 };
+	cl_int rc;
+
+	if (dev->context)
+		return 0;
+	dev->context = clCreateContext(props, 1, &dev->device, NULL, NULL, &rc);
+	if (!dev->context) {
+		wl_error_set(err, WL_ERR_INTERNAL, "clCreateContext on %s: %s", dev->id,
+			     wl_cl_error_name(rc));
+		return -1;
+	}
+	dev->queue = clCreateCommandQueue(dev->context, dev->device, CL_QUEUE_PROFILING_ENABLE, &rc);
+	if (!dev->queue) {
+		wl_error_set(err, WL_ERR_INTERNAL, "clCreateCommandQueue on %s: %s", dev->id,
+			     wl_cl_error_name(rc));
+		wl_cl_device_close(dev);
+		return -1;
+	}
+	return 0;
+}
+
+void wl_cl_device_close(struct wl_cl_device *dev)
+{
+	if (dev->queue)
+		clReleaseCommandQueue(dev->queue);
+	if (dev->context)
+		clReleaseContext(dev->context);
+	dev->queue = NULL;
+	dev->context = NULL;
+}
+
+void wl_cl_device_limits(const struct wl_cl_device *dev, struct wl_device_limits *out)
+{
+	out->id = dev->id;
+	out->global_mem = (double)dev->global_mem;
+	out->max_alloc = (double)dev->max_alloc;
+	out->local_mem = (double)dev->local_mem;
+	out->max_work_group = (long long)dev->max_work_group;
+	out->fp64 = dev->fp64;
+}

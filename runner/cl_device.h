@@ -1,0 +1,55 @@
+/* The OpenCL devices the runner owns: every device of every platform, each with
+ * a stable id ("nvidia-h100-80gb-hbm3-0"), its limits, its description as the
+ * API shows it, and a context and profiling queue to run on. */
+#ifndef WL_CL_DEVICE_H
+#define WL_CL_DEVICE_H
+
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+#include <jansson.h>
+
+#include "error.h"
+#include "request.h"
+
+struct wl_cl_device {
+	char id[96];
+	cl_platform_id platform;
+	cl_device_id device;
+	cl_context context;		/* NULL until wl_cl_device_open() */
+	cl_command_queue queue;
+	int is_gpu;
+	int fp64;
+	cl_ulong global_mem, max_alloc, local_mem;
+	size_t max_work_group;
+	json_t *info;			/* the API's device object; owned */
+};
+
+struct wl_cl_devices {
+	size_t count;
+	struct wl_cl_device *list;
+};
+
+/* Enumerate all platforms and devices. only, when not NULL or empty, is a
+ * comma-separated list of device ids or the words "gpu"/"cpu" to keep. Finding
+ * no device is not an error (count is 0). Caller frees with wl_cl_devices_free(). */
+int wl_cl_devices_find(const char *only, struct wl_cl_devices *out, struct wl_error *err);
+void wl_cl_devices_free(struct wl_cl_devices *devs);
+
+/* Create the device's context and in-order profiling queue (idempotent). */
+int wl_cl_device_open(struct wl_cl_device *dev, struct wl_error *err);
+
+/* Release the context and queue, e.g. after an error that may have broken
+ * them; the next wl_cl_device_open() makes fresh ones. */
+void wl_cl_device_close(struct wl_cl_device *dev);
+
+/* The device's limits for the request checks. */
+void wl_cl_device_limits(const struct wl_cl_device *dev, struct wl_device_limits *out);
+
+/* The name of an OpenCL error code ("CL_OUT_OF_RESOURCES"). */
+const char *wl_cl_error_name(cl_int code);
+
+/* Lower-case the text into a device id part: letters and digits, runs of
+ * anything else as one '-'. Exposed for tests. */
+void wl_cl_slug(const char *text, char *out, size_t len);
+
+#endif

@@ -1,0 +1,181 @@
+/* The program cache: a short list of built programs, searched linearly (a
+ * runner builds a handful of distinct programs in its life). */
+#include "cl_program.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+
+struct cached_program {
+	const struct wl_cl_device *dev;
+	char hash[17];
+	char *options;
+	cl_program program;
+	struct cached_program *next;
+};
+
+struct wl_program_cache {
+	struct cached_program *head;
+};
+
+uint64_t wl_fnv1a64(const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+int wl_source_load(const char *path, struct wl_source *out, struct wl_error *err)
+{
+	FILE *f = fopen(path, "rb");
+	long size;
+
+	memset(out, 0, sizeof(*out));
+	if (!f) {
+		wl_error_set(err, WL_ERR_CONFIG, "cannot open kernel source %s: %s", path,
+			     strerror(errno));
+		return -1;
+	}
+	if (fseek(f, 0, SEEK_END) < 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) < 0 ||
+	    !(out->text = malloc((size_t)size + 1)) ||
+	    fread(out->text, 1, (size_t)size, f) != (size_t)size) {
+		wl_error_set(err, WL_ERR_CONFIG, "cannot read kernel source %s", path);
+		fclose(f);
+		wl_source_free(out);
+		return -1;
+	}
+	fclose(f);
+	out->text[size] = '\0';
+	out->len = (size_t)size;
+	snprintf(out->hash, sizeof(out->hash), "%016llx",
+		 (unsigned long long)wl_fnv1a64(out->text, out->len));
+	return 0;
+}
+
+void wl_source_free(struct wl_source *src)
+{
+	free(src->text);
+	memset(src, 0, sizeof(*src));
+}
+
+struct wl_program_cache *wl_program_cache_new(void)
+{
+	return calloc(1, sizeof(struct wl_program_cache));
+}
+
+static void cached_free(struct cached_program *c)
+{
+	if (c->program)
+		clReleaseProgram(c->program);
+	free(c->options);
+	free(c);
+}
+
+void wl_program_cache_free(struct wl_program_cache *cache)
+{
+	if (!cache)
+		return;
+	while (cache->head) {
+		struct cached_program *next = cache->head->next;
+
+		cached_free(cache->head);
+		cache->head = next;
+	}
+	free(cache);
+}
+
+void wl_program_cache_drop_device(struct wl_program_cache *cache, const struct wl_cl_device *dev)
+{
+	struct cached_program **link = &cache->head;
+
+	while (*link) {
+		struct cached_program *c = *link;
+
+		if (c->dev == dev) {
+			*link = c->next;
+			cached_free(c);
+		} else {
+			link = &c->next;
+		}
+	}
+}
+
+/* The build log of program on dev, truncated to fit err. */
+static void build_failure(cl_program program, const struct wl_cl_device *dev, cl_int rc,
+			  const char *options, struct wl_error *err)
+{
+	char log[900] = "";
+	size_t size = 0;
+
+	clGetProgramBuildInfo(program, dev->device, CL_PROGRAM_BUILD_LOG, sizeof(log) - 1, log,
+			      &size);
+	if (size == 0) {
+		/* The log was longer than the buffer: take its start. */
+		char *full;
+
+		clGetProgramBuildInfo(program, dev->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size);
+		full = size ? malloc(size + 1) : NULL;
+		if (full && clGetProgramBuildInfo(program, dev->device, CL_PROGRAM_BUILD_LOG, size,
+						  full, NULL) == CL_SUCCESS) {
+			full[size] = '\0';
+			snprintf(log, sizeof(log), "%s", full);
+		}
+		free(full);
+	}
+	wl_error_set(err, WL_ERR_INTERNAL, "kernel build failed on %s (%s, options '%s'): %s",
+		     dev->id, wl_cl_error_name(rc), options, log);
+}
+
+int wl_program_get(struct wl_program_cache *cache, struct wl_cl_device *dev,
+		   const struct wl_source *src, const char *options, cl_program *out,
+		   struct wl_error *err)
+{
+	struct cached_program *c;
+	const char *text = src->text;
+	cl_program program;
+	cl_int rc;
+
+	for (c = cache->head; c; c = c->next) {
+		if (c->dev == dev && strcmp(c->hash, src->hash) == 0 &&
+		    strcmp(c->options, options) == 0) {
+			*out = c->program;
+			return 0;
+		}
+	}
+	if (wl_cl_device_open(dev, err) < 0)
+		return -1;
+	program = clCreateProgramWithSource(dev->context, 1, &text, &src->len, &rc);
+	if (!program) {
+		wl_error_set(err, WL_ERR_INTERNAL, "clCreateProgramWithSource: %s", wl_cl_error_name(rc));
+		return -1;
+	}
+	rc = clBuildProgram(program, 1, &dev->device, options, NULL, NULL);
+	if (rc != CL_SUCCESS) {
+		build_failure(program, dev, rc, options, err);
+		clReleaseProgram(program);
+		return -1;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c || !(c->options = strdup(options))) {
+		free(c);
+		clReleaseProgram(program);
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return -1;
+	}
+	c->dev = dev;
+	memcpy(c->hash, src->hash, sizeof(c->hash));
+	c->program = program;
+	c->next = cache->head;
+	cache->head = c;
+	wl_log_info("built program %s for %s (options '%s')", src->hash, dev->id, options);
+	*out = program;
+	return 0;
+}

@@ -1,0 +1,106 @@
+/* Host side of the copy experiment (kernels/copy.cl): n random floats copied
+ * with 1-, 2- and 4-wide elements; the output must equal the input bit for bit.
+ * Bytes counted: n floats read plus n written (the catalog's "8*n"). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "experiments.h"
+#include "rng.h"
+
+struct copy_state {
+	size_t n, local;
+	float *input, *output;
+	cl_mem in, out;
+};
+
+static void copy_teardown(void *state)
+{
+	struct copy_state *s = state;
+
+	if (!s)
+		return;
+	if (s->in)
+		clReleaseMemObject(s->in);
+	if (s->out)
+		clReleaseMemObject(s->out);
+	free(s->input);
+	free(s->output);
+	free(s);
+}
+
+static int copy_setup(const struct wl_point *pt, void **state, struct wl_error *err)
+{
+	struct copy_state *s = calloc(1, sizeof(*s));
+	struct wl_rng rng;
+
+	if (!s) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return -1;
+	}
+	s->n = (size_t)wl_point_value(pt, "n");
+	s->local = (size_t)wl_point_value(pt, "local");
+	s->input = malloc(s->n * sizeof(float));
+	s->output = malloc(s->n * sizeof(float));
+	if (!s->input || !s->output) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of host memory for %zu floats", s->n);
+		goto fail;
+	}
+	wl_rng_seed(&rng, pt->seed);
+	wl_rng_fill_float(&rng, s->input, s->n);
+	if (wl_point_buffer(pt, CL_MEM_READ_ONLY, s->n * sizeof(float), s->input, &s->in, err) < 0 ||
+	    wl_point_buffer(pt, CL_MEM_WRITE_ONLY, s->n * sizeof(float), NULL, &s->out, err) < 0)
+		goto fail;
+	*state = s;
+	return 0;
+fail:
+	copy_teardown(s);
+	return -1;
+}
+
+/* Elements per work-item of each variant's kernel. */
+static size_t copy_width(const struct wl_variant_def *v)
+{
+	if (strcmp(v->id, "float4") == 0)
+		return 4;
+	if (strcmp(v->id, "float2") == 0)
+		return 2;
+	return 1;
+}
+
+static int copy_measure(const struct wl_point *pt, void *state, const struct wl_variant_def *v,
+			struct wl_measurement *res, struct wl_error *err)
+{
+	struct copy_state *s = state;
+	size_t width = copy_width(v), bytes = s->n * sizeof(float);
+	cl_uint count = (cl_uint)(s->n / width);
+	struct wl_launch l = { .dims = 1 };
+	int rc = -1;
+
+	if (wl_point_kernel(pt, "", v->kernel, &l.kernel, err) < 0)
+		return -1;
+	clSetKernelArg(l.kernel, 0, sizeof(cl_mem), &s->in);
+	clSetKernelArg(l.kernel, 1, sizeof(cl_mem), &s->out);
+	clSetKernelArg(l.kernel, 2, sizeof(cl_uint), &count);
+	l.local[0] = s->local;
+	l.global[0] = (count + s->local - 1) / s->local * s->local;
+	if (wl_point_poison(pt, s->out, bytes, err) < 0 || wl_point_time(pt, &l, res, err) < 0)
+		goto out;
+	if (res->error[0]) {
+		rc = 0;
+		goto out;
+	}
+	if (wl_point_read(pt, s->out, bytes, s->output, err) < 0)
+		goto out;
+	res->verified = wl_verify_exact_float(s->output, s->input, s->n, 0, res);
+	rc = 0;
+out:
+	clReleaseKernel(l.kernel);
+	return rc;
+}
+
+const struct wl_experiment_ops wl_exp_copy = {
+	.id = "copy",
+	.setup = copy_setup,
+	.measure = copy_measure,
+	.teardown = copy_teardown,
+};

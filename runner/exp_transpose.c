@@ -1,0 +1,128 @@
+/* Host side of the transpose experiment (kernels/transpose.cl): an n x n matrix
+ * of random floats, transposed by each variant and compared bit for bit with a
+ * CPU transpose (the "copy" baseline is compared with the input itself). Tile
+ * side and rows are compile-time constants of the kernels, as in seed 003.
+ * Bytes counted: the matrix read once and written once (the catalog's "8*n*n"). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "experiments.h"
+#include "rng.h"
+
+struct transpose_state {
+	size_t n, tile, rows;
+	float *input, *expected, *output;
+	cl_mem idata, odata;
+};
+
+/* The CPU reference, blocked so it stays quick at n = 8192. */
+void wl_transpose_reference(const float *in, float *out, size_t n)
+{
+	const size_t b = 64;
+
+	for (size_t y0 = 0; y0 < n; y0 += b)
+		for (size_t x0 = 0; x0 < n; x0 += b)
+			for (size_t y = y0; y < y0 + b && y < n; y++)
+				for (size_t x = x0; x < x0 + b && x < n; x++)
+					out[x * n + y] = in[y * n + x];
+}
+
+static void transpose_teardown(void *state)
+{
+	struct transpose_state *s = state;
+
+	if (!s)
+		return;
+	if (s->idata)
+		clReleaseMemObject(s->idata);
+	if (s->odata)
+		clReleaseMemObject(s->odata);
+	free(s->input);
+	free(s->expected);
+	free(s->output);
+	free(s);
+}
+
+static int transpose_setup(const struct wl_point *pt, void **state, struct wl_error *err)
+{
+	struct transpose_state *s = calloc(1, sizeof(*s));
+	struct wl_rng rng;
+	size_t elems;
+
+	if (!s) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return -1;
+	}
+	s->n = (size_t)wl_point_value(pt, "n");
+	s->tile = (size_t)wl_point_value(pt, "tile");
+	s->rows = (size_t)wl_point_value(pt, "rows");
+	elems = s->n * s->n;
+	s->input = malloc(elems * sizeof(float));
+	s->expected = malloc(elems * sizeof(float));
+	s->output = malloc(elems * sizeof(float));
+	if (!s->input || !s->expected || !s->output) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of host memory for a %zu x %zu matrix", s->n,
+			     s->n);
+		goto fail;
+	}
+	wl_rng_seed(&rng, pt->seed);
+	wl_rng_fill_float(&rng, s->input, elems);
+	wl_transpose_reference(s->input, s->expected, s->n);
+	if (wl_point_buffer(pt, CL_MEM_READ_ONLY, elems * sizeof(float), s->input, &s->idata, err) < 0 ||
+	    wl_point_buffer(pt, CL_MEM_WRITE_ONLY, elems * sizeof(float), NULL, &s->odata, err) < 0)
+		goto fail;
+	*state = s;
+	return 0;
+fail:
+	transpose_teardown(s);
+	return -1;
+}
+
+static int transpose_measure(const struct wl_point *pt, void *state,
+			     const struct wl_variant_def *v, struct wl_measurement *res,
+			     struct wl_error *err)
+{
+	struct transpose_state *s = state;
+	size_t bytes = s->n * s->n * sizeof(float);
+	int one_per_item = strcmp(v->id, "naive") == 0;
+	cl_int n = (cl_int)s->n;
+	struct wl_launch l = { .dims = 2 };
+	char options[96];
+	int rc = -1;
+
+	snprintf(options, sizeof(options), "-D TILE_DIM=%zu -D BLOCK_ROWS=%zu", s->tile, s->rows);
+	if (wl_point_kernel(pt, options, v->kernel, &l.kernel, err) < 0)
+		return -1;
+	clSetKernelArg(l.kernel, 0, sizeof(cl_mem), &s->odata);
+	clSetKernelArg(l.kernel, 1, sizeof(cl_mem), &s->idata);
+	clSetKernelArg(l.kernel, 2, sizeof(cl_int), &n);
+	/* tile x rows work-items per group; the tiled kernels loop over the tile's
+	 * rows, the seed's naive kernel handles one element per work-item. */
+	l.local[0] = s->tile;
+	l.local[1] = s->rows;
+	l.global[0] = s->n;
+	l.global[1] = one_per_item ? s->n : s->n / s->tile * s->rows;
+	if (wl_point_poison(pt, s->odata, bytes, err) < 0 || wl_point_time(pt, &l, res, err) < 0)
+		goto out;
+	if (res->error[0]) {
+		rc = 0;
+		goto out;
+	}
+	if (wl_point_read(pt, s->odata, bytes, s->output, err) < 0)
+		goto out;
+	res->verified = wl_verify_exact_float(s->output,
+					      strcmp(v->id, "copy") == 0 ? s->input : s->expected,
+					      s->n * s->n, s->n, res);
+	rc = 0;
+out:
+	clReleaseKernel(l.kernel);
+	return rc;
+}
+
+const struct wl_experiment_ops wl_exp_transpose = {
+	.id = "transpose",
+	.setup = transpose_setup,
+	.measure = transpose_measure,
+	.teardown = transpose_teardown,
+};

@@ -1,0 +1,90 @@
+/* The host side of an experiment family, one file each (exp_copy.c,
+ * exp_transpose.c, ...). For every point of a run the executor calls setup once
+ * (allocate, fill inputs from the point's seed, compute the CPU reference), then
+ * measure once per variant (poison the output, time the launches, read back,
+ * verify), then teardown. */
+#ifndef WL_EXPERIMENT_H
+#define WL_EXPERIMENT_H
+
+#include <stdint.h>
+
+#include "catalog.h"
+#include "cl_device.h"
+#include "cl_program.h"
+#include "measure.h"
+#include "stats.h"
+
+/* One point of a run, as the host code sees it. */
+struct wl_point {
+	struct wl_cl_device *dev;
+	const struct wl_experiment *exp;
+	const long long *values;	/* one per param, in catalog order */
+	uint64_t seed;			/* for this point's inputs */
+	long long warmup, repeat;
+	struct wl_program_cache *programs;
+	const struct wl_source *source;
+};
+
+/* What measuring one variant at one point produced. */
+struct wl_measurement {
+	struct wl_stats stats;		/* of the timed launches, in ms */
+	long long reps;
+	int verified;
+	char error[512];		/* why the point has no valid result, or "" */
+	char note[160];			/* something a reader should know, or "" */
+};
+
+struct wl_experiment_ops {
+	const char *id;		/* the catalog's experiment id */
+	/* Prepare the point; *state is passed to measure and teardown. A failure
+	 * here (an OpenCL error) fails the run. */
+	int (*setup)(const struct wl_point *pt, void **state, struct wl_error *err);
+	/* Measure variant v. A wrong result is not a failure: it is recorded as
+	 * verified = 0 with the reason in res->error. Return -1 only for errors
+	 * that stop the run (OpenCL errors, out of memory). */
+	int (*measure)(const struct wl_point *pt, void *state, const struct wl_variant_def *v,
+		       struct wl_measurement *res, struct wl_error *err);
+	void (*teardown)(void *state);
+};
+
+/* The host implementation of experiment id, or NULL. */
+const struct wl_experiment_ops *wl_experiment_ops_find(const char *id);
+
+/* Fail, naming them, if some catalog experiments have no host implementation. */
+int wl_experiments_check(const struct wl_catalog *cat, struct wl_error *err);
+
+/* The value of param name at pt (the catalog guarantees it exists). */
+long long wl_point_value(const struct wl_point *pt, const char *name);
+
+/* ---- helpers shared by the experiment files ---- */
+
+/* The kernel called name from pt's source built with options. Caller releases
+ * it with clReleaseKernel(). */
+int wl_point_kernel(const struct wl_point *pt, const char *options, const char *name,
+		    cl_kernel *out, struct wl_error *err);
+
+/* A device buffer of bytes, filled from init when not NULL. */
+int wl_point_buffer(const struct wl_point *pt, cl_mem_flags flags, size_t bytes,
+		    const void *init, cl_mem *out, struct wl_error *err);
+
+/* Fill buf with 0xFF bytes (NaN as floats) so that an element the kernel does
+ * not write fails verification. */
+int wl_point_poison(const struct wl_point *pt, cl_mem buf, size_t bytes, struct wl_error *err);
+
+/* Read bytes of buf back into out (blocking). */
+int wl_point_read(const struct wl_point *pt, cl_mem buf, size_t bytes, void *out,
+		  struct wl_error *err);
+
+/* Time launch l pt->repeat times after pt->warmup warm-ups into res. A
+ * work-group the compiled kernel cannot take is recorded in res->error (the
+ * point fails, not the run). */
+int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
+		  struct wl_measurement *res, struct wl_error *err);
+
+/* Compare n floats bit for bit (data movement must not change a value);
+ * describe the first difference and the count in res->error. Returns whether
+ * they all match. */
+int wl_verify_exact_float(const float *got, const float *want, size_t n, size_t row_len,
+			  struct wl_measurement *res);
+
+#endif

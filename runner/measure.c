@@ -1,0 +1,73 @@
+/* Profiling-event timing. All timed launches are enqueued back to back before
+ * any is read, so host work between them cannot stretch the measured window. */
+#include "measure.h"
+
+#include <stdlib.h>
+
+int wl_time_launches(cl_command_queue q, const struct wl_launch *l, long long warmup,
+		     long long repeat, double *samples_ms, struct wl_error *err)
+{
+	cl_event *events;
+	long long enqueued = 0;
+	cl_int rc;
+	int status = -1;
+
+	events = calloc((size_t)repeat, sizeof(*events));
+	if (!events) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return -1;
+	}
+	for (long long i = 0; i < warmup; i++) {
+		rc = clEnqueueNDRangeKernel(q, l->kernel, l->dims, NULL, l->global, l->local, 0, NULL,
+					    NULL);
+		if (rc != CL_SUCCESS) {
+			wl_error_set(err, WL_ERR_INTERNAL, "clEnqueueNDRangeKernel: %s",
+				     wl_cl_error_name(rc));
+			goto out;
+		}
+	}
+	for (; enqueued < repeat; enqueued++) {
+		rc = clEnqueueNDRangeKernel(q, l->kernel, l->dims, NULL, l->global, l->local, 0, NULL,
+					    &events[enqueued]);
+		if (rc != CL_SUCCESS) {
+			wl_error_set(err, WL_ERR_INTERNAL, "clEnqueueNDRangeKernel: %s",
+				     wl_cl_error_name(rc));
+			goto out;
+		}
+	}
+	rc = clFinish(q);
+	if (rc != CL_SUCCESS) {
+		wl_error_set(err, WL_ERR_INTERNAL, "clFinish after the kernel: %s", wl_cl_error_name(rc));
+		goto out;
+	}
+	for (long long i = 0; i < repeat; i++) {
+		cl_ulong start = 0, end = 0;
+		cl_int exec = CL_COMPLETE;
+
+		clGetEventInfo(events[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(exec), &exec, NULL);
+		if (exec < 0) {
+			wl_error_set(err, WL_ERR_INTERNAL, "kernel launch failed: %s",
+				     wl_cl_error_name(exec));
+			goto out;
+		}
+		rc = clGetEventProfilingInfo(events[i], CL_PROFILING_COMMAND_START, sizeof(start),
+					     &start, NULL);
+		if (rc == CL_SUCCESS)
+			rc = clGetEventProfilingInfo(events[i], CL_PROFILING_COMMAND_END, sizeof(end),
+						     &end, NULL);
+		if (rc != CL_SUCCESS) {
+			wl_error_set(err, WL_ERR_INTERNAL, "clGetEventProfilingInfo: %s",
+				     wl_cl_error_name(rc));
+			goto out;
+		}
+		samples_ms[i] = (double)(end - start) / 1e6;
+	}
+	status = 0;
+out:
+	if (status < 0)
+		clFinish(q);
+	for (long long i = 0; i < enqueued; i++)
+		clReleaseEvent(events[i]);
+	free(events);
+	return status;
+}

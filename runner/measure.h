@@ -1,0 +1,22 @@
+/* Timing kernel launches with OpenCL profiling events: untimed warm-up launches
+ * first, then each timed launch with its own event, read once the queue drains. */
+#ifndef WL_MEASURE_H
+#define WL_MEASURE_H
+
+#include "cl_device.h"
+
+struct wl_launch {
+	cl_kernel kernel;
+	cl_uint dims;
+	size_t global[3];
+	size_t local[3];
+};
+
+/* Launch l warmup times untimed, then repeat times timed, on q (created with
+ * CL_QUEUE_PROFILING_ENABLE). samples_ms receives repeat kernel times in
+ * milliseconds (END - START of each event). Fails naming the OpenCL call and
+ * error. */
+int wl_time_launches(cl_command_queue q, const struct wl_launch *l, long long warmup,
+		     long long repeat, double *samples_ms, struct wl_error *err);
+
+#endif

@@ -1,0 +1,142 @@
+/* Helpers the experiment files share: building a kernel, buffers, poisoning,
+ * timing a launch into a measurement, exact verification. */
+#include "experiment.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+long long wl_point_value(const struct wl_point *pt, const char *name)
+{
+	int p = wl_experiment_param(pt->exp, name);
+
+	return p >= 0 ? pt->values[p] : 0;
+}
+
+int wl_point_kernel(const struct wl_point *pt, const char *options, const char *name,
+		    cl_kernel *out, struct wl_error *err)
+{
+	cl_program program;
+	cl_int rc;
+
+	if (wl_program_get(pt->programs, pt->dev, pt->source, options, &program, err) < 0)
+		return -1;
+	*out = clCreateKernel(program, name, &rc);
+	if (!*out) {
+		wl_error_set(err, WL_ERR_INTERNAL, "clCreateKernel %s: %s", name, wl_cl_error_name(rc));
+		return -1;
+	}
+	return 0;
+}
+
+int wl_point_buffer(const struct wl_point *pt, cl_mem_flags flags, size_t bytes,
+		    const void *init, cl_mem *out, struct wl_error *err)
+{
+	cl_int rc;
+
+	*out = clCreateBuffer(pt->dev->context, flags, bytes, NULL, &rc);
+	if (!*out) {
+		wl_error_set(err, WL_ERR_INTERNAL, "clCreateBuffer of %zu bytes: %s", bytes,
+			     wl_cl_error_name(rc));
+		return -1;
+	}
+	if (init) {
+		rc = clEnqueueWriteBuffer(pt->dev->queue, *out, CL_TRUE, 0, bytes, init, 0, NULL, NULL);
+		if (rc != CL_SUCCESS) {
+			wl_error_set(err, WL_ERR_INTERNAL, "clEnqueueWriteBuffer of %zu bytes: %s",
+				     bytes, wl_cl_error_name(rc));
+			clReleaseMemObject(*out);
+			*out = NULL;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int wl_point_poison(const struct wl_point *pt, cl_mem buf, size_t bytes, struct wl_error *err)
+{
+	const cl_uint pattern = 0xFFFFFFFFu;
+	cl_int rc;
+
+	rc = clEnqueueFillBuffer(pt->dev->queue, buf, &pattern, sizeof(pattern), 0, bytes, 0, NULL,
+				 NULL);
+	if (rc == CL_SUCCESS)
+		rc = clFinish(pt->dev->queue);
+	if (rc != CL_SUCCESS) {
+		wl_error_set(err, WL_ERR_INTERNAL, "clEnqueueFillBuffer (poison): %s",
+			     wl_cl_error_name(rc));
+		return -1;
+	}
+	return 0;
+}
+
+int wl_point_read(const struct wl_point *pt, cl_mem buf, size_t bytes, void *out,
+		  struct wl_error *err)
+{
+	cl_int rc = clEnqueueReadBuffer(pt->dev->queue, buf, CL_TRUE, 0, bytes, out, 0, NULL, NULL);
+
+	if (rc != CL_SUCCESS) {
+		wl_error_set(err, WL_ERR_INTERNAL, "clEnqueueReadBuffer of %zu bytes: %s", bytes,
+			     wl_cl_error_name(rc));
+		return -1;
+	}
+	return 0;
+}
+
+int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
+		  struct wl_measurement *res, struct wl_error *err)
+{
+	size_t kernel_max = 0, group = 1;
+	double *samples;
+	int rc;
+
+	for (cl_uint d = 0; d < l->dims; d++)
+		group *= l->local[d];
+	if (clGetKernelWorkGroupInfo(l->kernel, pt->dev->device, CL_KERNEL_WORK_GROUP_SIZE,
+				     sizeof(kernel_max), &kernel_max, NULL) == CL_SUCCESS &&
+	    kernel_max && group > kernel_max) {
+		snprintf(res->error, sizeof(res->error),
+			 "work-groups of %zu work-items are too large for this kernel on %s (at most %zu)",
+			 group, pt->dev->id, kernel_max);
+		return 0;
+	}
+	samples = calloc((size_t)pt->repeat, sizeof(*samples));
+	if (!samples) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return -1;
+	}
+	rc = wl_time_launches(pt->dev->queue, l, pt->warmup, pt->repeat, samples, err);
+	if (rc == 0 && wl_stats_summary(samples, (size_t)pt->repeat, &res->stats) < 0) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		rc = -1;
+	}
+	if (rc == 0)
+		res->reps = pt->repeat;
+	free(samples);
+	return rc;
+}
+
+int wl_verify_exact_float(const float *got, const float *want, size_t n, size_t row_len,
+			  struct wl_measurement *res)
+{
+	size_t bad = 0, first = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (memcmp(&got[i], &want[i], sizeof(float)) != 0) {
+			if (bad++ == 0)
+				first = i;
+		}
+	}
+	if (bad == 0)
+		return 1;
+	if (row_len > 1)
+		snprintf(res->error, sizeof(res->error),
+			 "verification failed: %zu of %zu elements differ; first at [%zu][%zu]: got %.9g, expected %.9g",
+			 bad, n, first / row_len, first % row_len, (double)got[first],
+			 (double)want[first]);
+	else
+		snprintf(res->error, sizeof(res->error),
+			 "verification failed: %zu of %zu elements differ; first at [%zu]: got %.9g, expected %.9g",
+			 bad, n, first, (double)got[first], (double)want[first]);
+	return 0;
+}

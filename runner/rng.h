@@ -1,0 +1,27 @@
+/* Reproducible random inputs: SplitMix64 (Steele, Lea and Flood, 2014), seeded
+ * from the run's seed and the point's index, so the same request with the same
+ * seed fills the same inputs on any machine. */
+#ifndef WL_RNG_H
+#define WL_RNG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct wl_rng {
+	uint64_t state;
+};
+
+void wl_rng_seed(struct wl_rng *r, uint64_t seed);
+uint64_t wl_rng_next(struct wl_rng *r);
+
+/* A seed for stream number `stream` derived from seed (points, buffers). */
+uint64_t wl_rng_derive(uint64_t seed, uint64_t stream);
+
+/* Fill out with floats uniform in [-1, 1), never exactly 0, so a kernel that
+ * writes nothing or zeros cannot pass verification by accident. */
+void wl_rng_fill_float(struct wl_rng *r, float *out, size_t n);
+
+/* The same for doubles. */
+void wl_rng_fill_double(struct wl_rng *r, double *out, size_t n);
+
+#endif

@@ -1,0 +1,123 @@
+/* The read-only endpoints about the service itself: the catalog, the devices,
+ * health, and Prometheus metrics. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "server.h"
+#include "store.h"
+
+#ifndef WL_VERSION
+#define WL_VERSION "0.0.0"
+#endif
+
+void wl_api_experiments(struct wl_server *srv, struct wl_response *resp)
+{
+	wl_response_text(resp, 200, "application/json; charset=utf-8", srv->catalog_json,
+			 strlen(srv->catalog_json));
+}
+
+void wl_api_devices(struct wl_server *srv, struct wl_response *resp)
+{
+	struct wl_store *st = NULL;
+	struct wl_error err;
+	json_t *devices;
+
+	if (wl_store_pool_get(srv->pool, &st, &err) < 0) {
+		wl_response_from_error(resp, &err);
+		return;
+	}
+	if (wl_store_list_devices(st, srv->cfg->heartbeat, &devices, &err) < 0)
+		wl_response_from_error(resp, &err);
+	else
+		wl_response_json(resp, 200, json_pack("{s:o}", "devices", devices));
+	wl_store_pool_put(srv->pool, st);
+}
+
+void wl_api_health(struct wl_server *srv, struct wl_response *resp)
+{
+	struct wl_store *st = NULL;
+	struct wl_error err;
+	json_t *runners = NULL, *counts = NULL;
+
+	if (wl_store_pool_get(srv->pool, &st, &err) < 0 ||
+	    wl_store_list_runners(st, srv->cfg->heartbeat, &runners, &err) < 0 ||
+	    wl_store_count_runs(st, &counts, &err) < 0) {
+		json_decref(runners);
+		wl_response_json(resp, 503,
+				 json_pack("{s:s, s:s, s:s}", "status", "unavailable", "db", err.msg,
+					   "version", WL_VERSION));
+	} else {
+		size_t online = 0, i;
+		json_t *r;
+
+		json_array_foreach(runners, i, r)
+			online += json_is_true(json_object_get(r, "online"));
+		wl_response_json(resp, 200,
+				 json_pack("{s:s, s:s, s:s, s:o, s:I, s:O, s:O, s:I}", "status", "ok",
+					   "db", "ok", "version", WL_VERSION, "runners", runners,
+					   "runners_online", (json_int_t)online, "queued",
+					   json_object_get(counts, "queued"), "runs", counts,
+					   "heartbeat_window_s", (json_int_t)srv->cfg->heartbeat));
+		json_decref(counts);
+	}
+	wl_store_pool_put(srv->pool, st);
+}
+
+void wl_api_metrics(struct wl_server *srv, struct wl_response *resp)
+{
+	struct wl_store *st = NULL;
+	struct wl_error err;
+	json_t *counts = NULL, *runners = NULL, *v;
+	const char *key;
+	char *text = NULL;
+	size_t len = 0, i;
+	FILE *f;
+
+	if (wl_store_pool_get(srv->pool, &st, &err) < 0 ||
+	    wl_store_count_runs(st, &counts, &err) < 0 ||
+	    wl_store_list_runners(st, srv->cfg->heartbeat, &runners, &err) < 0) {
+		json_decref(counts);
+		wl_store_pool_put(srv->pool, st);
+		wl_response_from_error(resp, &err);
+		return;
+	}
+	wl_store_pool_put(srv->pool, st);
+	f = open_memstream(&text, &len);
+	if (!f) {
+		json_decref(counts);
+		json_decref(runners);
+		wl_response_error(resp, 500, "internal", NULL, "out of memory");
+		return;
+	}
+	fputs("# HELP warplab_runs Runs in the store, by status.\n# TYPE warplab_runs gauge\n", f);
+	json_object_foreach(counts, key, v)
+		fprintf(f, "warplab_runs{status=\"%s\"} %lld\n", key, (long long)json_integer_value(v));
+	fprintf(f, "# HELP warplab_queue_depth Runs waiting for a runner.\n"
+		   "# TYPE warplab_queue_depth gauge\nwarplab_queue_depth %lld\n",
+		(long long)json_integer_value(json_object_get(counts, "queued")));
+	fputs("# HELP warplab_runner_online Whether each runner has checked in within the heartbeat window.\n"
+	      "# TYPE warplab_runner_online gauge\n", f);
+	json_array_foreach(runners, i, v)
+		fprintf(f, "warplab_runner_online{runner=\"%lld\"} %d\n",
+			(long long)json_integer_value(json_object_get(v, "id")),
+			json_is_true(json_object_get(v, "online")));
+	fputs("# HELP warplab_http_requests_total HTTP requests served, by route and status.\n"
+	      "# TYPE warplab_http_requests_total counter\n", f);
+	pthread_mutex_lock(&srv->counters.lock);
+	for (i = 0; i < srv->counters.n; i++)
+		fprintf(f, "warplab_http_requests_total{route=\"%s\",status=\"%u\"} %llu\n",
+			srv->counters.rows[i].route, srv->counters.rows[i].status,
+			srv->counters.rows[i].count);
+	pthread_mutex_unlock(&srv->counters.lock);
+	json_decref(counts);
+	json_decref(runners);
+	if (fclose(f) != 0) {
+		free(text);
+		wl_response_error(resp, 500, "internal", NULL, "out of memory");
+		return;
+	}
+	wl_response_text(resp, 200, "text/plain; version=0.0.4; charset=utf-8", text, len);
+	free(text);
+}

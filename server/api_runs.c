@@ -1,0 +1,355 @@
+/* The run endpoints: POST /api/runs (validate, resolve the device, check its
+ * limits, queue), GET /api/runs (newest first, keyset paging), GET
+ * /api/runs/{id}, its CSV, and cancel. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "csv.h"
+#include "request.h"
+#include "server.h"
+#include "store.h"
+
+/* Take a store handle or answer 503. */
+static struct wl_store *store_or_503(struct wl_server *srv, struct wl_response *resp)
+{
+	struct wl_store *st = NULL;
+	struct wl_error err;
+
+	if (wl_store_pool_get(srv->pool, &st, &err) < 0) {
+		wl_response_from_error(resp, &err);
+		return NULL;
+	}
+	return st;
+}
+
+static int is_json_type(const char *type)
+{
+	size_t n = strlen("application/json");
+
+	if (!type || strncasecmp(type, "application/json", n) != 0)
+		return 0;
+	return type[n] == '\0' || type[n] == ';' || type[n] == ' ';
+}
+
+/* How much want prefers device d: online devices first (a run for an offline
+ * one waits until its runner returns), then for "auto" a GPU over a CPU; 0 when
+ * d does not match at all. */
+static int device_rank(const json_t *d, const char *want)
+{
+	const char *id = json_string_value(json_object_get(d, "id"));
+	const char *type = json_string_value(json_object_get(d, "type"));
+	int online = json_is_true(json_object_get(d, "online"));
+
+	if (!id || !type)
+		return 0;
+	if (strcmp(want, "auto") == 0)
+		return 1 + 2 * online + (strcmp(type, "gpu") == 0);
+	if (strcmp(want, "gpu") == 0 || strcmp(want, "cpu") == 0)
+		return strcmp(type, want) == 0 ? 1 + online : 0;
+	return strcmp(id, want) == 0 ? 1 : 0;
+}
+
+/* The device a request names among the registered ones (in the runners'
+ * enumeration order, so ties go to the first). *device stays NULL when no
+ * device is registered yet: the runner that claims the run resolves it. */
+static int resolve_device(const json_t *devices, const char *want, const json_t **device,
+			  struct wl_error *err)
+{
+	int best_rank = 0;
+	char known[512] = "";
+	size_t i;
+	json_t *d;
+
+	*device = NULL;
+	if (json_array_size(devices) == 0) {
+		if (strcmp(want, "auto") && strcmp(want, "gpu") && strcmp(want, "cpu")) {
+			wl_error_field(err, WL_ERR_INVALID_FIELD, "device",
+				       "device: '%s' is not a registered device (no runner has registered any yet; use \"auto\", \"gpu\" or \"cpu\")",
+				       want);
+			return -1;
+		}
+		return 0;
+	}
+	json_array_foreach(devices, i, d) {
+		int rank = device_rank(d, want);
+		const char *id = json_string_value(json_object_get(d, "id"));
+
+		if (id)
+			snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s",
+				 known[0] ? ", " : "", id);
+		if (rank > best_rank) {
+			best_rank = rank;
+			*device = d;
+		}
+	}
+	if (*device)
+		return 0;
+	if (strcmp(want, "gpu") == 0 || strcmp(want, "cpu") == 0)
+		wl_error_field(err, WL_ERR_DEVICE_LIMIT, "device",
+			       "device: no %s is registered (devices: %s)", want, known);
+	else
+		wl_error_field(err, WL_ERR_INVALID_FIELD, "device",
+			       "device: '%s' is not a registered device (devices: %s, or \"auto\", \"gpu\", \"cpu\")",
+			       want, known);
+	return -1;
+}
+
+static void device_limits(const json_t *d, struct wl_device_limits *out)
+{
+	out->id = json_string_value(json_object_get(d, "id"));
+	out->global_mem = (double)json_integer_value(json_object_get(d, "global_mem_bytes"));
+	out->max_alloc = (double)json_integer_value(json_object_get(d, "max_alloc_bytes"));
+	out->local_mem = (double)json_integer_value(json_object_get(d, "local_mem_bytes"));
+	out->max_work_group = json_integer_value(json_object_get(d, "max_work_group_size"));
+	out->fp64 = json_is_true(json_object_get(d, "fp64"));
+}
+
+/* Validate and queue; every refusal leaves the store untouched. */
+static int create_run(struct wl_server *srv, struct wl_store *st, const json_t *body,
+		      long long *id, struct wl_error *err)
+{
+	json_t *normalized = NULL, *devices = NULL;
+	const json_t *device = NULL;
+	char *request_text = NULL;
+	long long measurements;
+	int rc = -1;
+
+	if (wl_request_validate(srv->catalog, body, &normalized, &measurements, err) < 0)
+		goto out;
+	if (wl_store_list_devices(st, srv->cfg->heartbeat, &devices, err) < 0)
+		goto out;
+	if (resolve_device(devices, json_string_value(json_object_get(normalized, "device")),
+			   &device, err) < 0)
+		goto out;
+	if (device) {
+		const struct wl_experiment *exp = wl_catalog_find(
+			srv->catalog, json_string_value(json_object_get(normalized, "experiment")));
+		struct wl_device_limits limits;
+
+		device_limits(device, &limits);
+		if (wl_request_check_device(exp, normalized, &limits, err) < 0)
+			goto out;
+	}
+	request_text = json_dumps(normalized, JSON_COMPACT);
+	if (!request_text) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		goto out;
+	}
+	{
+		struct wl_new_run run = {
+			.experiment = json_string_value(json_object_get(normalized, "experiment")),
+			.label = json_string_value(json_object_get(normalized, "label")),
+			.request_json = request_text,
+			.device_req = json_string_value(json_object_get(normalized, "device")),
+			.device_id = device ? json_string_value(json_object_get(device, "id")) : NULL,
+			.total = measurements,
+			.queue_limit = srv->cfg->queue_limit,
+		};
+
+		rc = wl_store_insert_run(st, &run, id, err);
+	}
+out:
+	free(request_text);
+	json_decref(devices);
+	json_decref(normalized);
+	return rc;
+}
+
+void wl_api_create_run(struct wl_server *srv, const struct wl_request *req, struct wl_response *resp)
+{
+	json_error_t jerr;
+	json_t *body;
+	struct wl_store *st;
+	struct wl_error err;
+	long long id;
+
+	if (!wl_server_authorize(srv, req, resp))
+		return;
+	if (!is_json_type(req->header(req->ctx, "Content-Type"))) {
+		wl_response_error(resp, 415, "unsupported_media_type", NULL,
+				  "the body must be JSON, sent with 'Content-Type: application/json'");
+		return;
+	}
+	body = json_loadb(req->body ? req->body : "", req->body_len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!body) {
+		wl_response_error(resp, 400, "bad_json", NULL,
+				  "the body is not valid JSON: %s (line %d, column %d)", jerr.text,
+				  jerr.line, jerr.column);
+		return;
+	}
+	st = store_or_503(srv, resp);
+	if (!st) {
+		json_decref(body);
+		return;
+	}
+	wl_error_clear(&err);
+	if (create_run(srv, st, body, &id, &err) < 0) {
+		wl_response_from_error(resp, &err);
+	} else {
+		wl_response_json(resp, 201,
+				 json_pack("{s:I, s:s, s:o, s:o}", "id", (json_int_t)id, "status",
+					   "queued", "url", json_sprintf("/runs/%lld", id), "api",
+					   json_sprintf("/api/runs/%lld", id)));
+		snprintf(resp->location, sizeof(resp->location), "/api/runs/%lld", id);
+	}
+	wl_store_pool_put(srv->pool, st);
+	json_decref(body);
+}
+
+/* A positive integer query argument within max, or def when absent. */
+static int query_int(const struct wl_request *req, const char *name, long long def,
+		     long long max, long long *out, struct wl_response *resp)
+{
+	const char *v = req->arg(req->ctx, name);
+	char *end;
+	long long n;
+
+	*out = def;
+	if (!v)
+		return 0;
+	n = strtoll(v, &end, 10);
+	if (*v < '0' || *v > '9' || *end || n < 1 || n > max) {
+		wl_response_error(resp, 400, "invalid_field", name,
+				  "%s: '%.32s' is not allowed (an integer from 1 to %lld)", name, v, max);
+		return -1;
+	}
+	*out = n;
+	return 0;
+}
+
+/* Filter values are ids: keep them only when they could be one, so they can
+ * go back into the next-page link unescaped. */
+static int is_id_text(const char *s)
+{
+	return s && *s && strlen(s) <= 128 &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789._-") == strlen(s);
+}
+
+void wl_api_list_runs(struct wl_server *srv, const struct wl_request *req, struct wl_response *resp)
+{
+	static const char *const statuses[] = { "queued", "running", "done", "failed", "cancelled", NULL };
+	struct wl_run_filter f = { 0 };
+	struct wl_store *st;
+	struct wl_error err;
+	json_t *runs;
+	int more;
+	char next[512];
+
+	if (query_int(req, "limit", 50, 200, &f.limit, resp) < 0 ||
+	    query_int(req, "before", 0, (1LL << 62), &f.before, resp) < 0)
+		return;
+	f.experiment = req->arg(req->ctx, "experiment");
+	f.device = req->arg(req->ctx, "device");
+	f.status = req->arg(req->ctx, "status");
+	for (int i = 0; i < 3; i++) {
+		const char *name = i == 0 ? "experiment" : i == 1 ? "device" : "status";
+		const char *v = i == 0 ? f.experiment : i == 1 ? f.device : f.status;
+
+		if (v && !is_id_text(v)) {
+			wl_response_error(resp, 400, "invalid_field", name,
+					  "%s: not a valid %s id", name, name);
+			return;
+		}
+	}
+	if (f.status) {
+		int ok = 0;
+
+		for (const char *const *s = statuses; *s; s++)
+			ok |= strcmp(*s, f.status) == 0;
+		if (!ok) {
+			wl_response_error(resp, 400, "invalid_field", "status",
+					  "status: '%s' is not one of queued, running, done, failed, cancelled",
+					  f.status);
+			return;
+		}
+	}
+	st = store_or_503(srv, resp);
+	if (!st)
+		return;
+	if (wl_store_list_runs(st, &f, &runs, &more, &err) < 0) {
+		wl_response_from_error(resp, &err);
+	} else {
+		json_t *body = json_pack("{s:o}", "runs", runs);
+		size_t n = json_array_size(runs);
+
+		if (more && n > 0) {
+			long long last = json_integer_value(json_object_get(json_array_get(runs, n - 1), "id"));
+
+			snprintf(next, sizeof(next), "/api/runs?before=%lld&limit=%lld%s%s%s%s%s%s", last,
+				 f.limit, f.experiment ? "&experiment=" : "",
+				 f.experiment ? f.experiment : "", f.device ? "&device=" : "",
+				 f.device ? f.device : "", f.status ? "&status=" : "",
+				 f.status ? f.status : "");
+			json_object_set_new(body, "next", json_string(next));
+		} else {
+			json_object_set_new(body, "next", json_null());
+		}
+		wl_response_json(resp, 200, body);
+	}
+	wl_store_pool_put(srv->pool, st);
+}
+
+void wl_api_get_run(struct wl_server *srv, long long id, struct wl_response *resp)
+{
+	struct wl_store *st = store_or_503(srv, resp);
+	struct wl_error err;
+	json_t *run;
+
+	if (!st)
+		return;
+	if (wl_store_get_run(st, id, 1, &run, &err) < 0)
+		wl_response_from_error(resp, &err);
+	else
+		wl_response_json(resp, 200, run);
+	wl_store_pool_put(srv->pool, st);
+}
+
+void wl_api_run_csv(struct wl_server *srv, long long id, struct wl_response *resp)
+{
+	struct wl_store *st = store_or_503(srv, resp);
+	struct wl_error err;
+	json_t *run;
+	char *csv = NULL;
+	size_t len = 0;
+
+	if (!st)
+		return;
+	if (wl_store_get_run(st, id, 1, &run, &err) < 0) {
+		wl_response_from_error(resp, &err);
+	} else {
+		const struct wl_experiment *exp = wl_catalog_find(
+			srv->catalog, json_string_value(json_object_get(run, "experiment")));
+
+		if (wl_results_csv(exp, run, &csv, &len) < 0) {
+			wl_response_error(resp, 500, "internal", NULL, "cannot build the CSV");
+		} else {
+			wl_response_text(resp, 200, "text/csv; charset=utf-8", csv, len);
+			snprintf(resp->disposition, sizeof(resp->disposition),
+				 "attachment; filename=\"warplab-run-%lld.csv\"", id);
+		}
+		free(csv);
+		json_decref(run);
+	}
+	wl_store_pool_put(srv->pool, st);
+}
+
+void wl_api_cancel_run(struct wl_server *srv, const struct wl_request *req, long long id,
+		       struct wl_response *resp)
+{
+	struct wl_store *st;
+	struct wl_error err;
+	json_t *run;
+
+	if (!wl_server_authorize(srv, req, resp))
+		return;
+	st = store_or_503(srv, resp);
+	if (!st)
+		return;
+	if (wl_store_cancel_run(st, id, &err) < 0 || wl_store_get_run(st, id, 0, &run, &err) < 0)
+		wl_response_from_error(resp, &err);
+	else
+		wl_response_json(resp, 200, run);
+	wl_store_pool_put(srv->pool, st);
+}

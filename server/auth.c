@@ -1,0 +1,82 @@
+/* Token file loading and constant-time token checks. */
+#include "auth.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+int wl_constant_time_equal(const char *a, size_t alen, const char *b, size_t blen)
+{
+	unsigned char diff = alen != blen;
+
+	/* Walk the full length of a whatever b holds, so timing reveals no prefix. */
+	for (size_t i = 0; i < alen; i++)
+		diff |= (unsigned char)a[i] ^ (unsigned char)(blen ? b[i % blen] : 0);
+	return diff == 0;
+}
+
+int wl_tokens_allow(const struct wl_tokens *t, const char *authorization)
+{
+	const char *token;
+	int ok = 0;
+
+	if (!authorization || strncasecmp(authorization, "Bearer ", 7) != 0)
+		return 0;
+	token = authorization + 7;
+	while (*token == ' ')
+		token++;
+	for (size_t i = 0; i < t->count; i++)
+		ok |= wl_constant_time_equal(t->list[i], strlen(t->list[i]), token, strlen(token));
+	return ok;
+}
+
+void wl_tokens_free(struct wl_tokens *t)
+{
+	for (size_t i = 0; i < t->count; i++)
+		free(t->list[i]);
+	free(t->list);
+	t->list = NULL;
+	t->count = 0;
+}
+
+int wl_tokens_load(const char *path, struct wl_tokens *out, struct wl_error *err)
+{
+	char line[1024];
+	FILE *f = fopen(path, "r");
+
+	memset(out, 0, sizeof(*out));
+	if (!f) {
+		wl_error_set(err, WL_ERR_CONFIG, "token file %s: %s", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *s = line, *end, **grown;
+
+		while (*s == ' ' || *s == '\t')
+			s++;
+		end = s + strlen(s);
+		while (end > s && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t'))
+			*--end = '\0';
+		if (*s == '\0' || *s == '#')
+			continue;
+		grown = realloc(out->list, (out->count + 1) * sizeof(*out->list));
+		if (!grown || !(grown[out->count] = strdup(s))) {
+			if (grown)
+				out->list = grown;
+			fclose(f);
+			wl_tokens_free(out);
+			wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+			return -1;
+		}
+		out->list = grown;
+		out->count++;
+	}
+	fclose(f);
+	if (out->count == 0) {
+		wl_error_set(err, WL_ERR_CONFIG, "token file %s holds no token", path);
+		return -1;
+	}
+	return 0;
+}

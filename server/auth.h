@@ -1,0 +1,28 @@
+/* Write authorisation: bearer tokens from a token file (one per line, '#'
+ * comments). Reads stay open so shared result URLs work without a token. */
+#ifndef WL_AUTH_H
+#define WL_AUTH_H
+
+#include <stddef.h>
+
+#include "error.h"
+
+struct wl_tokens {
+	size_t count;
+	char **list;
+};
+
+/* Load the token file at path into out; a file with no token is an error (it
+ * would lock every write out). Caller frees with wl_tokens_free(). */
+int wl_tokens_load(const char *path, struct wl_tokens *out, struct wl_error *err);
+void wl_tokens_free(struct wl_tokens *t);
+
+/* Whether an Authorization header value ("Bearer <token>") carries one of the
+ * tokens. Each comparison takes time independent of where the strings differ. */
+int wl_tokens_allow(const struct wl_tokens *t, const char *authorization);
+
+/* Compare a (alen bytes) with b (blen bytes) in time that depends only on the
+ * lengths. */
+int wl_constant_time_equal(const char *a, size_t alen, const char *b, size_t blen);
+
+#endif

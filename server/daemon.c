@@ -1,0 +1,299 @@
+/* libmicrohttpd glue. A request body is collected up to the configured limit;
+ * a Content-Length over it is answered 413 before the body is read, and a body
+ * that grows past it (chunked) is answered 413 without buffering more. Every
+ * response gets the security headers. */
+#include "daemon.h"
+
+#include <arpa/inet.h>
+#include <microhttpd.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "log.h"
+
+struct wl_daemon {
+	struct MHD_Daemon *mhd;
+};
+
+/* Per-request state, from the first call of the access handler to completion. */
+struct conn_state {
+	char *body;
+	size_t len, cap;
+	int too_large;
+};
+
+static const char *lookup_header(void *ctx, const char *name)
+{
+	return MHD_lookup_connection_value(ctx, MHD_HEADER_KIND, name);
+}
+
+static const char *lookup_arg(void *ctx, const char *name)
+{
+	return MHD_lookup_connection_value(ctx, MHD_GET_ARGUMENT_KIND, name);
+}
+
+static void add_headers(struct MHD_Response *r, const struct wl_response *resp)
+{
+	MHD_add_response_header(r, "Content-Security-Policy", "default-src 'self'");
+	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+	MHD_add_response_header(r, "Referrer-Policy", "same-origin");
+	if (resp->content_type)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, resp->content_type);
+	if (resp->allow)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, resp->allow);
+	if (resp->location[0])
+		MHD_add_response_header(r, MHD_HTTP_HEADER_LOCATION, resp->location);
+	if (resp->disposition[0])
+		MHD_add_response_header(r, "Content-Disposition", resp->disposition);
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL,
+				resp->cache_control ? resp->cache_control : "no-store");
+}
+
+static enum MHD_Result send_response(struct wl_server *srv, struct MHD_Connection *conn,
+				     struct wl_response *resp)
+{
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+
+	if (resp->fd >= 0) {
+		r = MHD_create_response_from_fd(resp->fd_size, resp->fd);
+		if (r)
+			resp->fd = -1;	/* libmicrohttpd closes it */
+	} else {
+		r = MHD_create_response_from_buffer(resp->body_len, resp->body ? resp->body : (void *)"",
+						    resp->body ? MHD_RESPMEM_MUST_FREE
+							       : MHD_RESPMEM_PERSISTENT);
+		if (r)
+			resp->body = NULL;	/* libmicrohttpd frees it */
+	}
+	if (!r) {
+		wl_response_free(resp);
+		return MHD_NO;
+	}
+	add_headers(r, resp);
+	ret = MHD_queue_response(conn, resp->status, r);
+	MHD_destroy_response(r);
+	wl_server_count(srv, resp->route ? resp->route : "other", resp->status);
+	wl_response_free(resp);
+	return ret;
+}
+
+static enum MHD_Result too_large(struct wl_server *srv, struct MHD_Connection *conn)
+{
+	struct wl_response resp;
+
+	wl_response_init(&resp);
+	wl_response_error(&resp, 413, "too_large", NULL, "the request body is over the %ld-byte limit",
+			  srv->cfg->max_body);
+	resp.route = "too_large";
+	return send_response(srv, conn, &resp);
+}
+
+static enum MHD_Result access_handler(void *cls, struct MHD_Connection *conn, const char *url,
+				      const char *method, const char *version,
+				      const char *upload_data, size_t *upload_data_size,
+				      void **con_cls)
+{
+	struct wl_server *srv = cls;
+	struct conn_state *cs = *con_cls;
+	struct wl_response resp;
+	struct wl_request req;
+
+	(void)version;
+	if (!cs) {
+		const char *length = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+								 MHD_HTTP_HEADER_CONTENT_LENGTH);
+
+		cs = calloc(1, sizeof(*cs));
+		if (!cs)
+			return MHD_NO;
+		*con_cls = cs;
+		if (length && strtoull(length, NULL, 10) > (unsigned long long)srv->cfg->max_body) {
+			cs->too_large = 1;
+			return too_large(srv, conn);
+		}
+		return MHD_YES;
+	}
+	if (*upload_data_size) {
+		size_t n = *upload_data_size;
+
+		*upload_data_size = 0;
+		if (cs->too_large)
+			return MHD_YES;
+		if (cs->len + n > (size_t)srv->cfg->max_body) {
+			cs->too_large = 1;
+			free(cs->body);
+			cs->body = NULL;
+			return too_large(srv, conn);
+		}
+		if (cs->len + n > cs->cap) {
+			size_t cap = cs->cap ? cs->cap : 4096;
+			char *grown;
+
+			while (cap < cs->len + n)
+				cap *= 2;
+			grown = realloc(cs->body, cap);
+			if (!grown)
+				return MHD_NO;
+			cs->body = grown;
+			cs->cap = cap;
+		}
+		memcpy(cs->body + cs->len, upload_data, n);
+		cs->len += n;
+		return MHD_YES;
+	}
+	if (cs->too_large)
+		return MHD_YES;	/* the 413 is already queued */
+
+	wl_response_init(&resp);
+	req = (struct wl_request){
+		.method = method,
+		.path = url,
+		.body = cs->body,
+		.body_len = cs->len,
+		.header = lookup_header,
+		.arg = lookup_arg,
+		.ctx = conn,
+	};
+	wl_server_handle(srv, &req, &resp);
+	return send_response(srv, conn, &resp);
+}
+
+static void request_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+			      enum MHD_RequestTerminationCode toe)
+{
+	struct conn_state *cs = *con_cls;
+
+	(void)cls;
+	(void)conn;
+	(void)toe;
+	if (cs) {
+		free(cs->body);
+		free(cs);
+		*con_cls = NULL;
+	}
+}
+
+static void mhd_log(void *cls, const char *fmt, va_list ap)
+{
+	char line[512];
+
+	(void)cls;
+	vsnprintf(line, sizeof(line), fmt, ap);
+	wl_log_warn("http: %s", line);
+}
+
+/* Split HOST:PORT / [V6]:PORT. */
+static int split_listen(const char *listen, char *host, size_t hostlen, char *port, size_t portlen)
+{
+	const char *colon;
+
+	if (listen[0] == '[') {
+		const char *close = strchr(listen, ']');
+
+		if (!close || close[1] != ':')
+			return -1;
+		snprintf(host, hostlen, "%.*s", (int)(close - listen - 1), listen + 1);
+		snprintf(port, portlen, "%s", close + 2);
+		return 0;
+	}
+	colon = strrchr(listen, ':');
+	if (!colon || colon == listen)
+		return -1;
+	snprintf(host, hostlen, "%.*s", (int)(colon - listen), listen);
+	snprintf(port, portlen, "%s", colon + 1);
+	return 0;
+}
+
+static int resolve_listen(const char *listen, struct sockaddr_storage *out, socklen_t *outlen,
+			  struct wl_error *err)
+{
+	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_PASSIVE | AI_NUMERICSERV };
+	struct addrinfo *res = NULL;
+	char host[256], port[16];
+	int rc;
+
+	if (split_listen(listen, host, sizeof(host), port, sizeof(port)) < 0) {
+		wl_error_set(err, WL_ERR_CONFIG, "listen: '%s' is not HOST:PORT", listen);
+		return -1;
+	}
+	rc = getaddrinfo(host, port, &hints, &res);
+	if (rc != 0 || !res) {
+		wl_error_set(err, WL_ERR_CONFIG, "listen: cannot resolve '%s': %s", listen,
+			     gai_strerror(rc));
+		return -1;
+	}
+	memcpy(out, res->ai_addr, res->ai_addrlen);
+	*outlen = res->ai_addrlen;
+	freeaddrinfo(res);
+	return 0;
+}
+
+int wl_listen_is_loopback(const char *listen)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+
+	if (resolve_listen(listen, &ss, &len, NULL) < 0)
+		return 0;
+	if (ss.ss_family == AF_INET)
+		return (ntohl(((struct sockaddr_in *)&ss)->sin_addr.s_addr) >> 24) == 127;
+	if (ss.ss_family == AF_INET6)
+		return IN6_IS_ADDR_LOOPBACK(&((struct sockaddr_in6 *)&ss)->sin6_addr);
+	return 0;
+}
+
+int wl_daemon_start(struct wl_server *srv, struct wl_daemon **out, unsigned *port,
+		    struct wl_error *err)
+{
+	const struct wl_server_config *cfg = srv->cfg;
+	struct sockaddr_storage ss;
+	socklen_t sslen;
+	struct wl_daemon *d;
+	const union MHD_DaemonInfo *info;
+	unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG;
+
+	if (resolve_listen(cfg->listen, &ss, &sslen, err) < 0)
+		return -1;
+	if (ss.ss_family == AF_INET6)
+		flags |= MHD_USE_IPv6;
+	d = calloc(1, sizeof(*d));
+	if (!d) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return -1;
+	}
+	d->mhd = MHD_start_daemon(
+		flags, 0, NULL, NULL, access_handler, srv,
+		MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
+		MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
+		MHD_OPTION_NOTIFY_COMPLETED, request_completed, NULL,
+		MHD_OPTION_THREAD_POOL_SIZE, (unsigned)4,
+		MHD_OPTION_CONNECTION_LIMIT, (unsigned)cfg->max_connections,
+		MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)cfg->per_ip_connections,
+		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->connection_timeout,
+		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(128 * 1024),
+		MHD_OPTION_END);
+	if (!d->mhd) {
+		wl_error_set(err, WL_ERR_CONFIG,
+			     "cannot listen on %s (address in use, or not allowed?)", cfg->listen);
+		free(d);
+		return -1;
+	}
+	info = MHD_get_daemon_info(d->mhd, MHD_DAEMON_INFO_BIND_PORT);
+	*port = info ? info->port : 0;
+	*out = d;
+	return 0;
+}
+
+void wl_daemon_stop(struct wl_daemon *d)
+{
+	if (!d)
+		return;
+	MHD_stop_daemon(d->mhd);
+	free(d);
+}

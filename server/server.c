@@ -1,0 +1,54 @@
+/* Preparing and releasing the server's shared state. */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "server.h"
+
+int wl_server_init(struct wl_server *srv, const struct wl_server_config *cfg,
+		   struct wl_error *err)
+{
+	json_t *catalog_json;
+
+	memset(srv, 0, sizeof(*srv));
+	srv->cfg = cfg;
+	srv->www_fd = -1;
+	pthread_mutex_init(&srv->counters.lock, NULL);
+	if (wl_catalog_load(cfg->catalog, &srv->catalog, err) < 0)
+		goto fail;
+	catalog_json = wl_catalog_to_json(srv->catalog);
+	srv->catalog_json = catalog_json ? json_dumps(catalog_json, JSON_COMPACT) : NULL;
+	json_decref(catalog_json);
+	if (!srv->catalog_json) {
+		wl_error_set(err, WL_ERR_INTERNAL, "cannot render the catalog");
+		goto fail;
+	}
+	srv->www_fd = open(cfg->www, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (srv->www_fd < 0) {
+		wl_error_set(err, WL_ERR_CONFIG, "www directory %s cannot be opened", cfg->www);
+		goto fail;
+	}
+	if (cfg->token_file && *cfg->token_file &&
+	    wl_tokens_load(cfg->token_file, &srv->tokens, err) < 0)
+		goto fail;
+	if (wl_store_pool_new(cfg->db, &srv->pool, err) < 0)
+		goto fail;
+	return 0;
+fail:
+	wl_server_free(srv);
+	return -1;
+}
+
+void wl_server_free(struct wl_server *srv)
+{
+	wl_store_pool_free(srv->pool);
+	wl_tokens_free(&srv->tokens);
+	if (srv->www_fd >= 0)
+		close(srv->www_fd);
+	free(srv->catalog_json);
+	wl_catalog_free(srv->catalog);
+	pthread_mutex_destroy(&srv->counters.lock);
+	memset(srv, 0, sizeof(*srv));
+	srv->www_fd = -1;
+}

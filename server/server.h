@@ -1,0 +1,77 @@
+/* The server's shared state and its request handlers. wl_server_handle() is the
+ * one entry point: it routes a request to a handler and fills the response. It
+ * never touches the network, so the daemon, the tests and the fuzzers all call
+ * the same code. */
+#ifndef WL_SERVER_H
+#define WL_SERVER_H
+
+#include <pthread.h>
+
+#include "auth.h"
+#include "catalog.h"
+#include "response.h"
+#include "store_pool.h"
+
+struct wl_server_config {
+	char *listen, *db, *www, *catalog, *token_file;
+	int allow_anonymous_writes;
+	long max_body;			/* bytes of a request body */
+	long queue_limit;		/* queued runs before 429 */
+	long max_connections, per_ip_connections, connection_timeout;
+	long heartbeat;			/* seconds after which a silent runner is offline */
+};
+
+/* Requests served, by route and status, for /metrics. */
+#define WL_METRIC_ROUTES 24
+struct wl_http_counters {
+	pthread_mutex_t lock;
+	size_t n;
+	struct {
+		const char *route;
+		unsigned status;
+		unsigned long long count;
+	} rows[WL_METRIC_ROUTES * 8];
+};
+
+struct wl_server {
+	const struct wl_server_config *cfg;
+	struct wl_catalog *catalog;
+	char *catalog_json;		/* the body of GET /api/experiments, built once */
+	struct wl_store_pool *pool;
+	struct wl_tokens tokens;	/* none: writes need no token */
+	int www_fd;			/* the www directory, opened once */
+	struct wl_http_counters counters;
+};
+
+/* Prepare srv from cfg: catalog, store pool, tokens, www directory. On failure
+ * returns -1 with a message for the operator. Free with wl_server_free(). */
+int wl_server_init(struct wl_server *srv, const struct wl_server_config *cfg,
+		   struct wl_error *err);
+void wl_server_free(struct wl_server *srv);
+
+/* Route req and fill resp (initialised by the caller with wl_response_init). */
+void wl_server_handle(struct wl_server *srv, const struct wl_request *req,
+		      struct wl_response *resp);
+
+/* Count a served response for /metrics. */
+void wl_server_count(struct wl_server *srv, const char *route, unsigned status);
+
+/* ---- handlers (api_runs.c, api_info.c, static_files.c) ---- */
+void wl_api_create_run(struct wl_server *srv, const struct wl_request *req, struct wl_response *resp);
+void wl_api_list_runs(struct wl_server *srv, const struct wl_request *req, struct wl_response *resp);
+void wl_api_get_run(struct wl_server *srv, long long id, struct wl_response *resp);
+void wl_api_run_csv(struct wl_server *srv, long long id, struct wl_response *resp);
+void wl_api_cancel_run(struct wl_server *srv, const struct wl_request *req, long long id,
+		       struct wl_response *resp);
+void wl_api_experiments(struct wl_server *srv, struct wl_response *resp);
+void wl_api_devices(struct wl_server *srv, struct wl_response *resp);
+void wl_api_health(struct wl_server *srv, struct wl_response *resp);
+void wl_api_metrics(struct wl_server *srv, struct wl_response *resp);
+void wl_static_serve(struct wl_server *srv, const char *path, struct wl_response *resp);
+
+/* Whether req may write: no token configured, or a valid bearer token. On
+ * refusal resp holds the 401. */
+int wl_server_authorize(struct wl_server *srv, const struct wl_request *req,
+			struct wl_response *resp);
+
+#endif

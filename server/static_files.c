@@ -1,0 +1,148 @@
+/* The dashboard's static files. A path is served only when every component is
+ * a plain name (letters, digits, '.', '_', '-', not starting with '.'), each
+ * directory and the file are opened under the www directory without following
+ * symbolic links, the file is a regular file, and its extension has a known
+ * content type. The page routes (/, /runs/{id}, /compare) map to their HTML. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "server.h"
+
+static const struct {
+	const char *ext, *type;
+} content_types[] = {
+	{ ".html", "text/html; charset=utf-8" },
+	{ ".js", "text/javascript; charset=utf-8" },
+	{ ".mjs", "text/javascript; charset=utf-8" },
+	{ ".css", "text/css; charset=utf-8" },
+	{ ".json", "application/json; charset=utf-8" },
+	{ ".svg", "image/svg+xml" },
+	{ ".png", "image/png" },
+	{ ".ico", "image/x-icon" },
+	{ ".txt", "text/plain; charset=utf-8" },
+};
+
+static const char *content_type(const char *name)
+{
+	const char *dot = strrchr(name, '.');
+
+	for (size_t i = 0; dot && i < sizeof(content_types) / sizeof(content_types[0]); i++)
+		if (strcmp(dot, content_types[i].ext) == 0)
+			return content_types[i].type;
+	return NULL;
+}
+
+/* The file under www for a URL path, or NULL when it names none. */
+static const char *page_for(const char *path, char *buf, size_t len)
+{
+	const char *p;
+
+	if (strcmp(path, "/") == 0)
+		return "index.html";
+	if (strcmp(path, "/compare") == 0 || strcmp(path, "/compare/") == 0)
+		return "compare.html";
+	if (strncmp(path, "/runs/", 6) == 0) {
+		p = path + 6;
+		if (*p >= '1' && *p <= '9' && strspn(p, "0123456789") == strlen(p) && strlen(p) <= 18)
+			return "run.html";
+		return NULL;
+	}
+	if (path[0] != '/' || strlen(path) >= len)
+		return NULL;
+	snprintf(buf, len, "%s", path + 1);
+	return buf;
+}
+
+/* Whether rel is a relative path of plain names. */
+static int plain_path(const char *rel)
+{
+	const char *seg = rel;
+
+	if (!*rel || strspn(rel, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/") !=
+			     strlen(rel))
+		return 0;
+	for (;;) {
+		const char *end = strchr(seg, '/');
+		size_t n = end ? (size_t)(end - seg) : strlen(seg);
+
+		if (n == 0 || seg[0] == '.')
+			return 0;
+		if (!end)
+			return 1;
+		seg = end + 1;
+	}
+}
+
+/* Open rel under dirfd without following any symbolic link; a regular file only. */
+static int open_beneath(int dirfd, const char *rel, struct stat *st)
+{
+	char part[256];
+	int fd = dirfd, next;
+
+	for (;;) {
+		const char *end = strchr(rel, '/');
+		size_t n = end ? (size_t)(end - rel) : strlen(rel);
+
+		if (n >= sizeof(part))
+			goto fail;
+		memcpy(part, rel, n);
+		part[n] = '\0';
+		next = openat(fd, part, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | (end ? O_DIRECTORY : 0));
+		if (fd != dirfd)
+			close(fd);
+		if (next < 0)
+			return -1;
+		fd = next;
+		if (!end)
+			break;
+		rel = end + 1;
+	}
+	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode))
+		goto fail;
+	return fd;
+fail:
+	if (fd != dirfd)
+		close(fd);
+	return -1;
+}
+
+static void not_found(struct wl_server *srv, struct wl_response *resp)
+{
+	struct stat st;
+	int fd = open_beneath(srv->www_fd, "404.html", &st);
+
+	if (fd < 0) {
+		wl_response_text(resp, 404, "text/plain; charset=utf-8", "not found\n", 10);
+		return;
+	}
+	resp->status = 404;
+	resp->fd = fd;
+	resp->fd_size = (size_t)st.st_size;
+	resp->content_type = "text/html; charset=utf-8";
+	resp->cache_control = "no-cache";
+}
+
+void wl_static_serve(struct wl_server *srv, const char *path, struct wl_response *resp)
+{
+	char buf[512];
+	const char *rel = page_for(path, buf, sizeof(buf));
+	const char *type;
+	struct stat st;
+	int fd;
+
+	type = rel && plain_path(rel) ? content_type(rel) : NULL;
+	fd = type ? open_beneath(srv->www_fd, rel, &st) : -1;
+	if (fd < 0) {
+		not_found(srv, resp);
+		return;
+	}
+	resp->status = 200;
+	resp->fd = fd;
+	resp->fd_size = (size_t)st.st_size;
+	resp->content_type = type;
+	resp->cache_control = "no-cache";
+}
