@@ -180,6 +180,7 @@ enum wl_options_result wl_options_parse(const struct wl_option *table, int argc,
 	const char *config = NULL;
 	int required = 1;
 
+	wl_error_clear(err);
 	if (own_string_defaults(table, err) < 0)
 		return WL_OPTIONS_FAIL;
 	for (int i = 1; i < argc; i++) {
@@ -193,6 +194,8 @@ enum wl_options_result wl_options_parse(const struct wl_option *table, int argc,
 		}
 		if (strcmp(argv[i], "--config") == 0 && i + 1 < argc)
 			config = argv[i + 1];
+		else if (strncmp(argv[i], "--config=", 9) == 0)
+			config = argv[i] + 9;
 	}
 	if (!config)
 		config = getenv("WARPLAB_CONFIG");

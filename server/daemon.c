@@ -1,7 +1,10 @@
-/* libmicrohttpd glue. A request body is collected up to the configured limit;
- * a Content-Length over it is answered 413 before the body is read, and a body
- * that grows past it (chunked) is answered 413 without buffering more. Every
- * response gets the security headers. */
+/* libmicrohttpd glue. A request body is collected up to the configured limit.
+ * A Content-Length over it is answered 413 at once, before the body is read.
+ * A body without one (chunked) that grows past the limit is no longer buffered:
+ * libmicrohttpd accepts a response only before the body or after its end, so
+ * the rest is discarded and the 413 sent when it ends, and a sender that keeps
+ * going far past the limit has its connection closed. Every response gets the
+ * security headers. */
 #include "daemon.h"
 
 #include <arpa/inet.h>
@@ -23,8 +26,13 @@ struct wl_daemon {
 struct conn_state {
 	char *body;
 	size_t len, cap;
-	int too_large;
+	size_t discarded;	/* bytes dropped after the limit was passed */
+	int too_large;		/* the body passed the limit */
+	int answered;		/* a response is already queued */
 };
+
+/* Bytes past the limit a chunked sender may still send before it is cut off. */
+#define DISCARD_MAX (1024 * 1024)
 
 static const char *lookup_header(void *ctx, const char *name)
 {
@@ -113,7 +121,7 @@ static enum MHD_Result access_handler(void *cls, struct MHD_Connection *conn, co
 			return MHD_NO;
 		*con_cls = cs;
 		if (length && strtoull(length, NULL, 10) > (unsigned long long)srv->cfg->max_body) {
-			cs->too_large = 1;
+			cs->too_large = cs->answered = 1;
 			return too_large(srv, conn);
 		}
 		return MHD_YES;
@@ -122,13 +130,17 @@ static enum MHD_Result access_handler(void *cls, struct MHD_Connection *conn, co
 		size_t n = *upload_data_size;
 
 		*upload_data_size = 0;
-		if (cs->too_large)
-			return MHD_YES;
+		if (cs->too_large) {
+			cs->discarded += n;
+			return cs->discarded > DISCARD_MAX ? MHD_NO : MHD_YES;
+		}
 		if (cs->len + n > (size_t)srv->cfg->max_body) {
 			cs->too_large = 1;
+			cs->discarded = n;
 			free(cs->body);
 			cs->body = NULL;
-			return too_large(srv, conn);
+			cs->len = cs->cap = 0;
+			return MHD_YES;
 		}
 		if (cs->len + n > cs->cap) {
 			size_t cap = cs->cap ? cs->cap : 4096;
@@ -146,8 +158,12 @@ static enum MHD_Result access_handler(void *cls, struct MHD_Connection *conn, co
 		cs->len += n;
 		return MHD_YES;
 	}
-	if (cs->too_large)
-		return MHD_YES;	/* the 413 is already queued */
+	if (cs->answered)
+		return MHD_YES;
+	if (cs->too_large) {
+		cs->answered = 1;
+		return too_large(srv, conn);
+	}
 
 	wl_response_init(&resp);
 	req = (struct wl_request){

@@ -1,0 +1,123 @@
+// Starts the real warplab-server and warplab-runner on a temporary store and
+// talks to them over HTTP, as a user would. Each test file gets its own store,
+// port and processes, and removes them when done.
+import { spawn } from 'node:child_process';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const ROOT = resolve(new URL('../..', import.meta.url).pathname);
+export const BUILD = resolve(ROOT, process.env.BUILD || 'build');
+
+// Wait until a line of the child's stderr matches re; resolve with the match.
+function waitForLine(child, re, what, timeoutMs = 30000) {
+  return new Promise((ok, fail) => {
+    let seen = '';
+    const timer = setTimeout(() => fail(new Error(`${what} did not start in ${timeoutMs} ms:\n${seen}`)), timeoutMs);
+    const onData = (chunk) => {
+      seen += chunk.toString();
+      const m = seen.match(re);
+      if (m) {
+        clearTimeout(timer);
+        child.stderr.off('data', onData);
+        ok(m);
+      }
+    };
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      fail(new Error(`${what} exited with ${code} before starting:\n${seen}`));
+    });
+  });
+}
+
+export class Lab {
+  constructor(name) {
+    this.name = name;
+    this.dir = mkdtempSync(join(tmpdir(), `warplab-${name}-`));
+    this.db = join(this.dir, 'warplab.db');
+    this.logs = { server: '', runner: '' };
+    this.children = new Set();
+  }
+
+  track(child, key) {
+    this.children.add(child);
+    child.stderr.on('data', (d) => { this.logs[key] += d.toString(); });
+    child.once('exit', () => this.children.delete(child));
+    return child;
+  }
+
+  async startServer(extra = []) {
+    const child = this.track(spawn(join(BUILD, 'warplab-server'),
+      ['--listen', '127.0.0.1:0', '--db', this.db, '--www', join(ROOT, 'www'),
+        '--catalog', join(ROOT, 'kernels/catalog.json'), ...extra],
+      { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] }), 'server');
+    const m = await waitForLine(child, /\(port (\d+)\)/, 'warplab-server');
+    this.server = child;
+    this.base = `http://127.0.0.1:${m[1]}`;
+    return child;
+  }
+
+  async startRunner(extra = []) {
+    const child = this.track(spawn(join(BUILD, 'warplab-runner'),
+      ['--db', this.db, '--kernels', join(ROOT, 'kernels'), '--poll-ms', '100', ...extra],
+      { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] }), 'runner');
+    await waitForLine(child, /runner \d+ ready/, 'warplab-runner', 60000);
+    this.runner = child;
+    return child;
+  }
+
+  // Stop a child with sig and wait for it to exit; resolves with its exit code.
+  stop(child, sig = 'SIGTERM') {
+    if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child && child.exitCode);
+    return new Promise((ok) => {
+      child.once('exit', (code, signal) => ok(code === null ? signal : code));
+      child.kill(sig);
+    });
+  }
+
+  // Stop everything, keep the processes' logs in tests/out/ (tests/run.sh
+  // fails the suite on any sanitizer report in them) and remove the store.
+  async close() {
+    await Promise.all([...this.children].map((c) => this.stop(c)));
+    const out = join(ROOT, 'tests/out');
+    mkdirSync(out, { recursive: true });
+    for (const [key, text] of Object.entries(this.logs))
+      appendFileSync(join(out, `${this.name}-${key}.log`), text);
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  async request(method, path, { body, headers = {}, raw = false } = {}) {
+    const init = { method, headers: { ...headers } };
+    if (body !== undefined) {
+      init.body = typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body);
+      if (!('Content-Type' in init.headers)) init.headers['Content-Type'] = 'application/json';
+    }
+    const res = await fetch(this.base + path, init);
+    const text = await res.text();
+    let json = null;
+    if (!raw) {
+      try { json = JSON.parse(text); } catch { json = null; }
+    }
+    return { status: res.status, headers: res.headers, text, json };
+  }
+
+  get(path, opts) { return this.request('GET', path, opts); }
+  post(path, body, opts = {}) { return this.request('POST', path, { ...opts, body }); }
+
+  // Poll the run until pred(run) holds; fail after timeoutMs with its state.
+  async waitRun(id, pred, timeoutMs = 120000) {
+    const until = Date.now() + timeoutMs;
+    let run;
+    while (Date.now() < until) {
+      run = (await this.get(`/api/runs/${id}`)).json;
+      if (run && pred(run)) return run;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`run ${id} did not reach the state in time: ${JSON.stringify(run && { status: run.status, progress: run.progress, error: run.error })}\nrunner log:\n${this.logs.runner}`);
+  }
+
+  waitDone(id, timeoutMs) {
+    return this.waitRun(id, (r) => ['done', 'failed', 'cancelled'].includes(r.status), timeoutMs);
+  }
+}

@@ -1,0 +1,81 @@
+/* The unit-test runner: every test by name, "ok"/"not ok" per test, and a last
+ * line "unit: N passed, N failed" that tests/run.sh adds up. An argument runs
+ * only the tests whose names contain it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+
+int check_failures;
+char check_tmpdir[256];
+
+#define TESTS(X)                                                                        \
+	X(catalog_loads_repository_catalog)                                             \
+	X(catalog_rejects_bad_entries)                                                  \
+	X(cost_formulas_parse_and_evaluate)                                             \
+	X(request_accepts_good_requests)                                                \
+	X(request_rejects_bad_requests)                                                 \
+	X(request_fills_defaults_and_seed)                                              \
+	X(points_expand_in_catalog_order)                                               \
+	X(device_check_refuses_what_does_not_fit)                                       \
+	X(store_queues_and_reads_runs)                                                  \
+	X(store_claims_oldest_run_for_its_devices)                                      \
+	X(store_records_progress_and_results)                                           \
+	X(store_recovers_runs_of_dead_runners)                                          \
+	X(store_refuses_when_queue_full)                                                \
+	X(store_lists_runs_newest_first_with_paging)                                    \
+	X(store_cancels_queued_and_running_runs)                                        \
+	X(stats_summarise_samples)                                                      \
+	X(csv_has_documented_header_and_rows)                                           \
+	X(rng_is_reproducible_and_never_zero)                                           \
+	X(transpose_reference_transposes)                                               \
+	X(exact_verification_reports_first_difference)                                  \
+	X(device_ids_are_slugs)                                                         \
+	X(tokens_compare_and_load)                                                      \
+	X(options_read_file_then_flags)
+
+#define DECLARE(name) void test_##name(void);
+TESTS(DECLARE)
+#undef DECLARE
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} tests[] = {
+#define ENTRY(name) { #name, test_##name },
+	TESTS(ENTRY)
+#undef ENTRY
+};
+
+int main(int argc, char **argv)
+{
+	int passed = 0, failed = 0;
+	char cmd[300];
+
+	snprintf(check_tmpdir, sizeof(check_tmpdir), "/tmp/warplab-unit-XXXXXX");
+	if (!mkdtemp(check_tmpdir)) {
+		perror("mkdtemp");
+		return 2;
+	}
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+		if (argc > 1 && !strstr(tests[i].name, argv[1]))
+			continue;
+		check_failures = 0;
+		tests[i].fn();
+		if (check_failures) {
+			printf("not ok - %s (%d checks failed)\n", tests[i].name, check_failures);
+			failed++;
+		} else {
+			printf("ok - %s\n", tests[i].name);
+			passed++;
+		}
+		fflush(stdout);
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", check_tmpdir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", check_tmpdir);
+	printf("unit: %d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}

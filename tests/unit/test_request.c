@@ -1,0 +1,281 @@
+/* Request validation against the repository's catalog: good requests pass and
+ * count their measurements; bad ones fail with the API's error kind, naming
+ * the field and the value; expansion and the device check. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog.h"
+#include "check.h"
+#include "request.h"
+
+static struct wl_catalog *load(void)
+{
+	struct wl_catalog *cat = NULL;
+	struct wl_error err;
+
+	if (wl_catalog_load(CATALOG_PATH, &cat, &err) < 0)
+		CHECK(0, "load: %s", err.msg);
+	return cat;
+}
+
+static int validate(const struct wl_catalog *cat, const char *text, json_t **norm,
+		    long long *count, struct wl_error *err)
+{
+	json_t *body = json_loads(text, JSON_REJECT_DUPLICATES, NULL);
+	int rc;
+
+	CHECK(body != NULL, "test request is not JSON: %s", text);
+	if (!body)
+		return -1;
+	rc = wl_request_validate(cat, body, norm, count, err);
+	json_decref(body);
+	return rc;
+}
+
+void test_request_accepts_good_requests(void)
+{
+	static const struct {
+		const char *body;
+		long long measurements;
+	} rows[] = {
+		{ "{\"experiment\":\"transpose\",\"params\":{\"n\":{\"from\":256,\"to\":1024,\"step\":256}}}", 5 * 4 },
+		{ "{\"experiment\":\"transpose\"}", 5 * 16 },
+		{ "{\"experiment\":\"transpose\",\"variants\":[\"naive\",\"padded\"],\"params\":{\"n\":[256,512,4096]}}", 2 * 3 },
+		{ "{\"experiment\":\"transpose\",\"params\":{\"n\":8192,\"tile\":16,\"rows\":16}}", 5 },
+		{ "{\"experiment\":\"transpose\",\"params\":{\"tile\":{\"from\":8,\"to\":32,\"mul\":2},\"n\":256}}", 5 * 3 },
+		{ "{\"experiment\":\"copy\",\"device\":\"gpu\",\"repeat\":1,\"seed\":0,\"label\":\"ceiling\"}", 3 },
+		{ "{\"experiment\":\"copy\",\"repeat\":1000,\"seed\":9007199254740991,\"label\":null}", 3 },
+		{ "{\"experiment\":\"copy\",\"params\":{\"n\":1024,\"local\":[64,128,256,512,1024]}}", 15 },
+		{ "{\"experiment\":\"copy\",\"label\":\"\xc3\xa9t\xc3\xa9\"}", 3 },
+	};
+	struct wl_catalog *cat = load();
+
+	for (size_t i = 0; cat && i < sizeof(rows) / sizeof(rows[0]); i++) {
+		json_t *norm = NULL;
+		long long count = 0;
+		struct wl_error err;
+
+		wl_error_clear(&err);
+		CHECK(validate(cat, rows[i].body, &norm, &count, &err) == 0, "row %zu (%s): %s", i,
+		      rows[i].body, err.msg);
+		CHECK(count == rows[i].measurements, "row %zu: %lld measurements, expected %lld", i,
+		      count, rows[i].measurements);
+		json_decref(norm);
+	}
+	wl_catalog_free(cat);
+}
+
+void test_request_rejects_bad_requests(void)
+{
+	static const struct {
+		const char *body;
+		enum wl_error_kind kind;
+		const char *field, *message;
+	} rows[] = {
+		{ "[1,2]", WL_ERR_BAD_JSON, "", "must be a JSON object" },
+		{ "{}", WL_ERR_INVALID_FIELD, "experiment", "is required" },
+		{ "{\"experiment\":7}", WL_ERR_INVALID_FIELD, "experiment", "expected a string" },
+		{ "{\"experiment\":\"nope\"}", WL_ERR_UNKNOWN_EXPERIMENT, "experiment", "'nope' is not in the catalog" },
+		{ "{\"experiment\":\"copy\",\"colour\":1}", WL_ERR_INVALID_FIELD, "colour", "unknown field" },
+		{ "{\"experiment\":\"copy\",\"variants\":[]}", WL_ERR_INVALID_FIELD, "variants", "non-empty" },
+		{ "{\"experiment\":\"copy\",\"variants\":\"float\"}", WL_ERR_INVALID_FIELD, "variants", "non-empty array" },
+		{ "{\"experiment\":\"copy\",\"variants\":[\"float8\"]}", WL_ERR_UNKNOWN_VARIANT, "variants[0]", "'float8' is not a variant of copy" },
+		{ "{\"experiment\":\"copy\",\"variants\":[\"float\",\"float\"]}", WL_ERR_INVALID_FIELD, "variants[1]", "listed twice" },
+		{ "{\"experiment\":\"copy\",\"variants\":[3]}", WL_ERR_INVALID_FIELD, "variants[0]", "expected a string" },
+		{ "{\"experiment\":\"copy\",\"params\":[]}", WL_ERR_INVALID_FIELD, "params", "expected an object" },
+		{ "{\"experiment\":\"copy\",\"params\":{\"m\":1}}", WL_ERR_INVALID_PARAM, "params.m", "no such parameter" },
+		{ "{\"experiment\":\"transpose\",\"params\":{\"n\":100000}}", WL_ERR_INVALID_PARAM, "params.n", "100000 is above the maximum 32768" },
+		{ "{\"experiment\":\"transpose\",\"params\":{\"n\":0}}", WL_ERR_INVALID_PARAM, "params.n", "0 is below the minimum 32" },
+		{ "{\"experiment\":\"transpose\",\"params\":{\"n\":-256}}", WL_ERR_INVALID_PARAM, "params.n", "-256 is below the minimum" },
+		{ "{\"experiment\":\"transpose\",\"params\":{\"n\":1000}}", WL_ERR_INVALID_PARAM, "params.n", "1000 is not a multiple of params.tile (32)" },
+		{ "{\"experiment\":\"transpose\",\"params\":{\"n\":256.5}}", WL_ERR_INVALID_PARAM, "params.n", "256.5 is not an integer" },
+		{ "{\"experiment\":\"transpose\",\"params\":{\"n\":\"256\"}}", WL_ERR_INVALID_PARAM, "params.n", "got a string" },
+		{ "{\"experiment\":\"transpose\",\"params\":{\"n\":true}}", WL_ERR_INVALID_PARAM, "params.n", "got a boolean" },
+		{ "{\"experiment\":\"transpose\",\"params\":{\"n\":[]}}", WL_ERR_INVALID_PARAM, "params.n", "1 to 1024 values" },
+		{ "{\"experiment\":\"transpose\",\"params\":{\"n\":[256,256]}}", WL_ERR_INVALID_PARAM, "params.n[1]", "appears twice" },
+		{ "{\"experiment\":\"transpose\",\"params\":{\"n\":[256,\"x\"]}}", WL_ERR_INVALID_PARAM, "params.n[1]", "expected an integer" },
+		{ "{\"experiment\":\"transpose\",\"params\":{\"n\":{\"from\":1024,\"to\":256}}}", WL_ERR_INVALID_PARAM, "params.n", "backwards" },
+		{ "{\"experiment\":\"transpose\",\"params\":{\"n\":{\"from\":256}}}", WL_ERR_INVALID_PARAM, "params.n.to", "needs 'from' and 'to'" },
+		{ "{\"experiment\":\"transpose\",\"params\":{\"n\":{\"from\":256,\"to\":512,\"step\":0}}}", WL_ERR_INVALID_PARAM, "params.n.step", "positive integer" },
+		{ "{\"experiment\":\"transpose\",\"params\":{\"n\":{\"from\":256,\"to\":512,\"step\":-32}}}", WL_ERR_INVALID_PARAM, "params.n.step", "positive integer" },
+		{ "{\"experiment\":\"transpose\",\"params\":{\"n\":{\"from\":256,\"to\":512,\"step\":32,\"mul\":2}}}", WL_ERR_INVALID_PARAM, "params.n", "not both" },
+		{ "{\"experiment\":\"transpose\",\"params\":{\"n\":{\"from\":256,\"to\":512,\"by\":2}}}", WL_ERR_INVALID_PARAM, "params.n.by", "unknown key" },
+		{ "{\"experiment\":\"transpose\",\"params\":{\"n\":{\"from\":256,\"to\":512,\"mul\":1}}}", WL_ERR_INVALID_PARAM, "params.n.mul", "multiplier is 2..1024" },
+		{ "{\"experiment\":\"transpose\",\"params\":{\"n\":{\"from\":32,\"to\":32768,\"step\":32}}}", WL_ERR_TOO_MANY_POINTS, "params", "more than the 1024 measurements" },
+		{ "{\"experiment\":\"transpose\",\"params\":{\"n\":{\"from\":0,\"to\":1099511627776,\"step\":1}}}", WL_ERR_TOO_MANY_POINTS, "params.n", "yields" },
+		{ "{\"experiment\":\"transpose\",\"params\":{\"n\":{\"from\":256,\"to\":257,\"step\":1}}}", WL_ERR_INVALID_PARAM, "params.n", "257 is not a multiple of params.tile" },
+		{ "{\"experiment\":\"transpose\",\"params\":{\"tile\":48}}", WL_ERR_INVALID_PARAM, "params.tile", "not a power of two" },
+		{ "{\"experiment\":\"transpose\",\"params\":{\"tile\":8,\"rows\":16}}", WL_ERR_INVALID_PARAM, "params.tile", "not a multiple of params.rows" },
+		{ "{\"experiment\":\"copy\",\"params\":{\"n\":1026}}", WL_ERR_INVALID_PARAM, "params.n", "1026 is not a multiple of 4" },
+		{ "{\"experiment\":\"copy\",\"repeat\":0}", WL_ERR_INVALID_FIELD, "repeat", "0 is not allowed" },
+		{ "{\"experiment\":\"copy\",\"repeat\":1001}", WL_ERR_INVALID_FIELD, "repeat", "1001 is not allowed" },
+		{ "{\"experiment\":\"copy\",\"repeat\":\"10\"}", WL_ERR_INVALID_FIELD, "repeat", "a string is not allowed" },
+		{ "{\"experiment\":\"copy\",\"seed\":-1}", WL_ERR_INVALID_FIELD, "seed", "from 0 to" },
+		{ "{\"experiment\":\"copy\",\"seed\":9007199254740992}", WL_ERR_INVALID_FIELD, "seed", "from 0 to" },
+		{ "{\"experiment\":\"copy\",\"device\":\"GPU 0\"}", WL_ERR_INVALID_FIELD, "device", "expected a device id" },
+		{ "{\"experiment\":\"copy\",\"device\":\"\"}", WL_ERR_INVALID_FIELD, "device", "expected a device id" },
+		{ "{\"experiment\":\"copy\",\"label\":5}", WL_ERR_INVALID_FIELD, "label", "expected a string" },
+		{ "{\"experiment\":\"copy\",\"label\":\"a\\nb\"}", WL_ERR_INVALID_FIELD, "label", "control characters" },
+	};
+	struct wl_catalog *cat = load();
+
+	for (size_t i = 0; cat && i < sizeof(rows) / sizeof(rows[0]); i++) {
+		json_t *norm = NULL;
+		long long count;
+		struct wl_error err;
+
+		wl_error_clear(&err);
+		CHECK(validate(cat, rows[i].body, &norm, &count, &err) < 0, "row %zu (%s) passed", i,
+		      rows[i].body);
+		CHECK(norm == NULL, "row %zu: no request on failure", i);
+		CHECK(err.kind == rows[i].kind, "row %zu (%s): kind %s, expected %s", i, rows[i].body,
+		      wl_error_code(err.kind), wl_error_code(rows[i].kind));
+		CHECK(strcmp(err.field, rows[i].field) == 0, "row %zu (%s): field '%s', expected '%s'", i,
+		      rows[i].body, err.field, rows[i].field);
+		CHECK(strstr(err.msg, rows[i].message) != NULL, "row %zu (%s): message '%s' lacks '%s'",
+		      i, rows[i].body, err.msg, rows[i].message);
+		json_decref(norm);
+	}
+	/* Labels are limited in characters, not bytes. */
+	if (cat) {
+		char body[1200];
+		json_t *norm = NULL;
+		long long count;
+		struct wl_error err;
+
+		strcpy(body, "{\"experiment\":\"copy\",\"label\":\"");
+		for (int i = 0; i < 200; i++)
+			strcat(body, "\xc3\xa9");
+		strcat(body, "\"}");
+		CHECK(validate(cat, body, &norm, &count, &err) == 0, "200 two-byte characters: %s", err.msg);
+		json_decref(norm);
+		norm = NULL;
+		strcpy(body + strlen(body) - 2, "x\"}");
+		CHECK(validate(cat, body, &norm, &count, &err) < 0 && strstr(err.msg, "201 characters"),
+		      "201 characters must fail: %s", err.msg);
+		json_decref(norm);
+	}
+	wl_catalog_free(cat);
+}
+
+void test_request_fills_defaults_and_seed(void)
+{
+	struct wl_catalog *cat = load();
+	json_t *a = NULL, *b = NULL;
+	long long count;
+	struct wl_error err;
+
+	if (!cat)
+		return;
+	CHECK(validate(cat, "{\"experiment\":\"transpose\",\"params\":{\"n\":512}}", &a, &count, &err) == 0,
+	      "%s", err.msg);
+	CHECK(validate(cat, "{\"experiment\":\"transpose\",\"params\":{\"n\":512}}", &b, &count, &err) == 0,
+	      "%s", err.msg);
+	if (a && b) {
+		json_t *params = json_object_get(a, "params");
+
+		CHECK(json_integer_value(json_object_get(params, "tile")) == 32, "tile defaults to 32");
+		CHECK(json_integer_value(json_object_get(params, "rows")) == 8, "rows defaults to 8");
+		CHECK(json_integer_value(json_object_get(params, "n")) == 512, "n kept");
+		CHECK(json_integer_value(json_object_get(a, "repeat")) == 10, "repeat defaults to 10");
+		CHECK(strcmp(json_string_value(json_object_get(a, "device")), "auto") == 0, "device auto");
+		CHECK(json_array_size(json_object_get(a, "variants")) == 5, "all variants by default");
+		CHECK(json_is_integer(json_object_get(a, "seed")), "a seed is drawn");
+		CHECK(!json_equal(json_object_get(a, "seed"), json_object_get(b, "seed")),
+		      "two drawn seeds differ");
+		CHECK(json_object_get(a, "label") == NULL, "no label unless given");
+	}
+	json_decref(a);
+	json_decref(b);
+	wl_catalog_free(cat);
+}
+
+void test_points_expand_in_catalog_order(void)
+{
+	struct wl_catalog *cat = load();
+	const struct wl_experiment *t = cat ? wl_catalog_find(cat, "transpose") : NULL;
+	json_t *norm = NULL;
+	struct wl_points pts = { 0 };
+	struct wl_error err;
+	long long count;
+
+	if (!t)
+		return;
+	CHECK(validate(cat,
+		       "{\"experiment\":\"transpose\",\"params\":{\"n\":{\"from\":256,\"to\":768,\"step\":256},\"tile\":[16,32]}}",
+		       &norm, &count, &err) == 0,
+	      "%s", err.msg);
+	CHECK(wl_request_points(t, norm, &pts, &err) == 0, "%s", err.msg);
+	CHECK(pts.count == 6, "3 n x 2 tile = 6 points, got %zu", pts.count);
+	if (pts.count == 6) {
+		int n = wl_experiment_param(t, "n"), tile = wl_experiment_param(t, "tile");
+		static const long long want[6][2] = { { 256, 16 }, { 256, 32 }, { 512, 16 },
+						      { 512, 32 }, { 768, 16 }, { 768, 32 } };
+
+		for (size_t i = 0; i < 6; i++) {
+			const long long *row = pts.values + i * pts.nparams;
+
+			CHECK(row[n] == want[i][0] && row[tile] == want[i][1],
+			      "point %zu is n=%lld tile=%lld, expected n=%lld tile=%lld", i, row[n],
+			      row[tile], want[i][0], want[i][1]);
+		}
+		{
+			json_t *p = wl_point_to_json(t, &pts, 5);
+
+			CHECK(json_integer_value(json_object_get(p, "n")) == 768 &&
+				      json_integer_value(json_object_get(p, "rows")) == 8,
+			      "point JSON holds every param");
+			json_decref(p);
+		}
+	}
+	wl_points_free(&pts);
+	json_decref(norm);
+	/* A multiplying range. */
+	norm = json_loads("{\"experiment\":\"transpose\",\"params\":{\"n\":{\"from\":32,\"to\":1000,\"mul\":2},\"tile\":32,\"rows\":8}}", 0, NULL);
+	CHECK(wl_request_points(t, norm, &pts, &err) == 0, "%s", err.msg);
+	CHECK(pts.count == 5, "32,64,128,256,512: got %zu", pts.count);
+	wl_points_free(&pts);
+	json_decref(norm);
+	wl_catalog_free(cat);
+}
+
+void test_device_check_refuses_what_does_not_fit(void)
+{
+	static const struct {
+		const char *body;
+		const char *expect;	/* NULL: fits */
+	} rows[] = {
+		{ "{\"experiment\":\"transpose\",\"params\":{\"n\":4096}}", NULL },
+		{ "{\"experiment\":\"transpose\",\"params\":{\"n\":32768}}", "of device memory" },
+		{ "{\"experiment\":\"transpose\",\"params\":{\"n\":16384}}", "buffer" },
+		{ "{\"experiment\":\"transpose\",\"params\":{\"n\":4096,\"tile\":64,\"rows\":64}}", "work-groups of 4096" },
+		{ "{\"experiment\":\"transpose\",\"variants\":[\"padded\"],\"params\":{\"n\":4096,\"tile\":64,\"rows\":8}}", "local memory" },
+		{ "{\"experiment\":\"transpose\",\"variants\":[\"naive\"],\"params\":{\"n\":4096,\"tile\":64,\"rows\":8}}", NULL },
+	};
+	/* A small device: 4 GiB, 512 MiB buffers, 16 KiB local, 1024 work-items. */
+	struct wl_device_limits dev = { "small-gpu-0", 4.0 * (1 << 30), 512.0 * (1 << 20), 16384, 1024, 1 };
+	struct wl_catalog *cat = load();
+
+	for (size_t i = 0; cat && i < sizeof(rows) / sizeof(rows[0]); i++) {
+		json_t *norm = NULL;
+		long long count;
+		struct wl_error err;
+		int rc;
+
+		wl_error_clear(&err);
+		if (validate(cat, rows[i].body, &norm, &count, &err) < 0) {
+			CHECK(0, "row %zu should validate: %s", i, err.msg);
+			continue;
+		}
+		rc = wl_request_check_device(wl_catalog_find(cat, "transpose"), norm, &dev, &err);
+		if (!rows[i].expect) {
+			CHECK(rc == 0, "row %zu should fit: %s", i, err.msg);
+		} else {
+			CHECK(rc < 0 && err.kind == WL_ERR_DEVICE_LIMIT, "row %zu should not fit", i);
+			CHECK(strstr(err.msg, rows[i].expect) && strstr(err.msg, "small-gpu-0"),
+			      "row %zu: message '%s' lacks '%s' or the device", i, err.msg, rows[i].expect);
+		}
+		json_decref(norm);
+	}
+	wl_catalog_free(cat);
+}

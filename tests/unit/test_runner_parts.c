@@ -1,0 +1,131 @@
+/* The runner's pure parts: statistics, the random inputs, the transpose
+ * reference, exact verification and device ids. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "cl_device.h"
+#include "experiment.h"
+#include "experiments.h"
+#include "rng.h"
+#include "stats.h"
+
+void test_stats_summarise_samples(void)
+{
+	static const struct {
+		double samples[6];
+		size_t n;
+		double median, min, max;
+	} rows[] = {
+		{ { 5 }, 1, 5, 5, 5 },
+		{ { 3, 1, 2 }, 3, 2, 1, 3 },
+		{ { 4, 1, 3, 2 }, 4, 2.5, 1, 4 },
+		{ { 1, 1, 1, 9, 9 }, 5, 1, 1, 9 },
+		{ { 0.5, 0.25, 100, 0.75, 0.5, 0.5 }, 6, 0.5, 0.25, 100 },
+	};
+	struct wl_stats s;
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		CHECK(wl_stats_summary(rows[i].samples, rows[i].n, &s) == 0, "row %zu", i);
+		CHECK(s.median == rows[i].median && s.min == rows[i].min && s.max == rows[i].max,
+		      "row %zu: median %g min %g max %g, expected %g %g %g", i, s.median, s.min, s.max,
+		      rows[i].median, rows[i].min, rows[i].max);
+	}
+	CHECK(wl_stats_summary(rows[0].samples, 0, &s) < 0, "no samples is an error");
+}
+
+void test_rng_is_reproducible_and_never_zero(void)
+{
+	enum { N = 100000 };
+	float *a = malloc(N * sizeof(float)), *b = malloc(N * sizeof(float));
+	struct wl_rng r;
+	size_t zeros = 0, negative = 0, out_of_range = 0;
+
+	wl_rng_seed(&r, 42);
+	wl_rng_fill_float(&r, a, N);
+	wl_rng_seed(&r, 42);
+	wl_rng_fill_float(&r, b, N);
+	CHECK(memcmp(a, b, N * sizeof(float)) == 0, "same seed, same inputs");
+	wl_rng_seed(&r, wl_rng_derive(42, 1));
+	wl_rng_fill_float(&r, b, N);
+	CHECK(memcmp(a, b, N * sizeof(float)) != 0, "another stream, other inputs");
+	for (size_t i = 0; i < N; i++) {
+		zeros += a[i] == 0.0f;
+		negative += a[i] < 0;
+		out_of_range += a[i] < -1.0f || a[i] >= 1.0f;
+	}
+	CHECK(zeros == 0, "%zu zeros", zeros);
+	CHECK(out_of_range == 0, "%zu values outside [-1, 1)", out_of_range);
+	CHECK(negative > N / 3 && negative < 2 * N / 3, "both signs: %zu negative of %d", negative, N);
+	/* SplitMix64's published first output for seed 0. */
+	wl_rng_seed(&r, 0);
+	CHECK(wl_rng_next(&r) == 0xe220a8397b1dcdafULL, "SplitMix64 reference value");
+	free(a);
+	free(b);
+}
+
+void test_transpose_reference_transposes(void)
+{
+	static const size_t sizes[] = { 1, 3, 64, 65, 200 };
+
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		size_t n = sizes[k], bad = 0;
+		float *in = malloc(n * n * sizeof(float)), *out = malloc(n * n * sizeof(float));
+
+		for (size_t i = 0; i < n * n; i++)
+			in[i] = (float)i;
+		wl_transpose_reference(in, out, n);
+		for (size_t y = 0; y < n; y++)
+			for (size_t x = 0; x < n; x++)
+				bad += out[x * n + y] != in[y * n + x];
+		CHECK(bad == 0, "n=%zu: %zu elements misplaced", n, bad);
+		free(in);
+		free(out);
+	}
+}
+
+void test_exact_verification_reports_first_difference(void)
+{
+	float want[6] = { 1, 2, 3, 4, 5, 6 }, got[6];
+	struct wl_measurement m;
+	uint32_t poison = 0xFFFFFFFFu;
+
+	memcpy(got, want, sizeof(got));
+	memset(&m, 0, sizeof(m));
+	CHECK(wl_verify_exact_float(got, want, 6, 3, &m) == 1 && m.error[0] == 0, "equal passes");
+	got[4] = 7;
+	memcpy(&got[5], &poison, sizeof(float));	/* an element never written */
+	CHECK(wl_verify_exact_float(got, want, 6, 3, &m) == 0, "difference fails");
+	CHECK(strstr(m.error, "2 of 6 elements differ") && strstr(m.error, "[1][1]"),
+	      "message names count and place: %s", m.error);
+	/* -0.0 == 0.0 as floats, but a copy must keep the bits. */
+	memset(&m, 0, sizeof(m));
+	want[0] = 0.0f;
+	memcpy(got, want, sizeof(got));
+	got[0] = -0.0f;
+	CHECK(wl_verify_exact_float(got, want, 6, 0, &m) == 0, "bitwise, not ==");
+}
+
+void test_device_ids_are_slugs(void)
+{
+	static const struct {
+		const char *name, *slug;
+	} rows[] = {
+		{ "NVIDIA H100 80GB HBM3", "nvidia-h100-80gb-hbm3" },
+		{ "pthread-skylake-avx512-AMD EPYC", "pthread-skylake-avx512-amd-epyc" },
+		{ "  Weird__Name!! ", "weird-name" },
+		{ "", "device" },
+	};
+	char out[80];
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		wl_cl_slug(rows[i].name, out, sizeof(out));
+		CHECK(strcmp(out, rows[i].slug) == 0, "'%s' -> '%s', expected '%s'", rows[i].name, out,
+		      rows[i].slug);
+	}
+	CHECK(strcmp(wl_cl_error_name(CL_OUT_OF_RESOURCES), "CL_OUT_OF_RESOURCES") == 0, "error names");
+	CHECK(strcmp(wl_cl_error_name(-9999), "CL_UNKNOWN_ERROR") == 0, "unknown code");
+	CHECK(wl_fnv1a64("", 0) == 0xcbf29ce484222325ULL && wl_fnv1a64("a", 1) == 0xaf63dc4c8601ec8cULL,
+	      "FNV-1a 64 reference values");
+}

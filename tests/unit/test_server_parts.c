@@ -1,0 +1,138 @@
+/* Server parts that need no socket: the results CSV, tokens, and options. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "auth.h"
+#include "catalog.h"
+#include "check.h"
+#include "csv.h"
+#include "options.h"
+
+void test_csv_has_documented_header_and_rows(void)
+{
+	struct wl_catalog *cat = NULL;
+	struct wl_error err;
+	json_t *run = json_loads(
+		"{\"experiment\":\"transpose\",\"results\":["
+		"{\"variant\":\"naive\",\"params\":{\"n\":256,\"tile\":32,\"rows\":8},\"median_ms\":0.5,\"min_ms\":0.25,\"max_ms\":1,"
+		"\"reps\":10,\"bytes\":524288,\"gbps\":1.048576,\"gops\":null,\"verified\":true},"
+		"{\"variant\":\"we,ird\\\"\",\"params\":{\"n\":512,\"tile\":32,\"rows\":8},\"median_ms\":null,\"min_ms\":null,\"max_ms\":null,"
+		"\"reps\":0,\"bytes\":2097152,\"gbps\":null,\"gops\":null,\"verified\":false}]}",
+		0, NULL);
+	char *csv = NULL;
+	size_t len = 0;
+
+	CHECK(run != NULL, "test JSON");
+	CHECK(wl_catalog_load(CATALOG_PATH, &cat, &err) == 0, "%s", err.msg);
+	if (!run || !cat)
+		goto out;
+	CHECK(wl_results_csv(wl_catalog_find(cat, "transpose"), run, &csv, &len) == 0, "csv built");
+	if (!csv)
+		goto out;
+	{
+		const char *header =
+			"variant,n,tile,rows,median_ms,min_ms,max_ms,reps,bytes,gbps,gops,verified\r\n";
+
+		CHECK(strncmp(csv, header, strlen(header)) == 0, "header: %.90s", csv);
+	}
+	CHECK(strstr(csv, "\r\nnaive,256,32,8,0.5,0.25,1,10,524288,1.048576,,true\r\n") != NULL,
+	      "row: %s", csv);
+	CHECK(strstr(csv, "\r\n\"we,ird\"\"\",512,32,8,,,,0,2097152,,,false\r\n") != NULL,
+	      "quoting and empty fields: %s", csv);
+	CHECK(len == strlen(csv), "length");
+out:
+	free(csv);
+	json_decref(run);
+	wl_catalog_free(cat);
+}
+
+void test_tokens_compare_and_load(void)
+{
+	struct wl_tokens t = { 0 };
+	struct wl_error err;
+	char path[300];
+	FILE *f;
+
+	CHECK(wl_constant_time_equal("abc", 3, "abc", 3), "equal");
+	CHECK(!wl_constant_time_equal("abc", 3, "abd", 3), "last byte differs");
+	CHECK(!wl_constant_time_equal("abc", 3, "ab", 2), "prefix");
+	CHECK(!wl_constant_time_equal("abc", 3, "", 0), "empty");
+	CHECK(!wl_constant_time_equal("abc", 3, "abcabc", 6), "repeat of the token");
+	snprintf(path, sizeof(path), "%s/tokens", check_tmpdir);
+	f = fopen(path, "w");
+	fputs("# lab tokens\n\n  s3cret-one  \nsecond\n", f);
+	fclose(f);
+	CHECK(wl_tokens_load(path, &t, &err) == 0 && t.count == 2, "two tokens: %s", err.msg);
+	CHECK(wl_tokens_allow(&t, "Bearer s3cret-one"), "first token");
+	CHECK(wl_tokens_allow(&t, "bearer second"), "scheme is case-insensitive");
+	CHECK(!wl_tokens_allow(&t, "Bearer s3cret"), "prefix of a token");
+	CHECK(!wl_tokens_allow(&t, "Basic second"), "other scheme");
+	CHECK(!wl_tokens_allow(&t, NULL), "no header");
+	CHECK(!wl_tokens_allow(&t, "Bearer # lab tokens"), "a comment is not a token");
+	wl_tokens_free(&t);
+	f = fopen(path, "w");
+	fputs("# nothing\n", f);
+	fclose(f);
+	CHECK(wl_tokens_load(path, &t, &err) < 0 && strstr(err.msg, "holds no token"), "empty file refused");
+}
+
+void test_options_read_file_then_flags(void)
+{
+	char *db = "default.db", *devices = NULL, path[300], flag[320];
+	long heartbeat = 15;
+	int anon = 0;
+	const struct wl_option table[] = {
+		{ "db", WL_OPT_STRING, &db, "PATH", "db", 0, 0 },
+		{ "devices", WL_OPT_STRING, &devices, "LIST", "devices", 0, 0 },
+		{ "heartbeat", WL_OPT_INT, &heartbeat, "S", "hb", 3, 3600 },
+		{ "allow-anonymous-writes", WL_OPT_FLAG, &anon, NULL, "anon", 0, 0 },
+		{ 0 },
+	};
+	struct wl_error err;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/warplab.conf", check_tmpdir);
+	f = fopen(path, "w");
+	fputs("# a config\ndb = /var/lib/warplab/warplab.db\nheartbeat=20\nlisten = 0.0.0.0:80\n", f);
+	fclose(f);
+	snprintf(flag, sizeof(flag), "--config=%s", path);
+	{
+		char *argv[] = { "prog", "--config", path, "--heartbeat", "30", "--allow-anonymous-writes", NULL };
+
+		CHECK(wl_options_parse(table, 6, argv, "usage", "v", &err) == WL_OPTIONS_OK, "%s", err.msg);
+		CHECK(strcmp(db, "/var/lib/warplab/warplab.db") == 0, "db from the file: %s", db);
+		CHECK(heartbeat == 30, "the flag wins over the file: %ld", heartbeat);
+		CHECK(anon == 1, "flag set");
+		CHECK(devices == NULL, "unset stays unset");
+		wl_options_free(table);
+	}
+	db = "default.db";
+	{
+		char *argv[] = { "prog", "--config", path, "--heartbeat", "2", NULL };
+
+		CHECK(wl_options_parse(table, 5, argv, "usage", "v", &err) == WL_OPTIONS_FAIL &&
+			      strstr(err.msg, "heartbeat") && strstr(err.msg, "3..3600"),
+		      "out of range: %s", err.msg);
+		wl_options_free(table);
+	}
+	db = "default.db";
+	f = fopen(path, "w");
+	fputs("colour = blue\n", f);
+	fclose(f);
+	{
+		char *argv[] = { "prog", flag, NULL };
+
+		CHECK(wl_options_parse(table, 2, argv, "usage", "v", &err) == WL_OPTIONS_FAIL &&
+			      strstr(err.msg, ":1: unknown key 'colour'"),
+		      "unknown key named with its line: %s", err.msg);
+		wl_options_free(table);
+	}
+	db = "default.db";
+	{
+		char *argv[] = { "prog", "--config", "/nonexistent/warplab.conf", NULL };
+
+		CHECK(wl_options_parse(table, 3, argv, "usage", "v", &err) == WL_OPTIONS_FAIL,
+		      "a named config file must exist");
+		wl_options_free(table);
+	}
+}

@@ -1,0 +1,349 @@
+/* The store on a real SQLite file: queueing, reading, claiming, results and
+ * progress, cancelling, paging, the queue limit, and recovery of runs whose
+ * runner died. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "store.h"
+
+static struct wl_store *fresh_store(const char *name)
+{
+	char path[300];
+	struct wl_store *st = NULL;
+	struct wl_error err;
+
+	snprintf(path, sizeof(path), "%s/%s.db", check_tmpdir, name);
+	unlink(path);
+	CHECK(wl_store_open(path, &st, &err) == 0, "open %s: %s", path, err.msg);
+	return st;
+}
+
+static long long queue(struct wl_store *st, const char *experiment, const char *device_id)
+{
+	struct wl_new_run run = {
+		.experiment = experiment,
+		.label = "a label",
+		.request_json = "{\"experiment\":\"x\",\"variants\":[\"v\"],\"params\":{},\"repeat\":1,\"seed\":1}",
+		.device_req = device_id ? device_id : "auto",
+		.device_id = device_id,
+		.total = 4,
+		.queue_limit = 1000,
+	};
+	struct wl_error err;
+	long long id = 0;
+
+	CHECK(wl_store_insert_run(st, &run, &id, &err) == 0, "insert: %s", err.msg);
+	return id;
+}
+
+static long long add_runner(struct wl_store *st, long long pid, const char *device, const char *type)
+{
+	struct wl_error err;
+	long long runner = 0;
+	json_t *info = json_pack("{s:s, s:s, s:s}", "id", device, "type", type, "name", device);
+
+	CHECK(wl_store_register_runner(st, "testhost", pid, "test", &runner, &err) == 0, "%s", err.msg);
+	CHECK(wl_store_upsert_device(st, runner, 0, info, &err) == 0, "%s", err.msg);
+	json_decref(info);
+	return runner;
+}
+
+static const char *status_of(struct wl_store *st, long long id, char *buf, size_t len)
+{
+	json_t *run = NULL;
+	struct wl_error err;
+
+	if (wl_store_get_run(st, id, 0, &run, &err) < 0)
+		return "missing";
+	snprintf(buf, len, "%s", json_string_value(json_object_get(run, "status")));
+	json_decref(run);
+	return buf;
+}
+
+void test_store_queues_and_reads_runs(void)
+{
+	struct wl_store *st = fresh_store("queue");
+	struct wl_error err;
+	json_t *run = NULL;
+	long long id;
+	int version = 0;
+
+	if (!st)
+		return;
+	CHECK(wl_store_schema_version(st, &version, &err) == 0 && version >= 1, "migrated: %d", version);
+	id = queue(st, "transpose", NULL);
+	CHECK(id == 1, "first id is 1, got %lld", id);
+	CHECK(wl_store_get_run(st, id, 1, &run, &err) == 0, "%s", err.msg);
+	if (run) {
+		CHECK(strcmp(json_string_value(json_object_get(run, "status")), "queued") == 0, "queued");
+		CHECK(strcmp(json_string_value(json_object_get(run, "label")), "a label") == 0, "label");
+		CHECK(json_is_object(json_object_get(run, "request")), "request parsed back to JSON");
+		CHECK(json_integer_value(json_object_get(json_object_get(run, "progress"), "total")) == 4,
+		      "total");
+		CHECK(json_array_size(json_object_get(run, "results")) == 0, "no results yet");
+		CHECK(json_is_string(json_object_get(run, "created_at")), "created_at set");
+		json_decref(run);
+	}
+	run = NULL;
+	CHECK(wl_store_get_run(st, 99, 1, &run, &err) < 0 && err.kind == WL_ERR_NOT_FOUND,
+	      "missing run is NOT_FOUND");
+	wl_store_close(st);
+	/* A second open of the same file sees the run and migrates nothing. */
+	st = fresh_store("queue-reopen");
+	wl_store_close(st);
+}
+
+void test_store_claims_oldest_run_for_its_devices(void)
+{
+	struct wl_store *st = fresh_store("claim");
+	struct wl_error err;
+	struct wl_claim c;
+	const char *ids[] = { "cpu-0" };
+	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0" };
+	long long runner, a, b, other;
+
+	if (!st)
+		return;
+	runner = add_runner(st, getpid(), "cpu-0", "cpu");
+	other = queue(st, "transpose", "gpu-7");	/* not ours */
+	a = queue(st, "transpose", NULL);		/* auto: ours */
+	b = queue(st, "copy", "cpu-0");
+	CHECK(wl_store_claim_run(st, runner, &devs, &c, &err) == 0, "%s", err.msg);
+	CHECK(c.id == a, "claims the oldest run it can serve (%lld), got %lld", a, c.id);
+	CHECK(c.device_id && strcmp(c.device_id, "cpu-0") == 0, "auto resolves to our device");
+	CHECK(c.attempt == 1, "first attempt");
+	wl_claim_free(&c);
+	CHECK(wl_store_claim_run(st, runner, &devs, &c, &err) == 0 && c.id == b, "then %lld, got %lld", b, c.id);
+	wl_claim_free(&c);
+	CHECK(wl_store_claim_run(st, runner, &devs, &c, &err) == 0 && c.id == 0,
+	      "nothing left for cpu-0 (run %lld is for another device), got %lld", other, c.id);
+	{
+		char s[32];
+		json_t *run = NULL;
+
+		CHECK(strcmp(status_of(st, a, s, sizeof(s)), "running") == 0, "claimed run is running");
+		CHECK(strcmp(status_of(st, other, s, sizeof(s)), "queued") == 0, "other stays queued");
+		wl_store_get_run(st, a, 0, &run, &err);
+		CHECK(json_is_object(json_object_get(run, "device")), "the device is snapshotted");
+		json_decref(run);
+	}
+	wl_store_close(st);
+}
+
+void test_store_records_progress_and_results(void)
+{
+	struct wl_store *st = fresh_store("results");
+	const char *ids[] = { "cpu-0" };
+	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0" };
+	struct wl_result_row ok = { "naive", "{\"n\":256}", 2.0, 1.5, 3.0, 10, 524288, 0, 1, NULL, NULL };
+	struct wl_result_row bad = { "tiled", "{\"n\":256}", 0, 0, 0, 0, 524288, 0, 0, "verification failed", NULL };
+	struct wl_error err;
+	struct wl_claim c;
+	json_t *run = NULL, *r0, *r1;
+	long long runner, id;
+
+	if (!st)
+		return;
+	runner = add_runner(st, getpid(), "cpu-0", "cpu");
+	id = queue(st, "transpose", "cpu-0");
+	CHECK(wl_store_add_result(st, id, &ok, &err) < 0 && err.kind == WL_ERR_CONFLICT,
+	      "results only for running runs");
+	wl_store_claim_run(st, runner, &devs, &c, &err);
+	wl_claim_free(&c);
+	CHECK(wl_store_add_result(st, id, &ok, &err) == 0, "%s", err.msg);
+	CHECK(wl_store_add_result(st, id, &bad, &err) == 0, "%s", err.msg);
+	CHECK(wl_store_set_run_provenance(st, id, "abcd", "9.9", &err) == 0, "%s", err.msg);
+	CHECK(wl_store_finish_run(st, id, "done", NULL, &err) == 0, "%s", err.msg);
+	CHECK(wl_store_get_run(st, id, 1, &run, &err) == 0, "%s", err.msg);
+	r0 = json_array_get(json_object_get(run, "results"), 0);
+	r1 = json_array_get(json_object_get(run, "results"), 1);
+	CHECK(json_integer_value(json_object_get(json_object_get(run, "progress"), "done")) == 2,
+	      "progress counts results");
+	CHECK(strcmp(json_string_value(json_object_get(run, "status")), "done") == 0, "done");
+	CHECK(json_is_string(json_object_get(run, "finished_at")), "finished_at set");
+	CHECK(strcmp(json_string_value(json_object_get(run, "source_hash")), "abcd") == 0, "provenance");
+	/* 524288 bytes in 2 ms = 0.262144 GB/s */
+	CHECK(json_real_value(json_object_get(r0, "gbps")) > 0.262 &&
+		      json_real_value(json_object_get(r0, "gbps")) < 0.2622,
+	      "gbps from bytes and median: %g", json_real_value(json_object_get(r0, "gbps")));
+	CHECK(json_is_true(json_object_get(r0, "verified")), "verified kept");
+	CHECK(json_integer_value(json_object_get(json_object_get(r0, "params"), "n")) == 256, "params");
+	CHECK(json_is_null(json_object_get(r1, "median_ms")) && json_is_null(json_object_get(r1, "gbps")),
+	      "a failed point has no time");
+	CHECK(strcmp(json_string_value(json_object_get(r1, "error")), "verification failed") == 0,
+	      "error kept");
+	json_decref(run);
+	wl_store_close(st);
+}
+
+/* A pid that is certainly not running: a child that has exited and been reaped. */
+static pid_t dead_pid(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(0);
+	waitpid(pid, NULL, 0);
+	return pid;
+}
+
+void test_store_recovers_runs_of_dead_runners(void)
+{
+	struct wl_store *st = fresh_store("recover");
+	const char *ids[] = { "cpu-0" };
+	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0" };
+	struct wl_result_row row = { "naive", "{\"n\":256}", 2.0, 1.5, 3.0, 10, 524288, 0, 1, NULL, NULL };
+	struct wl_error err;
+	struct wl_claim c;
+	long long dead, alive, me, id, id_alive;
+	int requeued = 0, failed = 0;
+	char s[32];
+	json_t *run = NULL;
+
+	if (!st)
+		return;
+	dead = add_runner(st, dead_pid(), "cpu-0", "cpu");
+	id = queue(st, "transpose", "cpu-0");
+	CHECK(wl_store_claim_run(st, dead, &devs, &c, &err) == 0 && c.id == id, "dead runner claimed");
+	wl_claim_free(&c);
+	CHECK(wl_store_add_result(st, id, &row, &err) == 0, "%s", err.msg);
+	alive = add_runner(st, getpid(), "cpu-0", "cpu");	/* this process: alive */
+	id_alive = queue(st, "copy", "cpu-0");
+	CHECK(wl_store_claim_run(st, alive, &devs, &c, &err) == 0 && c.id == id_alive, "live runner claimed");
+	wl_claim_free(&c);
+
+	me = add_runner(st, getpid(), "cpu-0", "cpu");
+	CHECK(wl_store_recover(st, me, "testhost", 3600, 3, &requeued, &failed, &err) == 0, "%s", err.msg);
+	CHECK(requeued == 1 && failed == 0, "one requeued (got %d), none failed (got %d)", requeued, failed);
+	CHECK(strcmp(status_of(st, id, s, sizeof(s)), "queued") == 0, "dead runner's run queued again");
+	CHECK(strcmp(status_of(st, id_alive, s, sizeof(s)), "running") == 0, "live runner's run untouched");
+	wl_store_get_run(st, id, 1, &run, &err);
+	CHECK(json_array_size(json_object_get(run, "results")) == 0, "partial results dropped");
+	CHECK(json_integer_value(json_object_get(run, "requeues")) == 1, "requeue counted");
+	json_decref(run);
+
+	/* Each death counts an attempt; at the limit the run fails with the reason. */
+	for (int attempt = 2; attempt <= 3; attempt++) {
+		long long r = add_runner(st, dead_pid(), "cpu-0", "cpu");
+
+		wl_store_claim_run(st, r, &devs, &c, &err);
+		CHECK(c.id == id && c.attempt == attempt, "attempt %d claims run %lld (got %lld, %lld)",
+		      attempt, id, c.id, c.attempt);
+		wl_claim_free(&c);
+		wl_store_recover(st, me, "testhost", 3600, 3, &requeued, &failed, &err);
+	}
+	CHECK(failed == 1, "failed after 3 attempts");
+	run = NULL;
+	wl_store_get_run(st, id, 0, &run, &err);
+	CHECK(strcmp(json_string_value(json_object_get(run, "status")), "failed") == 0, "failed");
+	CHECK(strstr(json_string_value(json_object_get(run, "error")), "gave up after 3 attempts") != NULL,
+	      "reason given: %s", json_string_value(json_object_get(run, "error")));
+	json_decref(run);
+
+	/* A runner on another host is judged by its heartbeat alone. */
+	{
+		long long far;
+		long long id3 = queue(st, "copy", "cpu-0");
+
+		CHECK(wl_store_register_runner(st, "elsewhere", 1, "test", &far, &err) == 0, "%s", err.msg);
+		wl_store_claim_run(st, far, &devs, &c, &err);
+		CHECK(c.id == id3, "far runner claimed");
+		wl_claim_free(&c);
+		wl_store_recover(st, me, "testhost", 3600, 3, &requeued, &failed, &err);
+		CHECK(strcmp(status_of(st, id3, s, sizeof(s)), "running") == 0, "fresh heartbeat: alive");
+		CHECK(wl_store_runner_stopped(st, far, &err) == 0, "%s", err.msg);
+		wl_store_recover(st, me, "testhost", 3600, 3, &requeued, &failed, &err);
+		CHECK(strcmp(status_of(st, id3, s, sizeof(s)), "queued") == 0, "stopped runner: requeued");
+	}
+	wl_store_close(st);
+}
+
+void test_store_refuses_when_queue_full(void)
+{
+	struct wl_store *st = fresh_store("full");
+	struct wl_new_run run = { "copy", NULL, "{}", "auto", NULL, 3, 2 };
+	struct wl_error err;
+	long long id;
+
+	if (!st)
+		return;
+	CHECK(wl_store_insert_run(st, &run, &id, &err) == 0, "1st: %s", err.msg);
+	CHECK(wl_store_insert_run(st, &run, &id, &err) == 0, "2nd: %s", err.msg);
+	CHECK(wl_store_insert_run(st, &run, &id, &err) < 0 && err.kind == WL_ERR_QUEUE_FULL,
+	      "3rd over the limit of 2");
+	CHECK(strstr(err.msg, "2 runs queued"), "message: %s", err.msg);
+	wl_store_close(st);
+}
+
+void test_store_lists_runs_newest_first_with_paging(void)
+{
+	struct wl_store *st = fresh_store("list");
+	struct wl_run_filter f = { 0 };
+	struct wl_error err;
+	json_t *runs = NULL;
+	int more = 0;
+
+	if (!st)
+		return;
+	for (int i = 0; i < 5; i++)
+		queue(st, i % 2 ? "copy" : "transpose", NULL);
+	f.limit = 2;
+	CHECK(wl_store_list_runs(st, &f, &runs, &more, &err) == 0, "%s", err.msg);
+	CHECK(json_array_size(runs) == 2 && more, "a page of 2 with more");
+	CHECK(json_integer_value(json_object_get(json_array_get(runs, 0), "id")) == 5, "newest first");
+	json_decref(runs);
+	f.before = 4;
+	wl_store_list_runs(st, &f, &runs, &more, &err);
+	CHECK(json_integer_value(json_object_get(json_array_get(runs, 0), "id")) == 3, "before=4 starts at 3");
+	json_decref(runs);
+	f.before = 2;
+	wl_store_list_runs(st, &f, &runs, &more, &err);
+	CHECK(json_array_size(runs) == 1 && !more, "last page");
+	json_decref(runs);
+	f.before = 0;
+	f.limit = 10;
+	f.experiment = "copy";
+	wl_store_list_runs(st, &f, &runs, &more, &err);
+	CHECK(json_array_size(runs) == 2, "filter by experiment: %zu", json_array_size(runs));
+	json_decref(runs);
+	f.experiment = NULL;
+	f.status = "done";
+	wl_store_list_runs(st, &f, &runs, &more, &err);
+	CHECK(json_array_size(runs) == 0, "filter by status");
+	json_decref(runs);
+	wl_store_close(st);
+}
+
+void test_store_cancels_queued_and_running_runs(void)
+{
+	struct wl_store *st = fresh_store("cancel");
+	const char *ids[] = { "cpu-0" };
+	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0" };
+	struct wl_error err;
+	struct wl_claim c;
+	long long runner, queued, running;
+	int requested = 0;
+	char s[32];
+
+	if (!st)
+		return;
+	runner = add_runner(st, getpid(), "cpu-0", "cpu");
+	running = queue(st, "copy", "cpu-0");
+	queued = queue(st, "copy", "cpu-0");
+	wl_store_claim_run(st, runner, &devs, &c, &err);
+	wl_claim_free(&c);
+	CHECK(wl_store_cancel_run(st, queued, &err) == 0, "%s", err.msg);
+	CHECK(strcmp(status_of(st, queued, s, sizeof(s)), "cancelled") == 0, "queued: cancelled at once");
+	CHECK(wl_store_cancel_run(st, running, &err) == 0, "%s", err.msg);
+	CHECK(strcmp(status_of(st, running, s, sizeof(s)), "running") == 0, "running: still running");
+	CHECK(wl_store_cancel_requested(st, running, &requested, &err) == 0 && requested,
+	      "running: the runner is asked to stop");
+	wl_store_finish_run(st, running, "cancelled", "cancelled while running", &err);
+	CHECK(wl_store_cancel_run(st, running, &err) < 0 && err.kind == WL_ERR_CONFLICT,
+	      "finished: conflict");
+	CHECK(wl_store_cancel_run(st, 1234, &err) < 0 && err.kind == WL_ERR_NOT_FOUND, "missing");
+	wl_store_close(st);
+}

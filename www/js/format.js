@@ -1,0 +1,56 @@
+// Number, size and time formatting shared by the pages. The pages render what
+// the API returns; these only decide how it reads.
+
+export function fmtNumber(v, digits = 3) {
+  if (v === null || v === undefined || Number.isNaN(v)) return '–';
+  const a = Math.abs(v);
+  if (a !== 0 && (a < 0.001 || a >= 1e6)) return v.toExponential(2);
+  return v.toPrecision(digits).replace(/\.?0+$/, (m) => (m.startsWith('.') ? '' : m));
+}
+
+export function fmtMs(v) {
+  if (v === null || v === undefined) return '–';
+  if (v < 0.01) return `${(v * 1000).toPrecision(3)} µs`;
+  return `${fmtNumber(v, 4)} ms`;
+}
+
+export function fmtBytes(b) {
+  if (b === null || b === undefined) return '–';
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let i = 0;
+  while (b >= 1024 && i < units.length - 1) {
+    b /= 1024;
+    i++;
+  }
+  return `${b >= 100 || i === 0 ? Math.round(b) : b.toFixed(1)} ${units[i]}`;
+}
+
+export function fmtAge(iso, now = Date.now()) {
+  if (!iso) return '–';
+  const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
+  if (s < 60) return `${s} s ago`;
+  if (s < 3600) return `${Math.round(s / 60)} min ago`;
+  if (s < 86400) return `${Math.round(s / 3600)} h ago`;
+  return `${Math.round(s / 86400)} d ago`;
+}
+
+// "n=256, tile=32" from a params object, in the given key order.
+export function fmtParams(params, keys = Object.keys(params || {})) {
+  return keys.map((k) => `${k}=${params[k]}`).join(', ');
+}
+
+// Make an element with attributes and children (strings become text nodes).
+export function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === 'class') e.className = v;
+    else if (k === 'text') e.textContent = v;
+    else e.setAttribute(k, v === true ? '' : v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined) continue;
+    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return e;
+}
