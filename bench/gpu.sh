@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# bench/gpu.sh [PLAN] — measure warplab on this machine's GPU in one go: make
+# NVIDIA's OpenCL visible, start a runner and a server on a fresh store, queue
+# the plan's runs (default bench/plans/core.json), wait, and write every run's
+# JSON, the table and the logs under $OUT (default bench/out).
+#
+# On the lent GPU machine (../shared/design/GPU.md) nothing can be installed, so
+# the runtime libraries travel as Debian packages in .gpu/debs and the binaries
+# in .gpu/bin (built here, x86-64 on both sides). bench/prepare-gpu.sh fills
+# .gpu; the device call then is:
+#   bench/gpu.sh            (with carry: [".gpu"])
+# The packages are unpacked into a private prefix used by warplab's binaries only
+# (LD_LIBRARY_PATH on their command lines), never over the machine's own files.
+#   DEVICES   which devices the runner takes (default gpu; "cpu" for PoCL)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+plan=${1:-bench/plans/core.json}
+out=${OUT:-bench/out}
+devices=${DEVICES:-gpu}
+mkdir -p "$out"
+work=$(mktemp -d /tmp/warplab-bench.XXXXXX)
+
+libs=""
+if [ -d .gpu/debs ]; then
+	for f in .gpu/debs/*.deb; do dpkg -x "$f" "$work/root"; done
+	libs="$work/root/usr/lib/x86_64-linux-gnu"
+	mkdir -p /etc/OpenCL/vendors
+	if [ ! -f /etc/OpenCL/vendors/nvidia.icd ] && [ -f /usr/local/nvidia/lib64/libnvidia-opencl.so.1 ]; then
+		echo /usr/local/nvidia/lib64/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+	fi
+fi
+bin=build
+[ -x .gpu/bin/warplab-runner ] && bin=.gpu/bin
+ld="$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+
+{
+	echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,clocks.mem --format=csv
+	if [ -x "$work/root/usr/bin/clinfo" ]; then LD_LIBRARY_PATH="$ld" "$work/root/usr/bin/clinfo" -l; elif command -v clinfo >/dev/null; then clinfo -l; fi
+} 2>&1 | tee "$out/machine.txt"
+
+# Plain commands in the background, so $! is the binary itself and the trap
+# stops it.
+LD_LIBRARY_PATH="$ld" "$bin/warplab-runner" --db "$work/warplab.db" --kernels kernels --devices "$devices" 2> "$out/runner.log" &
+runner=$!
+LD_LIBRARY_PATH="$ld" "$bin/warplab-server" --listen 127.0.0.1:0 --db "$work/warplab.db" --www www --catalog kernels/catalog.json 2> "$out/server.log" &
+server=$!
+trap 'kill $runner $server 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+
+for _ in $(seq 100); do
+	grep -q '(port [0-9]*)' "$out/server.log" 2>/dev/null && grep -q 'ready' "$out/runner.log" 2>/dev/null && break
+	if ! kill -0 $runner 2>/dev/null || ! kill -0 $server 2>/dev/null; then
+		cat "$out/runner.log" "$out/server.log"
+		exit 1
+	fi
+	sleep 0.2
+done
+port=$(grep -o '(port [0-9]*)' "$out/server.log" | grep -o '[0-9]*')
+device=$(grep -o 'device [^:]*:' "$out/runner.log" | head -n 1 | sed 's/device \(.*\):/\1/')
+echo "runner on $device, server on port $port"
+python3 bench/lab.py "http://127.0.0.1:$port" "$plan" "$out" --device "$device" | tee "$out/table.md"

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Queue a plan of runs on a running warplab server, wait for them, save each run's
+JSON and print a table of the results (median ms and GB/s or Gop/s per variant and
+point, with the verified mark). Standard library only: it runs on the GPU machine.
+
+usage: lab.py BASE_URL PLAN.json OUT_DIR [--device ID] [--timeout SECONDS]
+"""
+import argparse
+import json
+import sys
+import time
+import urllib.error
+import urllib.request
+
+
+def call(base, method, path, body=None):
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(base + path, data=data, method=method,
+                                 headers={'Content-Type': 'application/json'})
+    try:
+        with urllib.request.urlopen(req, timeout=60) as res:
+            return res.status, json.load(res)
+    except urllib.error.HTTPError as e:
+        return e.code, json.load(e)
+
+
+def fmt(v, digits=4):
+    return '–' if v is None else f'{v:.{digits}g}'
+
+
+def table(run):
+    """Markdown: one row per variant, one column per point."""
+    metric = 'gops' if any(r.get('gops') for r in run['results']) else 'gbps'
+    unit = 'Gop/s' if metric == 'gops' else 'GB/s'
+    names = list(run['request']['params'].keys())
+    varying = [k for k in names if len({r['params'][k] for r in run['results']}) > 1] or names[:1]
+    points, seen = [], set()
+    for r in run['results']:
+        key = tuple(r['params'][k] for k in varying)
+        if key not in seen:
+            seen.add(key)
+            points.append(key)
+    head = ', '.join(varying)
+    lines = [f"| variant \\ {head} | " + ' | '.join(', '.join(map(str, p)) for p in points) + ' |',
+             '|---|' + '---|' * len(points)]
+    for v in run['request']['variants']:
+        cells = []
+        for p in points:
+            r = next((x for x in run['results'] if x['variant'] == v and
+                      tuple(x['params'][k] for k in varying) == p), None)
+            if r is None:
+                cells.append('')
+            elif r['median_ms'] is None:
+                cells.append('failed')
+            else:
+                mark = '' if r['verified'] else ' ✗'
+                cells.append(f"{fmt(r[metric])} {unit} ({fmt(r['median_ms'])} ms){mark}")
+        lines.append(f'| {v} | ' + ' | '.join(cells) + ' |')
+    return '\n'.join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('base')
+    ap.add_argument('plan')
+    ap.add_argument('out')
+    ap.add_argument('--device', default=None)
+    ap.add_argument('--timeout', type=float, default=480)
+    args = ap.parse_args()
+    with open(args.plan) as f:
+        plan = json.load(f)
+    ids = []
+    for req in plan:
+        if args.device and 'device' not in req:
+            req = dict(req, device=args.device)
+        status, body = call(args.base, 'POST', '/api/runs', req)
+        if status != 201:
+            print(f'refused ({status}): {json.dumps(req)}: {body}', file=sys.stderr)
+            continue
+        ids.append(body['id'])
+    deadline = time.time() + args.timeout
+    runs = []
+    for rid in ids:
+        while True:
+            _, run = call(args.base, 'GET', f'/api/runs/{rid}')
+            if run['status'] in ('done', 'failed', 'cancelled') or time.time() > deadline:
+                break
+            time.sleep(0.5)
+        runs.append(run)
+        with open(f'{args.out}/run-{rid}.json', 'w') as f:
+            json.dump(run, f, indent=1)
+    bad = 0
+    for run in runs:
+        dev = run.get('device') or {}
+        print(f"\n### run {run['id']}: {run['experiment']} — {run.get('label') or ''}")
+        print(f"device {dev.get('name')} ({dev.get('platform')}, driver {dev.get('driver')}), "
+              f"status {run['status']}, {run['progress']['done']}/{run['progress']['total']}, "
+              f"repeat {run['request']['repeat']}")
+        if run.get('error'):
+            print(f"error: {run['error']}")
+        if run['results']:
+            print(table(run))
+        unverified = [r for r in run['results'] if not r['verified']]
+        bad += len(unverified) + (run['status'] != 'done')
+        for r in unverified[:5]:
+            print(f"  unverified: {r['variant']} {r['params']}: {r['error']}")
+    print(f"\n{len(runs)} runs, {sum(len(r['results']) for r in runs)} points, {bad} problems")
+    return 1 if bad else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,13 @@
+#!/bin/sh
+# Fill .gpu/ (ignored by git) with what bench/gpu.sh needs on the lent GPU
+# machine, where nothing can be installed: the Debian runtime packages of the
+# binaries' libraries and the binaries themselves, built here.
+set -eu
+cd "$(dirname "$0")/.."
+make build
+mkdir -p .gpu/debs .gpu/bin
+(cd .gpu/debs && apt-get download ocl-icd-libopencl1 libjansson4 libsqlite3-0 libmicrohttpd12 \
+	libgnutls30 libp11-kit0 libidn2-0 libunistring2 libtasn1-6 libnettle8 libhogweed6 libgmp10 \
+	libffi8 clinfo)
+cp build/warplab-runner build/warplab-server .gpu/bin/
+du -sh .gpu
