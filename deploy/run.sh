@@ -16,13 +16,10 @@ runner=$!
 "$build/warplab-server" --listen "$listen" --db "$db" --www www --catalog kernels/catalog.json &
 server=$!
 
-stop() {
-	kill -TERM "$runner" "$server" 2>/dev/null
-	wait "$runner" "$server" 2>/dev/null
-	echo "warplab: stopped"
-	exit 0
-}
-trap stop INT TERM
+# Ctrl-C reaches both programs directly (same process group) and this script;
+# the trap only notes it, so the ending below can tell a stop from a crash.
+interrupted=0
+trap 'interrupted=1' INT TERM
 
 sleep 0.5
 if kill -0 "$server" 2>/dev/null; then
@@ -32,12 +29,17 @@ fi
 
 wait -n "$runner" "$server"
 status=$?
-trap - INT TERM
-if kill -0 "$server" 2>/dev/null; then
-	echo "warplab: the runner exited (status $status); stopping the server" >&2
-else
-	echo "warplab: the server exited (status $status); stopping the runner" >&2
+if [ "$interrupted" -eq 0 ]; then
+	if kill -0 "$server" 2>/dev/null; then
+		echo "warplab: the runner exited (status $status); stopping the server" >&2
+	else
+		echo "warplab: the server exited (status $status); stopping the runner" >&2
+	fi
 fi
 kill -TERM "$runner" "$server" 2>/dev/null
 wait "$runner" "$server" 2>/dev/null
+if [ "$interrupted" -eq 1 ]; then
+	echo "warplab: stopped"
+	exit 0
+fi
 exit "$status"
