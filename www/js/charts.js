@@ -23,6 +23,7 @@ export function lineChart(canvas, existing, { series, xTitle, yTitle, logX = fal
     existing.data.datasets = datasets;
     existing.options.scales.x.title.text = xTitle;
     existing.options.scales.y.title.text = yTitle;
+    existing.options.scales.x.type = logX ? 'logarithmic' : 'linear';
     existing.update();
     return existing;
   }

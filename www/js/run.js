@@ -107,27 +107,23 @@ function renderChart(run) {
       .filter((r) => r.variant === v && r[metric.key] !== null)
       .map((r) => ({ x: r.params[x], y: r[metric.key] })),
   }));
-  chart = lineChart(document.getElementById('chart'), chart, { series, xTitle, yTitle: metric.unit });
+  // A multiplying sweep (1, 2, 4, ...) reads best on a log axis.
+  const spec = run.request.params[x];
+  const logX = Boolean(spec && typeof spec === 'object' && !Array.isArray(spec) && spec.mul);
+  chart = lineChart(document.getElementById('chart'), chart, { series, xTitle, yTitle: metric.unit, logX });
+}
+
+function showMissing(title) {
+  document.title = `${title} · warplab`;
+  document.getElementById('missing-title').textContent = title;
+  document.getElementById('missing').hidden = false;
+  document.getElementById('content').hidden = true;
 }
 
 let delay = 1000;
 let lastDone = -1;
 
-async function refresh() {
-  let run;
-  try {
-    run = await getJSON(`/api/runs/${runId}`);
-    banner('');
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 404) {
-      document.getElementById('title').textContent = `Run #${runId} does not exist`;
-      return;
-    }
-    banner(`Cannot load the run: ${err.message}`);
-    delay = Math.min(delay * 2, 30000);
-    setTimeout(refresh, delay);
-    return;
-  }
+function render(run) {
   renderFacts(run);
   renderTable(run);
   renderChart(run);
@@ -138,19 +134,58 @@ async function refresh() {
   }
 }
 
-async function main() {
-  if (!runId) {
-    document.getElementById('title').textContent = 'Not a run address';
-    return;
-  }
+// Fetch the run; null (and the page switched to "not found") when it does not
+// exist, undefined on a transient failure (shown in the banner).
+async function fetchRun() {
   try {
-    const run = await getJSON(`/api/runs/${runId}`).catch(() => null);
+    const run = await getJSON(`/api/runs/${runId}`);
+    banner('');
+    return run;
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) {
+      showMissing(`Run #${runId} does not exist`);
+      return null;
+    }
+    banner(`Cannot load the run: ${err.message}`);
+    return undefined;
+  }
+}
+
+// The run's catalog entry (titles, units), once.
+async function loadExperiment(run) {
+  if (experiment) return;
+  try {
     const cat = await getJSON('/api/experiments');
-    experiment = run ? cat.experiments.find((e) => e.id === run.experiment) : null;
+    experiment = cat.experiments.find((e) => e.id === run.experiment) || null;
   } catch (err) {
     banner(`Cannot load the catalog: ${err.message}`);
   }
-  refresh();
+}
+
+async function refresh() {
+  const run = await fetchRun();
+  if (run) {
+    await loadExperiment(run);
+    render(run);
+  } else if (run === undefined) {
+    delay = Math.min(delay * 2, 30000);
+    setTimeout(refresh, delay);
+  }
+}
+
+async function main() {
+  if (!runId) {
+    showMissing('Not a run address');
+    return;
+  }
+  const run = await fetchRun();
+  if (run === null) return;
+  if (run === undefined) {
+    setTimeout(refresh, delay);
+    return;
+  }
+  await loadExperiment(run);
+  render(run);
 }
 
 main();
