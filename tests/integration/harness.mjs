@@ -31,6 +31,17 @@ function waitForLine(child, re, what, timeoutMs = 30000) {
   });
 }
 
+// Run a binary to its end; resolve with its exit code and stderr.
+export function runToEnd(binary, args, timeoutMs = 30000) {
+  return new Promise((ok, fail) => {
+    const child = spawn(join(BUILD, binary), args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    const timer = setTimeout(() => { child.kill('SIGKILL'); fail(new Error(`${binary} did not exit:\n${stderr}`)); }, timeoutMs);
+    child.stderr.on('data', (d) => { stderr += d.toString(); });
+    child.once('exit', (code) => { clearTimeout(timer); ok({ code, stderr }); });
+  });
+}
+
 export class Lab {
   constructor(name) {
     this.name = name;

@@ -1,0 +1,64 @@
+// The runner's contract with the catalog and the kernel sources: it refuses to
+// start on a catalog it cannot implement, builds each program once and reuses
+// it, and turns a kernel that does not compile into the run's error, with the
+// compiler's log, while it goes on serving.
+import assert from 'node:assert/strict';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+
+import { Lab, ROOT, runToEnd } from './harness.mjs';
+
+const lab = new Lab('runner');
+const kernels = join(lab.dir, 'kernels');
+
+before(async () => {
+  cpSync(join(ROOT, 'kernels'), kernels, { recursive: true });
+  await lab.startServer();
+});
+after(() => lab.close());
+
+test('refuses_to_start_when_catalog_has_unimplemented_experiment', async () => {
+  const odd = join(lab.dir, 'odd-kernels');
+  cpSync(join(ROOT, 'kernels'), odd, { recursive: true });
+  const cat = JSON.parse(readFileSync(join(odd, 'catalog.json'), 'utf8'));
+  cat.experiments.push({ ...cat.experiments[0], id: 'ghost' });
+  writeFileSync(join(odd, 'catalog.json'), JSON.stringify(cat));
+  const { code, stderr } = await runToEnd('warplab-runner', ['--db', lab.db, '--kernels', odd]);
+  assert.notEqual(code, 0);
+  assert.match(stderr, /does not implement: ghost/);
+});
+
+test('refuses_to_start_on_a_broken_catalog', async () => {
+  const odd = join(lab.dir, 'broken-kernels');
+  cpSync(join(ROOT, 'kernels'), odd, { recursive: true });
+  writeFileSync(join(odd, 'catalog.json'), '{"experiments": [');
+  const { code, stderr } = await runToEnd('warplab-runner', ['--db', lab.db, '--kernels', odd]);
+  assert.notEqual(code, 0);
+  assert.match(stderr, /catalog\.json:\d+/);
+});
+
+test('builds_each_program_once_and_reuses_it', async () => {
+  await lab.startRunner(['--kernels', kernels]);
+  for (let i = 0; i < 2; i++) {
+    const id = (await lab.post('/api/runs', { experiment: 'transpose', variants: ['naive', 'padded'], params: { n: 256 }, repeat: 2 })).json.id;
+    const run = await lab.waitDone(id);
+    assert.equal(run.status, 'done', run.error);
+  }
+  const builds = lab.logs.runner.match(/built program \w+ for \S+ \(options '-D TILE_DIM=32 -D BLOCK_ROWS=8'\)/g) || [];
+  assert.equal(builds.length, 1, lab.logs.runner);
+});
+
+test('build_failure_fails_run_with_build_log', async () => {
+  const path = join(kernels, 'copy.cl');
+  writeFileSync(path, readFileSync(path, 'utf8').replace('out[i] = in[i];', 'out[i] = in[i] + undeclared_thing;'));
+  const id = (await lab.post('/api/runs', { experiment: 'copy', params: { n: 4096 }, repeat: 2 })).json.id;
+  const run = await lab.waitDone(id);
+  assert.equal(run.status, 'failed');
+  assert.match(run.error, /kernel build failed/);
+  assert.match(run.error, /undeclared_thing/, 'the compiler log names the problem');
+  assert.equal(run.results.length, 0);
+  // The runner keeps serving other runs.
+  const next = (await lab.post('/api/runs', { experiment: 'transpose', variants: ['tiled'], params: { n: 256 }, repeat: 2 })).json.id;
+  assert.equal((await lab.waitDone(next)).status, 'done');
+});
