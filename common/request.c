@@ -671,9 +671,7 @@ static void format_bytes(double b, char *buf, size_t len)
 		snprintf(buf, len, "%.0f bytes", b);
 }
 
-/* "n=8192, tile=32" for messages. */
-static void point_text(const struct wl_experiment *exp, const long long *row, char *buf,
-		       size_t len)
+void wl_point_text(const struct wl_experiment *exp, const long long *row, char *buf, size_t len)
 {
 	buf[0] = '\0';
 	for (size_t p = 0; p < exp->nparams; p++)
@@ -701,7 +699,7 @@ int wl_request_check_device(const struct wl_experiment *exp, const json_t *norma
 
 			if (!v)
 				continue;
-			point_text(exp, row, where, sizeof(where));
+			wl_point_text(exp, row, where, sizeof(where));
 			mem = wl_variant_cost(exp, v, WL_COST_MEMORY, row);
 			buf = wl_variant_cost(exp, v, WL_COST_BUFFER, row);
 			local = wl_variant_cost(exp, v, WL_COST_LOCAL, row);

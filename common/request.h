@@ -46,6 +46,11 @@ void wl_points_free(struct wl_points *pts);
 /* The point's values as a JSON object {"n": 256, ...}. Caller owns it. */
 json_t *wl_point_to_json(const struct wl_experiment *exp, const struct wl_points *pts, size_t i);
 
+/* "n=8192, tile=32, rows=8": a point's values (one per param of exp) for
+ * messages. */
+void wl_point_text(const struct wl_experiment *exp, const long long *values, char *buf,
+		   size_t len);
+
 /* What a device offers, for the 422 check. */
 struct wl_device_limits {
 	const char *id;

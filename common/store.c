@@ -141,6 +141,29 @@ sqlite3_stmt *store_stmt(struct wl_store *st, const char *sql, struct wl_error *
 	return s;
 }
 
+int store_step_id(struct wl_store *st, const char *sql, long long id, const char *a,
+		  const char *b, const char *doing, struct wl_error *err)
+{
+	sqlite3_stmt *s = store_stmt(st, sql, err);
+	int rc, nparams;
+
+	if (!s)
+		return -1;
+	nparams = sqlite3_bind_parameter_count(s);
+	sqlite3_bind_int64(s, 1, id);
+	if (nparams >= 2)
+		sqlite3_bind_text(s, 2, a, -1, SQLITE_STATIC);
+	if (nparams >= 3)
+		sqlite3_bind_text(s, 3, b, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE) {
+		store_fail(st, err, doing);
+		return -1;
+	}
+	return 0;
+}
+
 json_t *store_col_text(sqlite3_stmt *s, int col)
 {
 	const unsigned char *t = sqlite3_column_text(s, col);

@@ -123,21 +123,8 @@ static const char SQL_PROVENANCE[] =
 int wl_store_set_run_provenance(struct wl_store *st, long long run_id, const char *source_hash,
 				const char *runner_version, struct wl_error *err)
 {
-	sqlite3_stmt *s = store_stmt(st, SQL_PROVENANCE, err);
-	int rc;
-
-	if (!s)
-		return -1;
-	sqlite3_bind_int64(s, 1, run_id);
-	sqlite3_bind_text(s, 2, source_hash, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 3, runner_version, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	sqlite3_reset(s);
-	if (rc != SQLITE_DONE) {
-		store_fail(st, err, "record provenance");
-		return -1;
-	}
-	return 0;
+	return store_step_id(st, SQL_PROVENANCE, run_id, source_hash, runner_version,
+			     "record provenance", err);
 }
 
 static const char SQL_INSERT_RESULT[] =
@@ -239,21 +226,7 @@ static const char SQL_FINISH[] =
 int wl_store_finish_run(struct wl_store *st, long long run_id, const char *status,
 			const char *error, struct wl_error *err)
 {
-	sqlite3_stmt *s = store_stmt(st, SQL_FINISH, err);
-	int rc;
-
-	if (!s)
-		return -1;
-	sqlite3_bind_int64(s, 1, run_id);
-	sqlite3_bind_text(s, 2, status, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 3, error, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	sqlite3_reset(s);
-	if (rc != SQLITE_DONE) {
-		store_fail(st, err, "finish run");
-		return -1;
-	}
-	return 0;
+	return store_step_id(st, SQL_FINISH, run_id, status, error, "finish run", err);
 }
 
 static const char SQL_DROP_RESULTS[] = "DELETE FROM results WHERE run_id = ?1";
@@ -267,18 +240,11 @@ static const char SQL_REQUEUE[] =
 static int requeue_locked(struct wl_store *st, long long run_id, int attempts_delta,
 			  struct wl_error *err)
 {
-	sqlite3_stmt *s = store_stmt(st, SQL_DROP_RESULTS, err);
+	sqlite3_stmt *s;
 	int rc;
 
-	if (!s)
+	if (store_step_id(st, SQL_DROP_RESULTS, run_id, NULL, NULL, "drop partial results", err) < 0)
 		return -1;
-	sqlite3_bind_int64(s, 1, run_id);
-	rc = sqlite3_step(s);
-	sqlite3_reset(s);
-	if (rc != SQLITE_DONE) {
-		store_fail(st, err, "drop partial results");
-		return -1;
-	}
 	s = store_stmt(st, SQL_REQUEUE, err);
 	if (!s)
 		return -1;
@@ -371,23 +337,15 @@ int wl_store_recover(struct wl_store *st, long long self_runner_id, const char *
 			(*requeued)++;
 			continue;
 		}
-		s = store_stmt(st, SQL_FAIL_ORPHAN, err);
-		if (!s)
-			goto fail;
-		sqlite3_bind_int64(s, 1, orphans[i].id);
 		{
 			char msg[256];
 
 			snprintf(msg, sizeof(msg),
 				 "gave up after %lld attempts; the last time, %s while running it",
 				 orphans[i].attempts, orphans[i].why);
-			sqlite3_bind_text(s, 2, msg, -1, SQLITE_TRANSIENT);
-		}
-		rc = sqlite3_step(s);
-		sqlite3_reset(s);
-		if (rc != SQLITE_DONE) {
-			store_fail(st, err, "fail orphaned run");
-			goto fail;
+			if (store_step_id(st, SQL_FAIL_ORPHAN, orphans[i].id, msg, NULL,
+					  "fail orphaned run", err) < 0)
+				goto fail;
 		}
 		(*failed)++;
 	}

@@ -108,29 +108,11 @@ int wl_store_register_runner(struct wl_store *st, const char *host, long long pi
 	return 0;
 }
 
-static int exec_with_id(struct wl_store *st, const char *sql, long long id, const char *doing,
-			struct wl_error *err)
-{
-	sqlite3_stmt *s = store_stmt(st, sql, err);
-	int rc;
-
-	if (!s)
-		return -1;
-	sqlite3_bind_int64(s, 1, id);
-	rc = sqlite3_step(s);
-	sqlite3_reset(s);
-	if (rc != SQLITE_DONE) {
-		store_fail(st, err, doing);
-		return -1;
-	}
-	return 0;
-}
-
 static const char SQL_HEARTBEAT[] = "UPDATE runners SET last_seen = " STORE_NOW " WHERE id = ?1";
 
 int wl_store_heartbeat(struct wl_store *st, long long runner_id, struct wl_error *err)
 {
-	return exec_with_id(st, SQL_HEARTBEAT, runner_id, "heartbeat", err);
+	return store_step_id(st, SQL_HEARTBEAT, runner_id, NULL, NULL, "heartbeat", err);
 }
 
 static const char SQL_RUNNER_STOPPED[] =
@@ -138,7 +120,7 @@ static const char SQL_RUNNER_STOPPED[] =
 
 int wl_store_runner_stopped(struct wl_store *st, long long runner_id, struct wl_error *err)
 {
-	return exec_with_id(st, SQL_RUNNER_STOPPED, runner_id, "mark runner stopped", err);
+	return store_step_id(st, SQL_RUNNER_STOPPED, runner_id, NULL, NULL, "mark runner stopped", err);
 }
 
 static const char SQL_UPSERT_DEVICE[] =

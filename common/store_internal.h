@@ -29,6 +29,11 @@ void store_fail(struct wl_store *st, struct wl_error *err, const char *doing);
 /* Run sql (no results) or fail with err. */
 int store_exec(struct wl_store *st, const char *sql, struct wl_error *err);
 
+/* Run the cached statement sql with ?1 = id and, where sql has them, ?2 = a and
+ * ?3 = b (NULL binds NULL); it returns no rows. doing names it in errors. */
+int store_step_id(struct wl_store *st, const char *sql, long long id, const char *a,
+		  const char *b, const char *doing, struct wl_error *err);
+
 /* BEGIN IMMEDIATE / COMMIT / ROLLBACK. */
 int store_begin(struct wl_store *st, struct wl_error *err);
 int store_commit(struct wl_store *st, struct wl_error *err);

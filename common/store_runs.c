@@ -277,24 +277,14 @@ int wl_store_cancel_run(struct wl_store *st, long long id, struct wl_error *err)
 	}
 	snprintf(status, sizeof(status), "%s", sqlite3_column_text(s, 0));
 	sqlite3_reset(s);
-	if (strcmp(status, "queued") == 0) {
-		s = store_stmt(st, SQL_CANCEL_QUEUED, err);
-	} else if (strcmp(status, "running") == 0) {
-		s = store_stmt(st, SQL_CANCEL_RUNNING, err);
-	} else {
+	if (strcmp(status, "queued") && strcmp(status, "running")) {
 		wl_error_set(err, WL_ERR_CONFLICT, "run %lld is already %s and cannot be cancelled",
 			     id, status);
 		goto fail;
 	}
-	if (!s)
+	if (store_step_id(st, strcmp(status, "queued") == 0 ? SQL_CANCEL_QUEUED : SQL_CANCEL_RUNNING,
+			  id, NULL, NULL, "cancel run", err) < 0)
 		goto fail;
-	sqlite3_bind_int64(s, 1, id);
-	if (sqlite3_step(s) != SQLITE_DONE) {
-		sqlite3_reset(s);
-		store_fail(st, err, "cancel run");
-		goto fail;
-	}
-	sqlite3_reset(s);
 	return store_commit(st, err);
 fail:
 	store_rollback(st);

@@ -32,15 +32,6 @@ static int finish(struct wl_executor *ex, long long id, const char *status, cons
 	return 0;
 }
 
-static void point_label(const struct wl_experiment *exp, const long long *row, char *buf,
-			size_t len)
-{
-	buf[0] = '\0';
-	for (size_t p = 0; p < exp->nparams; p++)
-		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s=%lld", p ? ", " : "",
-			 exp->params[p].name, row[p]);
-}
-
 /* Write one measurement as a result row. */
 static int record(struct wl_executor *ex, long long run_id, const struct wl_point *pt,
 		  const struct wl_variant_def *v, const json_t *params,
@@ -247,7 +238,7 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 				*err = why;
 				goto out;
 			}
-			point_label(plan.exp, pt.values, where, sizeof(where));
+			wl_point_text(plan.exp, pt.values, where, sizeof(where));
 			snprintf(msg, sizeof(msg), "at %s, %s", where, why.msg);
 			/* An OpenCL error may leave the context unusable: start afresh. */
 			wl_program_cache_drop_device(ex->programs, plan.dev);

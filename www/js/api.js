@@ -11,10 +11,12 @@ export class ApiError extends Error {
   }
 }
 
-export async function getJSON(path) {
+// fetch path and parse the JSON body; a failure to connect or a non-2xx status
+// becomes an ApiError.
+async function requestJSON(path, init) {
   let res;
   try {
-    res = await fetch(path, { headers: { Accept: 'application/json' } });
+    res = await fetch(path, init);
   } catch (err) {
     const e = new ApiError(0, { error: { message: 'the warplab server cannot be reached', code: 'unreachable' } });
     e.cause = err;
@@ -30,27 +32,16 @@ export async function getJSON(path) {
   return body;
 }
 
-export async function postJSON(path, value, headers = {}) {
-  let res;
-  try {
-    res = await fetch(path, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...headers },
-      body: JSON.stringify(value),
-    });
-  } catch (err) {
-    const e = new ApiError(0, { error: { message: 'the warplab server cannot be reached', code: 'unreachable' } });
-    e.cause = err;
-    throw e;
-  }
-  let body = null;
-  try {
-    body = await res.json();
-  } catch {
-    body = null;
-  }
-  if (!res.ok) throw new ApiError(res.status, body);
-  return body;
+export function getJSON(path) {
+  return requestJSON(path, { headers: { Accept: 'application/json' } });
+}
+
+export function postJSON(path, value, headers = {}) {
+  return requestJSON(path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...headers },
+    body: JSON.stringify(value),
+  });
 }
 
 // Show msg in the page's banner, or hide it when msg is empty.
