@@ -324,11 +324,39 @@ static int load_variant(const struct wl_experiment *exp, struct wl_variant_def *
 	return 0;
 }
 
+/* "baseline": {"param": "c", "value": 1}: results are also reported relative to
+ * the one with that param at that value (all else equal). */
+static int load_baseline(struct wl_experiment *exp, const json_t *obj, const char *where,
+			 struct wl_error *err)
+{
+	static const char *const keys[] = { "param", "value", NULL };
+	char *param = NULL;
+	int rc = -1;
+
+	exp->baseline_param = -1;
+	exp->baseline_value = -1;
+	if (!obj)
+		return 0;
+	if (!json_is_object(obj) || check_keys(obj, keys, where, err) < 0 ||
+	    get_string(obj, "param", 1, &param, where, err) < 0 ||
+	    get_int(obj, "value", 1, &exp->baseline_value, where, err) < 0)
+		goto out;
+	exp->baseline_param = wl_experiment_param(exp, param);
+	if (exp->baseline_param < 0) {
+		wl_error_set(err, WL_ERR_CONFIG, "%s: baseline names unknown parameter '%s'", where, param);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(param);
+	return rc;
+}
+
 static int load_experiment(struct wl_experiment *exp, const json_t *obj, size_t index,
 			   struct wl_error *err)
 {
 	static const char *const keys[] = { "id", "title", "summary", "seed", "source", "metric",
-					    "fp64", "params", "variants", "cost", NULL };
+					    "fp64", "params", "variants", "cost", "baseline", NULL };
 	char where[256], sub[320];
 	json_t *params, *variants;
 	char *metric_name = NULL;
@@ -399,6 +427,8 @@ static int load_experiment(struct wl_experiment *exp, const json_t *obj, size_t 
 
 	if (json_object_get(obj, "cost") &&
 	    load_costs(exp, json_object_get(obj, "cost"), exp->has_cost, exp->cost, where, err) < 0)
+		return -1;
+	if (load_baseline(exp, json_object_get(obj, "baseline"), where, err) < 0)
 		return -1;
 
 	variants = json_object_get(obj, "variants");
@@ -635,6 +665,11 @@ json_t *wl_catalog_to_json(const struct wl_catalog *cat)
 			      e->title, "summary", e->summary, "seed", e->seed, "variants", variants,
 			      "params", params, "metric", wl_metric_name(e->metric), "fp64",
 			      e->needs_fp64);
+		if (o && e->baseline_param >= 0)
+			json_object_set_new(o, "baseline",
+					    json_pack("{s:s, s:I}", "param",
+						      e->params[e->baseline_param].name, "value",
+						      (json_int_t)e->baseline_value));
 		if (!o || json_array_append_new(list, o) < 0) {
 			json_decref(list);
 			return NULL;

@@ -58,6 +58,8 @@ struct wl_experiment {
 	char *id, *title, *summary, *seed, *source;
 	enum wl_metric metric;
 	int needs_fp64;			/* runs in double where the device can */
+	int baseline_param;		/* results are also shown relative to this param at */
+	long long baseline_value;	/* baseline_value (e.g. c = 1); -1 when none */
 	size_t nparams, nvariants;
 	struct wl_param_def *params;
 	struct wl_variant_def *variants;

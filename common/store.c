@@ -64,6 +64,9 @@ static const char *const migrations[] = {
 	"  note TEXT,"
 	"  PRIMARY KEY (run_id, seq)"
 	") WITHOUT ROWID;",
+	/* 2: figures a result carries beside its time (e.g. a predicted
+	 * bank-conflict degree), as a JSON object. */
+	"ALTER TABLE results ADD COLUMN extra TEXT;",
 };
 
 #define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

@@ -116,7 +116,8 @@ int wl_store_claim_run(struct wl_store *st, long long runner_id,
 int wl_store_set_run_provenance(struct wl_store *st, long long run_id, const char *source_hash,
 				const char *runner_version, struct wl_error *err);
 
-/* One measured point. gbps and gops are derived from bytes/ops and median_ms. */
+/* One measured point. gbps and gops are derived from bytes/ops and median_ms.
+ * reps 0 means the point never ran: it has no times. */
 struct wl_result_row {
 	const char *variant;
 	const char *params_json;
@@ -126,6 +127,7 @@ struct wl_result_row {
 	int verified;
 	const char *error;		/* NULL when the point ran */
 	const char *note;		/* NULL, or e.g. "ran in float: no fp64" */
+	const char *extra_json;		/* NULL, or a JSON object of further figures */
 };
 
 /* Append a result and advance the run's progress, in one transaction. */

@@ -129,9 +129,9 @@ int wl_store_set_run_provenance(struct wl_store *st, long long run_id, const cha
 
 static const char SQL_INSERT_RESULT[] =
 	"INSERT INTO results (run_id, seq, variant, params, median_ms, min_ms, max_ms, reps, bytes,"
-	" ops, verified, error, note)"
+	" ops, verified, error, note, extra)"
 	" VALUES (?1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM results WHERE run_id = ?1), ?2, ?3, ?4,"
-	" ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)";
+	" ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)";
 static const char SQL_ADVANCE[] =
 	"UPDATE runs SET done = done + 1 WHERE id = ?1 AND status = 'running'";
 
@@ -171,7 +171,8 @@ int wl_store_add_result(struct wl_store *st, long long run_id, const struct wl_r
 	sqlite3_bind_int64(s, 1, run_id);
 	sqlite3_bind_text(s, 2, r->variant, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 3, r->params_json, -1, SQLITE_STATIC);
-	if (r->error) {
+	if (r->reps == 0) {
+		/* The point never ran (a wrong result keeps its time, unverified). */
 		sqlite3_bind_null(s, 4);
 		sqlite3_bind_null(s, 5);
 		sqlite3_bind_null(s, 6);
@@ -186,6 +187,7 @@ int wl_store_add_result(struct wl_store *st, long long run_id, const struct wl_r
 	sqlite3_bind_int(s, 10, r->verified ? 1 : 0);
 	sqlite3_bind_text(s, 11, r->error, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 12, r->note, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 13, r->extra_json, -1, SQLITE_STATIC);
 	rc = sqlite3_step(s);
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE) {

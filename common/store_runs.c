@@ -61,8 +61,8 @@ static const char SQL_GET_RUN[] =
 	" FROM runs r LEFT JOIN devices d ON d.id = r.device_id WHERE r.id = ?1";
 
 static const char SQL_GET_RESULTS[] =
-	"SELECT variant, params, median_ms, min_ms, max_ms, reps, bytes, ops, verified, error, note"
-	" FROM results WHERE run_id = ?1 ORDER BY seq";
+	"SELECT variant, params, median_ms, min_ms, max_ms, reps, bytes, ops, verified, error, note,"
+	" extra FROM results WHERE run_id = ?1 ORDER BY seq";
 
 static json_t *col_real_or_null(sqlite3_stmt *s, int col)
 {
@@ -112,6 +112,8 @@ static int get_results(struct wl_store *st, long long id, json_t *results, struc
 					"verified", sqlite3_column_int(s, 8), "error",
 					store_col_text(s, 9), "note", store_col_text(s, 10));
 
+		if (row)
+			json_object_set_new(row, "extra", store_col_json(s, 11));
 		if (!row || json_array_append_new(results, row) < 0) {
 			sqlite3_reset(s);
 			wl_error_set(err, WL_ERR_INTERNAL, "out of memory");

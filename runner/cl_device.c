@@ -134,6 +134,7 @@ static int describe(struct wl_cl_device *dev, struct wl_error *err)
 
 	clGetDeviceInfo(dev->device, CL_DEVICE_TYPE, sizeof(type), &type, NULL);
 	clGetDeviceInfo(dev->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(cu), &cu, NULL);
+	dev->compute_units = cu ? cu : 1;
 	clGetDeviceInfo(dev->device, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof(clock), &clock, NULL);
 	clGetDeviceInfo(dev->device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof(dev->global_mem),
 			&dev->global_mem, NULL);
@@ -265,6 +266,14 @@ void wl_cl_devices_free(struct wl_cl_devices *devs)
 	}
 	free(devs->list);
 	memset(devs, 0, sizeof(*devs));
+}
+
+void wl_cl_devices_disable_fp64(struct wl_cl_devices *devs)
+{
+	for (size_t i = 0; i < devs->count; i++) {
+		devs->list[i].fp64 = 0;
+		json_object_set_new(devs->list[i].info, "fp64", json_false());
+	}
 }
 
 int wl_cl_device_open(struct wl_cl_device *dev, struct wl_error *err)

@@ -19,6 +19,7 @@ struct wl_cl_device {
 	cl_command_queue queue;
 	int is_gpu;
 	int fp64;
+	cl_uint compute_units;
 	cl_ulong global_mem, max_alloc, local_mem;
 	size_t max_work_group;
 	json_t *info;			/* the API's device object; owned */
@@ -34,6 +35,10 @@ struct wl_cl_devices {
  * no device is not an error (count is 0). Caller frees with wl_cl_devices_free(). */
 int wl_cl_devices_find(const char *only, struct wl_cl_devices *out, struct wl_error *err);
 void wl_cl_devices_free(struct wl_cl_devices *devs);
+
+/* Mark every device as without fp64 (its description too), so experiments in
+ * double run in float. */
+void wl_cl_devices_disable_fp64(struct wl_cl_devices *devs);
 
 /* Create the device's context and in-order profiling queue (idempotent). */
 int wl_cl_device_open(struct wl_cl_device *dev, struct wl_error *err);

@@ -48,6 +48,7 @@ static int record(struct wl_executor *ex, long long run_id, const struct wl_poin
 		.verified = m->verified && !m->error[0],
 		.error = m->error[0] ? m->error : NULL,
 		.note = m->note[0] ? m->note : NULL,
+		.extra_json = m->extra[0] ? m->extra : NULL,
 	};
 	int rc;
 
@@ -56,9 +57,9 @@ static int record(struct wl_executor *ex, long long run_id, const struct wl_poin
 		return -1;
 	}
 	if (pt->exp->metric == WL_METRIC_BANDWIDTH)
-		row.bytes = wl_variant_cost(pt->exp, v, WL_COST_BYTES, pt->values);
+		row.bytes = m->bytes > 0 ? m->bytes : wl_variant_cost(pt->exp, v, WL_COST_BYTES, pt->values);
 	else
-		row.ops = wl_variant_cost(pt->exp, v, WL_COST_OPS, pt->values);
+		row.ops = m->ops > 0 ? m->ops : wl_variant_cost(pt->exp, v, WL_COST_OPS, pt->values);
 	rc = wl_store_add_result(ex->store, run_id, &row, err);
 	free(params_text);
 	return rc;

@@ -32,6 +32,8 @@ struct wl_measurement {
 	int verified;
 	char error[512];		/* why the point has no valid result, or "" */
 	char note[160];			/* something a reader should know, or "" */
+	double bytes, ops;		/* when > 0, replace the catalog's count */
+	char extra[256];		/* a JSON object of figures beside the time, or "" */
 };
 
 struct wl_experiment_ops {
@@ -86,5 +88,18 @@ int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
  * they all match. */
 int wl_verify_exact_float(const float *got, const float *want, size_t n, size_t row_len,
 			  struct wl_measurement *res);
+
+/* The tolerance of the sum checks, stated: zero. Reductions and dot products run
+ * on nonzero integers of magnitude at most 8 (wl_rng_fill_small_int), so every
+ * partial sum the device forms, in whatever order, is an integer far below 2^24
+ * and exact in float; the device's result must equal the CPU's double result
+ * exactly, and one dropped or doubled element is seen. */
+#define WL_SUM_TOLERANCE 0.0
+
+/* Add the device's count partial sums in double and compare with want within
+ * WL_SUM_TOLERANCE; explain a mismatch (or a poisoned partial) in res->error.
+ * Returns whether it matched. */
+int wl_verify_partial_sums(const float *partials, size_t count, double want,
+			   struct wl_measurement *res);
 
 #endif

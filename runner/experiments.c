@@ -8,6 +8,13 @@
 static const struct wl_experiment_ops *const families[] = {
 	&wl_exp_copy,
 	&wl_exp_transpose,
+	&wl_exp_strided,
+	&wl_exp_offset,
+	&wl_exp_reduction,
+	&wl_exp_dot,
+	&wl_exp_myadd,
+	&wl_exp_minplus,
+	&wl_exp_banks,
 };
 
 const struct wl_experiment_ops *wl_experiment_ops_find(const char *id)

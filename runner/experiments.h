@@ -9,8 +9,23 @@
 
 extern const struct wl_experiment_ops wl_exp_copy;
 extern const struct wl_experiment_ops wl_exp_transpose;
+extern const struct wl_experiment_ops wl_exp_strided;
+extern const struct wl_experiment_ops wl_exp_offset;
+extern const struct wl_experiment_ops wl_exp_reduction;
+extern const struct wl_experiment_ops wl_exp_dot;
+extern const struct wl_experiment_ops wl_exp_myadd;
+extern const struct wl_experiment_ops wl_exp_minplus;
+extern const struct wl_experiment_ops wl_exp_banks;
 
 /* out = in transposed, both n x n row-major. */
 void wl_transpose_reference(const float *in, float *out, size_t n);
+
+/* One entry of the min-plus product of the n x n matrix d: min over k of
+ * d[i][k] + d[k][j], in float. */
+void wl_minplus_reference_entry(const float *d, size_t n, size_t i, size_t j, float *out);
+
+/* The sum each work-item of a banks variant forms (the same in every group):
+ * want[lid] for lid < local. */
+void wl_banks_reference(const char *variant, size_t c, size_t local, size_t iters, float *want);
 
 #endif

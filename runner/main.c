@@ -39,6 +39,7 @@ struct runner_config {
 	long max_attempts;
 	long warmup;
 	long poll_ms;
+	int no_fp64;
 };
 
 struct heartbeat {
@@ -185,6 +186,7 @@ int main(int argc, char **argv)
 		{ "max-attempts", WL_OPT_INT, &cfg.max_attempts, "N", "tries before a run whose runner keeps dying fails (default 3)", 1, 100 },
 		{ "warmup", WL_OPT_INT, &cfg.warmup, "N", "untimed launches before the timed ones (default 2)", 0, 100 },
 		{ "poll-ms", WL_OPT_INT, &cfg.poll_ms, "MS", "how often an idle runner looks at the queue (default 250)", 10, 60000 },
+		{ "no-fp64", WL_OPT_FLAG, &cfg.no_fp64, NULL, "treat devices as without fp64: double experiments run in float", 0, 0 },
 		{ 0 },
 	};
 	struct wl_catalog *cat = NULL;
@@ -226,6 +228,8 @@ int main(int argc, char **argv)
 		wl_log_error("%s", err.msg);
 		goto out;
 	}
+	if (cfg.no_fp64)
+		wl_cl_devices_disable_fp64(&devs);
 	if (devs.count == 0) {
 		wl_log_error("no OpenCL device found%s%s (is an OpenCL driver installed? clinfo -l lists what OpenCL sees)",
 			     cfg.devices ? " matching --devices " : "", cfg.devices ? cfg.devices : "");

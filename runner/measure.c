@@ -7,6 +7,7 @@
 int wl_time_launches(cl_command_queue q, const struct wl_launch *l, long long warmup,
 		     long long repeat, double *samples_ms, struct wl_error *err)
 {
+	const size_t *local = l->local[0] ? l->local : NULL;
 	cl_event *events;
 	long long enqueued = 0;
 	cl_int rc;
@@ -18,7 +19,7 @@ int wl_time_launches(cl_command_queue q, const struct wl_launch *l, long long wa
 		return -1;
 	}
 	for (long long i = 0; i < warmup; i++) {
-		rc = clEnqueueNDRangeKernel(q, l->kernel, l->dims, NULL, l->global, l->local, 0, NULL,
+		rc = clEnqueueNDRangeKernel(q, l->kernel, l->dims, NULL, l->global, local, 0, NULL,
 					    NULL);
 		if (rc != CL_SUCCESS) {
 			wl_error_set(err, WL_ERR_INTERNAL, "clEnqueueNDRangeKernel: %s",
@@ -27,7 +28,7 @@ int wl_time_launches(cl_command_queue q, const struct wl_launch *l, long long wa
 		}
 	}
 	for (; enqueued < repeat; enqueued++) {
-		rc = clEnqueueNDRangeKernel(q, l->kernel, l->dims, NULL, l->global, l->local, 0, NULL,
+		rc = clEnqueueNDRangeKernel(q, l->kernel, l->dims, NULL, l->global, local, 0, NULL,
 					    &events[enqueued]);
 		if (rc != CL_SUCCESS) {
 			wl_error_set(err, WL_ERR_INTERNAL, "clEnqueueNDRangeKernel: %s",

@@ -9,7 +9,7 @@ struct wl_launch {
 	cl_kernel kernel;
 	cl_uint dims;
 	size_t global[3];
-	size_t local[3];
+	size_t local[3];	/* all 0: the driver chooses the work-group size */
 };
 
 /* Launch l warmup times untimed, then repeat times timed, on q (created with

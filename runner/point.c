@@ -2,6 +2,7 @@
  * timing a launch into a measurement, exact verification. */
 #include "experiment.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,7 +93,7 @@ int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
 
 	for (cl_uint d = 0; d < l->dims; d++)
 		group *= l->local[d];
-	if (clGetKernelWorkGroupInfo(l->kernel, pt->dev->device, CL_KERNEL_WORK_GROUP_SIZE,
+	if (group && clGetKernelWorkGroupInfo(l->kernel, pt->dev->device, CL_KERNEL_WORK_GROUP_SIZE,
 				     sizeof(kernel_max), &kernel_max, NULL) == CL_SUCCESS &&
 	    kernel_max && group > kernel_max) {
 		snprintf(res->error, sizeof(res->error),
@@ -114,6 +115,28 @@ int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
 		res->reps = pt->repeat;
 	free(samples);
 	return rc;
+}
+
+int wl_verify_partial_sums(const float *partials, size_t count, double want,
+			   struct wl_measurement *res)
+{
+	double got = 0;
+
+	for (size_t i = 0; i < count; i++) {
+		if (!isfinite(partials[i])) {
+			snprintf(res->error, sizeof(res->error),
+				 "verification failed: partial sum %zu of %zu was never written", i, count);
+			return 0;
+		}
+		got += partials[i];
+	}
+	if (fabs(got - want) > WL_SUM_TOLERANCE) {
+		snprintf(res->error, sizeof(res->error),
+			 "verification failed: the sum is %.17g, the CPU's is %.17g (off by %.17g; tolerance %g)",
+			 got, want, got - want, WL_SUM_TOLERANCE);
+		return 0;
+	}
+	return 1;
 }
 
 int wl_verify_exact_float(const float *got, const float *want, size_t n, size_t row_len,

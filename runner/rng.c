@@ -33,6 +33,16 @@ void wl_rng_fill_float(struct wl_rng *r, float *out, size_t n)
 	}
 }
 
+void wl_rng_fill_small_int(struct wl_rng *r, float *out, size_t n, int max)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint64_t v = wl_rng_next(r);
+		int magnitude = 1 + (int)((v >> 32) % (uint64_t)max);
+
+		out[i] = (float)((v & 1) ? magnitude : -magnitude);
+	}
+}
+
 void wl_rng_fill_double(struct wl_rng *r, double *out, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {

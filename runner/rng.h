@@ -24,4 +24,9 @@ void wl_rng_fill_float(struct wl_rng *r, float *out, size_t n);
 /* The same for doubles. */
 void wl_rng_fill_double(struct wl_rng *r, double *out, size_t n);
 
+/* Fill out with integers in [-max, -1] and [1, max] held as floats. Any sum of
+ * fewer than 2^24 / max of them is exact in float, so a reduction in any order
+ * must match the reference bit for bit. */
+void wl_rng_fill_small_int(struct wl_rng *r, float *out, size_t n, int max);
+
 #endif

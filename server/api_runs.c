@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "csv.h"
+#include "derived.h"
 #include "request.h"
 #include "server.h"
 #include "store.h"
@@ -299,10 +300,14 @@ void wl_api_get_run(struct wl_server *srv, long long id, struct wl_response *res
 
 	if (!st)
 		return;
-	if (wl_store_get_run(st, id, 1, &run, &err) < 0)
+	if (wl_store_get_run(st, id, 1, &run, &err) < 0) {
 		wl_response_from_error(resp, &err);
-	else
+	} else {
+		wl_run_add_slowdown(wl_catalog_find(srv->catalog,
+						    json_string_value(json_object_get(run, "experiment"))),
+				    run);
 		wl_response_json(resp, 200, run);
+	}
 	wl_store_pool_put(srv->pool, st);
 }
 

@@ -49,6 +49,26 @@ test('builds_each_program_once_and_reuses_it', async () => {
   assert.equal(builds.length, 1, lab.logs.runner);
 });
 
+test('wrong_result_marks_only_its_point_unverified', async () => {
+  // A kernel that is wrong at stride 3 only.
+  const path = join(kernels, 'strided.cl');
+  writeFileSync(path, readFileSync(path, 'utf8').replace('out[i] = a[i * (size_t)stride];',
+    'out[i] = a[i * (size_t)stride] + (stride == 3 ? 1.0f : 0.0f);'));
+  const id = (await lab.post('/api/runs', { experiment: 'strided', params: { n: 4096, stride: [1, 3, 4] }, repeat: 2 })).json.id;
+  const run = await lab.waitDone(id);
+  assert.equal(run.status, 'done', 'the run completes');
+  assert.equal(run.results.length, 3);
+  for (const r of run.results) {
+    if (r.params.stride === 3) {
+      assert.equal(r.verified, false);
+      assert.match(r.error, /verification failed: 4096 of 4096 elements differ; first at \[0\]/);
+      assert.ok(r.median_ms > 0, 'the time is still recorded, marked unverified');
+    } else {
+      assert.equal(r.verified, true, r.error);
+    }
+  }
+});
+
 test('build_failure_fails_run_with_build_log', async () => {
   const path = join(kernels, 'copy.cl');
   writeFileSync(path, readFileSync(path, 'utf8').replace('out[i] = in[i];', 'out[i] = in[i] + undeclared_thing;'));

@@ -34,7 +34,13 @@ char check_tmpdir[256];
 	X(exact_verification_reports_first_difference)                                  \
 	X(device_ids_are_slugs)                                                         \
 	X(tokens_compare_and_load)                                                      \
-	X(options_read_file_then_flags)
+	X(options_read_file_then_flags)                                                 \
+	X(bank_model_predicts_conflict_degree)                                          \
+	X(minplus_reference_is_min_over_k)                                              \
+	X(banks_reference_sums_the_pattern)                                             \
+	X(exact_sums_catch_one_wrong_element)                                           \
+	X(slowdown_is_relative_to_baseline_point)                                       \
+	X(catalog_holds_every_seed_experiment)
 
 #define DECLARE(name) void test_##name(void);
 TESTS(DECLARE)

@@ -138,8 +138,11 @@ void test_store_records_progress_and_results(void)
 	struct wl_store *st = fresh_store("results");
 	const char *ids[] = { "cpu-0" };
 	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0" };
-	struct wl_result_row ok = { "naive", "{\"n\":256}", 2.0, 1.5, 3.0, 10, 524288, 0, 1, NULL, NULL };
-	struct wl_result_row bad = { "tiled", "{\"n\":256}", 0, 0, 0, 0, 524288, 0, 0, "verification failed", NULL };
+	struct wl_result_row ok = { .variant = "naive", .params_json = "{\"n\":256}", .median_ms = 2.0,
+				    .min_ms = 1.5, .max_ms = 3.0, .reps = 10, .bytes = 524288,
+				    .verified = 1, .extra_json = "{\"predicted_degree\":2}" };
+	struct wl_result_row bad = { .variant = "tiled", .params_json = "{\"n\":256}", .bytes = 524288,
+				     .error = "verification failed" };
 	struct wl_error err;
 	struct wl_claim c;
 	json_t *run = NULL, *r0, *r1;
@@ -170,6 +173,9 @@ void test_store_records_progress_and_results(void)
 		      json_real_value(json_object_get(r0, "gbps")) < 0.2622,
 	      "gbps from bytes and median: %g", json_real_value(json_object_get(r0, "gbps")));
 	CHECK(json_is_true(json_object_get(r0, "verified")), "verified kept");
+	CHECK(json_integer_value(json_object_get(json_object_get(r0, "extra"), "predicted_degree")) == 2,
+	      "extra figures kept as JSON");
+	CHECK(json_is_null(json_object_get(r1, "extra")), "no extra: null");
 	CHECK(json_integer_value(json_object_get(json_object_get(r0, "params"), "n")) == 256, "params");
 	CHECK(json_is_null(json_object_get(r1, "median_ms")) && json_is_null(json_object_get(r1, "gbps")),
 	      "a failed point has no time");
@@ -195,7 +201,8 @@ void test_store_recovers_runs_of_dead_runners(void)
 	struct wl_store *st = fresh_store("recover");
 	const char *ids[] = { "cpu-0" };
 	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0" };
-	struct wl_result_row row = { "naive", "{\"n\":256}", 2.0, 1.5, 3.0, 10, 524288, 0, 1, NULL, NULL };
+	struct wl_result_row row = { .variant = "naive", .params_json = "{\"n\":256}", .median_ms = 2.0,
+				     .min_ms = 1.5, .max_ms = 3.0, .reps = 10, .bytes = 524288, .verified = 1 };
 	struct wl_error err;
 	struct wl_claim c;
 	long long dead, alive, me, id, id_alive;

@@ -1,0 +1,112 @@
+/* Host side of the access-pattern experiments, strided (kernels/strided.cl) and
+ * offset (kernels/offset.cl): n random floats gathered from a[i * stride] or
+ * a[i + offset] into out[i], compared bit for bit with the same gather on the
+ * CPU. Effective bytes: the n useful words read and the n written ("8*n"). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "experiments.h"
+#include "rng.h"
+
+#define ACCESS_LOCAL 256	/* work-group size; the catalog's "work_group" */
+
+struct access_state {
+	size_t n, in_len;
+	long long k;		/* the stride or the offset */
+	int strided;
+	float *input, *expected, *output;
+	cl_mem in, out;
+};
+
+static void access_teardown(void *state)
+{
+	struct access_state *s = state;
+
+	if (!s)
+		return;
+	if (s->in)
+		clReleaseMemObject(s->in);
+	if (s->out)
+		clReleaseMemObject(s->out);
+	free(s->input);
+	free(s->expected);
+	free(s->output);
+	free(s);
+}
+
+static int access_setup(const struct wl_point *pt, void **state, struct wl_error *err)
+{
+	struct access_state *s = calloc(1, sizeof(*s));
+	struct wl_rng rng;
+
+	if (!s) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return -1;
+	}
+	s->strided = strcmp(pt->exp->id, "strided") == 0;
+	s->n = (size_t)wl_point_value(pt, "n");
+	s->k = wl_point_value(pt, s->strided ? "stride" : "offset");
+	s->in_len = s->strided ? s->n * (size_t)s->k : s->n + (size_t)s->k;
+	s->input = malloc(s->in_len * sizeof(float));
+	s->expected = malloc(s->n * sizeof(float));
+	s->output = malloc(s->n * sizeof(float));
+	if (!s->input || !s->expected || !s->output) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of host memory for %zu floats", s->in_len);
+		goto fail;
+	}
+	wl_rng_seed(&rng, pt->seed);
+	wl_rng_fill_float(&rng, s->input, s->in_len);
+	for (size_t i = 0; i < s->n; i++)
+		s->expected[i] = s->input[s->strided ? i * (size_t)s->k : i + (size_t)s->k];
+	if (wl_point_buffer(pt, CL_MEM_READ_ONLY, s->in_len * sizeof(float), s->input, &s->in, err) < 0 ||
+	    wl_point_buffer(pt, CL_MEM_WRITE_ONLY, s->n * sizeof(float), NULL, &s->out, err) < 0)
+		goto fail;
+	*state = s;
+	return 0;
+fail:
+	access_teardown(s);
+	return -1;
+}
+
+static int access_measure(const struct wl_point *pt, void *state, const struct wl_variant_def *v,
+			  struct wl_measurement *res, struct wl_error *err)
+{
+	struct access_state *s = state;
+	struct wl_launch l = { .dims = 1, .global = { s->n }, .local = { ACCESS_LOCAL } };
+	cl_int k = (cl_int)s->k;
+	int rc = -1;
+
+	if (wl_point_kernel(pt, "", v->kernel, &l.kernel, err) < 0)
+		return -1;
+	clSetKernelArg(l.kernel, 0, sizeof(cl_mem), &s->in);
+	clSetKernelArg(l.kernel, 1, sizeof(cl_mem), &s->out);
+	clSetKernelArg(l.kernel, 2, sizeof(cl_int), &k);
+	if (wl_point_poison(pt, s->out, s->n * sizeof(float), err) < 0 ||
+	    wl_point_time(pt, &l, res, err) < 0)
+		goto out;
+	rc = 0;
+	if (res->error[0])
+		goto out;
+	rc = -1;
+	if (wl_point_read(pt, s->out, s->n * sizeof(float), s->output, err) < 0)
+		goto out;
+	res->verified = wl_verify_exact_float(s->output, s->expected, s->n, 0, res);
+	rc = 0;
+out:
+	clReleaseKernel(l.kernel);
+	return rc;
+}
+
+const struct wl_experiment_ops wl_exp_strided = {
+	.id = "strided",
+	.setup = access_setup,
+	.measure = access_measure,
+	.teardown = access_teardown,
+};
+
+const struct wl_experiment_ops wl_exp_offset = {
+	.id = "offset",
+	.setup = access_setup,
+	.measure = access_measure,
+	.teardown = access_teardown,
+};

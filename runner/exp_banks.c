@@ -1,0 +1,134 @@
+/* Host side of the banks experiment (kernels/banks.cl): groups x local
+ * work-items each summing iters reads of local memory in its variant's pattern.
+ * Local memory holds each word's own index, so the CPU can form each
+ * work-item's sum in the same order and the results must agree bit for bit (one
+ * reference per local id: every work-group computes the same). Each result also
+ * carries the conflict degree the bank model predicts (bank_model.h); the
+ * server reports the slowdown against c = 1. Operations: the local reads. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bank_model.h"
+#include "experiments.h"
+
+struct banks_state {
+	size_t c, local, groups, iters;
+	float *output, *want;
+	cl_mem out;
+};
+
+static void banks_teardown(void *state)
+{
+	struct banks_state *s = state;
+
+	if (!s)
+		return;
+	if (s->out)
+		clReleaseMemObject(s->out);
+	free(s->output);
+	free(s->want);
+	free(s);
+}
+
+static int banks_setup(const struct wl_point *pt, void **state, struct wl_error *err)
+{
+	struct banks_state *s = calloc(1, sizeof(*s));
+
+	if (!s) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return -1;
+	}
+	s->c = (size_t)wl_point_value(pt, "c");
+	s->local = (size_t)wl_point_value(pt, "local");
+	s->groups = (size_t)wl_point_value(pt, "groups");
+	s->iters = (size_t)wl_point_value(pt, "iters");
+	s->output = malloc(s->groups * s->local * sizeof(float));
+	s->want = malloc(s->local * sizeof(float));
+	if (!s->output || !s->want) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of host memory");
+		goto fail;
+	}
+	if (wl_point_buffer(pt, CL_MEM_WRITE_ONLY, s->groups * s->local * sizeof(float), NULL, &s->out,
+			    err) < 0)
+		goto fail;
+	*state = s;
+	return 0;
+fail:
+	banks_teardown(s);
+	return -1;
+}
+
+void wl_banks_reference(const char *variant, size_t c, size_t local, size_t iters, float *want)
+{
+	for (size_t lid = 0; lid < local; lid++) {
+		float acc = 0.0f;
+		size_t f = 0;
+
+		for (size_t it = 0; it < iters; it++) {
+			size_t word;
+
+			if (strcmp(variant, "stride") == 0)
+				word = lid * c;
+			else if (strcmp(variant, "broadcast") == 0)
+				word = lid % c;
+			else if (strcmp(variant, "struct") == 0)
+				word = lid * c + f;
+			else
+				word = f * local + lid;
+			acc += (float)(word + (it & 31));
+			f = f + 1 == c ? 0 : f + 1;
+		}
+		want[lid] = acc;
+	}
+}
+
+static int banks_measure(const struct wl_point *pt, void *state, const struct wl_variant_def *v,
+			 struct wl_measurement *res, struct wl_error *err)
+{
+	struct banks_state *s = state;
+	size_t items = s->groups * s->local, bad = 0, first = 0;
+	struct wl_launch l = { .dims = 1, .global = { items }, .local = { s->local } };
+	cl_int c = (cl_int)s->c, iters = (cl_int)s->iters;
+	int rc = -1;
+
+	if (wl_point_kernel(pt, "", v->kernel, &l.kernel, err) < 0)
+		return -1;
+	clSetKernelArg(l.kernel, 0, sizeof(cl_mem), &s->out);
+	clSetKernelArg(l.kernel, 1, (s->local * s->c + 32) * sizeof(float), NULL);
+	clSetKernelArg(l.kernel, 2, sizeof(cl_int), &c);
+	clSetKernelArg(l.kernel, 3, sizeof(cl_int), &iters);
+	snprintf(res->extra, sizeof(res->extra),
+		 "{\"predicted_degree\":%d,\"bank_model\":\"%d banks x 4 bytes, %d lanes\"}",
+		 wl_bank_predicted_degree(v->id, (long long)s->c, (long long)s->local), WL_BANKS,
+		 WL_WARP_LANES);
+	if (wl_point_poison(pt, s->out, items * sizeof(float), err) < 0 ||
+	    wl_point_time(pt, &l, res, err) < 0)
+		goto out;
+	rc = 0;
+	if (res->error[0])
+		goto out;
+	rc = -1;
+	if (wl_point_read(pt, s->out, items * sizeof(float), s->output, err) < 0)
+		goto out;
+	wl_banks_reference(v->id, s->c, s->local, s->iters, s->want);
+	for (size_t k = 0; k < items; k++)
+		if (memcmp(&s->output[k], &s->want[k % s->local], sizeof(float)) != 0 && bad++ == 0)
+			first = k;
+	res->verified = bad == 0;
+	if (bad)
+		snprintf(res->error, sizeof(res->error),
+			 "verification failed: %zu of %zu work-items summed wrongly; first %zu: %.9g, expected %.9g",
+			 bad, items, first, (double)s->output[first], (double)s->want[first % s->local]);
+	rc = 0;
+out:
+	clReleaseKernel(l.kernel);
+	return rc;
+}
+
+const struct wl_experiment_ops wl_exp_banks = {
+	.id = "banks",
+	.setup = banks_setup,
+	.measure = banks_measure,
+	.teardown = banks_teardown,
+};

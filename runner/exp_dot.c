@@ -1,0 +1,119 @@
+/* Host side of the dot experiment (kernels/dot.cl, seed 004): two vectors of
+ * small integers as floats, items work-items, the partial sums added on the
+ * host in double and compared exactly with the CPU's double dot product
+ * (WL_SUM_TOLERANCE). Bytes: both vectors read once ("8*n"). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "experiments.h"
+#include "rng.h"
+
+struct dot_state {
+	size_t n, items, local;
+	float *v1, *v2, *partials;
+	double dot;
+	cl_mem d1, d2, resps, nn, kk;
+};
+
+static void dot_teardown(void *state)
+{
+	struct dot_state *s = state;
+
+	if (!s)
+		return;
+	if (s->d1)
+		clReleaseMemObject(s->d1);
+	if (s->d2)
+		clReleaseMemObject(s->d2);
+	if (s->resps)
+		clReleaseMemObject(s->resps);
+	if (s->nn)
+		clReleaseMemObject(s->nn);
+	if (s->kk)
+		clReleaseMemObject(s->kk);
+	free(s->v1);
+	free(s->v2);
+	free(s->partials);
+	free(s);
+}
+
+static int dot_setup(const struct wl_point *pt, void **state, struct wl_error *err)
+{
+	struct dot_state *s = calloc(1, sizeof(*s));
+	struct wl_rng rng;
+	cl_int nn, kk;
+
+	if (!s) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return -1;
+	}
+	s->n = (size_t)wl_point_value(pt, "n");
+	s->items = (size_t)wl_point_value(pt, "items");
+	s->local = (size_t)wl_point_value(pt, "local");
+	nn = (cl_int)s->n;
+	kk = (cl_int)(s->n / s->items);
+	s->v1 = malloc(s->n * sizeof(float));
+	s->v2 = malloc(s->n * sizeof(float));
+	s->partials = malloc(s->items * sizeof(float));
+	if (!s->v1 || !s->v2 || !s->partials) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of host memory for 2 x %zu floats", s->n);
+		goto fail;
+	}
+	wl_rng_seed(&rng, pt->seed);
+	wl_rng_fill_small_int(&rng, s->v1, s->n, 8);
+	wl_rng_fill_small_int(&rng, s->v2, s->n, 8);
+	for (size_t i = 0; i < s->n; i++)
+		s->dot += (double)s->v1[i] * s->v2[i];
+	if (wl_point_buffer(pt, CL_MEM_READ_ONLY, s->n * sizeof(float), s->v1, &s->d1, err) < 0 ||
+	    wl_point_buffer(pt, CL_MEM_READ_ONLY, s->n * sizeof(float), s->v2, &s->d2, err) < 0 ||
+	    wl_point_buffer(pt, CL_MEM_READ_WRITE, s->items * sizeof(float), NULL, &s->resps, err) < 0 ||
+	    wl_point_buffer(pt, CL_MEM_READ_ONLY, sizeof(nn), &nn, &s->nn, err) < 0 ||
+	    wl_point_buffer(pt, CL_MEM_READ_ONLY, sizeof(kk), &kk, &s->kk, err) < 0)
+		goto fail;
+	*state = s;
+	return 0;
+fail:
+	dot_teardown(s);
+	return -1;
+}
+
+static int dot_measure(const struct wl_point *pt, void *state, const struct wl_variant_def *v,
+		       struct wl_measurement *res, struct wl_error *err)
+{
+	struct dot_state *s = state;
+	struct wl_launch l = { .dims = 1, .global = { s->items }, .local = { s->local } };
+	int naive = strcmp(v->id, "naive") == 0;
+	size_t partials = strcmp(v->id, "local") == 0 ? s->items / s->local : s->items;
+	char options[64];
+	int rc = -1;
+
+	snprintf(options, sizeof(options), "-D LOCAL_SIZE=%zu", s->local);
+	if (wl_point_kernel(pt, options, v->kernel, &l.kernel, err) < 0)
+		return -1;
+	clSetKernelArg(l.kernel, 0, sizeof(cl_mem), &s->d1);
+	clSetKernelArg(l.kernel, 1, sizeof(cl_mem), &s->d2);
+	clSetKernelArg(l.kernel, 2, sizeof(cl_mem), &s->resps);
+	clSetKernelArg(l.kernel, 3, sizeof(cl_mem), naive ? &s->nn : &s->kk);
+	if (wl_point_poison(pt, s->resps, s->items * sizeof(float), err) < 0 ||
+	    wl_point_time(pt, &l, res, err) < 0)
+		goto out;
+	rc = 0;
+	if (res->error[0])
+		goto out;
+	rc = -1;
+	if (wl_point_read(pt, s->resps, partials * sizeof(float), s->partials, err) < 0)
+		goto out;
+	res->verified = wl_verify_partial_sums(s->partials, partials, s->dot, res);
+	rc = 0;
+out:
+	clReleaseKernel(l.kernel);
+	return rc;
+}
+
+const struct wl_experiment_ops wl_exp_dot = {
+	.id = "dot",
+	.setup = dot_setup,
+	.measure = dot_measure,
+	.teardown = dot_teardown,
+};

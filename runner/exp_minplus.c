@@ -1,0 +1,175 @@
+/* Host side of the minplus experiment (kernels/minplus.cl, seed 002): a random
+ * n x n matrix d, each variant computing r[i][j] = min_k d[i][k] + d[k][j]. The
+ * CPU reference costs n^3: it is computed in full up to n = MINPLUS_FULL_CHECK and
+ * for MINPLUS_SAMPLES random entries above, in float like the kernels (x + y and
+ * min are exact operations, so the results agree bit for bit); every entry must
+ * have been written. Operations: an add and a min per k ("2*n*n*n"). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "experiments.h"
+#include "rng.h"
+
+#define MINPLUS_FULL_CHECK 512
+#define MINPLUS_SAMPLES 16384
+#define MINPLUS_LOCAL 16	/* 16 x 16 work-groups, as in the seed */
+
+struct minplus_state {
+	size_t n, nchecks;
+	float *d, *t, *output;
+	size_t *check_at;	/* flat indexes checked against the reference */
+	float *check_want;
+	cl_mem dd, dt, dr;
+};
+
+void wl_minplus_reference_entry(const float *d, size_t n, size_t i, size_t j, float *out)
+{
+	float v = INFINITY;
+
+	for (size_t k = 0; k < n; k++) {
+		float z = d[n * i + k] + d[n * k + j];
+
+		v = z < v ? z : v;
+	}
+	*out = v;
+}
+
+static void minplus_teardown(void *state)
+{
+	struct minplus_state *s = state;
+
+	if (!s)
+		return;
+	if (s->dd)
+		clReleaseMemObject(s->dd);
+	if (s->dt)
+		clReleaseMemObject(s->dt);
+	if (s->dr)
+		clReleaseMemObject(s->dr);
+	free(s->d);
+	free(s->t);
+	free(s->output);
+	free(s->check_at);
+	free(s->check_want);
+	free(s);
+}
+
+static int minplus_setup(const struct wl_point *pt, void **state, struct wl_error *err)
+{
+	struct minplus_state *s = calloc(1, sizeof(*s));
+	struct wl_rng rng;
+	size_t count;
+
+	if (!s) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return -1;
+	}
+	s->n = (size_t)wl_point_value(pt, "n");
+	count = s->n * s->n;
+	s->nchecks = s->n <= MINPLUS_FULL_CHECK ? count : MINPLUS_SAMPLES;
+	s->d = malloc(count * sizeof(float));
+	s->t = malloc(count * sizeof(float));
+	s->output = malloc(count * sizeof(float));
+	s->check_at = malloc(s->nchecks * sizeof(size_t));
+	s->check_want = malloc(s->nchecks * sizeof(float));
+	if (!s->d || !s->t || !s->output || !s->check_at || !s->check_want) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of host memory for a %zu x %zu matrix", s->n, s->n);
+		goto fail;
+	}
+	wl_rng_seed(&rng, pt->seed);
+	wl_rng_fill_float(&rng, s->d, count);
+	wl_transpose_reference(s->d, s->t, s->n);
+	for (size_t c = 0; c < s->nchecks; c++) {
+		s->check_at[c] = s->nchecks == count ? c : (size_t)(wl_rng_next(&rng) % count);
+		wl_minplus_reference_entry(s->d, s->n, s->check_at[c] / s->n, s->check_at[c] % s->n,
+					   &s->check_want[c]);
+	}
+	if (wl_point_buffer(pt, CL_MEM_READ_ONLY, count * sizeof(float), s->d, &s->dd, err) < 0 ||
+	    wl_point_buffer(pt, CL_MEM_WRITE_ONLY, count * sizeof(float), NULL, &s->dr, err) < 0)
+		goto fail;
+	*state = s;
+	return 0;
+fail:
+	minplus_teardown(s);
+	return -1;
+}
+
+static void minplus_verify(const struct minplus_state *s, struct wl_measurement *res)
+{
+	size_t count = s->n * s->n, unwritten = 0, bad = 0, first = 0;
+	const uint32_t poison = 0xFFFFFFFFu;
+
+	for (size_t k = 0; k < count; k++)
+		unwritten += memcmp(&s->output[k], &poison, sizeof(poison)) == 0;
+	for (size_t c = 0; c < s->nchecks; c++) {
+		size_t k = s->check_at[c];
+
+		if (memcmp(&s->output[k], &s->check_want[c], sizeof(float)) != 0 && bad++ == 0)
+			first = c;
+	}
+	if (unwritten) {
+		snprintf(res->error, sizeof(res->error),
+			 "verification failed: %zu of %zu entries were never written", unwritten, count);
+	} else if (bad) {
+		size_t k = s->check_at[first];
+
+		snprintf(res->error, sizeof(res->error),
+			 "verification failed: %zu of %zu checked entries differ; first r[%zu][%zu] = %.9g, expected %.9g",
+			 bad, s->nchecks, k / s->n, k % s->n, (double)s->output[k],
+			 (double)s->check_want[first]);
+	} else if (s->nchecks < count) {
+		snprintf(res->note, sizeof(res->note),
+			 "checked %zu random entries of %zu against the CPU, all written", s->nchecks, count);
+	}
+	res->verified = !unwritten && !bad;
+}
+
+static int minplus_measure(const struct wl_point *pt, void *state, const struct wl_variant_def *v,
+			   struct wl_measurement *res, struct wl_error *err)
+{
+	struct minplus_state *s = state;
+	size_t count = s->n * s->n, rounded = (s->n + MINPLUS_LOCAL - 1) / MINPLUS_LOCAL * MINPLUS_LOCAL;
+	struct wl_launch l = { .dims = 2, .global = { rounded, rounded },
+			       .local = { MINPLUS_LOCAL, MINPLUS_LOCAL } };
+	int transposed = strcmp(v->id, "v0_transposed") == 0;
+	cl_int n = (cl_int)s->n;
+	int rc = -1;
+
+	/* The transposed copy is made (untimed) only for the variant that reads it. */
+	if (transposed && !s->dt &&
+	    wl_point_buffer(pt, CL_MEM_READ_ONLY, count * sizeof(float), s->t, &s->dt, err) < 0)
+		return -1;
+	if (wl_point_kernel(pt, "", v->kernel, &l.kernel, err) < 0)
+		return -1;
+	clSetKernelArg(l.kernel, 0, sizeof(cl_mem), &s->dr);
+	clSetKernelArg(l.kernel, 1, sizeof(cl_mem), &s->dd);
+	if (transposed) {
+		clSetKernelArg(l.kernel, 2, sizeof(cl_mem), &s->dt);
+		clSetKernelArg(l.kernel, 3, sizeof(cl_int), &n);
+	} else {
+		clSetKernelArg(l.kernel, 2, sizeof(cl_int), &n);
+	}
+	if (wl_point_poison(pt, s->dr, count * sizeof(float), err) < 0 ||
+	    wl_point_time(pt, &l, res, err) < 0)
+		goto out;
+	rc = 0;
+	if (res->error[0])
+		goto out;
+	rc = -1;
+	if (wl_point_read(pt, s->dr, count * sizeof(float), s->output, err) < 0)
+		goto out;
+	minplus_verify(s, res);
+	rc = 0;
+out:
+	clReleaseKernel(l.kernel);
+	return rc;
+}
+
+const struct wl_experiment_ops wl_exp_minplus = {
+	.id = "minplus",
+	.setup = minplus_setup,
+	.measure = minplus_measure,
+	.teardown = minplus_teardown,
+};

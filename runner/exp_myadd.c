@@ -1,0 +1,158 @@
+/* Host side of the myadd experiment (kernels/myadd.cl, seed 000): an N x N
+ * matrix A of random nonzero values, each variant writing C with even rows (or,
+ * for the _col variants, even columns) 2A and odd ones A - A = 0, compared bit
+ * for bit. In double where the device has fp64, else in float with a note and
+ * half the bytes. Bytes: A read and C written once ("16*n*n" in double). The
+ * work-group size is left to the driver, as in the seed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "experiments.h"
+#include "rng.h"
+
+struct myadd_state {
+	size_t n, elem;
+	int fp64;
+	void *a, *expected_rows, *expected_cols, *output;
+	cl_mem da, db, dc;
+};
+
+static void myadd_teardown(void *state)
+{
+	struct myadd_state *s = state;
+
+	if (!s)
+		return;
+	if (s->da)
+		clReleaseMemObject(s->da);
+	if (s->db)
+		clReleaseMemObject(s->db);
+	if (s->dc)
+		clReleaseMemObject(s->dc);
+	free(s->a);
+	free(s->expected_rows);
+	free(s->expected_cols);
+	free(s->output);
+	free(s);
+}
+
+/* Element i of buffer p, as a double whatever the element size. */
+static double get(const struct myadd_state *s, const void *p, size_t i)
+{
+	return s->fp64 ? ((const double *)p)[i] : ((const float *)p)[i];
+}
+
+static void set(const struct myadd_state *s, void *p, size_t i, double v)
+{
+	if (s->fp64)
+		((double *)p)[i] = v;
+	else
+		((float *)p)[i] = (float)v;
+}
+
+static int myadd_setup(const struct wl_point *pt, void **state, struct wl_error *err)
+{
+	struct myadd_state *s = calloc(1, sizeof(*s));
+	struct wl_rng rng;
+	size_t count, bytes;
+	double *values = NULL;
+
+	if (!s) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return -1;
+	}
+	s->n = (size_t)wl_point_value(pt, "n");
+	s->fp64 = pt->dev->fp64;
+	s->elem = s->fp64 ? sizeof(double) : sizeof(float);
+	count = s->n * s->n;
+	bytes = count * s->elem;
+	s->a = malloc(bytes);
+	s->expected_rows = malloc(bytes);
+	s->expected_cols = malloc(bytes);
+	s->output = malloc(bytes);
+	values = malloc(count * sizeof(double));
+	if (!s->a || !s->expected_rows || !s->expected_cols || !s->output || !values) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of host memory for a %zu x %zu matrix", s->n, s->n);
+		goto fail;
+	}
+	wl_rng_seed(&rng, pt->seed);
+	wl_rng_fill_double(&rng, values, count);
+	for (size_t i = 0; i < s->n; i++) {
+		for (size_t j = 0; j < s->n; j++) {
+			size_t k = i * s->n + j;
+			double a;
+
+			set(s, s->a, k, values[k]);
+			a = get(s, s->a, k);
+			set(s, s->expected_rows, k, i % 2 == 0 ? a + a : a - a);
+			set(s, s->expected_cols, k, j % 2 == 0 ? a + a : a - a);
+		}
+	}
+	free(values);
+	values = NULL;
+	/* B is in the seed's signature but never read: allocated, not filled. */
+	if (wl_point_buffer(pt, CL_MEM_READ_ONLY, bytes, s->a, &s->da, err) < 0 ||
+	    wl_point_buffer(pt, CL_MEM_READ_ONLY, bytes, NULL, &s->db, err) < 0 ||
+	    wl_point_buffer(pt, CL_MEM_WRITE_ONLY, bytes, NULL, &s->dc, err) < 0)
+		goto fail;
+	*state = s;
+	return 0;
+fail:
+	free(values);
+	myadd_teardown(s);
+	return -1;
+}
+
+static int myadd_measure(const struct wl_point *pt, void *state, const struct wl_variant_def *v,
+			 struct wl_measurement *res, struct wl_error *err)
+{
+	struct myadd_state *s = state;
+	size_t count = s->n * s->n, bytes = count * s->elem, bad = 0, first = 0;
+	int two_d = strstr(v->id, "_2D") != NULL, by_column = strstr(v->id, "_col") != NULL;
+	const void *want = by_column ? s->expected_cols : s->expected_rows;
+	struct wl_launch l = { .dims = two_d ? 2 : 1, .global = { s->n, s->n } };
+	cl_uint n = (cl_uint)s->n;
+	int rc = -1;
+
+	if (wl_point_kernel(pt, s->fp64 ? "-D WL_FP64" : "", v->kernel, &l.kernel, err) < 0)
+		return -1;
+	clSetKernelArg(l.kernel, 0, sizeof(cl_mem), &s->da);
+	clSetKernelArg(l.kernel, 1, sizeof(cl_mem), &s->db);
+	clSetKernelArg(l.kernel, 2, sizeof(cl_mem), &s->dc);
+	clSetKernelArg(l.kernel, 3, sizeof(cl_uint), &n);
+	if (!s->fp64) {
+		snprintf(res->note, sizeof(res->note), "ran in float: %s has no fp64", pt->dev->id);
+		res->bytes = 2.0 * (double)bytes;
+	}
+	if (wl_point_poison(pt, s->dc, bytes, err) < 0 || wl_point_time(pt, &l, res, err) < 0)
+		goto out;
+	rc = 0;
+	if (res->error[0])
+		goto out;
+	rc = -1;
+	if (wl_point_read(pt, s->dc, bytes, s->output, err) < 0)
+		goto out;
+	for (size_t k = 0; k < count; k++) {
+		if (memcmp((const char *)s->output + k * s->elem, (const char *)want + k * s->elem,
+			   s->elem) != 0 && bad++ == 0)
+			first = k;
+	}
+	res->verified = bad == 0;
+	if (bad)
+		snprintf(res->error, sizeof(res->error),
+			 "verification failed: %zu of %zu elements differ; first at [%zu][%zu]: got %.17g, expected %.17g",
+			 bad, count, first / s->n, first % s->n, get(s, s->output, first),
+			 get(s, want, first));
+	rc = 0;
+out:
+	clReleaseKernel(l.kernel);
+	return rc;
+}
+
+const struct wl_experiment_ops wl_exp_myadd = {
+	.id = "myadd",
+	.setup = myadd_setup,
+	.measure = myadd_measure,
+	.teardown = myadd_teardown,
+};

@@ -1,0 +1,121 @@
+// Every experiment of the seed catalog, every variant, queued over HTTP with
+// small sizes and run on PoCL: all points verified, bytes or operations counted
+// as the catalog says, and the figures each experiment adds (bank-conflict
+// degree and slowdown, sampled verification, float fallback) where they belong.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+
+import { Lab } from './harness.mjs';
+
+const lab = new Lab('catalog');
+let catalog;
+
+before(async () => {
+  await lab.startServer();
+  await lab.startRunner();
+  catalog = (await lab.get('/api/experiments')).json;
+});
+after(() => lab.close());
+
+// Small sizes that still exercise each kernel's shape (odd n for minplus's
+// bound check, a sampled minplus check above 512, odd and even strides).
+const SMALL = {
+  copy: { n: 8192 },
+  transpose: { n: [64, 96], tile: 32, rows: 8 },
+  strided: { stride: [1, 3, 8], n: 8192 },
+  offset: { offset: [0, 1, 31], n: 8192 },
+  reduction: { n: 65536, local: [64, 256] },
+  dot: { n: 65536, items: 1024, local: 128 },
+  myadd: { n: 48 },
+  minplus: { n: [37, 520] },
+  banks: { c: [1, 2, 3, 32, 64], local: 64, groups: 4, iters: 64 },
+};
+
+function measurements(run) {
+  return run.request.variants.length * (run.progress.total / run.request.variants.length);
+}
+
+test('lists_all_nine_experiments', () => {
+  assert.deepEqual(catalog.experiments.map((e) => e.id).sort(),
+    ['banks', 'copy', 'dot', 'minplus', 'myadd', 'offset', 'reduction', 'strided', 'transpose']);
+  for (const e of catalog.experiments) {
+    assert.ok(e.title && e.summary && e.seed && e.variants.length > 0, e.id);
+    assert.ok(['bandwidth', 'throughput'].includes(e.metric), e.id);
+  }
+  assert.deepEqual(catalog.experiments.find((e) => e.id === 'myadd').variants.map((v) => v.id),
+    ['MyAdd', 'MyAdd_2D', 'MyAdd_2D_unweave', 'MyAdd_col', 'MyAdd_2D_col', 'MyAdd_2D_unweave_col']);
+  assert.deepEqual(catalog.experiments.find((e) => e.id === 'minplus').variants.map((v) => v.id), ['v0', 'v0_transposed', 'v1']);
+  assert.deepEqual(catalog.experiments.find((e) => e.id === 'dot').variants.map((v) => v.id), ['naive', 'coalesced', 'local']);
+  assert.deepEqual(catalog.experiments.find((e) => e.id === 'reduction').variants.map((v) => v.id).slice(0, 2), ['interleaved', 'sequential']);
+  assert.ok(catalog.experiments.find((e) => e.id === 'reduction').variants.length >= 4, 'two faster reductions of our own');
+});
+
+const runs = {};
+
+for (const [id, params] of Object.entries(SMALL)) {
+  test(`runs_every_${id}_variant_verified`, async () => {
+    const res = await lab.post('/api/runs', { experiment: id, params, repeat: 2, label: `all of ${id}` });
+    assert.equal(res.status, 201, res.text);
+    const run = await lab.waitDone(res.json.id, 300000);
+    runs[id] = run;
+    assert.equal(run.status, 'done', run.error);
+    assert.equal(run.results.length, measurements(run));
+    const exp = catalog.experiments.find((e) => e.id === id);
+    assert.deepEqual([...new Set(run.results.map((r) => r.variant))].sort(), exp.variants.map((v) => v.id).sort());
+    for (const r of run.results) {
+      assert.equal(r.verified, true, `${id} ${r.variant} ${JSON.stringify(r.params)}: ${r.error}`);
+      assert.ok(r.median_ms > 0);
+      if (exp.metric === 'bandwidth') assert.ok(r.bytes > 0 && r.gbps > 0, `${id}: bandwidth counted`);
+      else assert.ok(r.ops > 0 && r.gops > 0, `${id}: operations counted`);
+    }
+  });
+}
+
+test('counts_bytes_and_operations_as_the_catalog_says', () => {
+  const one = (id, pred) => runs[id].results.find(pred);
+  assert.equal(one('strided', (r) => r.params.stride === 8).bytes, 8 * 8192, 'useful bytes only');
+  assert.equal(one('offset', (r) => r.params.offset === 31).bytes, 8 * 8192);
+  assert.equal(one('reduction', () => true).bytes, 4 * 65536, 'bytes read');
+  assert.equal(one('dot', () => true).bytes, 8 * 65536, 'both vectors read');
+  assert.equal(one('myadd', () => true).bytes, 16 * 48 * 48, 'A read and C written, in double');
+  assert.equal(one('minplus', (r) => r.params.n === 37).ops, 2 * 37 ** 3, '2 n^3 operations');
+  const banks = one('banks', (r) => r.params.c === 2);
+  assert.equal(banks.ops, 4 * 64 * 64, 'one operation per local read');
+});
+
+test('banks_report_predicted_degree_and_slowdown', () => {
+  const gcd = (a, b) => (b ? gcd(b, a % b) : a);
+  for (const r of runs.banks.results) {
+    const want = r.variant === 'stride' || r.variant === 'struct' ? Math.min(gcd(r.params.c, 32), 32) : 1;
+    assert.equal(r.extra.predicted_degree, want, `${r.variant} c=${r.params.c}`);
+    assert.equal(typeof r.slowdown, 'number', `${r.variant} c=${r.params.c} has a slowdown`);
+    if (r.params.c === 1) assert.equal(r.slowdown, 1);
+  }
+});
+
+test('minplus_says_when_it_checked_a_sample', () => {
+  const small = runs.minplus.results.find((r) => r.params.n === 37);
+  const large = runs.minplus.results.find((r) => r.params.n === 520);
+  assert.equal(small.note, null, 'a small matrix is checked in full');
+  assert.match(large.note, /checked 16384 random entries of 270400/);
+});
+
+test('reduction_grid_stride_names_its_geometry', () => {
+  const r = runs.reduction.results.find((x) => x.variant === 'grid_stride');
+  assert.match(r.note, /^\d+ work-groups of \d+$/);
+});
+
+test('myadd_runs_in_float_where_fp64_is_missing_and_says_so', async () => {
+  await lab.stop(lab.runner);
+  await lab.startRunner(['--no-fp64']);
+  const devices = (await lab.get('/api/devices')).json.devices;
+  assert.ok(devices.every((d) => d.fp64 === false));
+  const id = (await lab.post('/api/runs', { experiment: 'myadd', params: { n: 32 }, repeat: 2 })).json.id;
+  const run = await lab.waitDone(id);
+  assert.equal(run.status, 'done', run.error);
+  for (const r of run.results) {
+    assert.equal(r.verified, true, r.error);
+    assert.match(r.note, /^ran in float: .* has no fp64$/);
+    assert.equal(r.bytes, 8 * 32 * 32, 'float: half the bytes of double');
+  }
+});

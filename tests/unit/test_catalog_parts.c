@@ -1,0 +1,176 @@
+/* Pure parts of the seed catalog: the bank-conflict model, the CPU references
+ * of minplus and banks, the exact-sum inputs and check, and the slowdown the
+ * server derives. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bank_model.h"
+#include "catalog.h"
+#include "check.h"
+#include "derived.h"
+#include "experiment.h"
+#include "experiments.h"
+#include "rng.h"
+
+void test_bank_model_predicts_conflict_degree(void)
+{
+	static const struct {
+		long long addr[32];
+		int lanes, banks, degree;
+	} rows[] = {
+		{ { 0, 1, 2, 3 }, 4, 4, 1 },			/* the seed's conflict-free case */
+		{ { 0, 2, 4, 6 }, 4, 4, 2 },			/* t[lid * 2]: 2-way */
+		{ { 0, 1, 0, 1 }, 4, 4, 1 },			/* t[lid % 2]: broadcast */
+		{ { 0, 4, 8, 12 }, 4, 4, 4 },			/* one bank, four words */
+		{ { 5, 5, 5, 5 }, 4, 4, 1 },			/* one word for all */
+		{ { 0, 32, 64, 96, 0, 32 }, 6, 32, 4 },		/* four distinct words in bank 0 */
+		{ { -1, 31 }, 2, 32, 2 },			/* negative addresses wrap to bank 31 */
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		int got = wl_bank_conflict_degree(rows[i].addr, rows[i].lanes, rows[i].banks);
+
+		CHECK(got == rows[i].degree, "row %zu: degree %d, expected %d", i, got, rows[i].degree);
+	}
+	/* Stride c on 32 banks: the closed form gcd(c, 32), doubling with each
+	 * factor of two in c; odd c conflict-free. Broadcast and SoA: always 1. */
+	for (long long c = 1; c <= 64; c++) {
+		int want = (int)wl_gcd(c, 32);
+
+		CHECK(wl_bank_predicted_degree("stride", c, 128) == want, "stride %lld: %d, expected %d", c,
+		      wl_bank_predicted_degree("stride", c, 128), want);
+		CHECK(wl_bank_predicted_degree("struct", c, 128) == want, "struct %lld", c);
+		CHECK(wl_bank_predicted_degree("broadcast", c, 128) == 1, "broadcast %lld", c);
+		CHECK(wl_bank_predicted_degree("soa", c, 128) == 1, "soa %lld", c);
+	}
+	CHECK(wl_bank_predicted_degree("stride", 32, 128) == 32, "32-way at c = 32");
+	/* A 16-item group fills half a warp: stride 4 covers 8 banks twice. */
+	CHECK(wl_bank_predicted_degree("stride", 4, 16) == 2, "half a warp at stride 4");
+	CHECK(wl_bank_predicted_degree("nonsense", 4, 128) == -1, "unknown variant");
+	CHECK(wl_gcd(12, 18) == 6 && wl_gcd(7, 32) == 1 && wl_gcd(64, 32) == 32, "gcd");
+}
+
+void test_minplus_reference_is_min_over_k(void)
+{
+	/* d = [[0 3 1], [2 0 5], [4 1 0]]: r[i][j] = min_k d[i][k] + d[k][j]. */
+	static const float d[9] = { 0, 3, 1, 2, 0, 5, 4, 1, 0 };
+	static const float want[9] = { 0, 2, 1, 2, 0, 3, 3, 1, 0 };
+
+	for (size_t i = 0; i < 3; i++)
+		for (size_t j = 0; j < 3; j++) {
+			float got;
+
+			wl_minplus_reference_entry(d, 3, i, j, &got);
+			CHECK(got == want[i * 3 + j], "r[%zu][%zu] = %g, expected %g", i, j, got,
+			      want[i * 3 + j]);
+		}
+}
+
+void test_banks_reference_sums_the_pattern(void)
+{
+	float want[4];
+
+	/* stride c = 2, 4 work-items, 3 reads: work-item lid reads 2*lid + it. */
+	wl_banks_reference("stride", 2, 4, 3, want);
+	CHECK(want[0] == 0 + 1 + 2 && want[3] == 6 + 7 + 8, "stride: %g %g", want[0], want[3]);
+	/* broadcast c = 2: lid % 2. */
+	wl_banks_reference("broadcast", 2, 4, 2, want);
+	CHECK(want[2] == 0 + 1 && want[3] == 1 + 2, "broadcast: %g %g", want[2], want[3]);
+	/* struct c = 2: lid*2 + f, f = 0, 1, 0; plus it. */
+	wl_banks_reference("struct", 2, 4, 3, want);
+	CHECK(want[1] == (2 + 0) + (3 + 1) + (2 + 2), "struct: %g", want[1]);
+	/* soa c = 2, size 4: f*4 + lid, f = 0, 1, 0; plus it. */
+	wl_banks_reference("soa", 2, 4, 3, want);
+	CHECK(want[1] == (1 + 0) + (5 + 1) + (1 + 2), "soa: %g", want[1]);
+}
+
+void test_exact_sums_catch_one_wrong_element(void)
+{
+	enum { N = 1 << 20 };
+	float *v = malloc(N * sizeof(float)), partials[4];
+	struct wl_measurement m;
+	struct wl_rng r;
+	double want = 0;
+	size_t zeros = 0, out_of_range = 0;
+
+	wl_rng_seed(&r, 7);
+	wl_rng_fill_small_int(&r, v, N, 8);
+	for (size_t i = 0; i < N; i++) {
+		zeros += v[i] == 0;
+		out_of_range += v[i] < -8 || v[i] > 8 || v[i] != floorf(v[i]);
+		want += v[i];
+	}
+	CHECK(zeros == 0 && out_of_range == 0, "%zu zeros, %zu outside the integers of [-8, 8]", zeros,
+	      out_of_range);
+	/* Four float partial sums, as a device would form them, in any order. */
+	for (int p = 0; p < 4; p++) {
+		partials[p] = 0;
+		for (size_t i = (size_t)p; i < N; i += 4)
+			partials[p] += v[i];
+	}
+	memset(&m, 0, sizeof(m));
+	CHECK(wl_verify_partial_sums(partials, 4, want, &m) == 1, "exact: %s", m.error);
+	partials[2] -= v[2];	/* one element dropped */
+	CHECK(wl_verify_partial_sums(partials, 4, want, &m) == 0 && strstr(m.error, "off by"),
+	      "a dropped element is seen: %s", m.error);
+	memset(&m, 0, sizeof(m));
+	partials[2] = NAN;	/* a partial never written (poison) */
+	CHECK(wl_verify_partial_sums(partials, 4, want, &m) == 0 && strstr(m.error, "never written"),
+	      "a poisoned partial is seen: %s", m.error);
+	free(v);
+}
+
+void test_slowdown_is_relative_to_baseline_point(void)
+{
+	struct wl_catalog *cat = NULL;
+	struct wl_error err;
+	json_t *run = json_loads(
+		"{\"results\":["
+		"{\"variant\":\"stride\",\"params\":{\"c\":1,\"local\":128,\"groups\":8,\"iters\":64},\"median_ms\":2.0},"
+		"{\"variant\":\"stride\",\"params\":{\"c\":32,\"local\":128,\"groups\":8,\"iters\":64},\"median_ms\":40.0},"
+		"{\"variant\":\"soa\",\"params\":{\"c\":32,\"local\":128,\"groups\":8,\"iters\":64},\"median_ms\":3.0},"
+		"{\"variant\":\"stride\",\"params\":{\"c\":32,\"local\":256,\"groups\":8,\"iters\":64},\"median_ms\":5.0},"
+		"{\"variant\":\"stride\",\"params\":{\"c\":4,\"local\":128,\"groups\":8,\"iters\":64},\"median_ms\":null}]}",
+		0, NULL);
+	json_t *res;
+
+	CHECK(wl_catalog_load(CATALOG_PATH, &cat, &err) == 0, "%s", err.msg);
+	if (!cat || !run)
+		goto out;
+	CHECK(wl_run_add_slowdown(wl_catalog_find(cat, "banks"), run) == 0, "derive");
+	res = json_object_get(run, "results");
+	CHECK(json_real_value(json_object_get(json_array_get(res, 0), "slowdown")) == 1.0, "the baseline is 1");
+	CHECK(json_real_value(json_object_get(json_array_get(res, 1), "slowdown")) == 20.0, "40 / 2 = 20");
+	CHECK(json_is_null(json_object_get(json_array_get(res, 2), "slowdown")), "soa has no c = 1 here");
+	CHECK(json_is_null(json_object_get(json_array_get(res, 3), "slowdown")), "other local: no baseline");
+	CHECK(json_is_null(json_object_get(json_array_get(res, 4), "slowdown")), "failed point");
+	/* An experiment without a baseline gets no slowdown field. */
+	CHECK(wl_run_add_slowdown(wl_catalog_find(cat, "copy"), run) == 0, "no baseline: nothing to do");
+out:
+	json_decref(run);
+	wl_catalog_free(cat);
+}
+
+void test_catalog_holds_every_seed_experiment(void)
+{
+	static const char *const ids[] = { "copy", "strided", "offset", "transpose", "reduction",
+					   "dot", "myadd", "minplus", "banks" };
+	struct wl_catalog *cat = NULL;
+	struct wl_error err;
+
+	CHECK(wl_catalog_load(CATALOG_PATH, &cat, &err) == 0, "%s", err.msg);
+	if (!cat)
+		return;
+	CHECK(cat->nexperiments == 9, "%zu experiments", cat->nexperiments);
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		const struct wl_experiment *e = wl_catalog_find(cat, ids[i]);
+
+		CHECK(e && wl_experiment_ops_find(ids[i]), "%s is in the catalog and implemented", ids[i]);
+	}
+	CHECK(wl_experiments_check(cat, &err) == 0, "%s", err.msg);
+	CHECK(wl_catalog_find(cat, "myadd")->needs_fp64, "myadd is fp64");
+	CHECK(wl_catalog_find(cat, "minplus")->metric == WL_METRIC_THROUGHPUT, "minplus reports Gop/s");
+	CHECK(wl_catalog_find(cat, "banks")->baseline_value == 1, "banks is relative to c = 1");
+	wl_catalog_free(cat);
+}
