@@ -9,11 +9,17 @@
 // nothing writes s inside the loop, so a compiler could otherwise load the 32
 // distinct words once and measure nothing. s holds get_local_size(0) * c + 32
 // words (a kernel argument, sized by the host), filled with word indexes so the
-// sum can be checked.
+// sum can be checked. LOCAL_SIZE, the work-group size, is declared to the
+// compiler (reqd_work_group_size).
+
+#ifndef LOCAL_SIZE
+#define LOCAL_SIZE 128
+#endif
 
 // Stride c: s[lid * c]. "Interleaving does not create conflicts if c is odd";
 // with c even the warp's words fall into gcd(c, 32)-deep piles per bank.
-__kernel void bank_stride(__global float *out, __local float *s, int c, int iters)
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
+void bank_stride(__global float *out, __local float *s, int c, int iters)
 {
 	int lid = get_local_id(0);
 	int words = get_local_size(0) * c + 32;
@@ -32,7 +38,8 @@ __kernel void bank_stride(__global float *out, __local float *s, int c, int iter
 
 // Broadcast: s[lid % c]. Work-items reading the same word share one read, so
 // however many read it there is no conflict.
-__kernel void bank_broadcast(__global float *out, __local float *s, int c, int iters)
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
+void bank_broadcast(__global float *out, __local float *s, int c, int iters)
 {
 	int lid = get_local_id(0);
 	int words = get_local_size(0) * c + 32;
@@ -51,7 +58,8 @@ __kernel void bank_broadcast(__global float *out, __local float *s, int c, int i
 
 // Array of structs of c words: work-item lid reads each field f of its own
 // struct, s[lid * c + f]: the same piles as stride c.
-__kernel void bank_struct(__global float *out, __local float *s, int c, int iters)
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
+void bank_struct(__global float *out, __local float *s, int c, int iters)
 {
 	int lid = get_local_id(0);
 	int words = get_local_size(0) * c + 32;
@@ -72,7 +80,8 @@ __kernel void bank_struct(__global float *out, __local float *s, int c, int iter
 
 // The same c fields as a struct of arrays: field f of work-item lid is
 // s[f * size + lid], consecutive work-items read consecutive words.
-__kernel void bank_soa(__global float *out, __local float *s, int c, int iters)
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
+void bank_soa(__global float *out, __local float *s, int c, int iters)
 {
 	int lid = get_local_id(0);
 	int size = get_local_size(0);

@@ -5,7 +5,8 @@
 // int past 2^31), and the catalog asks for n to be a multiple of the number of
 // work-items, so the tutorial's ClearResps/PreSum step for the remainder is not
 // needed and the kernels write resps[i] instead of adding to it.
-// LOCAL_SIZE is the work-group size (the tutorial's `values[256]`).
+// LOCAL_SIZE is the work-group size (the tutorial's `values[256]`), declared to
+// the compiler with reqd_work_group_size.
 
 #ifndef LOCAL_SIZE
 #define LOCAL_SIZE 256
@@ -13,7 +14,8 @@
 
 // Naive: each work-item sums a contiguous chunk. Neighbouring work-items read
 // addresses n / nWorkItems apart: nothing coalesces.
-__kernel void NaiveDot(__global const float *v1, __global const float *v2, __global float *resps,
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
+void NaiveDot(__global const float *v1, __global const float *v2, __global float *resps,
 		       __constant int *NN)
 {
 	int n = NN[0];
@@ -30,7 +32,8 @@ __kernel void NaiveDot(__global const float *v1, __global const float *v2, __glo
 
 // Coalesced: in the j-th iteration work-item i reads element i + j * nWorkItems,
 // so a warp reads one contiguous block per iteration.
-__kernel void CoalescedDot(__global const float *v1, __global const float *v2,
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
+void CoalescedDot(__global const float *v1, __global const float *v2,
 			   __global float *resps, __constant int *KK)
 {
 	int i = get_global_id(0);
@@ -48,7 +51,8 @@ __kernel void CoalescedDot(__global const float *v1, __global const float *v2,
 
 // Coalesced, then a __local reduction, so the host adds one value per
 // work-group instead of one per work-item.
-__kernel void CoalLocalDot(__global const float *v1, __global const float *v2,
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
+void CoalLocalDot(__global const float *v1, __global const float *v2,
 			   __global float *resps, __constant int *KK)
 {
 	int i = get_global_id(0);

@@ -4,6 +4,8 @@
 // 001, whose two kernels keep their names and indexing here, translated from
 // C++ AMP (tile_static -> __local, tidx.barrier.wait() -> barrier(), local_idx ->
 // get_local_id(0)).
+// Each kernel declares the work-group size it is launched with
+// (reqd_work_group_size), so the compiler knows it.
 
 #ifndef TILE_SIZE
 #define TILE_SIZE 256
@@ -12,7 +14,8 @@
 // Seed 001's reduction_tiled_2: interleaved addressing, index = 2 * s * local_idx.
 // Successive work-items touch words 2s apart, so the tile accesses conflict in
 // the banks more and more as s grows.
-__kernel void reduction_tiled_2(__global const float *data, __global float *partial)
+__kernel __attribute__((reqd_work_group_size(TILE_SIZE, 1, 1)))
+void reduction_tiled_2(__global const float *data, __global float *partial)
 {
 	__local float tile_data[TILE_SIZE];
 	unsigned local_idx = get_local_id(0);
@@ -32,7 +35,8 @@ __kernel void reduction_tiled_2(__global const float *data, __global float *part
 
 // Seed 001's reduction_tiled_3: sequential addressing. The active work-items
 // (local_idx < s) read consecutive words: no bank conflicts.
-__kernel void reduction_tiled_3(__global const float *data, __global float *partial)
+__kernel __attribute__((reqd_work_group_size(TILE_SIZE, 1, 1)))
+void reduction_tiled_3(__global const float *data, __global float *partial)
 {
 	__local float tile_data[TILE_SIZE];
 	unsigned local_idx = get_local_id(0);
@@ -51,7 +55,8 @@ __kernel void reduction_tiled_3(__global const float *data, __global float *part
 // Faster, 1: the first add happens during the load. Each work-item reads two
 // elements a tile apart, so half the work-groups do the same work and no
 // work-item idles in the first step of the tree.
-__kernel void reduction_first_add(__global const float *data, __global float *partial)
+__kernel __attribute__((reqd_work_group_size(TILE_SIZE, 1, 1)))
+void reduction_first_add(__global const float *data, __global float *partial)
 {
 	__local float tile_data[TILE_SIZE];
 	unsigned local_idx = get_local_id(0);
@@ -72,7 +77,8 @@ __kernel void reduction_first_add(__global const float *data, __global float *pa
 // as the device runs at once. Four independent accumulators keep four 16-byte
 // loads in flight per work-item; the tree in local memory runs once per group
 // instead of once per TILE_SIZE elements. n4 is the input's length in float4s.
-__kernel void reduction_grid_stride(__global const float4 *data, __global float *partial, uint n4)
+__kernel __attribute__((reqd_work_group_size(TILE_SIZE, 1, 1)))
+void reduction_grid_stride(__global const float4 *data, __global float *partial, uint n4)
 {
 	__local float tile_data[TILE_SIZE];
 	unsigned local_idx = get_local_id(0);

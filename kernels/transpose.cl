@@ -7,6 +7,8 @@
 // TILE_DIM and BLOCK_ROWS come from the build options (-D), as the seed's
 // constants: 32x32 tiles worked on by 32x8 work-items is its best case.
 // n is a multiple of TILE_DIM (the catalog enforces it), so no bound checks.
+// Each kernel declares its TILE_DIM x BLOCK_ROWS work-group size
+// (reqd_work_group_size), so the compiler knows it.
 
 #ifndef TILE_DIM
 #define TILE_DIM 32
@@ -17,7 +19,8 @@
 
 // The baseline: copy each tile in place with the same loop shape as the tiled
 // kernels ("if we only copy within the blocks, we get 94.9 GB/s").
-__kernel void mtran_copy(__global float *odata, __global const float *idata, int n)
+__kernel __attribute__((reqd_work_group_size(TILE_DIM, BLOCK_ROWS, 1)))
+void mtran_copy(__global float *odata, __global const float *idata, int n)
 {
 	int x = get_group_id(0) * TILE_DIM + get_local_id(0);
 	int y = get_group_id(1) * TILE_DIM + get_local_id(1);
@@ -29,7 +32,8 @@ __kernel void mtran_copy(__global float *odata, __global const float *idata, int
 
 // The seed's naive transpose: reads are coalesced, writes to odata are
 // interleaved by n ("Access to odata is interleaved"). One element per work-item.
-__kernel void mtran(__global float *odata, __global const float *idata, int n)
+__kernel __attribute__((reqd_work_group_size(TILE_DIM, BLOCK_ROWS, 1)))
+void mtran(__global float *odata, __global const float *idata, int n)
 {
 	int x = get_group_id(0) * get_local_size(0) + get_local_id(0);
 	int y = get_group_id(1) * get_local_size(1) + get_local_id(1);
@@ -40,7 +44,8 @@ __kernel void mtran(__global float *odata, __global const float *idata, int n)
 // mtran_coalesced: read a tile row-wise into local memory, write its
 // transposition row-wise. Reading the tile column-wise hits one bank: with 32
 // banks, a 32-way conflict.
-__kernel void mtran_coalesced(__global float *odata, __global const float *idata, int n)
+__kernel __attribute__((reqd_work_group_size(TILE_DIM, BLOCK_ROWS, 1)))
+void mtran_coalesced(__global float *odata, __global const float *idata, int n)
 {
 	__local float tile[TILE_DIM][TILE_DIM];
 
@@ -61,7 +66,8 @@ __kernel void mtran_coalesced(__global float *odata, __global const float *idata
 
 // The same with the seed's fix, "__shared__ float tile[TILE_DIM][TILE_DIM + 1]":
 // a column of the padded tile falls in TILE_DIM different banks.
-__kernel void mtran_padded(__global float *odata, __global const float *idata, int n)
+__kernel __attribute__((reqd_work_group_size(TILE_DIM, BLOCK_ROWS, 1)))
+void mtran_padded(__global float *odata, __global const float *idata, int n)
 {
 	__local float tile[TILE_DIM][TILE_DIM + 1];
 
@@ -83,7 +89,8 @@ __kernel void mtran_padded(__global float *odata, __global const float *idata, i
 // Padded, with the seed's diagonal mapping of work-groups onto tiles, so that
 // concurrently running groups spread over the memory partitions:
 //   blockIdx_y = blockIdx.x; blockIdx_x = (blockIdx.x + blockIdx.y) % gridDim.x
-__kernel void mtran_diagonal(__global float *odata, __global const float *idata, int n)
+__kernel __attribute__((reqd_work_group_size(TILE_DIM, BLOCK_ROWS, 1)))
+void mtran_diagonal(__global float *odata, __global const float *idata, int n)
 {
 	__local float tile[TILE_DIM][TILE_DIM + 1];
 

@@ -40,22 +40,28 @@ int wl_bank_conflict_degree(const long long *addr, int lanes, int banks)
 	return worst;
 }
 
-int wl_bank_predicted_degree(const char *variant, long long c, long long local)
+double wl_bank_predicted_degree(const char *variant, long long c, long long local)
 {
 	long long addr[WL_WARP_LANES];
-	int lanes = local < WL_WARP_LANES ? (int)local : WL_WARP_LANES;
+	long long warps = (local + WL_WARP_LANES - 1) / WL_WARP_LANES;
+	double sum = 0;
 
-	/* The kernels' addresses in their first iteration (a common shift does
-	 * not change the degree). */
-	for (int lid = 0; lid < lanes; lid++) {
-		if (strcmp(variant, "stride") == 0 || strcmp(variant, "struct") == 0)
-			addr[lid] = lid * c;
-		else if (strcmp(variant, "broadcast") == 0)
-			addr[lid] = lid % c;
-		else if (strcmp(variant, "soa") == 0)
-			addr[lid] = lid;
-		else
-			return -1;
+	for (long long w = 0; w < warps; w++) {
+		int lanes = 0;
+
+		/* The kernels' addresses in their first iteration (a common shift
+		 * does not change the degree). */
+		for (long long lid = w * WL_WARP_LANES; lid < local && lanes < WL_WARP_LANES; lid++) {
+			if (strcmp(variant, "stride") == 0 || strcmp(variant, "struct") == 0)
+				addr[lanes++] = lid * c;
+			else if (strcmp(variant, "broadcast") == 0)
+				addr[lanes++] = lid % c;
+			else if (strcmp(variant, "soa") == 0)
+				addr[lanes++] = lid;
+			else
+				return -1;
+		}
+		sum += wl_bank_conflict_degree(addr, lanes, WL_BANKS);
 	}
-	return wl_bank_conflict_degree(addr, lanes, WL_BANKS);
+	return sum / (double)warps;
 }

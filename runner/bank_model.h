@@ -17,8 +17,10 @@ int wl_bank_conflict_degree(const long long *addr, int lanes, int banks);
 long long wl_gcd(long long a, long long b);
 
 /* The degree predicted for a banks variant ("stride", "broadcast", "struct",
- * "soa") with c words, for the first warp of a work-group of local work-items,
- * on WL_BANKS banks and WL_WARP_LANES lanes. -1 for an unknown variant. */
-int wl_bank_predicted_degree(const char *variant, long long c, long long local);
+ * "soa") with c words and a work-group of local work-items, on WL_BANKS banks
+ * and WL_WARP_LANES lanes: the mean over the group's warps (they can differ:
+ * broadcast's lid % c wraps at other places in each warp). -1 for an unknown
+ * variant. */
+double wl_bank_predicted_degree(const char *variant, long long c, long long local);
 
 #endif

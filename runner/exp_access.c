@@ -2,6 +2,7 @@
  * offset (kernels/offset.cl): n random floats gathered from a[i * stride] or
  * a[i + offset] into out[i], compared bit for bit with the same gather on the
  * CPU. Effective bytes: the n useful words read and the n written ("8*n"). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,9 +75,11 @@ static int access_measure(const struct wl_point *pt, void *state, const struct w
 	struct access_state *s = state;
 	struct wl_launch l = { .dims = 1, .global = { s->n }, .local = { ACCESS_LOCAL } };
 	cl_int k = (cl_int)s->k;
+	char options[64];
 	int rc = -1;
 
-	if (wl_point_kernel(pt, "", v->kernel, &l.kernel, err) < 0)
+	snprintf(options, sizeof(options), "-D LOCAL_SIZE=%d", ACCESS_LOCAL);
+	if (wl_point_kernel(pt, options, v->kernel, &l.kernel, err) < 0)
 		return -1;
 	clSetKernelArg(l.kernel, 0, sizeof(cl_mem), &s->in);
 	clSetKernelArg(l.kernel, 1, sizeof(cl_mem), &s->out);

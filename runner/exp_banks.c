@@ -90,16 +90,18 @@ static int banks_measure(const struct wl_point *pt, void *state, const struct wl
 	size_t items = s->groups * s->local, bad = 0, first = 0;
 	struct wl_launch l = { .dims = 1, .global = { items }, .local = { s->local } };
 	cl_int c = (cl_int)s->c, iters = (cl_int)s->iters;
+	char options[64];
 	int rc = -1;
 
-	if (wl_point_kernel(pt, "", v->kernel, &l.kernel, err) < 0)
+	snprintf(options, sizeof(options), "-D LOCAL_SIZE=%zu", s->local);
+	if (wl_point_kernel(pt, options, v->kernel, &l.kernel, err) < 0)
 		return -1;
 	clSetKernelArg(l.kernel, 0, sizeof(cl_mem), &s->out);
 	clSetKernelArg(l.kernel, 1, (s->local * s->c + 32) * sizeof(float), NULL);
 	clSetKernelArg(l.kernel, 2, sizeof(cl_int), &c);
 	clSetKernelArg(l.kernel, 3, sizeof(cl_int), &iters);
 	snprintf(res->extra, sizeof(res->extra),
-		 "{\"predicted_degree\":%d,\"bank_model\":\"%d banks x 4 bytes, %d lanes\"}",
+		 "{\"predicted_degree\":%.4g,\"bank_model\":\"%d banks x 4 bytes, %d lanes, mean over the group's warps\"}",
 		 wl_bank_predicted_degree(v->id, (long long)s->c, (long long)s->local), WL_BANKS,
 		 WL_WARP_LANES);
 	if (wl_point_poison(pt, s->out, items * sizeof(float), err) < 0 ||

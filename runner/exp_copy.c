@@ -1,6 +1,7 @@
 /* Host side of the copy experiment (kernels/copy.cl): n random floats copied
  * with 1-, 2- and 4-wide elements; the output must equal the input bit for bit.
  * Bytes counted: n floats read plus n written (the catalog's "8*n"). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,9 +75,11 @@ static int copy_measure(const struct wl_point *pt, void *state, const struct wl_
 	size_t width = copy_width(v), bytes = s->n * sizeof(float);
 	cl_uint count = (cl_uint)(s->n / width);
 	struct wl_launch l = { .dims = 1 };
+	char options[64];
 	int rc = -1;
 
-	if (wl_point_kernel(pt, "", v->kernel, &l.kernel, err) < 0)
+	snprintf(options, sizeof(options), "-D LOCAL_SIZE=%zu", s->local);
+	if (wl_point_kernel(pt, options, v->kernel, &l.kernel, err) < 0)
 		return -1;
 	clSetKernelArg(l.kernel, 0, sizeof(cl_mem), &s->in);
 	clSetKernelArg(l.kernel, 1, sizeof(cl_mem), &s->out);

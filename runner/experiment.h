@@ -78,8 +78,8 @@ int wl_point_read(const struct wl_point *pt, cl_mem buf, size_t bytes, void *out
 		  struct wl_error *err);
 
 /* Time launch l pt->repeat times after pt->warmup warm-ups into res. A
- * work-group the compiled kernel cannot take is recorded in res->error (the
- * point fails, not the run). */
+ * work-group size the driver refuses is recorded in res->error (the point
+ * fails, not the run). */
 int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
 		  struct wl_measurement *res, struct wl_error *err);
 

@@ -5,12 +5,12 @@
 #include <stdlib.h>
 
 int wl_time_launches(cl_command_queue q, const struct wl_launch *l, long long warmup,
-		     long long repeat, double *samples_ms, struct wl_error *err)
+		     long long repeat, double *samples_ms, cl_int *code, struct wl_error *err)
 {
 	const size_t *local = l->local[0] ? l->local : NULL;
 	cl_event *events;
 	long long enqueued = 0;
-	cl_int rc;
+	cl_int rc = CL_SUCCESS;
 	int status = -1;
 
 	events = calloc((size_t)repeat, sizeof(*events));
@@ -47,6 +47,7 @@ int wl_time_launches(cl_command_queue q, const struct wl_launch *l, long long wa
 
 		clGetEventInfo(events[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(exec), &exec, NULL);
 		if (exec < 0) {
+			rc = exec;
 			wl_error_set(err, WL_ERR_INTERNAL, "kernel launch failed: %s",
 				     wl_cl_error_name(exec));
 			goto out;
@@ -65,6 +66,7 @@ int wl_time_launches(cl_command_queue q, const struct wl_launch *l, long long wa
 	}
 	status = 0;
 out:
+	*code = rc;
 	if (status < 0)
 		clFinish(q);
 	for (long long i = 0; i < enqueued; i++)

@@ -15,8 +15,8 @@ struct wl_launch {
 /* Launch l warmup times untimed, then repeat times timed, on q (created with
  * CL_QUEUE_PROFILING_ENABLE). samples_ms receives repeat kernel times in
  * milliseconds (END - START of each event). Fails naming the OpenCL call and
- * error. */
+ * error, whose code goes to *code (CL_SUCCESS otherwise). */
 int wl_time_launches(cl_command_queue q, const struct wl_launch *l, long long warmup,
-		     long long repeat, double *samples_ms, struct wl_error *err);
+		     long long repeat, double *samples_ms, cl_int *code, struct wl_error *err);
 
 #endif

@@ -87,32 +87,35 @@ int wl_point_read(const struct wl_point *pt, cl_mem buf, size_t bytes, void *out
 int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
 		  struct wl_measurement *res, struct wl_error *err)
 {
-	size_t kernel_max = 0, group = 1;
+	size_t group = 1;
 	double *samples;
+	cl_int code;
 	int rc;
 
+	/* No check against CL_KERNEL_WORK_GROUP_SIZE: NVIDIA's driver reports 256
+	 * for every kernel and launches 1024 (bench/cl-workgroup-probe.c). The
+	 * launch itself says whether the size is refused. */
 	for (cl_uint d = 0; d < l->dims; d++)
 		group *= l->local[d];
-	if (group && clGetKernelWorkGroupInfo(l->kernel, pt->dev->device, CL_KERNEL_WORK_GROUP_SIZE,
-				     sizeof(kernel_max), &kernel_max, NULL) == CL_SUCCESS &&
-	    kernel_max && group > kernel_max) {
-		snprintf(res->error, sizeof(res->error),
-			 "work-groups of %zu work-items are too large for this kernel on %s (at most %zu)",
-			 group, pt->dev->id, kernel_max);
-		return 0;
-	}
 	samples = calloc((size_t)pt->repeat, sizeof(*samples));
 	if (!samples) {
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		return -1;
 	}
-	rc = wl_time_launches(pt->dev->queue, l, pt->warmup, pt->repeat, samples, err);
-	if (rc == 0 && wl_stats_summary(samples, (size_t)pt->repeat, &res->stats) < 0) {
+	rc = wl_time_launches(pt->dev->queue, l, pt->warmup, pt->repeat, samples, &code, err);
+	if (rc < 0 && code == CL_INVALID_WORK_GROUP_SIZE) {
+		/* Refused before it ran: the queue is intact, only this point fails. */
+		snprintf(res->error, sizeof(res->error),
+			 "%s refused work-groups of %zu work-items for this kernel (CL_INVALID_WORK_GROUP_SIZE)",
+			 pt->dev->id, group);
+		wl_error_clear(err);
+		rc = 0;
+	} else if (rc == 0 && wl_stats_summary(samples, (size_t)pt->repeat, &res->stats) < 0) {
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		rc = -1;
-	}
-	if (rc == 0)
+	} else if (rc == 0) {
 		res->reps = pt->repeat;
+	}
 	free(samples);
 	return rc;
 }

@@ -69,6 +69,22 @@ test('wrong_result_marks_only_its_point_unverified', async () => {
   }
 });
 
+test('refused_work_group_size_fails_only_its_point', async () => {
+  // A kernel that declares a work-group of 64 while the runner launches 256:
+  // the driver refuses every launch with CL_INVALID_WORK_GROUP_SIZE.
+  const path = join(kernels, 'offset.cl');
+  writeFileSync(path, readFileSync(path, 'utf8').replace('reqd_work_group_size(LOCAL_SIZE, 1, 1)', 'reqd_work_group_size(64, 1, 1)'));
+  const id = (await lab.post('/api/runs', { experiment: 'offset', params: { n: 4096, offset: [0, 1] }, repeat: 2 })).json.id;
+  const run = await lab.waitDone(id);
+  assert.equal(run.status, 'done', 'the run goes on past a refused point');
+  assert.equal(run.results.length, 2);
+  for (const r of run.results) {
+    assert.equal(r.verified, false);
+    assert.equal(r.median_ms, null, 'a refused launch has no time');
+    assert.match(r.error, /refused work-groups of 256 work-items for this kernel \(CL_INVALID_WORK_GROUP_SIZE\)/);
+  }
+});
+
 test('build_failure_fails_run_with_build_log', async () => {
   const path = join(kernels, 'copy.cl');
   writeFileSync(path, readFileSync(path, 'utf8').replace('out[i] = in[i];', 'out[i] = in[i] + undeclared_thing;'));
