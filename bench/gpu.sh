@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # bench/gpu.sh [PLAN] — measure warplab on this machine's GPU in one go: make
 # NVIDIA's OpenCL visible, start a runner and a server on a fresh store, queue
-# the plan's runs (default bench/plans/core.json), wait, and write every run's
-# JSON, the table and the logs under $OUT (default bench/out).
+# the plan's runs (default bench/plans/catalog.json: every experiment at the
+# sizes of EXPERIMENTS.md's H100 figures), wait, and write every run's JSON, the
+# table and the logs under $OUT (default bench/out).
 #
 # On the lent GPU machine (../shared/design/GPU.md) nothing can be installed, so
 # the runtime libraries travel as Debian packages in .gpu/debs and the binaries
@@ -14,7 +15,7 @@
 #   DEVICES   which devices the runner takes (default gpu; "cpu" for PoCL)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-plan=${1:-bench/plans/core.json}
+plan=${1:-bench/plans/catalog.json}
 out=${OUT:-bench/out}
 devices=${DEVICES:-gpu}
 mkdir -p "$out"

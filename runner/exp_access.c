@@ -19,6 +19,12 @@ struct access_state {
 	cl_mem in, out;
 };
 
+void wl_gather_reference(const float *in, float *out, size_t n, size_t stride, size_t offset)
+{
+	for (size_t i = 0; i < n; i++)
+		out[i] = in[i * stride + offset];
+}
+
 static void access_teardown(void *state)
 {
 	struct access_state *s = state;
@@ -57,8 +63,8 @@ static int access_setup(const struct wl_point *pt, void **state, struct wl_error
 	}
 	wl_rng_seed(&rng, pt->seed);
 	wl_rng_fill_float(&rng, s->input, s->in_len);
-	for (size_t i = 0; i < s->n; i++)
-		s->expected[i] = s->input[s->strided ? i * (size_t)s->k : i + (size_t)s->k];
+	wl_gather_reference(s->input, s->expected, s->n, s->strided ? (size_t)s->k : 1,
+			    s->strided ? 0 : (size_t)s->k);
 	if (wl_point_buffer(pt, CL_MEM_READ_ONLY, s->in_len * sizeof(float), s->input, &s->in, err) < 0 ||
 	    wl_point_buffer(pt, CL_MEM_WRITE_ONLY, s->n * sizeof(float), NULL, &s->out, err) < 0)
 		goto fail;

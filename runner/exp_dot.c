@@ -16,6 +16,15 @@ struct dot_state {
 	cl_mem d1, d2, resps, nn, kk;
 };
 
+double wl_dot_reference(const float *a, const float *b, size_t n)
+{
+	double dot = 0;
+
+	for (size_t i = 0; i < n; i++)
+		dot += (double)a[i] * b[i];
+	return dot;
+}
+
 static void dot_teardown(void *state)
 {
 	struct dot_state *s = state;
@@ -63,8 +72,7 @@ static int dot_setup(const struct wl_point *pt, void **state, struct wl_error *e
 	wl_rng_seed(&rng, pt->seed);
 	wl_rng_fill_small_int(&rng, s->v1, s->n, 8);
 	wl_rng_fill_small_int(&rng, s->v2, s->n, 8);
-	for (size_t i = 0; i < s->n; i++)
-		s->dot += (double)s->v1[i] * s->v2[i];
+	s->dot = wl_dot_reference(s->v1, s->v2, s->n);
 	if (wl_point_buffer(pt, CL_MEM_READ_ONLY, s->n * sizeof(float), s->v1, &s->d1, err) < 0 ||
 	    wl_point_buffer(pt, CL_MEM_READ_ONLY, s->n * sizeof(float), s->v2, &s->d2, err) < 0 ||
 	    wl_point_buffer(pt, CL_MEM_READ_WRITE, s->items * sizeof(float), NULL, &s->resps, err) < 0 ||

@@ -18,6 +18,16 @@ struct myadd_state {
 	cl_mem da, db, dc;
 };
 
+void wl_myadd_reference(const double *a, double *out, size_t n, int by_column)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++) {
+			size_t k = i * n + j;
+
+			out[k] = (by_column ? j : i) % 2 == 0 ? a[k] + a[k] : a[k] - a[k];
+		}
+}
+
 static void myadd_teardown(void *state)
 {
 	struct myadd_state *s = state;
@@ -56,7 +66,7 @@ static int myadd_setup(const struct wl_point *pt, void **state, struct wl_error 
 	struct myadd_state *s = calloc(1, sizeof(*s));
 	struct wl_rng rng;
 	size_t count, bytes;
-	double *values = NULL;
+	double *values = NULL, *result = NULL;
 
 	if (!s) {
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
@@ -78,19 +88,25 @@ static int myadd_setup(const struct wl_point *pt, void **state, struct wl_error 
 	}
 	wl_rng_seed(&rng, pt->seed);
 	wl_rng_fill_double(&rng, values, count);
-	for (size_t i = 0; i < s->n; i++) {
-		for (size_t j = 0; j < s->n; j++) {
-			size_t k = i * s->n + j;
-			double a;
-
-			set(s, s->a, k, values[k]);
-			a = get(s, s->a, k);
-			set(s, s->expected_rows, k, i % 2 == 0 ? a + a : a - a);
-			set(s, s->expected_cols, k, j % 2 == 0 ? a + a : a - a);
-		}
+	/* In float, the inputs are first rounded to float: a + a and a - a are
+	 * exact either way, so the reference in double converts exactly. */
+	for (size_t k = 0; k < count; k++) {
+		set(s, s->a, k, values[k]);
+		values[k] = get(s, s->a, k);
 	}
+	if (!(result = malloc(count * sizeof(double)))) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of host memory");
+		goto fail;
+	}
+	wl_myadd_reference(values, result, s->n, 0);
+	for (size_t k = 0; k < count; k++)
+		set(s, s->expected_rows, k, result[k]);
+	wl_myadd_reference(values, result, s->n, 1);
+	for (size_t k = 0; k < count; k++)
+		set(s, s->expected_cols, k, result[k]);
 	free(values);
-	values = NULL;
+	free(result);
+	values = result = NULL;
 	/* B is in the seed's signature but never read: allocated, not filled. */
 	if (wl_point_buffer(pt, CL_MEM_READ_ONLY, bytes, s->a, &s->da, err) < 0 ||
 	    wl_point_buffer(pt, CL_MEM_READ_ONLY, bytes, NULL, &s->db, err) < 0 ||
@@ -100,6 +116,7 @@ static int myadd_setup(const struct wl_point *pt, void **state, struct wl_error 
 	return 0;
 fail:
 	free(values);
+	free(result);
 	myadd_teardown(s);
 	return -1;
 }

@@ -17,6 +17,15 @@ struct reduction_state {
 	cl_mem in, partial;
 };
 
+double wl_sum_reference(const float *v, size_t n)
+{
+	double sum = 0;
+
+	for (size_t i = 0; i < n; i++)
+		sum += v[i];
+	return sum;
+}
+
 static void reduction_teardown(void *state)
 {
 	struct reduction_state *s = state;
@@ -52,8 +61,7 @@ static int reduction_setup(const struct wl_point *pt, void **state, struct wl_er
 	}
 	wl_rng_seed(&rng, pt->seed);
 	wl_rng_fill_small_int(&rng, s->input, s->n, 8);
-	for (size_t i = 0; i < s->n; i++)
-		s->sum += s->input[i];
+	s->sum = wl_sum_reference(s->input, s->n);
 	if (wl_point_buffer(pt, CL_MEM_READ_ONLY, s->n * sizeof(float), s->input, &s->in, err) < 0 ||
 	    wl_point_buffer(pt, CL_MEM_WRITE_ONLY, s->max_groups * sizeof(float), NULL, &s->partial,
 			    err) < 0)

@@ -20,6 +20,18 @@ extern const struct wl_experiment_ops wl_exp_banks;
 /* out = in transposed, both n x n row-major. */
 void wl_transpose_reference(const float *in, float *out, size_t n);
 
+/* out[i] = in[i * stride + offset] for i < n (strided: offset 0; offset:
+ * stride 1). */
+void wl_gather_reference(const float *in, float *out, size_t n, size_t stride, size_t offset);
+
+/* The sum of v[0..n) and the dot product of a and b, in double. */
+double wl_sum_reference(const float *v, size_t n);
+double wl_dot_reference(const float *a, const float *b, size_t n);
+
+/* Seed 000's result for the N x N matrix a: a + a in even rows (by_column: even
+ * columns), a - a in odd ones. */
+void wl_myadd_reference(const double *a, double *out, size_t n, int by_column);
+
 /* One entry of the min-plus product of the n x n matrix d: min over k of
  * d[i][k] + d[k][j], in float. */
 void wl_minplus_reference_entry(const float *d, size_t n, size_t i, size_t j, float *out);

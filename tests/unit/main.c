@@ -40,7 +40,8 @@ char check_tmpdir[256];
 	X(banks_reference_sums_the_pattern)                                             \
 	X(exact_sums_catch_one_wrong_element)                                           \
 	X(slowdown_is_relative_to_baseline_point)                                       \
-	X(catalog_holds_every_seed_experiment)
+	X(catalog_holds_every_seed_experiment)                                          \
+	X(gather_sum_dot_and_myadd_references)
 
 #define DECLARE(name) void test_##name(void);
 TESTS(DECLARE)

@@ -180,3 +180,22 @@ void test_catalog_holds_every_seed_experiment(void)
 	CHECK(wl_catalog_find(cat, "banks")->baseline_value == 1, "banks is relative to c = 1");
 	wl_catalog_free(cat);
 }
+
+void test_gather_sum_dot_and_myadd_references(void)
+{
+	static const float in[12] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
+	static const double a[4] = { 1.5, -2.0, 3.25, 4.0 };	/* 2 x 2 */
+	float out[4];
+	double m[4];
+
+	wl_gather_reference(in, out, 4, 3, 0);
+	CHECK(out[0] == 1 && out[1] == 4 && out[3] == 10, "stride 3: %g %g %g", out[0], out[1], out[3]);
+	wl_gather_reference(in, out, 4, 1, 5);
+	CHECK(out[0] == 6 && out[3] == 9, "offset 5: %g %g", out[0], out[3]);
+	CHECK(wl_sum_reference(in, 12) == 78, "1 + ... + 12 = 78");
+	CHECK(wl_dot_reference(in, in, 3) == 14, "1 + 4 + 9 = 14");
+	wl_myadd_reference(a, m, 2, 0);
+	CHECK(m[0] == 3.0 && m[1] == -4.0 && m[2] == 0 && m[3] == 0, "rows: even 2a, odd 0");
+	wl_myadd_reference(a, m, 2, 1);
+	CHECK(m[0] == 3.0 && m[1] == 0 && m[2] == 6.5 && m[3] == 0, "columns: even 2a, odd 0");
+}
