@@ -31,10 +31,8 @@ static void access_teardown(void *state)
 
 	if (!s)
 		return;
-	if (s->in)
-		clReleaseMemObject(s->in);
-	if (s->out)
-		clReleaseMemObject(s->out);
+	wl_mem_release(&s->in);
+	wl_mem_release(&s->out);
 	free(s->input);
 	free(s->expected);
 	free(s->output);
@@ -90,20 +88,11 @@ static int access_measure(const struct wl_point *pt, void *state, const struct w
 	clSetKernelArg(l.kernel, 0, sizeof(cl_mem), &s->in);
 	clSetKernelArg(l.kernel, 1, sizeof(cl_mem), &s->out);
 	clSetKernelArg(l.kernel, 2, sizeof(cl_int), &k);
-	if (wl_point_poison(pt, s->out, s->n * sizeof(float), err) < 0 ||
-	    wl_point_time(pt, &l, res, err) < 0)
-		goto out;
-	rc = 0;
-	if (res->error[0])
-		goto out;
-	rc = -1;
-	if (wl_point_read(pt, s->out, s->n * sizeof(float), s->output, err) < 0)
-		goto out;
-	res->verified = wl_verify_exact_float(s->output, s->expected, s->n, 0, res);
-	rc = 0;
-out:
+	rc = wl_point_run(pt, &l, s->out, s->n * sizeof(float), s->output, res, err);
+	if (rc > 0)
+		res->verified = wl_verify_exact_float(s->output, s->expected, s->n, 0, res);
 	clReleaseKernel(l.kernel);
-	return rc;
+	return rc < 0 ? -1 : 0;
 }
 
 const struct wl_experiment_ops wl_exp_strided = {

@@ -24,8 +24,7 @@ static void banks_teardown(void *state)
 
 	if (!s)
 		return;
-	if (s->out)
-		clReleaseMemObject(s->out);
+	wl_mem_release(&s->out);
 	free(s->output);
 	free(s->want);
 	free(s);
@@ -104,14 +103,8 @@ static int banks_measure(const struct wl_point *pt, void *state, const struct wl
 		 "{\"predicted_degree\":%.4g,\"bank_model\":\"%d banks x 4 bytes, %d lanes, mean over the group's warps\"}",
 		 wl_bank_predicted_degree(v->id, (long long)s->c, (long long)s->local), WL_BANKS,
 		 WL_WARP_LANES);
-	if (wl_point_poison(pt, s->out, items * sizeof(float), err) < 0 ||
-	    wl_point_time(pt, &l, res, err) < 0)
-		goto out;
-	rc = 0;
-	if (res->error[0])
-		goto out;
-	rc = -1;
-	if (wl_point_read(pt, s->out, items * sizeof(float), s->output, err) < 0)
+	rc = wl_point_run(pt, &l, s->out, items * sizeof(float), s->output, res, err);
+	if (rc <= 0)
 		goto out;
 	wl_banks_reference(v->id, s->c, s->local, s->iters, s->want);
 	for (size_t k = 0; k < items; k++)
@@ -122,10 +115,9 @@ static int banks_measure(const struct wl_point *pt, void *state, const struct wl
 		snprintf(res->error, sizeof(res->error),
 			 "verification failed: %zu of %zu work-items summed wrongly; first %zu: %.9g, expected %.9g",
 			 bad, items, first, (double)s->output[first], (double)s->want[first % s->local]);
-	rc = 0;
 out:
 	clReleaseKernel(l.kernel);
-	return rc;
+	return rc < 0 ? -1 : 0;
 }
 
 const struct wl_experiment_ops wl_exp_banks = {

@@ -20,10 +20,8 @@ static void copy_teardown(void *state)
 
 	if (!s)
 		return;
-	if (s->in)
-		clReleaseMemObject(s->in);
-	if (s->out)
-		clReleaseMemObject(s->out);
+	wl_mem_release(&s->in);
+	wl_mem_release(&s->out);
 	free(s->input);
 	free(s->output);
 	free(s);
@@ -86,19 +84,11 @@ static int copy_measure(const struct wl_point *pt, void *state, const struct wl_
 	clSetKernelArg(l.kernel, 2, sizeof(cl_uint), &count);
 	l.local[0] = s->local;
 	l.global[0] = (count + s->local - 1) / s->local * s->local;
-	if (wl_point_poison(pt, s->out, bytes, err) < 0 || wl_point_time(pt, &l, res, err) < 0)
-		goto out;
-	if (res->error[0]) {
-		rc = 0;
-		goto out;
-	}
-	if (wl_point_read(pt, s->out, bytes, s->output, err) < 0)
-		goto out;
-	res->verified = wl_verify_exact_float(s->output, s->input, s->n, 0, res);
-	rc = 0;
-out:
+	rc = wl_point_run(pt, &l, s->out, bytes, s->output, res, err);
+	if (rc > 0)
+		res->verified = wl_verify_exact_float(s->output, s->input, s->n, 0, res);
 	clReleaseKernel(l.kernel);
-	return rc;
+	return rc < 0 ? -1 : 0;
 }
 
 const struct wl_experiment_ops wl_exp_copy = {

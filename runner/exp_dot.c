@@ -31,16 +31,11 @@ static void dot_teardown(void *state)
 
 	if (!s)
 		return;
-	if (s->d1)
-		clReleaseMemObject(s->d1);
-	if (s->d2)
-		clReleaseMemObject(s->d2);
-	if (s->resps)
-		clReleaseMemObject(s->resps);
-	if (s->nn)
-		clReleaseMemObject(s->nn);
-	if (s->kk)
-		clReleaseMemObject(s->kk);
+	wl_mem_release(&s->d1);
+	wl_mem_release(&s->d2);
+	wl_mem_release(&s->resps);
+	wl_mem_release(&s->nn);
+	wl_mem_release(&s->kk);
 	free(s->v1);
 	free(s->v2);
 	free(s->partials);
@@ -103,20 +98,13 @@ static int dot_measure(const struct wl_point *pt, void *state, const struct wl_v
 	clSetKernelArg(l.kernel, 1, sizeof(cl_mem), &s->d2);
 	clSetKernelArg(l.kernel, 2, sizeof(cl_mem), &s->resps);
 	clSetKernelArg(l.kernel, 3, sizeof(cl_mem), naive ? &s->nn : &s->kk);
-	if (wl_point_poison(pt, s->resps, s->items * sizeof(float), err) < 0 ||
-	    wl_point_time(pt, &l, res, err) < 0)
-		goto out;
-	rc = 0;
-	if (res->error[0])
-		goto out;
-	rc = -1;
-	if (wl_point_read(pt, s->resps, partials * sizeof(float), s->partials, err) < 0)
-		goto out;
-	res->verified = wl_verify_partial_sums(s->partials, partials, s->dot, res);
-	rc = 0;
-out:
+	/* All items slots are poisoned and read back; the local variant fills the
+	 * first items / local of them. */
+	rc = wl_point_run(pt, &l, s->resps, s->items * sizeof(float), s->partials, res, err);
+	if (rc > 0)
+		res->verified = wl_verify_partial_sums(s->partials, partials, s->dot, res);
 	clReleaseKernel(l.kernel);
-	return rc;
+	return rc < 0 ? -1 : 0;
 }
 
 const struct wl_experiment_ops wl_exp_dot = {

@@ -42,12 +42,9 @@ static void minplus_teardown(void *state)
 
 	if (!s)
 		return;
-	if (s->dd)
-		clReleaseMemObject(s->dd);
-	if (s->dt)
-		clReleaseMemObject(s->dt);
-	if (s->dr)
-		clReleaseMemObject(s->dr);
+	wl_mem_release(&s->dd);
+	wl_mem_release(&s->dt);
+	wl_mem_release(&s->dr);
 	free(s->d);
 	free(s->t);
 	free(s->output);
@@ -151,20 +148,11 @@ static int minplus_measure(const struct wl_point *pt, void *state, const struct 
 	} else {
 		clSetKernelArg(l.kernel, 2, sizeof(cl_int), &n);
 	}
-	if (wl_point_poison(pt, s->dr, count * sizeof(float), err) < 0 ||
-	    wl_point_time(pt, &l, res, err) < 0)
-		goto out;
-	rc = 0;
-	if (res->error[0])
-		goto out;
-	rc = -1;
-	if (wl_point_read(pt, s->dr, count * sizeof(float), s->output, err) < 0)
-		goto out;
-	minplus_verify(s, res);
-	rc = 0;
-out:
+	rc = wl_point_run(pt, &l, s->dr, count * sizeof(float), s->output, res, err);
+	if (rc > 0)
+		minplus_verify(s, res);
 	clReleaseKernel(l.kernel);
-	return rc;
+	return rc < 0 ? -1 : 0;
 }
 
 const struct wl_experiment_ops wl_exp_minplus = {

@@ -34,12 +34,9 @@ static void myadd_teardown(void *state)
 
 	if (!s)
 		return;
-	if (s->da)
-		clReleaseMemObject(s->da);
-	if (s->db)
-		clReleaseMemObject(s->db);
-	if (s->dc)
-		clReleaseMemObject(s->dc);
+	wl_mem_release(&s->da);
+	wl_mem_release(&s->db);
+	wl_mem_release(&s->dc);
 	free(s->a);
 	free(s->expected_rows);
 	free(s->expected_cols);
@@ -142,13 +139,8 @@ static int myadd_measure(const struct wl_point *pt, void *state, const struct wl
 		snprintf(res->note, sizeof(res->note), "ran in float: %s has no fp64", pt->dev->id);
 		res->bytes = 2.0 * (double)bytes;
 	}
-	if (wl_point_poison(pt, s->dc, bytes, err) < 0 || wl_point_time(pt, &l, res, err) < 0)
-		goto out;
-	rc = 0;
-	if (res->error[0])
-		goto out;
-	rc = -1;
-	if (wl_point_read(pt, s->dc, bytes, s->output, err) < 0)
+	rc = wl_point_run(pt, &l, s->dc, bytes, s->output, res, err);
+	if (rc <= 0)
 		goto out;
 	for (size_t k = 0; k < count; k++) {
 		if (memcmp((const char *)s->output + k * s->elem, (const char *)want + k * s->elem,
@@ -161,10 +153,9 @@ static int myadd_measure(const struct wl_point *pt, void *state, const struct wl
 			 "verification failed: %zu of %zu elements differ; first at [%zu][%zu]: got %.17g, expected %.17g",
 			 bad, count, first / s->n, first % s->n, get(s, s->output, first),
 			 get(s, want, first));
-	rc = 0;
 out:
 	clReleaseKernel(l.kernel);
-	return rc;
+	return rc < 0 ? -1 : 0;
 }
 
 const struct wl_experiment_ops wl_exp_myadd = {

@@ -32,10 +32,8 @@ static void reduction_teardown(void *state)
 
 	if (!s)
 		return;
-	if (s->in)
-		clReleaseMemObject(s->in);
-	if (s->partial)
-		clReleaseMemObject(s->partial);
+	wl_mem_release(&s->in);
+	wl_mem_release(&s->partial);
 	free(s->input);
 	free(s->partials);
 	free(s);
@@ -111,20 +109,11 @@ static int reduction_measure(const struct wl_point *pt, void *state, const struc
 		groups = s->n / s->local;
 	}
 	l.global[0] = groups * s->local;
-	if (wl_point_poison(pt, s->partial, groups * sizeof(float), err) < 0 ||
-	    wl_point_time(pt, &l, res, err) < 0)
-		goto out;
-	rc = 0;
-	if (res->error[0])
-		goto out;
-	rc = -1;
-	if (wl_point_read(pt, s->partial, groups * sizeof(float), s->partials, err) < 0)
-		goto out;
-	res->verified = wl_verify_partial_sums(s->partials, groups, s->sum, res);
-	rc = 0;
-out:
+	rc = wl_point_run(pt, &l, s->partial, groups * sizeof(float), s->partials, res, err);
+	if (rc > 0)
+		res->verified = wl_verify_partial_sums(s->partials, groups, s->sum, res);
 	clReleaseKernel(l.kernel);
-	return rc;
+	return rc < 0 ? -1 : 0;
 }
 
 const struct wl_experiment_ops wl_exp_reduction = {

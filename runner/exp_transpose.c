@@ -34,10 +34,8 @@ static void transpose_teardown(void *state)
 
 	if (!s)
 		return;
-	if (s->idata)
-		clReleaseMemObject(s->idata);
-	if (s->odata)
-		clReleaseMemObject(s->odata);
+	wl_mem_release(&s->idata);
+	wl_mem_release(&s->odata);
 	free(s->input);
 	free(s->expected);
 	free(s->output);
@@ -103,21 +101,13 @@ static int transpose_measure(const struct wl_point *pt, void *state,
 	l.local[1] = s->rows;
 	l.global[0] = s->n;
 	l.global[1] = one_per_item ? s->n : s->n / s->tile * s->rows;
-	if (wl_point_poison(pt, s->odata, bytes, err) < 0 || wl_point_time(pt, &l, res, err) < 0)
-		goto out;
-	if (res->error[0]) {
-		rc = 0;
-		goto out;
-	}
-	if (wl_point_read(pt, s->odata, bytes, s->output, err) < 0)
-		goto out;
-	res->verified = wl_verify_exact_float(s->output,
-					      strcmp(v->id, "copy") == 0 ? s->input : s->expected,
-					      s->n * s->n, s->n, res);
-	rc = 0;
-out:
+	rc = wl_point_run(pt, &l, s->odata, bytes, s->output, res, err);
+	if (rc > 0)
+		res->verified = wl_verify_exact_float(s->output,
+						      strcmp(v->id, "copy") == 0 ? s->input : s->expected,
+						      s->n * s->n, s->n, res);
 	clReleaseKernel(l.kernel);
-	return rc;
+	return rc < 0 ? -1 : 0;
 }
 
 const struct wl_experiment_ops wl_exp_transpose = {

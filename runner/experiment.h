@@ -83,6 +83,16 @@ int wl_point_read(const struct wl_point *pt, cl_mem buf, size_t bytes, void *out
 int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
 		  struct wl_measurement *res, struct wl_error *err);
 
+/* The steps every variant takes: poison out (bytes), time launch l, read out
+ * back into host. Returns 1 when the output is in host to verify, 0 when the
+ * point failed without output (res->error says why), -1 for an error that
+ * stops the run. */
+int wl_point_run(const struct wl_point *pt, const struct wl_launch *l, cl_mem out, size_t bytes,
+		 void *host, struct wl_measurement *res, struct wl_error *err);
+
+/* Release *m if set and clear it; for teardown functions. */
+void wl_mem_release(cl_mem *m);
+
 /* Compare n floats bit for bit (data movement must not change a value);
  * describe the first difference and the count in res->error. Returns whether
  * they all match. */

@@ -120,6 +120,25 @@ int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
 	return rc;
 }
 
+int wl_point_run(const struct wl_point *pt, const struct wl_launch *l, cl_mem out, size_t bytes,
+		 void *host, struct wl_measurement *res, struct wl_error *err)
+{
+	if (wl_point_poison(pt, out, bytes, err) < 0 || wl_point_time(pt, l, res, err) < 0)
+		return -1;
+	if (res->error[0])
+		return 0;
+	if (wl_point_read(pt, out, bytes, host, err) < 0)
+		return -1;
+	return 1;
+}
+
+void wl_mem_release(cl_mem *m)
+{
+	if (*m)
+		clReleaseMemObject(*m);
+	*m = NULL;
+}
+
 int wl_verify_partial_sums(const float *partials, size_t count, double want,
 			   struct wl_measurement *res)
 {
