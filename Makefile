@@ -41,13 +41,13 @@ UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/obj/%.o)
 LIB_SERVER_OBJ := $(filter-out %/server/main.o,$(SERVER_OBJ))
 LIB_RUNNER_OBJ := $(filter-out %/runner/main.o,$(RUNNER_OBJ))
 
-CHARTJS := www/vendor/chart.umd.js
+VENDOR := www/vendor/chart.umd.js www/vendor/chartjs-plugin-annotation.min.js
 
 .PHONY: all build deps run test unit-test integration-test bench install clean distclean
 
 all: build
 
-build: $(BUILD)/warplab-server $(BUILD)/warplab-runner $(CHARTJS)
+build: $(BUILD)/warplab-server $(BUILD)/warplab-runner $(VENDOR)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -62,14 +62,19 @@ $(BUILD)/warplab-runner: $(RUNNER_OBJ) $(COMMON_OBJ)
 $(BUILD)/unit-tests: $(UNIT_OBJ) $(LIB_SERVER_OBJ) $(LIB_RUNNER_OBJ) $(COMMON_OBJ)
 	$(CC) $(WL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(shell $(PKG_CONFIG) --libs $(LIBS_PKG)) -lpthread -lm
 
-# Chart.js comes from npm at build time, pinned by package-lock.json.
+# Chart.js and its annotation plugin come from npm at build time, pinned by
+# package-lock.json; playwright-core drives the browser tests.
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch $@
 
-$(CHARTJS): node_modules/.package-lock.json
+www/vendor/chart.umd.js: node_modules/.package-lock.json
 	@mkdir -p www/vendor
 	cp node_modules/chart.js/dist/chart.umd.js $@
+
+www/vendor/chartjs-plugin-annotation.min.js: node_modules/.package-lock.json
+	@mkdir -p www/vendor
+	cp node_modules/chartjs-plugin-annotation/dist/chartjs-plugin-annotation.min.js $@
 
 deps:
 	./deploy/install-deps.sh

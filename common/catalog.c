@@ -352,11 +352,46 @@ out:
 	return rc;
 }
 
+/* "drops": {"param": "n", "threshold": 0.15}: sweeps over param are searched for
+ * points more than threshold below both neighbours (partition camping). */
+static int load_drops(struct wl_experiment *exp, const json_t *obj, const char *where,
+		      struct wl_error *err)
+{
+	static const char *const keys[] = { "param", "threshold", NULL };
+	char *param = NULL;
+	json_t *t;
+	int rc = -1;
+
+	exp->drops_param = -1;
+	exp->drops_threshold = -1;
+	if (!obj)
+		return 0;
+	if (!json_is_object(obj) || check_keys(obj, keys, where, err) < 0 ||
+	    get_string(obj, "param", 1, &param, where, err) < 0)
+		goto out;
+	t = json_object_get(obj, "threshold");
+	if (!json_is_number(t) || json_number_value(t) <= 0 || json_number_value(t) >= 1) {
+		wl_error_set(err, WL_ERR_CONFIG, "%s: drops needs a threshold between 0 and 1", where);
+		goto out;
+	}
+	exp->drops_threshold = json_number_value(t);
+	exp->drops_param = wl_experiment_param(exp, param);
+	if (exp->drops_param < 0) {
+		wl_error_set(err, WL_ERR_CONFIG, "%s: drops names unknown parameter '%s'", where, param);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(param);
+	return rc;
+}
+
 static int load_experiment(struct wl_experiment *exp, const json_t *obj, size_t index,
 			   struct wl_error *err)
 {
-	static const char *const keys[] = { "id", "title", "summary", "seed", "source", "metric",
-					    "fp64", "params", "variants", "cost", "baseline", NULL };
+	static const char *const keys[] = { "id", "title", "lesson", "summary", "seed", "source", "metric",
+					    "fp64", "params", "variants", "cost", "baseline", "drops",
+					    NULL };
 	char where[256], sub[320];
 	json_t *params, *variants;
 	char *metric_name = NULL;
@@ -371,6 +406,7 @@ static int load_experiment(struct wl_experiment *exp, const json_t *obj, size_t 
 	snprintf(where, sizeof(where), "experiment '%s'", exp->id);
 	if (check_keys(obj, keys, where, err) < 0 ||
 	    get_string(obj, "title", 1, &exp->title, where, err) < 0 ||
+	    get_string(obj, "lesson", 1, &exp->lesson, where, err) < 0 ||
 	    get_string(obj, "summary", 1, &exp->summary, where, err) < 0 ||
 	    get_string(obj, "seed", 1, &exp->seed, where, err) < 0 ||
 	    get_string(obj, "source", 1, &exp->source, where, err) < 0 ||
@@ -428,7 +464,8 @@ static int load_experiment(struct wl_experiment *exp, const json_t *obj, size_t 
 	if (json_object_get(obj, "cost") &&
 	    load_costs(exp, json_object_get(obj, "cost"), exp->has_cost, exp->cost, where, err) < 0)
 		return -1;
-	if (load_baseline(exp, json_object_get(obj, "baseline"), where, err) < 0)
+	if (load_baseline(exp, json_object_get(obj, "baseline"), where, err) < 0 ||
+	    load_drops(exp, json_object_get(obj, "drops"), where, err) < 0)
 		return -1;
 
 	variants = json_object_get(obj, "variants");
@@ -497,6 +534,7 @@ static void experiment_free(struct wl_experiment *exp)
 	free(exp->variants);
 	free(exp->id);
 	free(exp->title);
+	free(exp->lesson);
 	free(exp->summary);
 	free(exp->seed);
 	free(exp->source);
@@ -661,10 +699,16 @@ json_t *wl_catalog_to_json(const struct wl_catalog *cat)
 						    "note", e->variants[v].note ? e->variants[v].note : ""));
 		for (size_t p = 0; p < e->nparams; p++)
 			json_object_set_new(params, e->params[p].name, param_to_json(e, &e->params[p]));
-		o = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:s, s:b}", "id", e->id, "title",
-			      e->title, "summary", e->summary, "seed", e->seed, "variants", variants,
+		o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:s, s:b}", "id", e->id, "title",
+			      e->title, "lesson", e->lesson, "summary", e->summary, "seed", e->seed,
+			      "variants", variants,
 			      "params", params, "metric", wl_metric_name(e->metric), "fp64",
 			      e->needs_fp64);
+		if (o && e->drops_param >= 0)
+			json_object_set_new(o, "drops",
+					    json_pack("{s:s, s:f}", "param",
+						      e->params[e->drops_param].name, "threshold",
+						      e->drops_threshold));
 		if (o && e->baseline_param >= 0)
 			json_object_set_new(o, "baseline",
 					    json_pack("{s:s, s:I}", "param",

@@ -55,11 +55,13 @@ struct wl_variant_def {
 enum wl_metric { WL_METRIC_BANDWIDTH, WL_METRIC_THROUGHPUT };
 
 struct wl_experiment {
-	char *id, *title, *summary, *seed, *source;
+	char *id, *title, *lesson, *summary, *seed, *source;
 	enum wl_metric metric;
 	int needs_fp64;			/* runs in double where the device can */
 	int baseline_param;		/* results are also shown relative to this param at */
 	long long baseline_value;	/* baseline_value (e.g. c = 1); -1 when none */
+	int drops_param;		/* sweeps over this param are searched for drops, */
+	double drops_threshold;		/* points this fraction below both neighbours; -1: none */
 	size_t nparams, nvariants;
 	struct wl_param_def *params;
 	struct wl_variant_def *variants;

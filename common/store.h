@@ -56,6 +56,13 @@ int wl_store_list_runs(struct wl_store *st, const struct wl_run_filter *f, json_
  * WL_ERR_CONFLICT when the run has finished. */
 int wl_store_cancel_run(struct wl_store *st, long long id, struct wl_error *err);
 
+/* The device's copy ceiling as of time `before` (RFC 3339; NULL: now): the best
+ * verified GB/s of the latest copy run on device_id that finished by then, as
+ * {"run", "gbps", "variant", "params", "url"}; *out is NULL when there is none.
+ * A finished run asks as of its own end, so later copy runs never change it. */
+int wl_store_copy_ceiling(struct wl_store *st, const char *device_id, const char *before,
+			  json_t **out, struct wl_error *err);
+
 /* Runs per status, for health and metrics: {"queued":3,"running":1,...}. */
 int wl_store_count_runs(struct wl_store *st, json_t **out, struct wl_error *err);
 

@@ -293,6 +293,39 @@ fail:
 	return -1;
 }
 
+static const char SQL_COPY_CEILING[] =
+	"SELECT s.run_id, s.variant, s.params, s.bytes / (s.median_ms * 1e6) AS gbps FROM results s"
+	" WHERE s.run_id = (SELECT id FROM runs WHERE experiment = 'copy' AND device_id = ?1"
+	"   AND status = 'done' AND finished_at <= COALESCE(?2, " STORE_NOW ")"
+	"   ORDER BY finished_at DESC, id DESC LIMIT 1)"
+	" AND s.verified = 1 AND s.median_ms > 0 AND s.bytes > 0"
+	" ORDER BY gbps DESC LIMIT 1";
+
+int wl_store_copy_ceiling(struct wl_store *st, const char *device_id, const char *before,
+			  json_t **out, struct wl_error *err)
+{
+	sqlite3_stmt *s = store_stmt(st, SQL_COPY_CEILING, err);
+	int rc;
+
+	*out = NULL;
+	if (!s)
+		return -1;
+	sqlite3_bind_text(s, 1, device_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, before, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*out = json_pack("{s:I, s:o, s:o, s:f, s:o}", "run", (json_int_t)sqlite3_column_int64(s, 0),
+				 "variant", store_col_text(s, 1), "params", store_col_json(s, 2), "gbps",
+				 sqlite3_column_double(s, 3), "url",
+				 json_sprintf("/runs/%lld", (long long)sqlite3_column_int64(s, 0)));
+	sqlite3_reset(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		store_fail(st, err, "find the copy ceiling");
+		return -1;
+	}
+	return 0;
+}
+
 static const char SQL_COUNT_RUNS[] = "SELECT status, count(*) FROM runs GROUP BY status";
 
 int wl_store_count_runs(struct wl_store *st, json_t **out, struct wl_error *err)

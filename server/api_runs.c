@@ -296,16 +296,17 @@ void wl_api_get_run(struct wl_server *srv, long long id, struct wl_response *res
 {
 	struct wl_store *st = store_or_503(srv, resp);
 	struct wl_error err;
-	json_t *run;
+	json_t *run = NULL;
 
 	if (!st)
 		return;
-	if (wl_store_get_run(st, id, 1, &run, &err) < 0) {
+	if (wl_store_get_run(st, id, 1, &run, &err) < 0 ||
+	    wl_run_derive(wl_catalog_find(srv->catalog,
+					  json_string_value(json_object_get(run, "experiment"))),
+			  st, run, &err) < 0) {
 		wl_response_from_error(resp, &err);
+		json_decref(run);
 	} else {
-		wl_run_add_slowdown(wl_catalog_find(srv->catalog,
-						    json_string_value(json_object_get(run, "experiment"))),
-				    run);
 		wl_response_json(resp, 200, run);
 	}
 	wl_store_pool_put(srv->pool, st);

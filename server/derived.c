@@ -1,11 +1,12 @@
-/* Derived figures: a result's baseline is the result of the same variant whose
- * params equal its own except that the baseline param has the baseline value.
- * Baselines are found through a key (variant and the other params, with sorted
- * keys), one pass to collect them and one to divide. */
+/* Derived figures. Results that belong together — a result and its baseline,
+ * the points of one sweep — share a key: the variant and every param but one,
+ * as JSON with sorted keys. */
 #include "derived.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "drops.h"
 
 /* "variant|{params without the baseline param}"; caller frees. */
 static char *baseline_key(const json_t *result, const char *param)
@@ -63,4 +64,129 @@ int wl_run_add_slowdown(const struct wl_experiment *exp, json_t *run)
 	}
 	json_decref(baselines);
 	return 0;
+}
+
+/* One point of a sweep: the swept value, the metric, the result it came from. */
+struct sweep_point {
+	long long value;
+	double metric;
+	json_t *result;
+};
+
+static int by_value(const void *a, const void *b)
+{
+	const struct sweep_point *x = a, *y = b;
+
+	return (x->value > y->value) - (x->value < y->value);
+}
+
+int wl_run_add_drops(const struct wl_experiment *exp, json_t *run)
+{
+	json_t *results = json_object_get(run, "results"), *drops, *sweeps, *r, *members;
+	const char *param, *metric, *key;
+	size_t i, count = json_array_size(results);
+	struct sweep_point *pts = NULL;
+	struct wl_drop *found = NULL;
+	int rc = -1;
+
+	if (!exp || exp->drops_param < 0 || !json_is_array(results))
+		return 0;
+	param = exp->params[exp->drops_param].name;
+	metric = exp->metric == WL_METRIC_THROUGHPUT ? "gops" : "gbps";
+	drops = json_array();
+	sweeps = json_object();
+	pts = calloc(count + 1, sizeof(*pts));
+	found = calloc(count + 1, sizeof(*found));
+	if (!drops || !sweeps || !pts || !found)
+		goto out;
+	/* Group the verified points into sweeps. */
+	json_array_foreach(results, i, r) {
+		char *k;
+
+		if (!json_is_true(json_object_get(r, "verified")) || !json_is_real(json_object_get(r, metric)))
+			continue;
+		k = baseline_key(r, param);
+		if (!k)
+			continue;
+		members = json_object_get(sweeps, k);
+		if (!members) {
+			members = json_array();
+			json_object_set_new(sweeps, k, members);
+		}
+		json_array_append(members, r);
+		free(k);
+	}
+	json_object_foreach(sweeps, key, members) {
+		size_t n = json_array_size(members), ndrops;
+		double *y = malloc((n + 1) * sizeof(double));
+
+		if (!y)
+			goto out;
+		for (i = 0; i < n; i++) {
+			r = json_array_get(members, i);
+			pts[i].value = json_integer_value(json_object_get(json_object_get(r, "params"), param));
+			pts[i].metric = json_real_value(json_object_get(r, metric));
+			pts[i].result = r;
+		}
+		qsort(pts, n, sizeof(*pts), by_value);
+		for (i = 0; i < n; i++)
+			y[i] = pts[i].metric;
+		ndrops = wl_find_drops(y, n, exp->drops_threshold, found, count);
+		free(y);
+		for (i = 0; i < ndrops; i++) {
+			struct sweep_point *p = &pts[found[i].index];
+			json_t *d = json_pack("{s:O, s:O, s:I, s:f, s:f, s:f, s:I}", "variant",
+					      json_object_get(p->result, "variant"), "params",
+					      json_object_get(p->result, "params"), "value",
+					      (json_int_t)p->value, metric, p->metric, "trend",
+					      found[i].trend, "below_pct", 100.0 * found[i].below, "pow2",
+					      (json_int_t)wl_pow2_divisor(p->value));
+
+			if (d)
+				json_array_append_new(drops, d);
+		}
+	}
+	json_object_set_new(run, "drops", drops);
+	drops = NULL;
+	rc = 0;
+out:
+	json_decref(drops);
+	json_decref(sweeps);
+	free(pts);
+	free(found);
+	return rc;
+}
+
+int wl_run_add_ceiling(const struct wl_experiment *exp, struct wl_store *st, json_t *run,
+		       struct wl_error *err)
+{
+	const char *device = json_string_value(json_object_get(json_object_get(run, "device"), "id"));
+	const char *finished = json_string_value(json_object_get(run, "finished_at"));
+	json_t *ceiling = NULL, *r;
+	size_t i;
+
+	if (device && wl_store_copy_ceiling(st, device, finished, &ceiling, err) < 0)
+		return -1;
+	json_array_foreach(json_object_get(run, "results"), i, r) {
+		json_t *gbps = json_object_get(r, "gbps");
+
+		if (ceiling && exp && exp->metric == WL_METRIC_BANDWIDTH && json_is_real(gbps))
+			json_object_set_new(r, "ceiling_pct",
+					    json_real(100.0 * json_real_value(gbps) /
+						      json_real_value(json_object_get(ceiling, "gbps"))));
+		else
+			json_object_set_new(r, "ceiling_pct", json_null());
+	}
+	json_object_set_new(run, "ceiling", ceiling ? ceiling : json_null());
+	return 0;
+}
+
+int wl_run_derive(const struct wl_experiment *exp, struct wl_store *st, json_t *run,
+		  struct wl_error *err)
+{
+	if (wl_run_add_slowdown(exp, run) < 0 || wl_run_add_drops(exp, run) < 0) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return -1;
+	}
+	return wl_run_add_ceiling(exp, st, run, err);
 }

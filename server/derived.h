@@ -1,16 +1,36 @@
 /* Figures the server derives from a run's stored results, so that every client
- * (the dashboard, scripts) reads the same numbers: the slowdown of each result
- * against its experiment's baseline point (banks: c = 1). */
+ * (the dashboard, scripts) reads the same numbers:
+ * - slowdown: each result against its experiment's baseline point (banks: c = 1);
+ * - drops: points of a sweep well below their neighbours (transpose: partition
+ *   camping), labelled with the largest power of two dividing the swept value;
+ * - ceiling: the device's copy bandwidth as of the run's end, and each result's
+ *   share of it. */
 #ifndef WL_DERIVED_H
 #define WL_DERIVED_H
 
 #include <jansson.h>
 
 #include "catalog.h"
+#include "store.h"
 
 /* Add "slowdown" (median_ms over the baseline's median_ms; null where the run
  * has no such baseline) to every result of run, when exp declares a baseline.
  * Results are matched on variant and every other parameter. */
 int wl_run_add_slowdown(const struct wl_experiment *exp, json_t *run);
+
+/* Add "drops" to run when exp declares a drops param: an array of {"variant",
+ * "params", "value", "gbps" (or "gops"), "trend", "below_pct", "pow2"}, one per
+ * verified point more than the threshold below both neighbours of its sweep
+ * (same variant and other params, in the swept param's order). */
+int wl_run_add_drops(const struct wl_experiment *exp, json_t *run);
+
+/* Add "ceiling" (wl_store_copy_ceiling as of the run's end, or null) and, for
+ * bandwidth results, "ceiling_pct". */
+int wl_run_add_ceiling(const struct wl_experiment *exp, struct wl_store *st, json_t *run,
+		       struct wl_error *err);
+
+/* All of the above. */
+int wl_run_derive(const struct wl_experiment *exp, struct wl_store *st, json_t *run,
+		  struct wl_error *err);
 
 #endif

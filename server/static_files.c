@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -126,6 +127,25 @@ static void not_found(struct wl_server *srv, struct wl_response *resp)
 	resp->cache_control = "no-cache";
 }
 
+/* Whether the run a /runs/{id} page names exists; a store that cannot answer
+ * counts as yes, so the page loads and explains the failure itself. */
+static int run_exists(struct wl_server *srv, const char *id_text)
+{
+	struct wl_store *st = NULL;
+	struct wl_error err;
+	json_t *run = NULL;
+	int exists = 1;
+
+	if (wl_store_pool_get(srv->pool, &st, &err) < 0)
+		return 1;
+	if (wl_store_get_run(st, strtoll(id_text, NULL, 10), 0, &run, &err) < 0 &&
+	    err.kind == WL_ERR_NOT_FOUND)
+		exists = 0;
+	json_decref(run);
+	wl_store_pool_put(srv->pool, st);
+	return exists;
+}
+
 void wl_static_serve(struct wl_server *srv, const char *path, struct wl_response *resp)
 {
 	char buf[512];
@@ -134,6 +154,10 @@ void wl_static_serve(struct wl_server *srv, const char *path, struct wl_response
 	struct stat st;
 	int fd;
 
+	if (rel && strcmp(rel, "run.html") == 0 && !run_exists(srv, path + 6)) {
+		not_found(srv, resp);
+		return;
+	}
 	type = rel && plain_path(rel) ? content_type(rel) : NULL;
 	fd = type ? open_beneath(srv->www_fd, rel, &st) : -1;
 	if (fd < 0) {

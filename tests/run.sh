@@ -1,6 +1,7 @@
 #!/bin/sh
 # Runs every suite against the binaries in $BUILD (default build): the C unit
-# tests, then the integration tests (real server + runner on PoCL, over HTTP).
+# tests, then the integration tests (real server + runner on PoCL, over HTTP)
+# and the browser tests (the dashboard in headless Chromium against them).
 # Prints each suite's results and ends with one line: "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -29,8 +30,8 @@ else
 	failed=$((failed + 1))
 fi
 
-echo "== integration tests"
-node --test --test-reporter=tap --test-concurrency=1 tests/integration/ > tests/out/integration.log 2>&1
+echo "== integration and browser tests"
+node --test --test-reporter=tap --test-concurrency=1 tests/integration/ tests/e2e/ > tests/out/integration.log 2>&1
 grep -E '^# Subtest|^(not )?ok |^# (pass|fail)' tests/out/integration.log | grep -v '^# Subtest'
 if grep -q '^not ok' tests/out/integration.log; then
 	echo "-- failures:"

@@ -41,7 +41,10 @@ char check_tmpdir[256];
 	X(exact_sums_catch_one_wrong_element)                                           \
 	X(slowdown_is_relative_to_baseline_point)                                       \
 	X(catalog_holds_every_seed_experiment)                                          \
-	X(gather_sum_dot_and_myadd_references)
+	X(gather_sum_dot_and_myadd_references)                                          \
+	X(drops_find_the_seeds_partition_camping)                                       \
+	X(drops_ignore_rises_noise_and_edges)                                           \
+	X(copy_ceiling_is_as_of_the_runs_end)
 
 #define DECLARE(name) void test_##name(void);
 TESTS(DECLARE)

@@ -59,7 +59,7 @@ static int load_text(const char *text, struct wl_error *err)
 	return rc;
 }
 
-#define EXP_HEAD "{\"experiments\":[{\"id\":\"e\",\"title\":\"t\",\"summary\":\"s\",\"seed\":\"000\",\"source\":\"e.cl\",\"metric\":\"bandwidth\","
+#define EXP_HEAD "{\"experiments\":[{\"id\":\"e\",\"title\":\"t\",\"lesson\":\"l\",\"summary\":\"s\",\"seed\":\"000\",\"source\":\"e.cl\",\"metric\":\"bandwidth\","
 #define GOOD_PARAMS "\"params\":[{\"name\":\"n\",\"min\":1,\"max\":100,\"default\":10}],"
 #define GOOD_VARIANTS "\"variants\":[{\"id\":\"v\",\"kernel\":\"k\"}]"
 #define GOOD_COST "\"cost\":{\"bytes\":\"4*n\",\"memory\":\"8*n\"},"

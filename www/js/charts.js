@@ -1,29 +1,57 @@
-// Line charts of results with Chart.js (loaded as window.Chart from
-// /vendor/chart.umd.js). Colours are the Okabe-Ito palette and every line also
-// has its own point shape, so variants stay apart for colour-blind readers and
-// on a washed-out projector.
+// Line charts of results with Chart.js (window.Chart from /vendor/chart.umd.js)
+// and its annotation plugin for marked points. Colours are the Okabe-Ito palette
+// and every line also has its own point shape (and, for overlaid runs, its own
+// dash), so lines stay apart for colour-blind readers and on a washed-out
+// projector. Animation is off: a finished run draws the same every time.
 
 export const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442'];
 const SHAPES = ['circle', 'triangle', 'rect', 'rectRot', 'star', 'crossRot', 'rectRounded', 'cross'];
+const DASHES = [[], [6, 4], [2, 3], [10, 3, 2, 3]];
 
-export function styleFor(i) {
+if (window.Chart && window['chartjs-plugin-annotation']) window.Chart.register(window['chartjs-plugin-annotation']);
+
+export function styleFor(i, dash = 0) {
   return {
     borderColor: PALETTE[i % PALETTE.length],
     backgroundColor: PALETTE[i % PALETTE.length],
     pointStyle: SHAPES[i % SHAPES.length],
     pointRadius: 4,
     borderWidth: 2,
+    borderDash: DASHES[dash % DASHES.length],
   };
 }
 
-// Create or update a line chart on canvas: series is [{label, points:[{x,y}]}].
-export function lineChart(canvas, existing, { series, xTitle, yTitle, logX = false }) {
-  const datasets = series.map((s, i) => ({ label: s.label, data: s.points, ...styleFor(i) }));
+// Marks at points (drops): [{x, y, label}] as annotation-plugin points with labels.
+function annotationsFor(marks) {
+  const out = {};
+  marks.forEach((m, i) => {
+    out[`mark${i}`] = {
+      type: 'point', xValue: m.x, yValue: m.y, radius: 7,
+      backgroundColor: 'rgba(179, 38, 30, 0.25)', borderColor: '#b3261e', borderWidth: 2,
+    };
+    out[`label${i}`] = {
+      type: 'label', xValue: m.x, yValue: m.y, yAdjust: 22, content: m.label,
+      color: '#b3261e', font: { weight: 'bold', size: 11 }, backgroundColor: 'rgba(255,255,255,0.85)',
+    };
+  });
+  return out;
+}
+
+// Create or update a line chart on canvas. series: [{label, points: [{x, y}],
+// style: index, dash: index}]; marks: [{x, y, label}].
+export function lineChart(canvas, existing, { series, xTitle, yTitle, logX = false, marks = [] }) {
+  const datasets = series.map((s, i) => ({
+    label: s.label,
+    data: s.points,
+    ...styleFor(s.style ?? i, s.dash ?? 0),
+  }));
+  const annotation = { annotations: annotationsFor(marks) };
   if (existing) {
     existing.data.datasets = datasets;
     existing.options.scales.x.title.text = xTitle;
     existing.options.scales.y.title.text = yTitle;
     existing.options.scales.x.type = logX ? 'logarithmic' : 'linear';
+    existing.options.plugins.annotation = annotation;
     existing.update();
     return existing;
   }
@@ -39,7 +67,7 @@ export function lineChart(canvas, existing, { series, xTitle, yTitle, logX = fal
         x: { type: logX ? 'logarithmic' : 'linear', title: { display: true, text: xTitle } },
         y: { beginAtZero: true, title: { display: true, text: yTitle } },
       },
-      plugins: { legend: { position: 'bottom' } },
+      plugins: { legend: { position: 'bottom' }, annotation },
     },
   });
 }

@@ -1,32 +1,24 @@
-// The run page, /runs/{id}: the share URL. It shows the run's status and
-// progress (polled until the run ends), its device and request, a chart of the
-// metric over the swept parameter with one line per variant, and the timing
-// table. A finished run renders the same on every load: everything shown comes
-// from GET /api/runs/{id}.
+// The run page, /runs/{id}: the share URL. Status and progress (polled until
+// the run ends), device and request, the metric over the swept parameter with
+// one line per variant — with partition-camping drops marked for transpose
+// sweeps, and slowdown beside the predicted conflict degree for banks — and the
+// timing table. Everything shown comes from GET /api/runs/{id}; a finished run
+// renders the same on every load.
 import { ApiError, banner, getJSON } from './api.js';
 import { lineChart } from './charts.js';
-import { el, fmtBytes, fmtMs, fmtNumber, fmtParams } from './format.js';
+import { el, fmtBytes, fmtMs, fmtNumber } from './format.js';
+import { isMultiplying, metricOf, paramNames, pointRows, sweptParam, variantTitle } from './results.js';
 
 const runId = (location.pathname.match(/^\/runs\/(\d+)$/) || [])[1];
 let chart = null;
+let chart2 = null;
 let experiment = null;
 
-function metricOf(exp) {
-  return exp && exp.metric === 'throughput'
-    ? { key: 'gops', unit: 'Gop/s', title: 'Throughput' }
-    : { key: 'gbps', unit: 'GB/s', title: 'Bandwidth' };
-}
-
-// Param names in catalog order, and the ones whose value changes across the run.
-function paramInfo(run) {
-  const names = experiment ? Object.keys(experiment.params) : Object.keys((run.results[0] || {}).params || {});
-  const varying = names.filter((k) => new Set(run.results.map((r) => r.params[k])).size > 1);
-  return { names, varying };
-}
-
-function variantTitle(id) {
-  const v = experiment && experiment.variants.find((x) => x.id === id);
-  return v ? v.title : id;
+function showMissing(title) {
+  document.title = `${title} · warplab`;
+  document.getElementById('missing-title').textContent = title;
+  document.getElementById('missing').hidden = false;
+  document.getElementById('content').hidden = true;
 }
 
 function renderFacts(run) {
@@ -45,97 +37,155 @@ function renderFacts(run) {
   error.textContent = run.error || '';
   const d = run.device || {};
   const facts = [
-    ['Device', d.name ? `${d.name} (${d.type}, ${d.id})` : run.request.device],
+    ['Device', d.name ? `${d.name} (${d.type}, ${d.id})` : `not chosen yet (asked for "${run.request.device}")`],
     ['Driver', d.name ? `${d.platform} · ${d.driver} · ${d.opencl}` : null],
     ['Compute units', d.compute_units],
-    ['Memory', d.global_mem_bytes ? `${fmtBytes(d.global_mem_bytes)} global, ${fmtBytes(d.local_mem_bytes)} local` : null],
-    ['Repeat', `${run.request.repeat} timed launches per point, seed ${run.request.seed}`],
+    ['Memory', d.global_mem_bytes ? `${fmtBytes(d.global_mem_bytes)} global, ${fmtBytes(d.local_mem_bytes)} local per work-group` : null],
+    ['Repeat', `${run.request.repeat} timed launches per point after 2 warm-ups; seed ${run.request.seed}`],
     ['Queued', run.created_at],
     ['Started', run.started_at],
     ['Finished', run.finished_at],
-    ['Kernel source', run.source_hash ? `${run.source_hash} (runner ${run.runner_version})` : null],
+    ['Attempts', run.attempts > 1 || run.requeues ? `${run.attempts} (requeued ${run.requeues}×)` : null],
+    ['Kernel source', run.source_hash ? `hash ${run.source_hash}, runner ${run.runner_version}` : null],
   ];
   document.getElementById('facts').replaceChildren(
-    ...facts.filter(([, v]) => v !== null && v !== undefined).flatMap(([k, v]) => [el('dt', {}, k), el('dd', {}, String(v))]),
-  );
+    ...facts.filter(([, v]) => v !== null && v !== undefined).flatMap(([k, v]) => [el('dt', {}, k), el('dd', {}, String(v))]));
+  const ceiling = document.getElementById('ceiling');
+  const metric = metricOf(experiment);
+  if (metric.key !== 'gbps') {
+    ceiling.replaceChildren();
+  } else if (run.ceiling) {
+    ceiling.replaceChildren(`Copy ceiling of this device: ${fmtNumber(run.ceiling.gbps)} GB/s (${run.ceiling.variant}, `,
+      el('a', { href: run.ceiling.url }, `run #${run.ceiling.run}`), '); the table shows each result as a share of it.');
+  } else {
+    ceiling.replaceChildren('No copy run on this device had finished by this run\'s end, so there is no ceiling to compare with; ',
+      el('a', { href: '/#queue' }, 'queue a copy run'), ' to have one for later runs.');
+  }
   document.getElementById('csv').href = `/api/runs/${run.id}/results.csv`;
   document.getElementById('json').href = `/api/runs/${run.id}`;
   document.getElementById('json').setAttribute('download', `warplab-run-${run.id}.json`);
+  document.getElementById('again').href = `/?again=${run.id}#queue`;
+  document.getElementById('link').value = window.location.href;
   document.getElementById('request').textContent = JSON.stringify(run.request, null, 2);
 }
 
+function resultCell(r, metric) {
+  if (!r) return el('td', { class: 'num muted' }, '…');
+  if (r.median_ms === null) return el('td', { class: 'num bad', title: r.error || '' }, '✗ failed');
+  const rate = r[metric.key];
+  return el('td', {
+    class: `num${r.verified ? '' : ' unverified'}`, 'data-variant': r.variant, 'data-median-ms': String(r.median_ms),
+    'data-rate': rate === null ? '' : String(rate), title: r.error || r.note || '',
+  },
+  `${fmtMs(r.median_ms)} `,
+  el('span', { class: r.verified ? 'ok' : 'bad', 'aria-label': r.verified ? 'verified' : 'not verified' }, r.verified ? '✓' : '✗'),
+  el('span', { class: 'sub' }, rate === null ? '' : `${fmtNumber(rate)} ${metric.unit}`),
+  r.ceiling_pct !== null && r.ceiling_pct !== undefined ? el('span', { class: 'sub' }, `${fmtNumber(r.ceiling_pct, 3)}% of copy`) : null,
+  r.slowdown !== null && r.slowdown !== undefined ? el('span', { class: 'sub' }, `${fmtNumber(r.slowdown, 3)}× c=1`) : null);
+}
+
 function renderTable(run) {
-  const table = document.getElementById('table');
   const metric = metricOf(experiment);
   const variants = run.request.variants;
-  const { names } = paramInfo(run);
-  const rows = new Map();
-  for (const r of run.results) {
-    const key = fmtParams(r.params, names);
-    if (!rows.has(key)) rows.set(key, { params: r.params, cells: {} });
-    rows.get(key).cells[r.variant] = r;
-  }
-  const head = el('tr', {}, names.map((n) => el('th', { class: 'num' }, n)),
-    variants.map((v) => el('th', { class: 'num', 'data-variant': v }, variantTitle(v))));
-  const body = [...rows.values()].map(({ params, cells }) =>
-    el('tr', {}, names.map((n) => el('td', { class: 'num' }, String(params[n]))),
-      variants.map((v) => {
-        const r = cells[v];
-        if (!r) return el('td', { class: 'num muted' }, '…');
-        if (r.error && r.median_ms === null) return el('td', { class: 'num bad', title: r.error }, '✗ failed');
-        return el('td', { class: 'num', 'data-variant': v, 'data-median-ms': String(r.median_ms), title: r.error || r.note || '' },
-          `${fmtMs(r.median_ms)} `,
-          el('span', { class: r.verified ? 'ok' : 'bad' }, r.verified ? '✓' : '✗'),
-          el('span', { class: 'sub' }, r[metric.key] === null ? '' : `${fmtNumber(r[metric.key])} ${metric.unit}`));
-      })));
-  if (run.results.length === 0) {
+  const names = paramNames(run, experiment);
+  const rows = pointRows(run, names);
+  const head = el('tr', {}, names.map((n) => el('th', { class: 'num', scope: 'col' }, n)),
+    variants.map((v) => el('th', { class: 'num', scope: 'col', 'data-variant': v }, variantTitle(experiment, v))));
+  const body = rows.map(({ params, cells }) =>
+    el('tr', {}, names.map((n) => el('td', { class: 'num' }, String(params[n]))), variants.map((v) => resultCell(cells[v], metric))));
+  if (rows.length === 0) {
     body.push(el('tr', {}, el('td', { colspan: String(names.length + variants.length), class: 'muted' },
-      run.status === 'queued' ? 'Waiting for a runner…' : 'No results.')));
+      run.status === 'queued' ? 'Waiting for a runner…' : run.status === 'running' ? 'The first point is being measured…' : 'This run has no results.')));
   }
-  table.replaceChildren(el('thead', {}, head), el('tbody', {}, body));
+  document.getElementById('table').replaceChildren(el('thead', {}, head), el('tbody', {}, body));
+  const problems = run.results.filter((r) => !r.verified);
+  document.getElementById('problems').hidden = problems.length === 0;
+  document.getElementById('problem-list').replaceChildren(...problems.map((r) =>
+    el('li', {}, el('strong', {}, `${variantTitle(experiment, r.variant)}, ${names.map((n) => `${n}=${r.params[n]}`).join(', ')}: `), r.error || 'not verified')));
 }
 
 function renderChart(run) {
   const metric = metricOf(experiment);
-  const { names, varying } = paramInfo(run);
-  const x = varying[0] || names[0];
-  const xTitle = experiment && experiment.params[x] && experiment.params[x].title ? `${x} (${experiment.params[x].title})` : x;
-  document.getElementById('chart-title').textContent = `${metric.title} vs ${x}`;
+  const x = sweptParam(run, experiment);
+  const def = experiment && experiment.params[x];
+  const xTitle = def && def.title ? `${x} — ${def.title}` : x;
+  const drops = Array.isArray(run.drops) ? run.drops : null;
+  const campaign = drops && experiment && experiment.drops && experiment.drops.param === x;
+  const title = campaign ? `Partition camping: ${metric.unit} vs ${x}`
+    : ['strided', 'offset'].includes(run.experiment) ? `Effective bandwidth vs ${x}` : `${metric.title} vs ${x}`;
+  document.getElementById('chart-title').textContent = title;
+  document.getElementById('chart-note').textContent = campaign
+    ? `Marked: points more than ${Math.round(experiment.drops.threshold * 100)}% below both neighbours, labelled with the largest power of two dividing ${x} (the seed found drops at multiples of 512, 256 and 128).`
+    : '';
   const series = run.request.variants.map((v) => ({
-    label: variantTitle(v),
-    points: run.results
-      .filter((r) => r.variant === v && r[metric.key] !== null)
-      .map((r) => ({ x: r.params[x], y: r[metric.key] })),
+    label: variantTitle(experiment, v),
+    points: run.results.filter((r) => r.variant === v && r[metric.key] !== null && r.verified)
+      .map((r) => ({ x: r.params[x], y: r[metric.key] })).sort((a, b) => a.x - b.x),
   }));
-  // A multiplying sweep (1, 2, 4, ...) reads best on a log axis.
-  const spec = run.request.params[x];
-  const logX = Boolean(spec && typeof spec === 'object' && !Array.isArray(spec) && spec.mul);
-  chart = lineChart(document.getElementById('chart'), chart, { series, xTitle, yTitle: metric.unit, logX });
+  const marks = campaign ? drops.map((d) => ({ x: d.value, y: d[metric.key], label: `÷${d.pow2}` })) : [];
+  chart = lineChart(document.getElementById('chart'), chart, {
+    series, xTitle, yTitle: metric.unit, logX: isMultiplying(run, x), marks,
+  });
+  const list = document.getElementById('drops');
+  list.hidden = !campaign;
+  if (campaign) {
+    list.replaceChildren(...(drops.length === 0
+      ? [el('li', {}, 'No drops: this device shows no partition camping over this sweep.')]
+      : drops.map((d) => el('li', {}, `${variantTitle(experiment, d.variant)} at ${x} = ${d.value} (a multiple of ${d.pow2}): ${fmtNumber(d[metric.key])} ${metric.unit}, ${fmtNumber(d.below_pct, 3)}% below its neighbours`))));
+  }
 }
 
-function showMissing(title) {
-  document.title = `${title} · warplab`;
-  document.getElementById('missing-title').textContent = title;
-  document.getElementById('missing').hidden = false;
-  document.getElementById('content').hidden = true;
+// banks: measured slowdown against c = 1 beside the model's predicted degree.
+function renderSecond(run) {
+  const show = run.experiment === 'banks';
+  document.getElementById('second').hidden = !show;
+  if (!show) return;
+  const x = 'c';
+  document.getElementById('second-title').textContent = 'Slowdown vs c, beside the predicted conflict degree';
+  const model = (run.results.find((r) => r.extra && r.extra.bank_model) || {}).extra;
+  document.getElementById('second-note').textContent =
+    `Solid: measured time over the time at c = 1. Dashed: the conflict degree of the bank model${model ? ` (${model.bank_model})` : ''}.`;
+  const series = [];
+  run.request.variants.forEach((v, i) => {
+    const rs = run.results.filter((r) => r.variant === v && r.verified).sort((a, b) => a.params[x] - b.params[x]);
+    series.push({ label: `${variantTitle(experiment, v)}: measured`, style: i, dash: 0,
+      points: rs.filter((r) => r.slowdown !== null && r.slowdown !== undefined).map((r) => ({ x: r.params[x], y: r.slowdown })) });
+    series.push({ label: `${variantTitle(experiment, v)}: predicted`, style: i, dash: 1,
+      points: rs.filter((r) => r.extra).map((r) => ({ x: r.params[x], y: r.extra.predicted_degree })) });
+  });
+  chart2 = lineChart(document.getElementById('chart2'), chart2, { series, xTitle: 'c — stride / struct words', yTitle: 'slowdown (×)' });
 }
 
 let delay = 1000;
 let lastDone = -1;
+let healthChecked = 0;
+
+async function checkRunners(run) {
+  if (run.status !== 'queued' || Date.now() - healthChecked < 10000) return;
+  healthChecked = Date.now();
+  try {
+    const health = await getJSON('/api/health');
+    if (health.runners_online === 0) banner('No runner is online: this run waits until warplab-runner starts.');
+  } catch {
+    /* the next poll reports an unreachable server */
+  }
+}
 
 function render(run) {
   renderFacts(run);
   renderTable(run);
   renderChart(run);
+  renderSecond(run);
   if (run.status === 'queued' || run.status === 'running') {
+    checkRunners(run);
     delay = run.progress.done !== lastDone ? 1000 : Math.min(delay * 1.5, 10000);
     lastDone = run.progress.done;
     setTimeout(refresh, delay);
   }
 }
 
-// Fetch the run; null (and the page switched to "not found") when it does not
-// exist, undefined on a transient failure (shown in the banner).
+// The run; null (and the page switched to "not found") when it does not exist,
+// undefined on a transient failure (shown in the banner).
 async function fetchRun() {
   try {
     const run = await getJSON(`/api/runs/${runId}`);
@@ -146,12 +196,11 @@ async function fetchRun() {
       showMissing(`Run #${runId} does not exist`);
       return null;
     }
-    banner(`Cannot load the run: ${err.message}`);
+    banner(`The warplab server cannot be reached (${err.message}); retrying.`);
     return undefined;
   }
 }
 
-// The run's catalog entry (titles, units), once.
 async function loadExperiment(run) {
   if (experiment) return;
   try {
@@ -173,19 +222,28 @@ async function refresh() {
   }
 }
 
-async function main() {
+async function copyLink() {
+  const input = document.getElementById('link');
+  const said = document.getElementById('copied');
+  try {
+    await navigator.clipboard.writeText(input.value);
+    said.textContent = 'Link copied.';
+  } catch {
+    // No clipboard (an insecure origin, a locked-down browser): select the
+    // link so it can be copied by hand.
+    input.focus();
+    input.select();
+    said.textContent = 'Press Ctrl+C to copy the selected link.';
+  }
+}
+
+function main() {
   if (!runId) {
     showMissing('Not a run address');
     return;
   }
-  const run = await fetchRun();
-  if (run === null) return;
-  if (run === undefined) {
-    setTimeout(refresh, delay);
-    return;
-  }
-  await loadExperiment(run);
-  render(run);
+  document.getElementById('copy-link').addEventListener('click', copyLink);
+  refresh();
 }
 
 main();

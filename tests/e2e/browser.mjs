@@ -1,0 +1,46 @@
+// Headless Chromium for the dashboard tests: Debian's browser, driven by
+// playwright-core, with the flags that keep it off the network. Every page
+// records its console errors and uncaught exceptions so a test can assert there
+// were none; screenshots go to tests/e2e/out/ (ignored by git).
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { chromium } from 'playwright-core';
+
+import { ROOT } from '../integration/harness.mjs';
+
+export const OUT = join(ROOT, 'tests/e2e/out');
+mkdirSync(OUT, { recursive: true });
+
+export function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+// A new context (no cookies, no storage: a teammate's browser) and a page in it
+// that collects console errors into page.errors.
+export async function openPage(browser, { width = 1280, height = 800 } = {}) {
+  const context = await browser.newContext({ viewport: { width, height } });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') page.errors.push(m.text()); });
+  page.on('pageerror', (e) => page.errors.push(String(e)));
+  return page;
+}
+
+// How many pixels of the canvas are painted (not transparent).
+export function paintedPixels(page, selector) {
+  return page.$eval(selector, (c) => {
+    const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 3; i < data.length; i += 4) if (data[i] > 0) n++;
+    return n;
+  });
+}
+
+export function shot(page, name) {
+  return page.screenshot({ path: join(OUT, `${name}.png`), fullPage: true });
+}

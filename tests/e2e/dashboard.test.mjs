@@ -1,0 +1,249 @@
+// The dashboard in a real browser against the real server and runner on PoCL:
+// queue a transpose sweep from the form, watch it finish, check the page shows
+// the API's numbers and painted charts, open the share URL as a teammate would,
+// compare two runs, see a validation error next to its field, run again, copy
+// the link, and the 404 and offline states — with no console errors. Screenshots
+// of each page go to tests/e2e/out/.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+
+import { Lab } from '../integration/harness.mjs';
+import { launch, openPage, paintedPixels, shot } from './browser.mjs';
+
+const lab = new Lab('e2e');
+let browser;
+let sweepId;
+let otherId;
+
+before(async () => {
+  await lab.startServer();
+  await lab.startRunner();
+  browser = await launch();
+  // A copy run first, so the sweep has a ceiling to be a share of.
+  const copy = (await lab.post('/api/runs', { experiment: 'copy', params: { n: 262144 }, repeat: 3 })).json.id;
+  await lab.waitDone(copy);
+});
+after(async () => {
+  if (browser) await browser.close();
+  await lab.close();
+});
+
+async function setParam(page, name, mode, values) {
+  const row = page.locator(`.param[data-param="${name}"]`);
+  await row.locator('select.mode').selectOption(mode);
+  for (const [suffix, value] of Object.entries(values)) await row.locator(`[name="params.${name}.${suffix}"]`).fill(String(value));
+}
+
+async function runCount() {
+  return (await lab.get('/api/runs?limit=200')).json.runs.length;
+}
+
+test('home_shows_catalog_form_and_devices', async () => {
+  const page = await openPage(browser);
+  await page.goto(`${lab.base}/`);
+  await page.waitForSelector('#run-form');
+  assert.equal(await page.locator('#catalog .card').count(), 9);
+  assert.match(await page.locator('.card[data-experiment="transpose"] .lesson').innerText(), /partition camping/);
+  await page.waitForSelector('#devices td.ok');
+  assert.match(await page.locator('#devices tbody').innerText(), /online/);
+  assert.equal(await page.locator('#banner').isHidden(), true, 'no banner while a runner is online');
+  await shot(page, 'home-1280x800');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('queues_a_transpose_sweep_from_the_form_and_watches_it_finish', async () => {
+  const page = await openPage(browser);
+  await page.goto(`${lab.base}/`);
+  await page.waitForSelector('#run-form');
+  // Set up from the transpose card, as a newcomer would.
+  await page.click('.card[data-experiment="transpose"] button.setup');
+  assert.equal(await page.locator('#f-experiment').inputValue(), 'transpose');
+  await setParam(page, 'n', 'range', { from: 256, to: 1536, amount: 256 });
+  await page.fill('#f-label', 'sweep from the form');
+  await page.fill('#f-repeat', '3');
+  await Promise.all([page.waitForURL(/\/runs\/\d+$/), page.click('#run-form button[type=submit]')]);
+  sweepId = Number(page.url().match(/\/runs\/(\d+)$/)[1]);
+  await page.waitForFunction(() => document.getElementById('status').textContent === 'done', null, { timeout: 120000 });
+  assert.equal(await page.locator('#progress-text').innerText(), '30 of 30 measurements');
+  const run = (await lab.get(`/api/runs/${sweepId}`)).json;
+  assert.equal(run.label, 'sweep from the form');
+  assert.deepEqual(run.request.params.n, { from: 256, to: 1536, step: 256 });
+  assert.equal(run.request.repeat, 3);
+  await shot(page, 'run-transpose-1280x800');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+// The table's numbers, charts and drops on a page, against the API.
+async function checkRunPage(page, id) {
+  const run = (await lab.get(`/api/runs/${id}`)).json;
+  await page.waitForSelector('#table td[data-median-ms]');
+  const cells = await page.$$eval('#table td[data-median-ms]', (tds) => tds.map((td) => Number(td.dataset.medianMs)));
+  const api = run.results.map((r) => r.median_ms);
+  assert.deepEqual([...cells].sort((a, b) => a - b), [...api].sort((a, b) => a - b), 'every median in the table is the API\'s');
+  const rates = await page.$$eval('#table td[data-rate]', (tds) => tds.map((td) => Number(td.dataset.rate)));
+  assert.deepEqual([...rates].sort((a, b) => a - b), run.results.map((r) => r.gbps).sort((a, b) => a - b));
+  assert.ok(await paintedPixels(page, '#chart') > 2000, 'the chart is painted');
+  assert.match(await page.locator('#chart-title').innerText(), /^Partition camping: GB\/s vs n$/);
+  const drops = await page.locator('#drops li').allInnerTexts();
+  if (run.drops.length === 0) assert.match(drops[0], /No drops/);
+  else assert.equal(drops.length, run.drops.length, 'one line per drop the API found');
+  assert.match(await page.locator('#ceiling').innerText(), /Copy ceiling of this device: [\d.]+ GB\/s/);
+  assert.match(await page.locator('#table').innerText(), /% of copy/);
+  return run;
+}
+
+test('run_page_shows_the_apis_numbers_and_painted_charts', async () => {
+  const page = await openPage(browser, { width: 1920, height: 1080 });
+  await page.goto(`${lab.base}/runs/${sweepId}`);
+  await checkRunPage(page, sweepId);
+  await shot(page, 'run-transpose-1920x1080');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('share_url_shows_the_same_in_a_fresh_browser', async () => {
+  // A new context: no storage, no history — a teammate opening the link.
+  const first = await openPage(browser);
+  await first.goto(`${lab.base}/runs/${sweepId}`);
+  await first.waitForSelector('#table td[data-median-ms]');
+  const before = await first.locator('#table').innerText();
+  await first.context().close();
+  const page = await openPage(browser);
+  await page.goto(`${lab.base}/runs/${sweepId}`);
+  await checkRunPage(page, sweepId);
+  assert.equal(await page.locator('#table').innerText(), before, 'the same table on every load');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('validation_error_is_shown_next_to_its_field_and_queues_nothing', async () => {
+  const page = await openPage(browser);
+  await page.goto(`${lab.base}/`);
+  await page.waitForSelector('#run-form');
+  await page.selectOption('#f-experiment', 'transpose');
+  await setParam(page, 'n', 'value', { value: 1000 });
+  const count = await runCount();
+  await page.click('#run-form button[type=submit]');
+  const error = page.locator('.param[data-param="n"] .field-error');
+  await error.waitFor({ state: 'visible' });
+  assert.match(await error.innerText(), /params\.n: 1000 is not a multiple of params\.tile \(32\)/);
+  assert.equal(await page.locator('.param[data-param="n"]').getAttribute('class'), 'param field invalid');
+  assert.match(page.url(), /\/$/, 'still on the form');
+  // A range step of zero is named down to the step input's row.
+  await setParam(page, 'n', 'range', { from: 256, to: 512, amount: 0 });
+  await page.click('#run-form button[type=submit]');
+  await page.waitForFunction(() => /step/.test(document.querySelector('.param[data-param="n"] .field-error').textContent));
+  assert.match(await error.innerText(), /params\.n\.step: 0 is not allowed/);
+  // An error that names no field lands on the form's own line.
+  await setParam(page, 'n', 'range', { from: 32, to: 32768, amount: 32 });
+  await page.click('#run-form button[type=submit]');
+  await page.waitForFunction(() => /measurements/.test(document.querySelector('fieldset.params > .field-error').textContent));
+  assert.equal(await runCount(), count, 'no run was queued');
+  await shot(page, 'form-error-1280x800');
+  assert.deepEqual(page.errors.filter((e) => !/status of 400/.test(e)), []);
+  await page.context().close();
+});
+
+test('run_again_prefills_the_form', async () => {
+  const page = await openPage(browser);
+  await page.goto(`${lab.base}/runs/${sweepId}`);
+  await page.waitForSelector('#table td[data-median-ms]');
+  await Promise.all([page.waitForURL(/\/\?again=/), page.click('#again')]);
+  await page.waitForFunction(() => document.getElementById('f-label') && document.getElementById('f-label').value !== '');
+  assert.equal(await page.locator('#f-experiment').inputValue(), 'transpose');
+  assert.equal(await page.locator('#f-label').inputValue(), 'sweep from the form');
+  assert.equal(await page.locator('#f-repeat').inputValue(), '3');
+  const row = page.locator('.param[data-param="n"]');
+  assert.equal(await row.locator('select.mode').inputValue(), 'range');
+  assert.equal(await row.locator('[name="params.n.to"]').inputValue(), '1536');
+  assert.equal(await row.locator('[name="params.n.amount"]').inputValue(), '256');
+  // Change it and queue: a second sweep to compare with.
+  await page.fill('#f-label', 'second sweep');
+  await page.locator('input[name=variant][value=copy]').uncheck();
+  await Promise.all([page.waitForURL(/\/runs\/\d+$/), page.click('#run-form button[type=submit]')]);
+  otherId = Number(page.url().match(/\/runs\/(\d+)$/)[1]);
+  const run = await lab.waitDone(otherId);
+  assert.deepEqual(run.request.variants, ['naive', 'tiled', 'padded', 'diagonal']);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('compares_two_runs_selected_on_the_home_page', async () => {
+  const page = await openPage(browser);
+  await page.goto(`${lab.base}/`);
+  await page.waitForSelector(`#runs tr[data-run="${sweepId}"]`);
+  await page.check(`#runs tr[data-run="${sweepId}"] input[type=checkbox]`);
+  await page.check(`#runs tr[data-run="${otherId}"] input[type=checkbox]`);
+  await Promise.all([page.waitForURL(/\/compare\?runs=/), page.click('#compare')]);
+  assert.match(page.url(), new RegExp(`/compare\\?runs=${sweepId},${otherId}$`));
+  await page.waitForSelector('#table td[data-median-ms]');
+  assert.equal(await page.locator('#table thead th[data-run]').count(), 2, 'one column per run');
+  // Every row marks its fastest where both runs measured it.
+  const both = await page.$$eval('#table tbody tr', (rows) => rows.filter((r) => r.querySelectorAll('td[data-median-ms]').length === 2).length);
+  assert.ok(both >= 24, `rows measured by both runs: ${both}`);
+  assert.equal(await page.locator('#table td.fastest').count(), both);
+  const first = (await page.locator('#table tbody tr th').allInnerTexts()).slice(0, 6);
+  assert.deepEqual(first, Array(6).fill('tile copy'), 'rows grouped by kernel, as in the seeds\' tables');
+  assert.ok(await paintedPixels(page, '#chart') > 2000, 'the overlay is painted');
+  await shot(page, 'compare-1280x800');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('copy_link_puts_the_share_url_on_the_clipboard', async () => {
+  const page = await openPage(browser);
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: lab.base });
+  await page.goto(`${lab.base}/runs/${sweepId}`);
+  await page.waitForSelector('#table td[data-median-ms]');
+  await page.click('#copy-link');
+  await page.waitForFunction(() => document.getElementById('copied').textContent !== '');
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), `${lab.base}/runs/${sweepId}`);
+  await page.context().close();
+});
+
+test('banks_page_sets_slowdown_beside_the_predicted_degree', async () => {
+  const id = (await lab.post('/api/runs', { experiment: 'banks', params: { c: [1, 2, 4, 8, 16, 32, 33], local: 64, groups: 8, iters: 64 }, repeat: 2 })).json.id;
+  await lab.waitDone(id);
+  const page = await openPage(browser, { width: 1920, height: 1080 });
+  await page.goto(`${lab.base}/runs/${id}`);
+  await page.waitForSelector('#second:not([hidden])');
+  assert.match(await page.locator('#second-title').innerText(), /predicted conflict degree/);
+  assert.ok(await paintedPixels(page, '#chart2') > 2000);
+  assert.match(await page.locator('#table').innerText(), /× c=1/);
+  await shot(page, 'run-banks-1920x1080');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('unknown_run_gets_the_404_page', async () => {
+  const page = await openPage(browser);
+  const res = await page.goto(`${lab.base}/runs/987654`);
+  assert.equal(res.status(), 404);
+  assert.match(await page.locator('h1').innerText(), /Not found/);
+  await page.context().close();
+});
+
+test('failed_points_and_empty_runs_render', async () => {
+  // A run with no results yet (no runner to take it) and one cancelled empty.
+  await lab.stop(lab.runner);
+  const queued = (await lab.post('/api/runs', { experiment: 'dot', params: { n: 65536, items: 1024, local: 128 } })).json.id;
+  const page = await openPage(browser);
+  await page.goto(`${lab.base}/runs/${queued}`);
+  await page.waitForFunction(() => document.getElementById('status').textContent === 'queued');
+  assert.match(await page.locator('#table').innerText(), /Waiting for a runner/);
+  await page.waitForSelector('#banner:not([hidden])', { timeout: 15000 });
+  assert.match(await page.locator('#banner').innerText(), /No runner is online/);
+  await lab.post(`/api/runs/${queued}/cancel`);
+  await page.goto(`${lab.base}/runs/${queued}`);
+  await page.waitForFunction(() => document.getElementById('status').textContent === 'cancelled');
+  assert.match(await page.locator('#table').innerText(), /no results/);
+  // The home page says no runner is online.
+  await page.goto(`${lab.base}/`);
+  await page.waitForSelector('#banner:not([hidden])');
+  assert.match(await page.locator('#banner').innerText(), /No runner is online/);
+  await shot(page, 'home-no-runner-1280x800');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -1,0 +1,141 @@
+/* Drop detection on synthetic sweeps: the seed's partition-camping curve, a
+ * steep rise, noise, and the edges; and the copy ceiling's "as of the run's
+ * end" rule. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "drops.h"
+#include "store.h"
+
+/* Seed 003 on a GTX 280: 75 GB/s, 19 at multiples of 512, 35 at other multiples
+ * of 256, 62 at other multiples of 128. */
+static double seed_curve(long long n)
+{
+	if (n % 512 == 0)
+		return 19;
+	if (n % 256 == 0)
+		return 35;
+	if (n % 128 == 0)
+		return 62;
+	return 75;
+}
+
+void test_drops_find_the_seeds_partition_camping(void)
+{
+	enum { N = 121 };	/* n = 256, 288, ..., 4096 */
+	double y[N];
+	struct wl_drop d[N];
+	size_t found, by_pow2[3] = { 0 };
+
+	for (int i = 0; i < N; i++)
+		y[i] = seed_curve(256 + 32LL * i);
+	found = wl_find_drops(y, N, 0.15, d, N);
+	/* Every interior multiple of 128 from 288 to 4064: 384, 512, ..., 3968. */
+	CHECK(found == 29, "%zu drops, expected the 29 interior multiples of 128", found);
+	for (size_t k = 0; k < found && k < N; k++) {
+		long long n = 256 + 32LL * (long long)d[k].index;
+		long long p = wl_pow2_divisor(n);
+
+		CHECK(n % 128 == 0, "drop at %lld is not a multiple of 128", n);
+		CHECK(d[k].trend == 75, "trend at %lld: %g", n, d[k].trend);
+		by_pow2[p >= 512 ? 2 : p == 256 ? 1 : 0]++;
+	}
+	CHECK(by_pow2[2] == 7 && by_pow2[1] == 7 && by_pow2[0] == 15,
+	      "by label: %zu x 512+, %zu x 256, %zu x 128", by_pow2[2], by_pow2[1], by_pow2[0]);
+	CHECK(fabs(d[0].below - (1 - 62.0 / 75)) < 1e-12, "how far below: %g", d[0].below);
+}
+
+void test_drops_ignore_rises_noise_and_edges(void)
+{
+	static const struct {
+		double y[8];
+		size_t n;
+		size_t drops;
+		const char *what;
+	} rows[] = {
+		{ { 82, 318, 622, 1092, 1588, 2103, 2509, 2724 }, 8, 0, "a GPU filling up" },
+		{ { 87, 355, 714, 1157, 1793, 2149, 2611, 2970 }, 8, 0, "a convex rise" },
+		{ { 100, 96, 104, 98, 103, 95, 101, 99 }, 8, 0, "5% noise" },
+		{ { 40, 100, 100, 100, 100, 100, 100, 30 }, 8, 0, "low ends have one neighbour" },
+		{ { 100, 100, 80, 100, 100, 100, 100, 100 }, 8, 1, "20% below both" },
+		{ { 100, 100, 86, 100, 100, 100, 100, 100 }, 8, 0, "14% below: under the threshold" },
+		{ { 100, 100, 50, 50, 100, 100, 100, 100 }, 8, 0, "two low in a row hide each other" },
+		{ { 100, 50, 100, 50, 100, 50, 100, 100 }, 8, 3, "every other point" },
+		{ { 100, 50 }, 2, 0, "too short" },
+		{ { 0, 0, 0 }, 3, 0, "zeros" },
+	};
+	struct wl_drop d[8];
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		size_t found = wl_find_drops(rows[i].y, rows[i].n, 0.15, d, 8);
+
+		CHECK(found == rows[i].drops, "%s: %zu drops, expected %zu", rows[i].what, found,
+		      rows[i].drops);
+	}
+	CHECK(wl_pow2_divisor(4000) == 32 && wl_pow2_divisor(4096) == 4096 && wl_pow2_divisor(384) == 128 &&
+		      wl_pow2_divisor(7) == 1,
+	      "largest power of two dividing n");
+}
+
+void test_copy_ceiling_is_as_of_the_runs_end(void)
+{
+	char path[300];
+	struct wl_store *st = NULL;
+	struct wl_error err;
+	long long runner, copy1, copy2;
+	json_t *ceiling = NULL, *info = json_pack("{s:s, s:s}", "id", "gpu-0", "type", "gpu");
+	const char *ids[] = { "gpu-0" };
+	struct wl_claim_devices devs = { ids, 1, "gpu-0", "gpu-0", NULL };
+	struct wl_claim c;
+	struct wl_result_row fast = { .variant = "float4", .params_json = "{}", .median_ms = 1.0,
+				      .min_ms = 1, .max_ms = 1, .reps = 1, .bytes = 2e9, .verified = 1 };
+	struct wl_result_row slow = { .variant = "float", .params_json = "{}", .median_ms = 2.0,
+				      .min_ms = 2, .max_ms = 2, .reps = 1, .bytes = 2e9, .verified = 1 };
+	struct wl_result_row wrong = { .variant = "float2", .params_json = "{}", .median_ms = 0.1,
+				       .min_ms = 0.1, .max_ms = 0.1, .reps = 1, .bytes = 2e9, .verified = 0 };
+	struct wl_new_run run = { "copy", NULL, "{}", "gpu-0", "gpu-0", 3, 100 };
+
+	snprintf(path, sizeof(path), "%s/ceiling.db", check_tmpdir);
+	if (wl_store_open(path, &st, &err) < 0) {
+		CHECK(0, "%s", err.msg);
+		return;
+	}
+	wl_store_register_runner(st, "h", getpid(), "t", &runner, &err);
+	wl_store_upsert_device(st, runner, 0, info, &err);
+	CHECK(wl_store_copy_ceiling(st, "gpu-0", NULL, &ceiling, &err) == 0 && !ceiling, "no copy run yet");
+	wl_store_insert_run(st, &run, &copy1, &err);
+	wl_store_claim_run(st, runner, &devs, &c, &err);
+	wl_claim_free(&c);
+	wl_store_add_result(st, copy1, &slow, &err);
+	wl_store_add_result(st, copy1, &fast, &err);
+	wl_store_add_result(st, copy1, &wrong, &err);
+	wl_store_finish_run(st, copy1, "done", NULL, &err);
+	CHECK(wl_store_copy_ceiling(st, "gpu-0", NULL, &ceiling, &err) == 0 && ceiling, "%s", err.msg);
+	CHECK(ceiling && json_real_value(json_object_get(ceiling, "gbps")) == 2000.0,
+	      "the best verified result: 2e9 bytes in 1 ms = 2000 GB/s (the unverified one does not count)");
+	CHECK(ceiling && json_integer_value(json_object_get(ceiling, "run")) == copy1, "from run 1");
+	json_decref(ceiling);
+	/* A run that finished before any copy run has no ceiling, now or later. */
+	CHECK(wl_store_copy_ceiling(st, "gpu-0", "2000-01-01T00:00:00.000Z", &ceiling, &err) == 0 &&
+		      !ceiling,
+	      "nothing before 2000");
+	/* A later copy run is the ceiling for later runs only. */
+	wl_store_insert_run(st, &run, &copy2, &err);
+	wl_store_claim_run(st, runner, &devs, &c, &err);
+	wl_claim_free(&c);
+	slow.median_ms = 4.0;
+	wl_store_add_result(st, copy2, &slow, &err);
+	sleep(1);
+	wl_store_finish_run(st, copy2, "done", NULL, &err);
+	CHECK(wl_store_copy_ceiling(st, "gpu-0", NULL, &ceiling, &err) == 0 &&
+		      json_integer_value(json_object_get(ceiling, "run")) == copy2,
+	      "now the latest copy run");
+	json_decref(ceiling);
+	CHECK(wl_store_copy_ceiling(st, "gpu-1", NULL, &ceiling, &err) == 0 && !ceiling,
+	      "another device has its own ceiling");
+	json_decref(info);
+	wl_store_close(st);
+}

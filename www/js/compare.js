@@ -1,0 +1,131 @@
+// The compare page, /compare?runs=1,2,3: the seeds' tables — a kernel per row,
+// a device per column — built from the runs as the API returns them, with the
+// fastest verified result of each row marked, and the runs' curves overlaid.
+import { ApiError, banner, getJSON } from './api.js';
+import { lineChart } from './charts.js';
+import { el, fmtMs, fmtNumber } from './format.js';
+import { metricOf, paramNames, pointKey, sweptParam, variantTitle } from './results.js';
+
+function runIds() {
+  const text = new URLSearchParams(window.location.search).get('runs') || '';
+  return [...new Set(text.split(',').map((t) => t.trim()).filter((t) => /^[1-9]\d{0,17}$/.test(t)))].slice(0, 12);
+}
+
+function columnTitle(run) {
+  const d = run.device || {};
+  return [el('a', { href: run.url }, `#${run.id}`), el('span', { class: 'sub' }, d.name ? `${d.name} (${d.type})` : run.request.device),
+    run.label ? el('span', { class: 'sub' }, run.label) : null];
+}
+
+function render(runs, catalog) {
+  const byId = (id) => catalog.experiments.find((e) => e.id === id) || null;
+  const experiments = [...new Set(runs.map((r) => r.experiment))];
+  const exp = byId(runs[0].experiment);
+  const metric = metricOf(exp);
+  document.getElementById('title').textContent = experiments.length === 1
+    ? `Compare: ${exp ? exp.title : experiments[0]}` : `Compare: ${experiments.join(', ')}`;
+  document.getElementById('intro').textContent = experiments.length === 1
+    ? `${runs.length} runs of ${experiments[0]}.`
+    : `These runs are of different experiments (${experiments.join(', ')}): rows match only where variant and point are the same.`;
+  // Rows: every (experiment, variant, point) in first-seen order.
+  const rows = new Map();
+  for (const run of runs) {
+    const names = paramNames(run, byId(run.experiment));
+    for (const r of run.results) {
+      const key = `${run.experiment}|${r.variant}|${pointKey(r.params, names)}`;
+      if (!rows.has(key)) rows.set(key, { experiment: run.experiment, variant: r.variant, point: pointKey(r.params, names), cells: new Map() });
+      rows.get(key).cells.set(run.id, r);
+    }
+  }
+  // The seeds' shape: all points of one kernel together, kernels in catalog order.
+  const order = (row) => {
+    const e = byId(row.experiment);
+    return [experiments.indexOf(row.experiment), e ? e.variants.findIndex((v) => v.id === row.variant) : 0];
+  };
+  const sorted = [...rows.values()].map((row, i) => ({ row, i })).sort((a, b) => {
+    const [ea, va] = order(a.row);
+    const [eb, vb] = order(b.row);
+    return ea - eb || va - vb || a.i - b.i;
+  }).map((x) => x.row);
+  const head = el('tr', {}, el('th', { scope: 'col' }, 'Kernel'), el('th', { scope: 'col' }, 'Point'),
+    runs.map((run) => el('th', { scope: 'col', class: 'num', 'data-run': String(run.id) }, columnTitle(run))));
+  const body = sorted.map((row) => {
+    const verified = [...row.cells.values()].filter((r) => r.verified && r.median_ms !== null);
+    const best = verified.length > 1 ? Math.min(...verified.map((r) => r.median_ms)) : null;
+    return el('tr', {},
+      el('th', { scope: 'row' }, experiments.length > 1 ? `${row.experiment}: ` : '', variantTitle(byId(row.experiment), row.variant)),
+      el('td', {}, row.point),
+      runs.map((run) => {
+        const r = row.cells.get(run.id);
+        if (!r) return el('td', { class: 'num muted' }, '–');
+        if (r.median_ms === null) return el('td', { class: 'num bad', title: r.error || '' }, '✗ failed');
+        const rate = r[metricOf(byId(run.experiment)).key];
+        const fastest = best !== null && r.verified && r.median_ms === best;
+        return el('td', { class: `num${fastest ? ' fastest' : ''}${r.verified ? '' : ' unverified'}`, 'data-run': String(run.id), 'data-median-ms': String(r.median_ms), title: r.error || '' },
+          fastest ? el('span', { class: 'star', 'aria-label': 'fastest' }, '★ ') : null,
+          fmtMs(r.median_ms), r.verified ? '' : ' ✗',
+          el('span', { class: 'sub' }, rate === null ? '' : `${fmtNumber(rate)} ${metricOf(byId(run.experiment)).unit}`));
+      }));
+  });
+  document.getElementById('table').replaceChildren(el('thead', {}, head), el('tbody', {}, body));
+
+  // The overlay: the first run's swept parameter on x, every run's variants.
+  const x = sweptParam(runs[0], exp);
+  document.getElementById('chart-title').textContent = `${metric.title} vs ${x}, runs overlaid`;
+  const variants = [...new Set(runs.flatMap((r) => r.request.variants))];
+  const series = [];
+  runs.forEach((run, k) => {
+    if (run.experiment !== runs[0].experiment) return;
+    for (const v of run.request.variants) {
+      series.push({
+        label: `${variantTitle(exp, v)} · #${run.id} ${run.device && run.device.name ? run.device.name : ''}`.trim(),
+        style: variants.indexOf(v),
+        dash: k,
+        points: run.results.filter((r) => r.variant === v && r.verified && r[metric.key] !== null)
+          .map((r) => ({ x: r.params[x], y: r[metric.key] })).sort((a, b) => a.x - b.x),
+      });
+    }
+  });
+  lineChart(document.getElementById('chart'), null, { series, xTitle: x, yTitle: metric.unit });
+}
+
+async function main() {
+  document.getElementById('copy-link').addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(window.location.href);
+      document.getElementById('copied').textContent = 'Link copied.';
+    } catch {
+      document.getElementById('copied').textContent = window.location.href;
+    }
+  });
+  const ids = runIds();
+  if (ids.length < 1) {
+    document.getElementById('intro').textContent = 'Name the runs to compare: /compare?runs=1,2 — or select them on the home page.';
+    return;
+  }
+  const missing = [];
+  const runs = [];
+  let catalog;
+  try {
+    catalog = await getJSON('/api/experiments');
+    for (const id of ids) {
+      try {
+        runs.push(await getJSON(`/api/runs/${id}`));
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 404) missing.push(id);
+        else throw err;
+      }
+    }
+  } catch (err) {
+    banner(`The warplab server cannot be reached (${err.message}).`);
+    return;
+  }
+  if (missing.length) banner(`No such run: ${missing.map((m) => `#${m}`).join(', ')}.`);
+  if (runs.length === 0) {
+    document.getElementById('intro').textContent = 'None of these runs exists.';
+    return;
+  }
+  render(runs, catalog);
+}
+
+main();

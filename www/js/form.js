@@ -1,0 +1,209 @@
+// The run form, generated from the catalog: an experiment, its variants as
+// checkboxes, each parameter as a value, a list or a range (step or multiply),
+// a device, repeat and label. It sends what the person typed as they typed it —
+// the server validates — and shows the server's error next to the field the
+// error names.
+import { el } from './format.js';
+
+const TOKEN_KEY = 'warplab-token';
+
+// A param's spec from the catalog default or a request: its mode and texts.
+function specFields(spec) {
+  if (Array.isArray(spec)) return { mode: 'list', list: spec.join(', ') };
+  if (spec && typeof spec === 'object') {
+    return { mode: 'range', from: spec.from ?? '', to: spec.to ?? '', by: spec.mul ? 'mul' : 'step', amount: spec.mul ?? spec.step ?? 1 };
+  }
+  return { mode: 'value', value: spec ?? '' };
+}
+
+// A typed number, or the text itself when it is not one (the server names the error).
+function numberOrText(text) {
+  const t = String(text).trim();
+  return t !== '' && /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(t) ? Number(t) : t;
+}
+
+function paramRow(name, def, spec) {
+  const f = specFields(spec);
+  const hint = [`${def.min} … ${def.max}`];
+  if (def.pow2) hint.push('a power of two');
+  if (def.multiple_of) hint.push(`a multiple of ${def.multiple_of}`);
+  const field = (suffix) => `params.${name}${suffix}`;
+  const row = el('div', { class: 'param field', 'data-field': field(''), 'data-param': name },
+    el('label', { class: 'pname', for: `p-${name}-mode` }, name, def.title ? el('small', {}, ` ${def.title}`) : null),
+    el('select', { id: `p-${name}-mode`, class: 'mode', 'aria-label': `${name}: value, list or range` },
+      el('option', { value: 'value' }, 'value'), el('option', { value: 'list' }, 'list'), el('option', { value: 'range' }, 'range')),
+    el('span', { class: 'mode-value' },
+      el('input', { type: 'text', inputmode: 'numeric', name: field('.value'), 'aria-label': `${name} value`, value: String(f.value ?? '') })),
+    el('span', { class: 'mode-list' },
+      el('input', { type: 'text', name: field('.list'), 'aria-label': `${name} values`, placeholder: 'e.g. 256, 512, 4096', value: f.list ?? '' })),
+    el('span', { class: 'mode-range' },
+      'from ', el('input', { type: 'text', inputmode: 'numeric', class: 'short', name: field('.from'), 'data-field': field('.from'), 'aria-label': `${name} from`, value: String(f.from ?? '') }),
+      ' to ', el('input', { type: 'text', inputmode: 'numeric', class: 'short', name: field('.to'), 'data-field': field('.to'), 'aria-label': `${name} to`, value: String(f.to ?? '') }),
+      ' ', el('select', { name: field('.by'), 'aria-label': `${name} step or multiply` },
+        el('option', { value: 'step' }, 'step +'), el('option', { value: 'mul' }, 'times ×')),
+      ' ', el('input', { type: 'text', inputmode: 'numeric', class: 'short', name: field('.amount'), 'aria-label': `${name} step`, value: String(f.amount ?? 1) })),
+    el('small', { class: 'hint' }, hint.join(', ')),
+    el('p', { class: 'field-error', role: 'alert' }));
+  row.querySelector('.mode').value = f.mode;
+  row.querySelector(`[name="${field('.by')}"]`).value = f.by || 'step';
+  // The step/multiply amount answers to the field the server names for it.
+  row.querySelector(`[name="${field('.amount')}"]`).dataset.field = field(f.by === 'mul' ? '.mul' : '.step');
+  row.querySelector(`[name="${field('.by')}"]`).addEventListener('change', (e) => {
+    row.querySelector(`[name="${field('.amount')}"]`).dataset.field = field(e.target.value === 'mul' ? '.mul' : '.step');
+  });
+  const showMode = () => {
+    for (const m of ['value', 'list', 'range']) row.querySelector(`.mode-${m}`).hidden = row.querySelector('.mode').value !== m;
+  };
+  row.querySelector('.mode').addEventListener('change', showMode);
+  showMode();
+  return row;
+}
+
+function readParam(row) {
+  const name = row.dataset.param;
+  const get = (suffix) => row.querySelector(`[name="params.${name}${suffix}"]`).value;
+  const mode = row.querySelector('.mode').value;
+  if (mode === 'value') return get('.value').trim() === '' ? undefined : numberOrText(get('.value'));
+  if (mode === 'list') return get('.list').split(/[\s,;]+/).filter((t) => t !== '').map(numberOrText);
+  const range = { from: numberOrText(get('.from')), to: numberOrText(get('.to')) };
+  range[get('.by') === 'mul' ? 'mul' : 'step'] = numberOrText(get('.amount'));
+  return range;
+}
+
+// "params.n.step" -> params.n.step, params.n, params; "variants[1]" -> variants[1], variants.
+export function fieldCandidates(field) {
+  const out = [];
+  for (let name = field; name; ) {
+    out.push(name);
+    if (name.endsWith(']')) name = name.replace(/\[\d+\]$/, '');
+    else if (name.includes('.')) name = name.replace(/\.[^.]*$/, '');
+    else name = '';
+  }
+  return out;
+}
+
+export class RunForm {
+  // container: where the form goes; catalog: GET /api/experiments; devices:
+  // GET /api/devices's list; submit(request, headers): resolves with the new
+  // run or throws an ApiError.
+  constructor(container, { catalog, devices, submit }) {
+    this.catalog = catalog;
+    this.submit = submit;
+    this.form = el('form', { id: 'run-form', class: 'run-form', novalidate: true });
+    container.replaceChildren(this.form);
+    this.build(devices);
+  }
+
+  build(devices) {
+    const exps = this.catalog.experiments;
+    this.form.append(
+      el('div', { class: 'field', 'data-field': 'experiment' },
+        el('label', { for: 'f-experiment' }, 'Experiment '),
+        el('select', { id: 'f-experiment', name: 'experiment' }, exps.map((e) => el('option', { value: e.id }, `${e.id} — ${e.title}`))),
+        el('p', { class: 'field-error', role: 'alert' })),
+      el('fieldset', { class: 'field', 'data-field': 'variants' }, el('legend', {}, 'Variants'),
+        el('div', { class: 'variants' }), el('p', { class: 'field-error', role: 'alert' })),
+      el('fieldset', { class: 'field params', 'data-field': 'params' }, el('legend', {}, 'Parameters'),
+        el('div', { class: 'param-rows' }), el('p', { class: 'field-error', role: 'alert' })),
+      el('div', { class: 'row' },
+        el('div', { class: 'field', 'data-field': 'device' },
+          el('label', { for: 'f-device' }, 'Device '),
+          el('select', { id: 'f-device', name: 'device' },
+            el('option', { value: 'auto' }, 'auto (a GPU if there is one)'),
+            el('option', { value: 'gpu' }, 'any GPU'), el('option', { value: 'cpu' }, 'any CPU'),
+            devices.map((d) => el('option', { value: d.id }, `${d.name} (${d.type}${d.online ? '' : ', offline'})`))),
+          el('p', { class: 'field-error', role: 'alert' })),
+        el('div', { class: 'field', 'data-field': 'repeat' },
+          el('label', { for: 'f-repeat' }, 'Repeat '),
+          el('input', { id: 'f-repeat', name: 'repeat', type: 'text', inputmode: 'numeric', class: 'short', value: '10' }),
+          el('small', { class: 'hint' }, ' timed launches per point, 1 … 1000'),
+          el('p', { class: 'field-error', role: 'alert' })),
+        el('div', { class: 'field grow', 'data-field': 'label' },
+          el('label', { for: 'f-label' }, 'Label '),
+          el('input', { id: 'f-label', name: 'label', type: 'text', maxlength: '400', placeholder: 'what this run is for (optional)' }),
+          el('p', { class: 'field-error', role: 'alert' }))),
+      el('details', { class: 'token' }, el('summary', {}, 'Access token (only if this server requires one)'),
+        el('input', { name: 'token', type: 'password', autocomplete: 'off', 'aria-label': 'access token', value: localStorage.getItem(TOKEN_KEY) || '' })),
+      el('p', { class: 'form-error', role: 'alert' }),
+      el('button', { type: 'submit', class: 'primary' }, 'Queue run'));
+    this.form.experiment.addEventListener('change', () => this.select(this.form.experiment.value));
+    this.form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      this.send();
+    });
+    this.select(exps[0].id);
+  }
+
+  // Show experiment id's variants and params, from request when given (run again).
+  select(id, request = null) {
+    const exp = this.catalog.experiments.find((e) => e.id === id);
+    if (!exp) return;
+    this.exp = exp;
+    this.form.experiment.value = id;
+    const chosen = new Set(request ? request.variants : exp.variants.map((v) => v.id));
+    this.form.querySelector('.variants').replaceChildren(...exp.variants.map((v) =>
+      el('label', { class: 'check', title: v.note || '' },
+        el('input', { type: 'checkbox', name: 'variant', value: v.id, checked: chosen.has(v.id) }), ` ${v.title}`)));
+    this.form.querySelector('.param-rows').replaceChildren(...Object.entries(exp.params).map(([name, def]) =>
+      paramRow(name, def, request && name in request.params ? request.params[name] : def.default)));
+    if (request) {
+      this.form.device.value = [...this.form.device.options].some((o) => o.value === request.device) ? request.device : 'auto';
+      this.form.repeat.value = String(request.repeat ?? 10);
+      this.form.label.value = request.label || '';
+    }
+    this.clearErrors();
+  }
+
+  request() {
+    const req = { experiment: this.form.experiment.value };
+    req.variants = [...this.form.querySelectorAll('input[name=variant]:checked')].map((c) => c.value);
+    req.params = {};
+    for (const row of this.form.querySelectorAll('.param')) {
+      const v = readParam(row);
+      if (v !== undefined) req.params[row.dataset.param] = v;
+    }
+    req.device = this.form.device.value;
+    req.repeat = numberOrText(this.form.repeat.value);
+    if (this.form.label.value.trim() !== '') req.label = this.form.label.value;
+    return req;
+  }
+
+  clearErrors() {
+    for (const p of this.form.querySelectorAll('.field-error, .form-error')) p.textContent = '';
+    for (const f of this.form.querySelectorAll('.invalid')) f.classList.remove('invalid');
+  }
+
+  // Put message next to the element for field ("params.n.step", "variants[1]"),
+  // trying shorter names until one matches; the form's own line otherwise.
+  showError(field, message) {
+    for (const name of fieldCandidates(field || '')) {
+      const target = this.form.querySelector(`[data-field="${CSS.escape(name)}"]`);
+      if (!target) continue;
+      const box = target.closest('.field') || target;
+      box.classList.add('invalid');
+      target.classList.add('invalid');
+      box.querySelector(':scope > .field-error').textContent = message;
+      target.scrollIntoView({ block: 'center' });
+      return;
+    }
+    this.form.querySelector('.form-error').textContent = message;
+  }
+
+  async send() {
+    this.clearErrors();
+    const button = this.form.querySelector('button[type=submit]');
+    const token = this.form.token.value.trim();
+    const headers = token ? { Authorization: `Bearer ${token}` } : {};
+    button.disabled = true;
+    try {
+      const run = await this.submit(this.request(), headers);
+      if (token) localStorage.setItem(TOKEN_KEY, token);
+      window.location.assign(run.url);
+    } catch (err) {
+      if (err.status === 401) this.form.querySelector('details.token').open = true;
+      this.showError(err.field, err.message);
+    } finally {
+      button.disabled = false;
+    }
+  }
+}
