@@ -247,3 +247,26 @@ test('failed_points_and_empty_runs_render', async () => {
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('idle_page_backs_off_instead_of_storming', async () => {
+  // Nothing queued or running: polls space out (2, 4, 8, 16 s...).
+  const page = await openPage(browser);
+  const api = [];
+  page.on('request', (r) => { if (r.url().includes('/api/runs?') || r.url().includes('/api/devices')) api.push(Date.now()); });
+  await page.goto(`${lab.base}/`);
+  await page.waitForSelector('#runs tr[data-run]');
+  await page.waitForTimeout(12000);
+  // The first load and at most three refreshes, two requests each, in 12 s.
+  assert.ok(api.length <= 10, `${api.length} API requests in 12 s of idling`);
+  await page.context().close();
+});
+
+test('banner_says_when_the_server_cannot_be_reached', async () => {
+  const page = await openPage(browser);
+  await page.goto(`${lab.base}/`);
+  await page.waitForSelector('#runs tr[data-run]');
+  await lab.stop(lab.server);
+  await page.waitForFunction(() => /cannot be reached/.test(document.getElementById('banner').textContent), null, { timeout: 20000 });
+  assert.equal(await page.locator('#banner').isVisible(), true);
+  await page.context().close();
+});
