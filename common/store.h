@@ -137,23 +137,31 @@ struct wl_result_row {
 	const char *extra_json;		/* NULL, or a JSON object of further figures */
 };
 
-/* Append a result and advance the run's progress, in one transaction. */
-int wl_store_add_result(struct wl_store *st, long long run_id, const struct wl_result_row *r,
-			struct wl_error *err);
+/* Append a result and advance the run's progress, in one transaction. Only the
+ * runner that holds the run may: WL_ERR_CONFLICT otherwise (a worker that
+ * outlived its supervisor cannot write into a run claimed again since). */
+int wl_store_add_result(struct wl_store *st, long long runner_id, long long run_id,
+			const struct wl_result_row *r, struct wl_error *err);
 
 /* Whether a cancel was asked for the run. */
 int wl_store_cancel_requested(struct wl_store *st, long long run_id, int *requested,
 			      struct wl_error *err);
 
-/* Finish a running run as "done", "failed" or "cancelled", with a message for
- * failures. */
-int wl_store_finish_run(struct wl_store *st, long long run_id, const char *status,
-			const char *error, struct wl_error *err);
+/* Finish a running run held by runner_id as "done", "failed" or "cancelled",
+ * with a message for failures. A run no longer held is left alone. */
+int wl_store_finish_run(struct wl_store *st, long long runner_id, long long run_id,
+			const char *status, const char *error, struct wl_error *err);
 
-/* Put a running run back in the queue (its results dropped) because this runner
- * is stopping; it keeps its attempt count. */
-int wl_store_requeue_run(struct wl_store *st, long long run_id, const char *reason,
+/* Put a running run held by runner_id back in the queue (its results dropped)
+ * because the runner is stopping; it keeps its attempt count. */
+int wl_store_requeue_run(struct wl_store *st, long long runner_id, long long run_id,
 			 struct wl_error *err);
+
+/* A run whose device process died under it: requeue it (results dropped, the
+ * attempt counted) while it has had fewer than max_attempts tries, else fail it
+ * with reason. *requeued says which. Nothing happens to a run not running. */
+int wl_store_release_run(struct wl_store *st, long long run_id, long long max_attempts,
+			 const char *reason, int *requeued, struct wl_error *err);
 
 /* Recover runs left "running" by runners that are gone: a runner that stopped,
  * whose heartbeat is older than window_s, or whose pid no longer exists on this

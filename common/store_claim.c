@@ -133,7 +133,7 @@ static const char SQL_INSERT_RESULT[] =
 	" VALUES (?1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM results WHERE run_id = ?1), ?2, ?3, ?4,"
 	" ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)";
 static const char SQL_ADVANCE[] =
-	"UPDATE runs SET done = done + 1 WHERE id = ?1 AND status = 'running'";
+	"UPDATE runs SET done = done + 1 WHERE id = ?1 AND status = 'running' AND runner_id = ?2";
 
 static void bind_positive_or_null(sqlite3_stmt *s, int i, double v)
 {
@@ -143,8 +143,8 @@ static void bind_positive_or_null(sqlite3_stmt *s, int i, double v)
 		sqlite3_bind_null(s, i);
 }
 
-int wl_store_add_result(struct wl_store *st, long long run_id, const struct wl_result_row *r,
-			struct wl_error *err)
+int wl_store_add_result(struct wl_store *st, long long runner_id, long long run_id,
+			const struct wl_result_row *r, struct wl_error *err)
 {
 	sqlite3_stmt *s;
 	int rc;
@@ -155,6 +155,7 @@ int wl_store_add_result(struct wl_store *st, long long run_id, const struct wl_r
 	if (!s)
 		goto fail;
 	sqlite3_bind_int64(s, 1, run_id);
+	sqlite3_bind_int64(s, 2, runner_id);
 	rc = sqlite3_step(s);
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE) {
@@ -162,7 +163,8 @@ int wl_store_add_result(struct wl_store *st, long long run_id, const struct wl_r
 		goto fail;
 	}
 	if (sqlite3_changes(st->db) != 1) {
-		wl_error_set(err, WL_ERR_CONFLICT, "run %lld is no longer running", run_id);
+		wl_error_set(err, WL_ERR_CONFLICT, "run %lld is no longer running on runner %lld", run_id,
+			     runner_id);
 		goto fail;
 	}
 	s = store_stmt(st, SQL_INSERT_RESULT, err);
@@ -223,12 +225,27 @@ int wl_store_cancel_requested(struct wl_store *st, long long run_id, int *reques
 
 static const char SQL_FINISH[] =
 	"UPDATE runs SET status = ?2, error = ?3, finished_at = " STORE_NOW
-	" WHERE id = ?1 AND status = 'running'";
+	" WHERE id = ?1 AND status = 'running' AND runner_id = ?4";
 
-int wl_store_finish_run(struct wl_store *st, long long run_id, const char *status,
-			const char *error, struct wl_error *err)
+int wl_store_finish_run(struct wl_store *st, long long runner_id, long long run_id,
+			const char *status, const char *error, struct wl_error *err)
 {
-	return store_step_id(st, SQL_FINISH, run_id, status, error, "finish run", err);
+	sqlite3_stmt *s = store_stmt(st, SQL_FINISH, err);
+	int rc;
+
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, run_id);
+	sqlite3_bind_text(s, 2, status, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 3, error, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 4, runner_id);
+	rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE) {
+		store_fail(st, err, "finish run");
+		return -1;
+	}
+	return 0;
 }
 
 static const char SQL_DROP_RESULTS[] = "DELETE FROM results WHERE run_id = ?1";
@@ -261,17 +278,88 @@ static int requeue_locked(struct wl_store *st, long long run_id, int attempts_de
 	return 0;
 }
 
-int wl_store_requeue_run(struct wl_store *st, long long run_id, const char *reason,
+static const char SQL_HOLDS[] =
+	"SELECT 1 FROM runs WHERE id = ?1 AND status = 'running' AND runner_id = ?2";
+
+int wl_store_requeue_run(struct wl_store *st, long long runner_id, long long run_id,
 			 struct wl_error *err)
 {
-	(void)reason;
+	sqlite3_stmt *s;
+	int rc;
+
 	if (store_begin(st, err) < 0)
 		return -1;
-	if (requeue_locked(st, run_id, -1, err) < 0) {
-		store_rollback(st);
-		return -1;
+	s = store_stmt(st, SQL_HOLDS, err);
+	if (!s)
+		goto fail;
+	sqlite3_bind_int64(s, 1, run_id);
+	sqlite3_bind_int64(s, 2, runner_id);
+	rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc == SQLITE_ROW && requeue_locked(st, run_id, -1, err) < 0)
+		goto fail;
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		store_fail(st, err, "check the run's runner");
+		goto fail;
 	}
 	return store_commit(st, err);
+fail:
+	store_rollback(st);
+	return -1;
+}
+
+static const char SQL_RUN_ATTEMPTS[] = "SELECT attempts FROM runs WHERE id = ?1 AND status = 'running'";
+
+static const char SQL_FAIL_ORPHAN[] =
+	"UPDATE runs SET status = 'failed', error = ?2, finished_at = " STORE_NOW
+	" WHERE id = ?1 AND status = 'running'";
+
+static int fail_given_up(struct wl_store *st, long long run_id, long long attempts, const char *why,
+			 struct wl_error *err)
+{
+	char msg[512];
+
+	snprintf(msg, sizeof(msg), "gave up after %lld attempts; the last time, %s while running it",
+		 attempts, why);
+	return store_step_id(st, SQL_FAIL_ORPHAN, run_id, msg, NULL, "fail orphaned run", err);
+}
+
+int wl_store_release_run(struct wl_store *st, long long run_id, long long max_attempts,
+			 const char *reason, int *requeued, struct wl_error *err)
+{
+	sqlite3_stmt *s;
+	long long attempts;
+	int rc;
+
+	*requeued = 0;
+	if (store_begin(st, err) < 0)
+		return -1;
+	s = store_stmt(st, SQL_RUN_ATTEMPTS, err);
+	if (!s)
+		goto fail;
+	sqlite3_bind_int64(s, 1, run_id);
+	rc = sqlite3_step(s);
+	attempts = sqlite3_column_int64(s, 0);
+	sqlite3_reset(s);
+	if (rc == SQLITE_DONE) {
+		store_rollback(st);
+		return 0;
+	}
+	if (rc != SQLITE_ROW) {
+		store_fail(st, err, "read attempts");
+		goto fail;
+	}
+	if (attempts < max_attempts) {
+		if (requeue_locked(st, run_id, 0, err) < 0)
+			goto fail;
+		*requeued = 1;
+	} else if (fail_given_up(st, run_id, attempts, reason, err) < 0) {
+		goto fail;
+	}
+	return store_commit(st, err);
+fail:
+	store_rollback(st);
+	return -1;
 }
 
 static const char SQL_ORPHANS[] =
@@ -279,10 +367,6 @@ static const char SQL_ORPHANS[] =
 	" u.last_seen IS NULL OR unixepoch(u.last_seen) <= unixepoch('now') - ?2"
 	" FROM runs r LEFT JOIN runners u ON u.id = r.runner_id"
 	" WHERE r.status = 'running' AND (r.runner_id IS NULL OR r.runner_id != ?1)";
-
-static const char SQL_FAIL_ORPHAN[] =
-	"UPDATE runs SET status = 'failed', error = ?2, finished_at = " STORE_NOW
-	" WHERE id = ?1 AND status = 'running'";
 
 /* Why the runner of a running run is gone, or NULL while it may be alive. */
 static const char *runner_gone(sqlite3_stmt *s, const char *host)
@@ -339,16 +423,8 @@ int wl_store_recover(struct wl_store *st, long long self_runner_id, const char *
 			(*requeued)++;
 			continue;
 		}
-		{
-			char msg[256];
-
-			snprintf(msg, sizeof(msg),
-				 "gave up after %lld attempts; the last time, %s while running it",
-				 orphans[i].attempts, orphans[i].why);
-			if (store_step_id(st, SQL_FAIL_ORPHAN, orphans[i].id, msg, NULL,
-					  "fail orphaned run", err) < 0)
-				goto fail;
-		}
+		if (fail_given_up(st, orphans[i].id, orphans[i].attempts, orphans[i].why, err) < 0)
+			goto fail;
 		(*failed)++;
 	}
 	return store_commit(st, err);

@@ -12,6 +12,22 @@
 #include "request.h"
 #include "rng.h"
 
+long long wl_point_deadline(const struct wl_experiment *exp, const struct wl_variant_def *const *variants,
+			    size_t nvariants, const long long *values, long long repeat, long long warmup,
+			    long long max_s)
+{
+	double seconds = 60;
+
+	for (size_t k = 0; k < nvariants; k++) {
+		double work = wl_variant_cost(exp, variants[k], exp->metric == WL_METRIC_BANDWIDTH ?
+								WL_COST_BYTES : WL_COST_OPS, values);
+		double host = wl_variant_cost(exp, variants[k], WL_COST_MEMORY, values);
+
+		seconds += 1 + (double)(repeat + warmup) * work / WL_FLOOR_RATE + host / WL_FLOOR_RATE;
+	}
+	return seconds > (double)max_s ? max_s : (long long)seconds + 1;
+}
+
 static struct wl_cl_device *find_device(struct wl_cl_devices *devs, const char *id)
 {
 	for (size_t i = 0; i < devs->count; i++)
@@ -23,7 +39,7 @@ static struct wl_cl_device *find_device(struct wl_cl_devices *devs, const char *
 static int finish(struct wl_executor *ex, long long id, const char *status, const char *msg,
 		  struct wl_error *err)
 {
-	if (wl_store_finish_run(ex->store, id, status, msg, err) < 0)
+	if (wl_store_finish_run(ex->store, ex->runner_id, id, status, msg, err) < 0)
 		return -1;
 	if (msg)
 		wl_log_info("run %lld %s: %s", id, status, msg);
@@ -60,7 +76,7 @@ static int record(struct wl_executor *ex, long long run_id, const struct wl_poin
 		row.bytes = m->bytes > 0 ? m->bytes : wl_variant_cost(pt->exp, v, WL_COST_BYTES, pt->values);
 	else
 		row.ops = m->ops > 0 ? m->ops : wl_variant_cost(pt->exp, v, WL_COST_OPS, pt->values);
-	rc = wl_store_add_result(ex->store, run_id, &row, err);
+	rc = wl_store_add_result(ex->store, ex->runner_id, run_id, &row, err);
 	free(params_text);
 	return rc;
 }
@@ -209,7 +225,7 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 		int cancel = 0, store_failed = 0;
 
 		if (*ex->stop) {
-			rc = wl_store_requeue_run(ex->store, claim->id, "runner stopping", err);
+			rc = wl_store_requeue_run(ex->store, ex->runner_id, claim->id, err);
 			if (rc == 0)
 				wl_log_info("run %lld requeued: the runner is stopping", claim->id);
 			goto out;
@@ -229,6 +245,10 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 			wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 			goto out;
 		}
+		if (ex->on_point)
+			ex->on_point(ex->hook_ctx, claim->id,
+				     wl_point_deadline(plan.exp, plan.variants, plan.nvariants, pt.values,
+						       plan.repeat, ex->warmup, ex->point_timeout_max));
 		if (run_point(ex, claim->id, plan.ops, &pt, plan.variants, plan.nvariants, params,
 			      &store_failed, &why) < 0) {
 			char msg[sizeof(why.msg) + 256], where[200];

@@ -52,8 +52,9 @@ struct wl_experiment_ops {
 /* The host implementation of experiment id, or NULL. */
 const struct wl_experiment_ops *wl_experiment_ops_find(const char *id);
 
-/* Fail, naming them, if some catalog experiments have no host implementation. */
-int wl_experiments_check(const struct wl_catalog *cat, struct wl_error *err);
+/* Fail, naming them, if some catalog experiments have no host implementation,
+ * or if the catalog lists a test-only experiment and allow_test is 0. */
+int wl_experiments_check(const struct wl_catalog *cat, int allow_test, struct wl_error *err);
 
 /* The value of param name at pt (the catalog guarantees it exists). */
 long long wl_point_value(const struct wl_point *pt, const char *name);

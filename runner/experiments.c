@@ -5,6 +5,12 @@
 
 #include "experiments.h"
 
+/* Experiments that exist for warplab's own tests (a kernel that never ends);
+ * a catalog may list them only for a runner started with --test-kernels. */
+static const struct wl_experiment_ops *const test_only[] = {
+	&wl_exp_test_spin,
+};
+
 static const struct wl_experiment_ops *const families[] = {
 	&wl_exp_copy,
 	&wl_exp_transpose,
@@ -17,22 +23,42 @@ static const struct wl_experiment_ops *const families[] = {
 	&wl_exp_banks,
 };
 
+static int is_test_only(const char *id)
+{
+	for (size_t i = 0; i < sizeof(test_only) / sizeof(test_only[0]); i++)
+		if (strcmp(test_only[i]->id, id) == 0)
+			return 1;
+	return 0;
+}
+
 const struct wl_experiment_ops *wl_experiment_ops_find(const char *id)
 {
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++)
 		if (strcmp(families[i]->id, id) == 0)
 			return families[i];
+	for (size_t i = 0; i < sizeof(test_only) / sizeof(test_only[0]); i++)
+		if (strcmp(test_only[i]->id, id) == 0)
+			return test_only[i];
 	return NULL;
 }
 
-int wl_experiments_check(const struct wl_catalog *cat, struct wl_error *err)
+int wl_experiments_check(const struct wl_catalog *cat, int allow_test, struct wl_error *err)
 {
 	char missing[512] = "";
 
-	for (size_t i = 0; i < cat->nexperiments; i++)
-		if (!wl_experiment_ops_find(cat->experiments[i].id))
+	for (size_t i = 0; i < cat->nexperiments; i++) {
+		const char *id = cat->experiments[i].id;
+
+		if (is_test_only(id) && !allow_test) {
+			wl_error_set(err, WL_ERR_CONFIG,
+				     "the catalog lists '%s', which exists for warplab's own tests only (start the runner with --test-kernels to allow it)",
+				     id);
+			return -1;
+		}
+		if (!wl_experiment_ops_find(id))
 			snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing), "%s%s",
-				 missing[0] ? ", " : "", cat->experiments[i].id);
+				 missing[0] ? ", " : "", id);
+	}
 	if (missing[0]) {
 		wl_error_set(err, WL_ERR_CONFIG,
 			     "the catalog lists experiments this runner does not implement: %s",

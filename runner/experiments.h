@@ -16,6 +16,7 @@ extern const struct wl_experiment_ops wl_exp_dot;
 extern const struct wl_experiment_ops wl_exp_myadd;
 extern const struct wl_experiment_ops wl_exp_minplus;
 extern const struct wl_experiment_ops wl_exp_banks;
+extern const struct wl_experiment_ops wl_exp_test_spin;
 
 /* out = in transposed, both n x n row-major. */
 void wl_transpose_reference(const float *in, float *out, size_t n);

@@ -27,6 +27,7 @@ char check_tmpdir[256];
 	X(store_refuses_when_queue_full)                                                \
 	X(store_lists_runs_newest_first_with_paging)                                    \
 	X(store_cancels_queued_and_running_runs)                                        \
+	X(store_releases_a_run_whose_worker_died)                                       \
 	X(stats_summarise_samples)                                                      \
 	X(csv_has_documented_header_and_rows)                                           \
 	X(rng_is_reproducible_and_never_zero)                                           \

@@ -174,7 +174,7 @@ void test_catalog_holds_every_seed_experiment(void)
 
 		CHECK(e && wl_experiment_ops_find(ids[i]), "%s is in the catalog and implemented", ids[i]);
 	}
-	CHECK(wl_experiments_check(cat, &err) == 0, "%s", err.msg);
+	CHECK(wl_experiments_check(cat, 0, &err) == 0, "%s", err.msg);
 	CHECK(wl_catalog_find(cat, "myadd")->needs_fp64, "myadd is fp64");
 	CHECK(wl_catalog_find(cat, "minplus")->metric == WL_METRIC_THROUGHPUT, "minplus reports Gop/s");
 	CHECK(wl_catalog_find(cat, "banks")->baseline_value == 1, "banks is relative to c = 1");

@@ -109,10 +109,10 @@ void test_copy_ceiling_is_as_of_the_runs_end(void)
 	wl_store_insert_run(st, &run, &copy1, &err);
 	wl_store_claim_run(st, runner, &devs, &c, &err);
 	wl_claim_free(&c);
-	wl_store_add_result(st, copy1, &slow, &err);
-	wl_store_add_result(st, copy1, &fast, &err);
-	wl_store_add_result(st, copy1, &wrong, &err);
-	wl_store_finish_run(st, copy1, "done", NULL, &err);
+	wl_store_add_result(st, runner, copy1, &slow, &err);
+	wl_store_add_result(st, runner, copy1, &fast, &err);
+	wl_store_add_result(st, runner, copy1, &wrong, &err);
+	wl_store_finish_run(st, runner, copy1, "done", NULL, &err);
 	CHECK(wl_store_copy_ceiling(st, "gpu-0", NULL, &ceiling, &err) == 0 && ceiling, "%s", err.msg);
 	CHECK(ceiling && json_real_value(json_object_get(ceiling, "gbps")) == 2000.0,
 	      "the best verified result: 2e9 bytes in 1 ms = 2000 GB/s (the unverified one does not count)");
@@ -127,9 +127,9 @@ void test_copy_ceiling_is_as_of_the_runs_end(void)
 	wl_store_claim_run(st, runner, &devs, &c, &err);
 	wl_claim_free(&c);
 	slow.median_ms = 4.0;
-	wl_store_add_result(st, copy2, &slow, &err);
+	wl_store_add_result(st, runner, copy2, &slow, &err);
 	sleep(1);
-	wl_store_finish_run(st, copy2, "done", NULL, &err);
+	wl_store_finish_run(st, runner, copy2, "done", NULL, &err);
 	CHECK(wl_store_copy_ceiling(st, "gpu-0", NULL, &ceiling, &err) == 0 &&
 		      json_integer_value(json_object_get(ceiling, "run")) == copy2,
 	      "now the latest copy run");

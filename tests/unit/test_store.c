@@ -152,14 +152,16 @@ void test_store_records_progress_and_results(void)
 		return;
 	runner = add_runner(st, getpid(), "cpu-0", "cpu");
 	id = queue(st, "transpose", "cpu-0");
-	CHECK(wl_store_add_result(st, id, &ok, &err) < 0 && err.kind == WL_ERR_CONFLICT,
+	CHECK(wl_store_add_result(st, runner, id, &ok, &err) < 0 && err.kind == WL_ERR_CONFLICT,
 	      "results only for running runs");
 	wl_store_claim_run(st, runner, &devs, &c, &err);
 	wl_claim_free(&c);
-	CHECK(wl_store_add_result(st, id, &ok, &err) == 0, "%s", err.msg);
-	CHECK(wl_store_add_result(st, id, &bad, &err) == 0, "%s", err.msg);
+	CHECK(wl_store_add_result(st, runner + 1, id, &ok, &err) < 0 && err.kind == WL_ERR_CONFLICT,
+	      "another runner cannot write into it");
+	CHECK(wl_store_add_result(st, runner, id, &ok, &err) == 0, "%s", err.msg);
+	CHECK(wl_store_add_result(st, runner, id, &bad, &err) == 0, "%s", err.msg);
 	CHECK(wl_store_set_run_provenance(st, id, "abcd", "9.9", &err) == 0, "%s", err.msg);
-	CHECK(wl_store_finish_run(st, id, "done", NULL, &err) == 0, "%s", err.msg);
+	CHECK(wl_store_finish_run(st, runner, id, "done", NULL, &err) == 0, "%s", err.msg);
 	CHECK(wl_store_get_run(st, id, 1, &run, &err) == 0, "%s", err.msg);
 	r0 = json_array_get(json_object_get(run, "results"), 0);
 	r1 = json_array_get(json_object_get(run, "results"), 1);
@@ -216,7 +218,7 @@ void test_store_recovers_runs_of_dead_runners(void)
 	id = queue(st, "transpose", "cpu-0");
 	CHECK(wl_store_claim_run(st, dead, &devs, &c, &err) == 0 && c.id == id, "dead runner claimed");
 	wl_claim_free(&c);
-	CHECK(wl_store_add_result(st, id, &row, &err) == 0, "%s", err.msg);
+	CHECK(wl_store_add_result(st, dead, id, &row, &err) == 0, "%s", err.msg);
 	alive = add_runner(st, getpid(), "cpu-0", "cpu");	/* this process: alive */
 	id_alive = queue(st, "copy", "cpu-0");
 	CHECK(wl_store_claim_run(st, alive, &devs, &c, &err) == 0 && c.id == id_alive, "live runner claimed");
@@ -348,9 +350,42 @@ void test_store_cancels_queued_and_running_runs(void)
 	CHECK(strcmp(status_of(st, running, s, sizeof(s)), "running") == 0, "running: still running");
 	CHECK(wl_store_cancel_requested(st, running, &requested, &err) == 0 && requested,
 	      "running: the runner is asked to stop");
-	wl_store_finish_run(st, running, "cancelled", "cancelled while running", &err);
+	wl_store_finish_run(st, runner, running, "cancelled", "cancelled while running", &err);
 	CHECK(wl_store_cancel_run(st, running, &err) < 0 && err.kind == WL_ERR_CONFLICT,
 	      "finished: conflict");
 	CHECK(wl_store_cancel_run(st, 1234, &err) < 0 && err.kind == WL_ERR_NOT_FOUND, "missing");
+	wl_store_close(st);
+}
+
+void test_store_releases_a_run_whose_worker_died(void)
+{
+	struct wl_store *st = fresh_store("release");
+	const char *ids[] = { "cpu-0" };
+	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0" };
+	struct wl_error err;
+	struct wl_claim c;
+	long long runner, id;
+	int requeued = -1;
+	char s[32];
+	json_t *run = NULL;
+
+	if (!st)
+		return;
+	runner = add_runner(st, getpid(), "cpu-0", "cpu");
+	id = queue(st, "copy", "cpu-0");
+	for (int attempt = 1; attempt <= 2; attempt++) {
+		wl_store_claim_run(st, runner, &devs, &c, &err);
+		CHECK(c.id == id && c.attempt == attempt, "attempt %d", attempt);
+		wl_claim_free(&c);
+		CHECK(wl_store_release_run(st, id, 2, "the worker died", &requeued, &err) == 0, "%s", err.msg);
+		CHECK(requeued == (attempt < 2), "attempt %d: requeued %d", attempt, requeued);
+	}
+	CHECK(strcmp(status_of(st, id, s, sizeof(s)), "failed") == 0, "failed after 2 attempts");
+	wl_store_get_run(st, id, 0, &run, &err);
+	CHECK(strstr(json_string_value(json_object_get(run, "error")), "the worker died") != NULL,
+	      "the reason: %s", json_string_value(json_object_get(run, "error")));
+	json_decref(run);
+	CHECK(wl_store_release_run(st, id, 2, "again", &requeued, &err) == 0 && !requeued,
+	      "a run no longer running is left alone");
 	wl_store_close(st);
 }

@@ -1,0 +1,42 @@
+/* The runner's two processes. warplab-runner starts as the supervisor, which
+ * never opens OpenCL: it registers the runner in the store, sends its
+ * heartbeats, recovers runs that dead runners left, and starts the worker (the
+ * same program with --worker-fd) which opens the devices and executes runs.
+ * Before each point the worker tells the supervisor how long the point may
+ * take; a worker that overruns is killed and restarted and its run fails with
+ * "timed out after N s", so a kernel that hangs cannot take the runner down. */
+#ifndef WL_RUNNER_H
+#define WL_RUNNER_H
+
+#include <signal.h>
+
+struct runner_config {
+	char *db, *kernels, *devices;
+	long heartbeat;		/* seconds of silence after which a runner counts as gone */
+	long max_attempts;
+	long warmup;
+	long poll_ms;
+	long run_timeout;	/* the longest a single point may take, seconds */
+	long stop_timeout;	/* how long a stopping worker may finish its point */
+	int no_fp64;
+	int test_kernels;	/* allow the test-only experiments (tests only) */
+	long worker_fd;		/* >= 0: this process is the worker, reporting on this fd */
+	long runner_id;		/* the worker's runner id, given by the supervisor */
+};
+
+/* Raised by SIGTERM and SIGINT in either process. */
+extern volatile sig_atomic_t wl_runner_stop;
+
+/* The supervisor: returns the process's exit status. argv is the program's own
+ * command line, passed on to the worker. */
+int wl_supervise(const struct runner_config *cfg, int argc, char **argv);
+
+/* The worker: returns the process's exit status. */
+int wl_work(const struct runner_config *cfg);
+
+/* Messages from the worker to the supervisor, one line each. */
+#define WL_MSG_READY "READY"	/* devices registered: READY <count> */
+#define WL_MSG_POINT "POINT"	/* a point starts: POINT <run id> <seconds it may take> */
+#define WL_MSG_IDLE "IDLE"	/* the run ended, nothing running */
+
+#endif

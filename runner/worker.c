@@ -1,0 +1,188 @@
+/* The runner's worker process: the only one that opens OpenCL. It loads the
+ * catalog, enumerates the devices and registers them under the runner id the
+ * supervisor gave it, then claims queued runs one at a time and executes them,
+ * telling the supervisor over its pipe when each point starts and how long it
+ * may take. SIGTERM stops it after the current point, the run requeued. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "catalog.h"
+#include "cl_device.h"
+#include "cl_program.h"
+#include "executor.h"
+#include "experiment.h"
+#include "log.h"
+#include "runner.h"
+#include "store.h"
+
+#ifndef WL_VERSION
+#define WL_VERSION "0.0.0"
+#endif
+
+static int report_fd = -1;
+
+/* One line to the supervisor. A supervisor that is gone cannot be told, and
+ * PR_SET_PDEATHSIG ends this process soon after anyway. */
+static void report(const char *fmt, ...)
+{
+	char line[128];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0 || report_fd < 0)
+		return;
+	line[n] = '\n';
+	if (write(report_fd, line, (size_t)n + 1) < 0)
+		wl_log_warn("cannot reach the supervisor");
+}
+
+static void on_point(void *ctx, long long run_id, long long deadline_s)
+{
+	(void)ctx;
+	report("%s %lld %lld", WL_MSG_POINT, run_id, deadline_s);
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+static int register_devices(struct wl_store *st, long long runner_id,
+			    const struct wl_cl_devices *devs, struct wl_error *err)
+{
+	for (size_t i = 0; i < devs->count; i++) {
+		if (wl_store_upsert_device(st, runner_id, (long long)i, devs->list[i].info, err) < 0)
+			return -1;
+		wl_log_info("device %s: %s (%s)", devs->list[i].id,
+			    json_string_value(json_object_get(devs->list[i].info, "name")),
+			    devs->list[i].is_gpu ? "gpu" : "cpu");
+	}
+	return 0;
+}
+
+/* Which of our devices serve "auto", "gpu" and "cpu". */
+static void claim_devices(const struct wl_cl_devices *devs, const char **ids,
+			  struct wl_claim_devices *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < devs->count; i++) {
+		ids[i] = devs->list[i].id;
+		if (devs->list[i].is_gpu && !out->gpu_id)
+			out->gpu_id = devs->list[i].id;
+		if (!devs->list[i].is_gpu && !out->cpu_id)
+			out->cpu_id = devs->list[i].id;
+	}
+	out->ids = ids;
+	out->nids = devs->count;
+	out->auto_id = out->gpu_id ? out->gpu_id : out->cpu_id;
+}
+
+static void serve(struct wl_store *st, struct wl_executor *ex, long poll_ms)
+{
+	const char **ids = calloc(ex->devs->count + 1, sizeof(*ids));
+	struct wl_claim_devices cd;
+
+	if (!ids)
+		return;
+	claim_devices(ex->devs, ids, &cd);
+	while (!wl_runner_stop) {
+		struct wl_claim claim;
+		struct wl_error err;
+
+		if (wl_store_claim_run(st, ex->runner_id, &cd, &claim, &err) < 0) {
+			wl_log_warn("claim: %s", err.msg);
+			sleep_ms(poll_ms);
+			continue;
+		}
+		if (claim.id == 0) {
+			sleep_ms(poll_ms);
+			continue;
+		}
+		if (wl_executor_run(ex, &claim, &err) < 0)
+			wl_log_error("run %lld: could not record its outcome: %s", claim.id, err.msg);
+		report("%s", WL_MSG_IDLE);
+		wl_claim_free(&claim);
+	}
+	free(ids);
+}
+
+int wl_work(const struct runner_config *cfg)
+{
+	struct wl_catalog *cat = NULL;
+	struct wl_store *st = NULL;
+	struct wl_cl_devices devs = { 0 };
+	struct wl_program_cache *programs = NULL;
+	struct wl_error err;
+	char path[4096];
+	int status = 1;
+
+	wl_log_init("warplab-runner[worker]");
+	report_fd = (int)cfg->worker_fd;
+	/* If the supervisor dies, so does the worker: nobody would watch it. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() == 1)
+		return 1;
+
+	snprintf(path, sizeof(path), "%s/catalog.json", cfg->kernels);
+	if (wl_catalog_load(path, &cat, &err) < 0 ||
+	    wl_experiments_check(cat, cfg->test_kernels, &err) < 0) {
+		wl_log_error("%s", err.msg);
+		goto out;
+	}
+	if (wl_cl_devices_find(cfg->devices, &devs, &err) < 0) {
+		wl_log_error("%s", err.msg);
+		goto out;
+	}
+	if (cfg->no_fp64)
+		wl_cl_devices_disable_fp64(&devs);
+	if (devs.count == 0) {
+		wl_log_error("no OpenCL device found%s%s (is an OpenCL driver installed? clinfo -l lists what OpenCL sees)",
+			     cfg->devices ? " matching --devices " : "", cfg->devices ? cfg->devices : "");
+		goto out;
+	}
+	if (wl_store_open(cfg->db, &st, &err) < 0 ||
+	    register_devices(st, cfg->runner_id, &devs, &err) < 0) {
+		wl_log_error("%s", err.msg);
+		goto out;
+	}
+	programs = wl_program_cache_new();
+	if (!programs) {
+		wl_log_error("out of memory");
+		goto out;
+	}
+	report("%s %zu", WL_MSG_READY, devs.count);
+	{
+		struct wl_executor ex = {
+			.store = st,
+			.cat = cat,
+			.devs = &devs,
+			.programs = programs,
+			.kernels_dir = cfg->kernels,
+			.version = WL_VERSION,
+			.warmup = cfg->warmup,
+			.runner_id = cfg->runner_id,
+			.point_timeout_max = cfg->run_timeout,
+			.stop = &wl_runner_stop,
+			.on_point = on_point,
+		};
+
+		serve(st, &ex, cfg->poll_ms);
+	}
+	status = 0;
+out:
+	wl_program_cache_free(programs);
+	wl_cl_devices_free(&devs);
+	wl_store_close(st);
+	wl_catalog_free(cat);
+	return status;
+}
