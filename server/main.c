@@ -49,6 +49,7 @@ int main(int argc, char **argv)
 		{ "allow-anonymous-writes", WL_OPT_FLAG, &cfg.allow_anonymous_writes, NULL, "serve a non-loopback address without a token file", 0, 0 },
 		{ "max-body", WL_OPT_INT, &cfg.max_body, "BYTES", "largest request body (default 65536)", 256, 16 * 1024 * 1024 },
 		{ "queue-limit", WL_OPT_INT, &cfg.queue_limit, "N", "queued runs before new ones get 429 (default 1000)", 1, 1000000 },
+		{ "max-measurements", WL_OPT_INT, &cfg.max_measurements, "N", "variants x points a run may hold (default: the catalog's, 1024)", 1, 1000000 },
 		{ "max-connections", WL_OPT_INT, &cfg.max_connections, "N", "open connections at once (default 256)", 1, 100000 },
 		{ "per-ip-connections", WL_OPT_INT, &cfg.per_ip_connections, "N", "open connections from one address (default 64)", 1, 100000 },
 		{ "connection-timeout", WL_OPT_INT, &cfg.connection_timeout, "SECONDS", "idle connections are closed after this (default 30)", 1, 3600 },

@@ -17,6 +17,8 @@ int wl_server_init(struct wl_server *srv, const struct wl_server_config *cfg,
 	pthread_mutex_init(&srv->counters.lock, NULL);
 	if (wl_catalog_load(cfg->catalog, &srv->catalog, err) < 0)
 		goto fail;
+	if (cfg->max_measurements > 0)
+		srv->catalog->max_measurements = cfg->max_measurements;
 	catalog_json = wl_catalog_to_json(srv->catalog);
 	srv->catalog_json = catalog_json ? json_dumps(catalog_json, JSON_COMPACT) : NULL;
 	json_decref(catalog_json);

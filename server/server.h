@@ -17,6 +17,7 @@ struct wl_server_config {
 	int allow_anonymous_writes;
 	long max_body;			/* bytes of a request body */
 	long queue_limit;		/* queued runs before 429 */
+	long max_measurements;		/* per run; 0: the catalog's limit */
 	long max_connections, per_ip_connections, connection_timeout;
 	long heartbeat;			/* seconds after which a silent runner is offline */
 };
