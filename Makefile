@@ -22,7 +22,7 @@ endif
 
 # Recursively expanded: pkg-config runs when a rule needs it, after `deps`.
 WL_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -MMD -MP \
-	-DWL_VERSION='"$(VERSION)"' -Icommon -Irunner -Iserver $(SAN_FLAGS) \
+	-DWL_VERSION='"$(VERSION)"' -Icommon -Irunner -Iserver -Itests/fuzz $(SAN_FLAGS) \
 	$(shell $(PKG_CONFIG) --cflags $(LIBS_PKG))
 WL_LDFLAGS = $(SAN_FLAGS)
 SERVER_LIBS = $(shell $(PKG_CONFIG) --libs libmicrohttpd jansson sqlite3) -lpthread
@@ -31,7 +31,7 @@ RUNNER_LIBS = $(shell $(PKG_CONFIG) --libs jansson OpenCL sqlite3) -lpthread -lm
 COMMON_SRC := $(wildcard common/*.c)
 SERVER_SRC := $(wildcard server/*.c)
 RUNNER_SRC := $(wildcard runner/*.c)
-UNIT_SRC := $(wildcard tests/unit/*.c)
+UNIT_SRC := $(wildcard tests/unit/*.c) tests/fuzz/fuzz_targets.c
 
 COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/obj/%.o)
 SERVER_OBJ := $(SERVER_SRC:%.c=$(BUILD)/obj/%.o)
@@ -43,7 +43,7 @@ LIB_RUNNER_OBJ := $(filter-out %/runner/main.o,$(RUNNER_OBJ))
 
 VENDOR := www/vendor/chart.umd.js www/vendor/chartjs-plugin-annotation.min.js
 
-.PHONY: all build deps run test unit-test integration-test bench install clean distclean
+.PHONY: all build deps run test fuzz bench install clean distclean
 
 all: build
 
@@ -86,6 +86,25 @@ run: deps
 test: deps
 	$(MAKE) build $(BUILD)/unit-tests
 	BUILD=$(BUILD) ./tests/run.sh
+
+# libFuzzer targets over request validation and the HTTP handling path (no
+# socket): clang with -fsanitize=fuzzer,address,undefined, all sources rebuilt.
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=undefined -DWL_VERSION='"$(VERSION)"' -Icommon -Iserver -Itests/fuzz \
+	$(shell $(PKG_CONFIG) --cflags jansson sqlite3)
+FUZZ_LIBS = $(shell $(PKG_CONFIG) --libs jansson sqlite3) -lpthread -lm
+FUZZ_SRC = $(COMMON_SRC) $(filter-out server/main.c server/daemon.c,$(SERVER_SRC)) tests/fuzz/fuzz_targets.c
+
+build/fuzz/fuzz-%: tests/fuzz/fuzz_%.c $(FUZZ_SRC)
+	@mkdir -p build/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SRC) $(FUZZ_LIBS)
+
+fuzz:
+	./deploy/install-deps.sh --fuzz
+	$(MAKE) build/fuzz/fuzz-request build/fuzz/fuzz-http
+	./tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 bench: deps
 	$(MAKE) build

@@ -14,6 +14,9 @@ chromium fonts-dejavu-core"
 
 # The dashboard's Chart.js and the browser tests come from npm; use Debian's Node
 # only where the machine has none of its own.
+# `make fuzz` (deploy/install-deps.sh --fuzz): clang and its libFuzzer runtime.
+[ "${1:-}" = "--fuzz" ] && pkgs="$pkgs clang libclang-rt-dev"
+
 command -v node >/dev/null 2>&1 || pkgs="$pkgs nodejs"
 command -v npm >/dev/null 2>&1 || pkgs="$pkgs npm"
 

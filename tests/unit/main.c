@@ -45,7 +45,8 @@ char check_tmpdir[256];
 	X(gather_sum_dot_and_myadd_references)                                          \
 	X(drops_find_the_seeds_partition_camping)                                       \
 	X(drops_ignore_rises_noise_and_edges)                                           \
-	X(copy_ceiling_is_as_of_the_runs_end)
+	X(copy_ceiling_is_as_of_the_runs_end)                                           \
+	X(fuzz_corpus_and_findings_replay_cleanly)
 
 #define DECLARE(name) void test_##name(void);
 TESTS(DECLARE)

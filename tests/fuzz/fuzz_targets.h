@@ -1,0 +1,25 @@
+/* What the fuzzers exercise, callable from libFuzzer and from the unit tests
+ * (which replay the seed corpus and every past finding): request validation,
+ * and the whole HTTP handling path without a socket. */
+#ifndef WL_FUZZ_TARGETS_H
+#define WL_FUZZ_TARGETS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Load the catalog (and, for the HTTP target, a server on a scratch store)
+ * once; dir is the repository root. Returns 0 on success. */
+int wl_fuzz_init(const char *dir);
+
+/* The body of POST /api/runs: JSON parsing, validation against the catalog,
+ * expansion into points and the device-limit check. */
+void wl_fuzz_request(const uint8_t *data, size_t size);
+
+/* A whole request: "METHOD PATH?QUERY\n", header lines "Name: value\n", an
+ * empty line, then the body. Routed through wl_server_handle(). */
+void wl_fuzz_http(const uint8_t *data, size_t size);
+
+/* Release what wl_fuzz_init() made (for the replaying unit test). */
+void wl_fuzz_fini(void);
+
+#endif
