@@ -63,6 +63,12 @@ int wl_store_cancel_run(struct wl_store *st, long long id, struct wl_error *err)
 int wl_store_copy_ceiling(struct wl_store *st, const char *device_id, const char *before,
 			  json_t **out, struct wl_error *err);
 
+/* How long finished runs took (started to finished, seconds), as a cumulative
+ * histogram over the bucket bounds le[0..n): counts[i] runs took at most le[i];
+ * *total runs in all, *sum_s seconds together. */
+int wl_store_run_durations(struct wl_store *st, const double *le, size_t n, long long *counts,
+			   long long *total, double *sum_s, struct wl_error *err);
+
 /* Runs per status, for health and metrics: {"queued":3,"running":1,...}. */
 int wl_store_count_runs(struct wl_store *st, json_t **out, struct wl_error *err);
 

@@ -48,7 +48,8 @@ int wl_store_list_devices(struct wl_store *st, long long window_s, json_t **out,
 /* Runners that have not stopped, newest first, with their device ids. */
 static const char SQL_LIST_RUNNERS[] =
 	"SELECT u.id, u.host, u.pid, u.version, u.started_at, u.last_seen, " ONLINE_SQL ","
-	" (SELECT json_group_array(d.id) FROM devices d WHERE d.runner_id = u.id)"
+	" (SELECT json_group_array(d.id) FROM devices d WHERE d.runner_id = u.id),"
+	" (julianday('now') - julianday(u.last_seen)) * 86400"
 	" FROM runners u WHERE u.stopped_at IS NULL ORDER BY u.id DESC LIMIT 50";
 
 int wl_store_list_runners(struct wl_store *st, long long window_s, json_t **out,
@@ -71,8 +72,10 @@ int wl_store_list_runners(struct wl_store *st, long long window_s, json_t **out,
 				      "last_seen", store_col_text(s, 5), "online",
 				      sqlite3_column_int(s, 6), "devices", store_col_json(s, 7));
 
-		if (r)
+		if (r) {
+			json_object_set_new(r, "last_seen_age_s", json_real(sqlite3_column_double(s, 8)));
 			json_array_append_new(list, r);
+		}
 	}
 	sqlite3_reset(s);
 	if (!list || rc != SQLITE_DONE) {

@@ -326,6 +326,37 @@ int wl_store_copy_ceiling(struct wl_store *st, const char *device_id, const char
 	return 0;
 }
 
+static const char SQL_DURATIONS[] =
+	"SELECT (julianday(finished_at) - julianday(started_at)) * 86400 FROM runs"
+	" WHERE status = 'done' AND started_at IS NOT NULL AND finished_at IS NOT NULL";
+
+int wl_store_run_durations(struct wl_store *st, const double *le, size_t n, long long *counts,
+			   long long *total, double *sum_s, struct wl_error *err)
+{
+	sqlite3_stmt *s = store_stmt(st, SQL_DURATIONS, err);
+	int rc;
+
+	if (!s)
+		return -1;
+	memset(counts, 0, n * sizeof(*counts));
+	*total = 0;
+	*sum_s = 0;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		double d = sqlite3_column_double(s, 0);
+
+		for (size_t i = 0; i < n; i++)
+			counts[i] += d <= le[i];
+		(*total)++;
+		*sum_s += d;
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE) {
+		store_fail(st, err, "read run durations");
+		return -1;
+	}
+	return 0;
+}
+
 static const char SQL_COUNT_RUNS[] = "SELECT status, count(*) FROM runs GROUP BY status";
 
 int wl_store_count_runs(struct wl_store *st, json_t **out, struct wl_error *err)

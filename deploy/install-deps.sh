@@ -7,10 +7,10 @@ set -eu
 # Build and runtime: the HTTP server, JSON, the store, OpenCL (ICD loader,
 # headers, PoCL as the CPU device), and clinfo to see what OpenCL finds.
 # Tests: Debian's Chromium (driven headless by playwright-core from npm) and a
-# font for it to render text with.
+# font for it to render text with; systemd-analyze to check the units.
 pkgs="make gcc pkg-config libmicrohttpd-dev libjansson-dev libsqlite3-dev sqlite3
 ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo curl ca-certificates
-chromium fonts-dejavu-core"
+chromium fonts-dejavu-core systemd"
 
 # The dashboard's Chart.js and the browser tests come from npm; use Debian's Node
 # only where the machine has none of its own.

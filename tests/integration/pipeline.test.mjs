@@ -161,6 +161,10 @@ test('serves_catalog_devices_and_health', async () => {
   assert.equal(metrics.status, 200);
   assert.match(metrics.text, /warplab_runs\{status="done"\} \d+/);
   assert.match(metrics.text, /warplab_http_requests_total\{route="\/api\/runs",status="201"\} \d+/);
+  const done = Number(metrics.text.match(/warplab_runs\{status="done"\} (\d+)/)[1]);
+  assert.match(metrics.text, new RegExp(`warplab_run_duration_seconds_count ${done}\n`), 'every finished run in the histogram');
+  assert.match(metrics.text, new RegExp(`warplab_run_duration_seconds_bucket\\{le="\\+Inf"\\} ${done}\n`));
+  assert.match(metrics.text, /warplab_runner_last_seen_seconds\{runner="\d+"\} \d+\.\d+/);
 });
 
 test('serves_dashboard_pages_with_security_headers', async () => {
