@@ -16,6 +16,8 @@ chromium fonts-dejavu-core systemd"
 # only where the machine has none of its own.
 # `make fuzz` (deploy/install-deps.sh --fuzz): clang and its libFuzzer runtime.
 [ "${1:-}" = "--fuzz" ] && pkgs="$pkgs clang libclang-rt-dev"
+# `make bench` (--bench): wrk for the API load test.
+[ "${1:-}" = "--bench" ] && pkgs="$pkgs wrk"
 
 command -v node >/dev/null 2>&1 || pkgs="$pkgs nodejs"
 command -v npm >/dev/null 2>&1 || pkgs="$pkgs npm"

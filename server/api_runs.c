@@ -149,7 +149,9 @@ static int create_run(struct wl_server *srv, struct wl_store *st, const json_t *
 			.queue_limit = srv->cfg->queue_limit,
 		};
 
+		pthread_mutex_lock(&srv->write_lock);
 		rc = wl_store_insert_run(st, &run, id, err);
+		pthread_mutex_unlock(&srv->write_lock);
 	}
 out:
 	free(request_text);
@@ -347,13 +349,17 @@ void wl_api_cancel_run(struct wl_server *srv, const struct wl_request *req, long
 	struct wl_store *st;
 	struct wl_error err;
 	json_t *run;
+	int rc;
 
 	if (!wl_server_authorize(srv, req, resp))
 		return;
 	st = store_or_503(srv, resp);
 	if (!st)
 		return;
-	if (wl_store_cancel_run(st, id, &err) < 0 || wl_store_get_run(st, id, 0, &run, &err) < 0)
+	pthread_mutex_lock(&srv->write_lock);
+	rc = wl_store_cancel_run(st, id, &err);
+	pthread_mutex_unlock(&srv->write_lock);
+	if (rc < 0 || wl_store_get_run(st, id, 0, &run, &err) < 0)
 		wl_response_from_error(resp, &err);
 	else
 		wl_response_json(resp, 200, run);

@@ -15,6 +15,7 @@ int wl_server_init(struct wl_server *srv, const struct wl_server_config *cfg,
 	srv->cfg = cfg;
 	srv->www_fd = -1;
 	pthread_mutex_init(&srv->counters.lock, NULL);
+	pthread_mutex_init(&srv->write_lock, NULL);
 	if (wl_catalog_load(cfg->catalog, &srv->catalog, err) < 0)
 		goto fail;
 	if (cfg->max_measurements > 0)
@@ -51,6 +52,7 @@ void wl_server_free(struct wl_server *srv)
 	free(srv->catalog_json);
 	wl_catalog_free(srv->catalog);
 	pthread_mutex_destroy(&srv->counters.lock);
+	pthread_mutex_destroy(&srv->write_lock);
 	memset(srv, 0, sizeof(*srv));
 	srv->www_fd = -1;
 }

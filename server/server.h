@@ -42,6 +42,10 @@ struct wl_server {
 	struct wl_tokens tokens;	/* none: writes need no token */
 	int www_fd;			/* the www directory, opened once */
 	struct wl_http_counters counters;
+	/* The server's writers take turns here rather than in SQLite's busy
+	 * handler, which sleeps and retries and so lets one writer lose for
+	 * seconds under load. */
+	pthread_mutex_t write_lock;
 };
 
 /* Prepare srv from cfg: catalog, store pool, tokens, www directory. On failure

@@ -105,3 +105,51 @@ test('static_files_never_leave_www', async () => {
     await other.close();
   }
 });
+
+test('connection_limits_and_idle_timeout_hold', async () => {
+  const { connect } = await import('node:net');
+  const other = new Lab('limits-conn');
+  try {
+    await other.startServer(['--db', lab.db, '--per-ip-connections', '2', '--connection-timeout', '1']);
+    const port = Number(new URL(other.base).port);
+    const open = () => new Promise((ok, fail) => {
+      const s = connect(port, '127.0.0.1', () => ok(s));
+      s.on('error', fail);
+    });
+    const closed = (s) => new Promise((ok) => s.on('close', ok));
+    // Two idle connections use up this address's share.
+    const a = await open();
+    const b = await open();
+    await assert.rejects(other.get('/api/health'), 'a third connection from the same address is refused');
+    // Idle connections are closed after the timeout, and then there is room again.
+    await Promise.all([closed(a), closed(b)]);
+    assert.equal((await other.get('/api/health')).status, 200);
+  } finally {
+    await other.close();
+  }
+});
+
+// POST a chunked body (no Content-Length) of the given size, in 16 KiB chunks.
+function postChunked(base, bytes) {
+  return new Promise(async (ok, fail) => {
+    const { request } = await import('node:http');
+    const req = request(`${base}/api/runs`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer alpha-7f3c9e' } }, (res) => {
+      let text = '';
+      res.on('data', (d) => { text += d; });
+      res.on('end', () => ok({ status: res.statusCode, text }));
+    });
+    req.on('error', fail);
+    const chunk = ' '.repeat(16384);
+    for (let sent = 0; sent < bytes; sent += chunk.length) req.write(chunk);
+    req.end();
+  });
+}
+
+test('chunked_bodies_over_the_limit_get_413_or_are_cut_off', async () => {
+  const over = await postChunked(lab.base, 64 * 1024);
+  assert.equal(over.status, 413, 'past the limit: 413 once the body ends, nothing buffered');
+  assert.match(over.text, /too_large/);
+  // A sender that keeps going far past the limit is cut off.
+  await assert.rejects(postChunked(lab.base, 4 * 1024 * 1024));
+  assert.equal((await lab.get('/api/health')).status, 200, 'the server is fine');
+});
