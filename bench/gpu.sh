@@ -12,12 +12,15 @@
 #   bench/gpu.sh            (with carry: [".gpu"])
 # The packages are unpacked into a private prefix used by warplab's binaries only
 # (LD_LIBRARY_PATH on their command lines), never over the machine's own files.
-#   DEVICES   which devices the runner takes (default gpu; "cpu" for PoCL)
+#   DEVICES      which devices the runner takes (default gpu; "cpu" for PoCL)
+#   KERNELS      the kernels directory (default kernels)
+#   RUNNER_ARGS  more flags for the runner
 set -euo pipefail
 cd "$(dirname "$0")/.."
 plan=${1:-bench/plans/catalog.json}
 out=${OUT:-bench/out}
 devices=${DEVICES:-gpu}
+kernels=${KERNELS:-kernels}
 mkdir -p "$out"
 work=$(mktemp -d /tmp/warplab-bench.XXXXXX)
 
@@ -42,9 +45,10 @@ ld="$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
 # Plain commands in the background, so $! is the binary itself and the trap
 # stops it.
-LD_LIBRARY_PATH="$ld" "$bin/warplab-runner" --db "$work/warplab.db" --kernels kernels --devices "$devices" 2> "$out/runner.log" &
+# shellcheck disable=SC2086 # RUNNER_ARGS is a list of flags
+LD_LIBRARY_PATH="$ld" "$bin/warplab-runner" --db "$work/warplab.db" --kernels "$kernels" --devices "$devices" ${RUNNER_ARGS:-} 2> "$out/runner.log" &
 runner=$!
-LD_LIBRARY_PATH="$ld" "$bin/warplab-server" --listen 127.0.0.1:0 --db "$work/warplab.db" --www www --catalog kernels/catalog.json 2> "$out/server.log" &
+LD_LIBRARY_PATH="$ld" "$bin/warplab-server" --listen 127.0.0.1:0 --db "$work/warplab.db" --www www --catalog "$kernels/catalog.json" 2> "$out/server.log" &
 server=$!
 trap 'kill $runner $server 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
 

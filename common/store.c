@@ -67,6 +67,9 @@ static const char *const migrations[] = {
 	/* 2: figures a result carries beside its time (e.g. a predicted
 	 * bank-conflict degree), as a JSON object. */
 	"ALTER TABLE results ADD COLUMN extra TEXT;",
+	/* 3: the copy ceiling of a device as of a time is one index seek, however
+	 * many runs the history holds. */
+	"CREATE INDEX runs_by_device_experiment ON runs(device_id, experiment, status, finished_at);",
 };
 
 #define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
