@@ -86,7 +86,10 @@ function render(runs, catalog) {
       });
     }
   });
-  lineChart(document.getElementById('chart'), null, { series, xTitle: x, yTitle: metric.unit });
+  const def = exp && exp.params[x];
+  lineChart(document.getElementById('chart'), null, {
+    series, xTitle: def && def.title ? `${x} — ${def.title}` : x, yTitle: metric.unit,
+  });
 }
 
 async function main() {
