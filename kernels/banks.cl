@@ -16,6 +16,14 @@
 #define LOCAL_SIZE 128
 #endif
 
+// Fill s with each word's own index, so every read has a known value.
+void fill_words(__local float *s, int words)
+{
+	for (int w = get_local_id(0); w < words; w += get_local_size(0))
+		s[w] = (float)w;
+	barrier(CLK_LOCAL_MEM_FENCE);
+}
+
 // Stride c: s[lid * c]. "Interleaving does not create conflicts if c is odd";
 // with c even the warp's words fall into gcd(c, 32)-deep piles per bank.
 __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
@@ -24,9 +32,7 @@ void bank_stride(__global float *out, __local float *s, int c, int iters)
 	int lid = get_local_id(0);
 	int words = get_local_size(0) * c + 32;
 
-	for (int w = lid; w < words; w += get_local_size(0))
-		s[w] = (float)w;
-	barrier(CLK_LOCAL_MEM_FENCE);
+	fill_words(s, words);
 	volatile __local float *vs = s;
 	float acc = 0.0f;
 	int base = lid * c;
@@ -44,9 +50,7 @@ void bank_broadcast(__global float *out, __local float *s, int c, int iters)
 	int lid = get_local_id(0);
 	int words = get_local_size(0) * c + 32;
 
-	for (int w = lid; w < words; w += get_local_size(0))
-		s[w] = (float)w;
-	barrier(CLK_LOCAL_MEM_FENCE);
+	fill_words(s, words);
 	volatile __local float *vs = s;
 	float acc = 0.0f;
 	int base = lid % c;
@@ -64,9 +68,7 @@ void bank_struct(__global float *out, __local float *s, int c, int iters)
 	int lid = get_local_id(0);
 	int words = get_local_size(0) * c + 32;
 
-	for (int w = lid; w < words; w += get_local_size(0))
-		s[w] = (float)w;
-	barrier(CLK_LOCAL_MEM_FENCE);
+	fill_words(s, words);
 	volatile __local float *vs = s;
 	float acc = 0.0f;
 	int f = 0;
@@ -87,9 +89,7 @@ void bank_soa(__global float *out, __local float *s, int c, int iters)
 	int size = get_local_size(0);
 	int words = size * c + 32;
 
-	for (int w = lid; w < words; w += size)
-		s[w] = (float)w;
-	barrier(CLK_LOCAL_MEM_FENCE);
+	fill_words(s, words);
 	volatile __local float *vs = s;
 	float acc = 0.0f;
 	int f = 0;
