@@ -97,9 +97,9 @@ FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
 FUZZ_LIBS = $(shell $(PKG_CONFIG) --libs jansson sqlite3) -lpthread -lm
 FUZZ_SRC = $(COMMON_SRC) $(filter-out server/main.c server/daemon.c,$(SERVER_SRC)) tests/fuzz/fuzz_targets.c
 
-build/fuzz/fuzz-%: tests/fuzz/fuzz_%.c $(FUZZ_SRC)
+build/fuzz/fuzz-%: tests/fuzz/fuzz_main.c $(FUZZ_SRC)
 	@mkdir -p build/fuzz
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SRC) $(FUZZ_LIBS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -DWL_FUZZ_TARGET=wl_fuzz_$* -o $@ $< $(FUZZ_SRC) $(FUZZ_LIBS)
 
 fuzz:
 	./deploy/install-deps.sh --fuzz

@@ -32,7 +32,6 @@ static int check_value(const struct wl_experiment *exp, int p, long long v, cons
 {
 	const struct wl_param_def *d = &exp->params[p];
 
-	(void)exp;
 	if (v < d->min) {
 		wl_error_field(err, WL_ERR_INVALID_PARAM, field, "%s: %lld is below the minimum %lld",
 			       field, v, d->min);

@@ -56,7 +56,6 @@ struct wl_device_limits {
 	const char *id;
 	double global_mem, max_alloc, local_mem;
 	long long max_work_group;
-	int fp64;
 };
 
 /* Whether dev can run every (variant, point) of the normalized request: memory,

@@ -316,5 +316,4 @@ void wl_cl_device_limits(const struct wl_cl_device *dev, struct wl_device_limits
 	out->max_alloc = (double)dev->max_alloc;
 	out->local_mem = (double)dev->local_mem;
 	out->max_work_group = (long long)dev->max_work_group;
-	out->fp64 = dev->fp64;
 }

@@ -104,7 +104,6 @@ static void device_limits(const json_t *d, struct wl_device_limits *out)
 	out->max_alloc = (double)json_integer_value(json_object_get(d, "max_alloc_bytes"));
 	out->local_mem = (double)json_integer_value(json_object_get(d, "local_mem_bytes"));
 	out->max_work_group = json_integer_value(json_object_get(d, "max_work_group_size"));
-	out->fp64 = json_is_true(json_object_get(d, "fp64"));
 }
 
 /* Validate and queue; every refusal leaves the store untouched. */

@@ -67,7 +67,7 @@ void wl_fuzz_fini(void)
 
 void wl_fuzz_request(const uint8_t *data, size_t size)
 {
-	struct wl_device_limits small = { "fuzz-gpu-0", 1e9, 2.5e8, 49152, 1024, 1 };
+	struct wl_device_limits small = { "fuzz-gpu-0", 1e9, 2.5e8, 49152, 1024 };
 	json_t *body, *norm = NULL;
 	long long measurements;
 	struct wl_error err;

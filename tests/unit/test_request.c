@@ -253,7 +253,7 @@ void test_device_check_refuses_what_does_not_fit(void)
 		{ "{\"experiment\":\"transpose\",\"variants\":[\"naive\"],\"params\":{\"n\":4096,\"tile\":64,\"rows\":8}}", NULL },
 	};
 	/* A small device: 4 GiB, 512 MiB buffers, 16 KiB local, 1024 work-items. */
-	struct wl_device_limits dev = { "small-gpu-0", 4.0 * (1 << 30), 512.0 * (1 << 20), 16384, 1024, 1 };
+	struct wl_device_limits dev = { "small-gpu-0", 4.0 * (1 << 30), 512.0 * (1 << 20), 16384, 1024 };
 	struct wl_catalog *cat = load();
 
 	for (size_t i = 0; cat && i < sizeof(rows) / sizeof(rows[0]); i++) {

@@ -4,13 +4,13 @@
 // dash), so lines stay apart for colour-blind readers and on a washed-out
 // projector. Animation is off: a finished run draws the same every time.
 
-export const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442'];
+const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442'];
 const SHAPES = ['circle', 'triangle', 'rect', 'rectRot', 'star', 'crossRot', 'rectRounded', 'cross'];
 const DASHES = [[], [6, 4], [2, 3], [10, 3, 2, 3]];
 
 if (window.Chart && window['chartjs-plugin-annotation']) window.Chart.register(window['chartjs-plugin-annotation']);
 
-export function styleFor(i, dash = 0) {
+function styleFor(i, dash = 0) {
   return {
     borderColor: PALETTE[i % PALETTE.length],
     backgroundColor: PALETTE[i % PALETTE.length],

@@ -71,7 +71,7 @@ function readParam(row) {
 }
 
 // "params.n.step" -> params.n.step, params.n, params; "variants[1]" -> variants[1], variants.
-export function fieldCandidates(field) {
+function fieldCandidates(field) {
   const out = [];
   for (let name = field; name; ) {
     out.push(name);

@@ -34,11 +34,6 @@ export function fmtAge(iso, now = Date.now()) {
   return `${Math.round(s / 86400)} d ago`;
 }
 
-// "n=256, tile=32" from a params object, in the given key order.
-export function fmtParams(params, keys = Object.keys(params || {})) {
-  return keys.map((k) => `${k}=${params[k]}`).join(', ');
-}
-
 // Make an element with attributes and children (strings become text nodes).
 export function el(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);

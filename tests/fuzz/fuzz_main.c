@@ -1,6 +1,6 @@
-/* libFuzzer entry point over the HTTP handling path (tests/fuzz/fuzz_targets.c):
- * method, path, query, headers and body against the real handlers, with no
- * socket. WARPLAB_ROOT names the repository (default: the working directory). */
+/* The libFuzzer entry point, built once per target (fuzz_targets.h) with
+ * -DWL_FUZZ_TARGET=wl_fuzz_request or wl_fuzz_http. WARPLAB_ROOT names the
+ * repository (default: the working directory). */
 #include <stdlib.h>
 
 #include "fuzz_targets.h"
@@ -18,6 +18,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	wl_fuzz_http(data, size);
+	WL_FUZZ_TARGET(data, size);
 	return 0;
 }
