@@ -305,7 +305,7 @@ static int load_param(struct wl_experiment *exp, size_t i, const json_t *obj, co
 static int load_variant(const struct wl_experiment *exp, struct wl_variant_def *v,
 			const json_t *obj, const char *where, struct wl_error *err)
 {
-	static const char *const keys[] = { "id", "title", "note", "kernel", "cost", NULL };
+	static const char *const keys[] = { "id", "title", "note", "kernel", "cost", "launch", NULL };
 	json_t *cost;
 
 	if (!json_is_object(obj)) {
@@ -316,6 +316,7 @@ static int load_variant(const struct wl_experiment *exp, struct wl_variant_def *
 	    get_string(obj, "id", 1, &v->id, where, err) < 0 ||
 	    get_string(obj, "title", 0, &v->title, where, err) < 0 ||
 	    get_string(obj, "note", 0, &v->note, where, err) < 0 ||
+	    get_string(obj, "launch", 0, &v->launch, where, err) < 0 ||
 	    get_string(obj, "kernel", 1, &v->kernel, where, err) < 0)
 		return -1;
 	cost = json_object_get(obj, "cost");
@@ -391,7 +392,7 @@ static int load_experiment(struct wl_experiment *exp, const json_t *obj, size_t 
 {
 	static const char *const keys[] = { "id", "title", "lesson", "summary", "seed", "source", "metric",
 					    "fp64", "params", "variants", "cost", "baseline", "drops",
-					    NULL };
+					    "launch", NULL };
 	char where[256], sub[320];
 	json_t *params, *variants;
 	char *metric_name = NULL;
@@ -410,6 +411,7 @@ static int load_experiment(struct wl_experiment *exp, const json_t *obj, size_t 
 	    get_string(obj, "summary", 1, &exp->summary, where, err) < 0 ||
 	    get_string(obj, "seed", 1, &exp->seed, where, err) < 0 ||
 	    get_string(obj, "source", 1, &exp->source, where, err) < 0 ||
+	    get_string(obj, "launch", 0, &exp->launch, where, err) < 0 ||
 	    get_string(obj, "metric", 1, &metric_name, where, err) < 0)
 		return -1;
 	if (strcmp(metric_name, "bandwidth") == 0) {
@@ -529,6 +531,7 @@ static void experiment_free(struct wl_experiment *exp)
 		free(exp->variants[i].title);
 		free(exp->variants[i].note);
 		free(exp->variants[i].kernel);
+		free(exp->variants[i].launch);
 	}
 	free(exp->params);
 	free(exp->variants);
@@ -538,6 +541,7 @@ static void experiment_free(struct wl_experiment *exp)
 	free(exp->summary);
 	free(exp->seed);
 	free(exp->source);
+	free(exp->launch);
 }
 
 void wl_catalog_free(struct wl_catalog *cat)
@@ -690,13 +694,16 @@ json_t *wl_catalog_to_json(const struct wl_catalog *cat)
 		const struct wl_experiment *e = &cat->experiments[i];
 		json_t *variants = json_array(), *params = json_object(), *o;
 
-		for (size_t v = 0; v < e->nvariants; v++)
+		for (size_t v = 0; v < e->nvariants; v++) {
+			const struct wl_variant_def *d = &e->variants[v];
+			const char *launch = d->launch ? d->launch : e->launch;
+
 			json_array_append_new(
-				variants, json_pack("{s:s, s:s, s:s}", "id", e->variants[v].id,
-						    "title",
-						    e->variants[v].title ? e->variants[v].title
-									 : e->variants[v].id,
-						    "note", e->variants[v].note ? e->variants[v].note : ""));
+				variants, json_pack("{s:s, s:s, s:s, s:s, s:s}", "id", d->id, "title",
+						    d->title ? d->title : d->id, "note",
+						    d->note ? d->note : "", "kernel", d->kernel,
+						    "launch", launch ? launch : ""));
+		}
 		for (size_t p = 0; p < e->nparams; p++)
 			json_object_set_new(params, e->params[p].name, param_to_json(e, &e->params[p]));
 		o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:s, s:b}", "id", e->id, "title",

@@ -48,6 +48,7 @@ struct wl_param_def {
 
 struct wl_variant_def {
 	char *id, *title, *note, *kernel;
+	char *launch;			/* how the harness launches it, or NULL: the experiment's */
 	int has_cost[WL_COST_KINDS];	/* overrides the experiment's formula when set */
 	struct wl_cost cost[WL_COST_KINDS];
 };
@@ -56,6 +57,8 @@ enum wl_metric { WL_METRIC_BANDWIDTH, WL_METRIC_THROUGHPUT };
 
 struct wl_experiment {
 	char *id, *title, *lesson, *summary, *seed, *source;
+	char *launch;			/* how the harness launches its kernels, for people
+					 * writing their own (global and local size, -D options) */
 	enum wl_metric metric;
 	int needs_fp64;			/* runs in double where the device can */
 	int baseline_param;		/* results are also shown relative to this param at */

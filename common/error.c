@@ -61,6 +61,7 @@ const char *wl_error_code(enum wl_error_kind kind)
 	case WL_ERR_QUEUE_FULL: return "queue_full";
 	case WL_ERR_UNAVAILABLE: return "unavailable";
 	case WL_ERR_CONFIG: return "bad_config";
+	case WL_ERR_BUILD: return "build_failed";
 	case WL_ERR_INTERNAL: break;
 	}
 	return "internal";

@@ -22,6 +22,7 @@ enum wl_error_kind {
 	WL_ERR_QUEUE_FULL,
 	WL_ERR_UNAVAILABLE,	/* the store cannot be used right now */
 	WL_ERR_CONFIG,		/* bad configuration or catalog */
+	WL_ERR_BUILD,		/* a kernel source did not compile (runner only) */
 };
 
 struct wl_error {

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include "custom_kernels.h"
+
 static const char *json_type_name(const json_t *v)
 {
 	switch (json_typeof(v)) {
@@ -292,15 +294,16 @@ static int random_seed(long long *out, struct wl_error *err)
 	return 0;
 }
 
+/* allow_empty: the run has custom kernels, so it may leave out every built-in. */
 static int validate_variants(const struct wl_experiment *exp, const json_t *spec,
-			     json_t *variants, struct wl_error *err)
+			     int allow_empty, json_t *variants, struct wl_error *err)
 {
 	if (!spec) {
 		for (size_t i = 0; i < exp->nvariants; i++)
 			json_array_append_new(variants, json_string(exp->variants[i].id));
 		return 0;
 	}
-	if (!json_is_array(spec) || json_array_size(spec) == 0) {
+	if (!json_is_array(spec) || (json_array_size(spec) == 0 && !allow_empty)) {
 		wl_error_field(err, WL_ERR_INVALID_FIELD, "variants",
 			       "variants: expected a non-empty array of variant names, got %s",
 			       json_is_array(spec) ? "an empty array" : json_type_name(spec));
@@ -383,8 +386,8 @@ static int validate_params(const struct wl_catalog *cat, const struct wl_experim
 
 static int validate_top(const json_t *body, struct wl_error *err)
 {
-	static const char *const allowed[] = { "experiment", "variants", "params", "device",
-					       "repeat", "seed", "label", NULL };
+	static const char *const allowed[] = { "experiment", "variants", "kernels", "params",
+					       "device", "repeat", "seed", "label", NULL };
 	const char *key;
 	json_t *value;
 
@@ -401,7 +404,7 @@ static int validate_top(const json_t *body, struct wl_error *err)
 				break;
 		if (!*a) {
 			wl_error_field(err, WL_ERR_INVALID_FIELD, key,
-				       "%.64s: unknown field (allowed: experiment, variants, params, device, repeat, seed, label)",
+				       "%.64s: unknown field (allowed: experiment, variants, kernels, params, device, repeat, seed, label)",
 				       key);
 			return -1;
 		}
@@ -490,9 +493,9 @@ int wl_request_validate(const struct wl_catalog *cat, const json_t *body, json_t
 			long long *measurements, struct wl_error *err)
 {
 	const struct wl_experiment *exp;
-	json_t *out = NULL, *variants = NULL, *params = NULL, *v;
+	json_t *out = NULL, *variants = NULL, *params = NULL, *kernels = NULL, *v;
 	struct wl_points pts = { 0 };
-	long long points;
+	long long points, nvariants;
 	int rc = -1;
 
 	wl_error_clear(err);
@@ -523,30 +526,38 @@ int wl_request_validate(const struct wl_catalog *cat, const json_t *body, json_t
 	out = json_object();
 	variants = json_array();
 	params = json_object();
-	if (!out || !variants || !params) {
+	kernels = json_array();
+	if (!out || !variants || !params || !kernels) {
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		goto out;
 	}
 	json_object_set_new(out, "experiment", json_string(exp->id));
-	if (validate_variants(exp, json_object_get(body, "variants"), variants, err) < 0 ||
+	v = json_object_get(body, "kernels");
+	if (v && wl_custom_kernels_validate(exp, v, kernels, err) < 0)
+		goto out;
+	if (validate_variants(exp, json_object_get(body, "variants"), json_array_size(kernels) > 0,
+			      variants, err) < 0 ||
 	    validate_params(cat, exp, json_object_get(body, "params"), params, cat->max_measurements,
 			    &points, err) < 0 ||
 	    validate_scalars(body, out, err) < 0)
 		goto out;
-	if (points * (long long)json_array_size(variants) > cat->max_measurements) {
+	nvariants = (long long)(json_array_size(variants) + json_array_size(kernels));
+	if (points * nvariants > cat->max_measurements) {
 		wl_error_field(err, WL_ERR_TOO_MANY_POINTS, "params",
-			       "params: %zu variant(s) x %s%lld point(s) is more than the %lld measurements a run may hold",
-			       json_array_size(variants), points > cat->max_measurements ? "over " : "",
+			       "params: %lld variant(s) x %s%lld point(s) is more than the %lld measurements a run may hold",
+			       nvariants, points > cat->max_measurements ? "over " : "",
 			       points > cat->max_measurements ? cat->max_measurements : points,
 			       cat->max_measurements);
 		goto out;
 	}
 	json_object_set(out, "variants", variants);
+	if (json_array_size(kernels))
+		json_object_set(out, "kernels", kernels);
 	json_object_set(out, "params", params);
 	/* Expanding checks the constraints between params. */
 	if (wl_request_points(exp, out, &pts, err) < 0)
 		goto out;
-	*measurements = (long long)pts.count * (long long)json_array_size(variants);
+	*measurements = (long long)pts.count * nvariants;
 	*normalized = out;
 	out = NULL;
 	rc = 0;
@@ -555,6 +566,7 @@ out:
 	json_decref(out);
 	json_decref(variants);
 	json_decref(params);
+	json_decref(kernels);
 	return rc;
 }
 
@@ -682,6 +694,8 @@ int wl_request_check_device(const struct wl_experiment *exp, const json_t *norma
 			    const struct wl_device_limits *dev, struct wl_error *err)
 {
 	json_t *variants = json_object_get(normalized, "variants");
+	json_t *kernels = json_object_get(normalized, "kernels");
+	size_t nbuiltin = json_array_size(variants);
 	struct wl_points pts;
 	int rc = -1;
 
@@ -690,9 +704,14 @@ int wl_request_check_device(const struct wl_experiment *exp, const json_t *norma
 	for (size_t i = 0; i < pts.count; i++) {
 		const long long *row = pts.values + i * pts.nparams;
 
-		for (size_t k = 0; k < json_array_size(variants); k++) {
-			const struct wl_variant_def *v =
+		/* Built-in variants, then custom kernels, which cost what their
+		 * "like" variant costs. */
+		for (size_t k = 0; k < nbuiltin + json_array_size(kernels); k++) {
+			const json_t *custom = k < nbuiltin ? NULL : json_array_get(kernels, k - nbuiltin);
+			const struct wl_variant_def *v = custom ? wl_custom_kernel_like(exp, custom) :
 				wl_experiment_variant(exp, json_string_value(json_array_get(variants, k)), NULL);
+			const char *name = custom ? json_string_value(json_object_get(custom, "name")) :
+				v ? v->id : NULL;
 			double mem, buf, local, wg;
 			char where[256], need[32], have[32];
 
@@ -708,7 +727,7 @@ int wl_request_check_device(const struct wl_experiment *exp, const json_t *norma
 				format_bytes(dev->global_mem, have, sizeof(have));
 				wl_error_field(err, WL_ERR_DEVICE_LIMIT, "params",
 					       "params: %s (%s) needs %s of device memory; device %s has %s",
-					       where, v->id, need, dev->id, have);
+					       where, name, need, dev->id, have);
 				goto out;
 			}
 			if (dev->max_alloc > 0 && buf > dev->max_alloc) {
@@ -716,7 +735,7 @@ int wl_request_check_device(const struct wl_experiment *exp, const json_t *norma
 				format_bytes(dev->max_alloc, have, sizeof(have));
 				wl_error_field(err, WL_ERR_DEVICE_LIMIT, "params",
 					       "params: %s (%s) needs a %s buffer; device %s allocates at most %s at once",
-					       where, v->id, need, dev->id, have);
+					       where, name, need, dev->id, have);
 				goto out;
 			}
 			if (local > dev->local_mem) {
@@ -724,13 +743,13 @@ int wl_request_check_device(const struct wl_experiment *exp, const json_t *norma
 				format_bytes(dev->local_mem, have, sizeof(have));
 				wl_error_field(err, WL_ERR_DEVICE_LIMIT, "params",
 					       "params: %s (%s) needs %s of local memory per work-group; device %s has %s",
-					       where, v->id, need, dev->id, have);
+					       where, name, need, dev->id, have);
 				goto out;
 			}
 			if (wg > (double)dev->max_work_group) {
 				wl_error_field(err, WL_ERR_DEVICE_LIMIT, "params",
 					       "params: %s (%s) needs work-groups of %.0f work-items; device %s allows at most %lld",
-					       where, v->id, wg, dev->id, dev->max_work_group);
+					       where, name, wg, dev->id, dev->max_work_group);
 				goto out;
 			}
 		}

@@ -70,6 +70,13 @@ static const char *const migrations[] = {
 	/* 3: the copy ceiling of a device as of a time is one index seek, however
 	 * many runs the history holds. */
 	"CREATE INDEX runs_by_device_experiment ON runs(device_id, experiment, status, finished_at);",
+	/* 4: kernel sources by hash, so a run's page shows the built-in kernels
+	 * as they were when it ran. */
+	"CREATE TABLE sources ("
+	"  hash TEXT PRIMARY KEY,"
+	"  name TEXT NOT NULL,"
+	"  text TEXT NOT NULL"
+	") WITHOUT ROWID;",
 };
 
 #define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

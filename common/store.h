@@ -42,6 +42,12 @@ int wl_store_insert_run(struct wl_store *st, const struct wl_new_run *run, long 
 int wl_store_get_run(struct wl_store *st, long long id, int with_results, json_t **out,
 		     struct wl_error *err);
 
+/* The kernel source stored under hash (see wl_store_put_source): *name is its
+ * file name and *text its text, both owned by the caller (free()).
+ * WL_ERR_NOT_FOUND when no runner has stored it. */
+int wl_store_get_source(struct wl_store *st, const char *hash, char **name, char **text,
+			struct wl_error *err);
+
 struct wl_run_filter {
 	long long before;		/* only ids below this; 0 for no bound */
 	long long limit;		/* 1..200 */
@@ -124,6 +130,10 @@ struct wl_claim_devices {
 int wl_store_claim_run(struct wl_store *st, long long runner_id,
 		       const struct wl_claim_devices *devs, struct wl_claim *out,
 		       struct wl_error *err);
+
+/* Keep a kernel source's text under its hash (a no-op when it is there). */
+int wl_store_put_source(struct wl_store *st, const char *hash, const char *name,
+			const char *text, struct wl_error *err);
 
 /* Record what makes the run reproducible (kernel source hash, runner version). */
 int wl_store_set_run_provenance(struct wl_store *st, long long run_id, const char *source_hash,

@@ -19,19 +19,8 @@ struct cached_program {
 
 struct wl_program_cache {
 	struct cached_program *head;
+	char *build_log;	/* of the last failed build */
 };
-
-uint64_t wl_fnv1a64(const void *data, size_t len)
-{
-	const unsigned char *p = data;
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (size_t i = 0; i < len; i++) {
-		h ^= p[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
 
 int wl_source_load(const char *path, struct wl_source *out, struct wl_error *err)
 {
@@ -55,6 +44,20 @@ int wl_source_load(const char *path, struct wl_source *out, struct wl_error *err
 	fclose(f);
 	out->text[size] = '\0';
 	out->len = (size_t)size;
+	snprintf(out->hash, sizeof(out->hash), "%016llx",
+		 (unsigned long long)wl_fnv1a64(out->text, out->len));
+	return 0;
+}
+
+int wl_source_from_text(const char *text, struct wl_source *out, struct wl_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	out->len = strlen(text);
+	out->text = strdup(text);
+	if (!out->text) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return -1;
+	}
 	snprintf(out->hash, sizeof(out->hash), "%016llx",
 		 (unsigned long long)wl_fnv1a64(out->text, out->len));
 	return 0;
@@ -89,6 +92,7 @@ void wl_program_cache_free(struct wl_program_cache *cache)
 		cached_free(cache->head);
 		cache->head = next;
 	}
+	free(cache->build_log);
 	free(cache);
 }
 
@@ -108,30 +112,32 @@ void wl_program_cache_drop_device(struct wl_program_cache *cache, const struct w
 	}
 }
 
-/* The build log of program on dev, truncated to fit err. */
-static void build_failure(cl_program program, const struct wl_cl_device *dev, cl_int rc,
-			  const char *options, struct wl_error *err)
+const char *wl_program_cache_build_log(const struct wl_program_cache *cache)
 {
-	char log[900] = "";
+	return cache->build_log ? cache->build_log : "";
+}
+
+/* Keep the build log of program on dev in the cache, and its start in err. */
+static void build_failure(struct wl_program_cache *cache, cl_program program,
+			  const struct wl_cl_device *dev, cl_int rc, const char *options,
+			  struct wl_error *err)
+{
 	size_t size = 0;
+	char *log = NULL;
 
-	clGetProgramBuildInfo(program, dev->device, CL_PROGRAM_BUILD_LOG, sizeof(log) - 1, log,
-			      &size);
-	if (size == 0) {
-		/* The log was longer than the buffer: take its start. */
-		char *full;
-
-		clGetProgramBuildInfo(program, dev->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size);
-		full = size ? malloc(size + 1) : NULL;
-		if (full && clGetProgramBuildInfo(program, dev->device, CL_PROGRAM_BUILD_LOG, size,
-						  full, NULL) == CL_SUCCESS) {
-			full[size] = '\0';
-			snprintf(log, sizeof(log), "%s", full);
-		}
-		free(full);
+	free(cache->build_log);
+	cache->build_log = NULL;
+	if (clGetProgramBuildInfo(program, dev->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) ==
+		    CL_SUCCESS && size > 0 && (log = malloc(size + 1)) &&
+	    clGetProgramBuildInfo(program, dev->device, CL_PROGRAM_BUILD_LOG, size, log, NULL) ==
+		    CL_SUCCESS) {
+		log[size] = '\0';
+		cache->build_log = log;
+		log = NULL;
 	}
-	wl_error_set(err, WL_ERR_INTERNAL, "kernel build failed on %s (%s, options '%s'): %s",
-		     dev->id, wl_cl_error_name(rc), options, log);
+	free(log);
+	wl_error_set(err, WL_ERR_BUILD, "kernel build failed on %s (%s, options '%s'): %.900s",
+		     dev->id, wl_cl_error_name(rc), options, wl_program_cache_build_log(cache));
 }
 
 int wl_program_get(struct wl_program_cache *cache, struct wl_cl_device *dev,
@@ -159,7 +165,7 @@ int wl_program_get(struct wl_program_cache *cache, struct wl_cl_device *dev,
 	}
 	rc = clBuildProgram(program, 1, &dev->device, options, NULL, NULL);
 	if (rc != CL_SUCCESS) {
-		build_failure(program, dev, rc, options, err);
+		build_failure(cache, program, dev, rc, options, err);
 		clReleaseProgram(program);
 		return -1;
 	}

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "cl_device.h"
+#include "kernel_source.h"
 
 struct wl_program_cache;
 
@@ -22,18 +23,26 @@ struct wl_source {
 int wl_source_load(const char *path, struct wl_source *out, struct wl_error *err);
 void wl_source_free(struct wl_source *src);
 
-/* FNV-1a, 64-bit: a cache key and provenance tag, not a security hash. */
-uint64_t wl_fnv1a64(const void *data, size_t len);
 
 /* Create an empty cache. Caller frees with wl_program_cache_free(). */
 struct wl_program_cache *wl_program_cache_new(void);
 void wl_program_cache_free(struct wl_program_cache *cache);
 
+/* A source held in memory (a custom kernel's): text copied, hash computed.
+ * Caller frees with wl_source_free(). */
+int wl_source_from_text(const char *text, struct wl_source *out, struct wl_error *err);
+
 /* The program built from src with options for dev, building it on first use.
- * The cache owns *out. A build failure fails with the build log in err. */
+ * The cache owns *out. A build failure fails with kind WL_ERR_BUILD and the
+ * start of the build log in err; the whole log stays readable through
+ * wl_program_cache_build_log() until the next build. */
 int wl_program_get(struct wl_program_cache *cache, struct wl_cl_device *dev,
 		   const struct wl_source *src, const char *options, cl_program *out,
 		   struct wl_error *err);
+
+/* The compiler's whole log of the last build that failed, or "". The cache
+ * owns it. */
+const char *wl_program_cache_build_log(const struct wl_program_cache *cache);
 
 /* Forget (and release) every program built for dev, before its context is
  * recreated. */

@@ -26,6 +26,9 @@ struct wl_executor {
 	/* Told before each point with how long it may take (seconds), so a
 	 * supervisor can stop a device that hangs; NULL when nobody listens. */
 	void (*on_point)(void *ctx, long long run_id, long long deadline_s);
+	/* Told the name of a custom kernel before it is measured, and NULL after,
+	 * so that a supervisor knows whose code was running if the process dies. */
+	void (*on_custom)(void *ctx, const char *name);
 	void *hook_ctx;
 };
 

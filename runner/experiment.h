@@ -23,6 +23,10 @@ struct wl_point {
 	long long warmup, repeat;
 	struct wl_program_cache *programs;
 	const struct wl_source *source;
+	/* For a custom kernel (pt->source is its code): the family's source and
+	 * the built-in kernel it stands in for, whose parameters it must take. */
+	const struct wl_source *family;
+	const char *like_kernel;
 };
 
 /* What measuring one variant at one point produced. */

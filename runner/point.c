@@ -14,17 +14,63 @@ long long wl_point_value(const struct wl_point *pt, const char *name)
 	return p >= 0 ? pt->values[p] : 0;
 }
 
+/* The number of parameters of kernel name of src built with options. */
+static int kernel_arity(const struct wl_point *pt, const struct wl_source *src, const char *options,
+			const char *name, cl_uint *out, struct wl_error *err)
+{
+	cl_program program;
+	cl_kernel k;
+	cl_int rc;
+
+	if (wl_program_get(pt->programs, pt->dev, src, options, &program, err) < 0)
+		return -1;
+	k = clCreateKernel(program, name, &rc);
+	if (!k) {
+		wl_error_set(err, WL_ERR_INTERNAL, "clCreateKernel %s: %s", name, wl_cl_error_name(rc));
+		return -1;
+	}
+	rc = clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof(*out), out, NULL);
+	clReleaseKernel(k);
+	if (rc != CL_SUCCESS) {
+		wl_error_set(err, WL_ERR_INTERNAL, "clGetKernelInfo %s: %s", name, wl_cl_error_name(rc));
+		return -1;
+	}
+	return 0;
+}
+
 int wl_point_kernel(const struct wl_point *pt, const char *options, const char *name,
 		    cl_kernel *out, struct wl_error *err)
 {
 	cl_program program;
+	cl_uint have, want;
 	cl_int rc;
 
 	if (wl_program_get(pt->programs, pt->dev, pt->source, options, &program, err) < 0)
 		return -1;
 	*out = clCreateKernel(program, name, &rc);
 	if (!*out) {
-		wl_error_set(err, WL_ERR_INTERNAL, "clCreateKernel %s: %s", name, wl_cl_error_name(rc));
+		wl_error_set(err, rc == CL_INVALID_KERNEL_NAME ? WL_ERR_CONFIG : WL_ERR_INTERNAL,
+			     "clCreateKernel %s: %s", name, wl_cl_error_name(rc));
+		return -1;
+	}
+	if (!pt->like_kernel)
+		return 0;
+	/* A custom kernel is called with its built-in's arguments: say so plainly
+	 * rather than let the launch fail with CL_INVALID_KERNEL_ARGS. */
+	if (kernel_arity(pt, pt->family, options, pt->like_kernel, &want, err) < 0 ||
+	    clGetKernelInfo(*out, CL_KERNEL_NUM_ARGS, sizeof(have), &have, NULL) != CL_SUCCESS) {
+		clReleaseKernel(*out);
+		*out = NULL;
+		if (!err || !err->msg[0])
+			wl_error_set(err, WL_ERR_INTERNAL, "clGetKernelInfo %s failed", name);
+		return -1;
+	}
+	if (have != want) {
+		wl_error_set(err, WL_ERR_CONFIG,
+			     "%s takes %u parameters, but the harness calls it like %s, with %u (see its signature)",
+			     name, have, pt->like_kernel, want);
+		clReleaseKernel(*out);
+		*out = NULL;
 		return -1;
 	}
 	return 0;

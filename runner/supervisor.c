@@ -90,6 +90,7 @@ struct worker {
 	long long limit_s;	/* that point's deadline, seconds */
 	double deadline;	/* when it passes (monotonic), or 0 */
 	double stop_sent;	/* when SIGTERM was forwarded, or 0 */
+	char custom[80];	/* the custom kernel being measured, or "" */
 };
 
 /* Start the worker: this program again, with --worker-fd and --runner-id. */
@@ -150,6 +151,11 @@ static void handle_line(struct worker *w, char *line)
 	} else if (strcmp(line, WL_MSG_IDLE) == 0) {
 		w->run_id = 0;
 		w->deadline = 0;
+		w->custom[0] = '\0';
+	} else if (strncmp(line, WL_MSG_CUSTOM " ", sizeof(WL_MSG_CUSTOM)) == 0) {
+		const char *name = line + sizeof(WL_MSG_CUSTOM);
+
+		snprintf(w->custom, sizeof(w->custom), "%.79s", strcmp(name, "-") ? name : "");
 	}
 }
 
@@ -281,6 +287,18 @@ int wl_supervise(const struct runner_config *cfg, int argc, char **argv)
 			/* Killed while stopping, past --stop-timeout: not the run's fault. */
 			if (wl_store_requeue_run(st, runner_id, w.run_id, &err) < 0)
 				wl_log_error("run %lld: %s", w.run_id, err.msg);
+		} else if (w.run_id && w.custom[0]) {
+			/* It died running someone's own kernel: that code would
+			 * crash it again, so the run fails now rather than retry. */
+			char msg[512];
+
+			describe_exit(wstatus, why, sizeof(why));
+			snprintf(msg, sizeof(msg),
+				 "custom kernel '%s' crashed the device process (%s); runs whose own kernels crash are not retried",
+				 w.custom, why);
+			if (wl_store_finish_run(st, runner_id, w.run_id, "failed", msg, &err) < 0)
+				wl_log_error("run %lld: %s", w.run_id, err.msg);
+			wl_log_warn("run %lld failed: %s", w.run_id, msg);
 		} else if (w.run_id) {
 			/* It died in a run: that counts as one of the run's attempts. */
 			describe_exit(wstatus, why, sizeof(why));

@@ -50,6 +50,12 @@ static void on_point(void *ctx, long long run_id, long long deadline_s)
 	report("%s %lld %lld", WL_MSG_POINT, run_id, deadline_s);
 }
 
+static void on_custom(void *ctx, const char *name)
+{
+	(void)ctx;
+	report("%s %s", WL_MSG_CUSTOM, name ? name : "-");
+}
+
 static void sleep_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
@@ -174,6 +180,7 @@ int wl_work(const struct runner_config *cfg)
 			.point_timeout_max = cfg->run_timeout,
 			.stop = &wl_runner_stop,
 			.on_point = on_point,
+			.on_custom = on_custom,
 		};
 
 		serve(st, &ex, cfg->poll_ms);

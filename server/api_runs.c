@@ -116,6 +116,11 @@ static int create_run(struct wl_server *srv, struct wl_store *st, const json_t *
 	long long measurements;
 	int rc = -1;
 
+	if (srv->cfg->no_custom_kernels && json_object_get(body, "kernels")) {
+		wl_error_field(err, WL_ERR_INVALID_FIELD, "kernels",
+			       "kernels: this server does not run custom kernels (it was started with --no-custom-kernels); use the built-in variants");
+		goto out;
+	}
 	if (wl_request_validate(srv->catalog, body, &normalized, &measurements, err) < 0)
 		goto out;
 	if (wl_store_list_devices(st, srv->cfg->heartbeat, &devices, err) < 0)

@@ -35,6 +35,7 @@ int wl_results_csv(const struct wl_experiment *exp, const json_t *run, char **ou
 	static const char *const tail[] = { "median_ms", "min_ms", "max_ms", "reps", "bytes", "gbps",
 					    "gops" };
 	json_t *results = json_object_get(run, "results"), *first = json_array_get(results, 0);
+	json_t *kernels = json_object_get(json_object_get(run, "request"), "kernels"), *k;
 	const char *names[64];
 	size_t nnames = 0, i;
 	json_t *row;
@@ -61,7 +62,7 @@ int wl_results_csv(const struct wl_experiment *exp, const json_t *run, char **ou
 	}
 	for (i = 0; i < sizeof(tail) / sizeof(tail[0]); i++)
 		fprintf(f, ",%s", tail[i]);
-	fputs(",verified\r\n", f);
+	fputs(",verified,custom\r\n", f);
 	json_array_foreach(results, i, row) {
 		json_t *params = json_object_get(row, "params");
 		const char *variant = json_string_value(json_object_get(row, "variant"));
@@ -75,7 +76,14 @@ int wl_results_csv(const struct wl_experiment *exp, const json_t *run, char **ou
 			fputc(',', f);
 			put_number(f, json_object_get(row, tail[t]));
 		}
-		fprintf(f, ",%s\r\n", json_is_true(json_object_get(row, "verified")) ? "true" : "false");
+		int custom = 0;
+		size_t c;
+
+		json_array_foreach(kernels, c, k)
+			custom |= variant && json_is_string(json_object_get(k, "name")) &&
+				  strcmp(json_string_value(json_object_get(k, "name")), variant) == 0;
+		fprintf(f, ",%s,%s\r\n", json_is_true(json_object_get(row, "verified")) ? "true" : "false",
+			custom ? "true" : "false");
 	}
 	if (fclose(f) != 0) {
 		free(*out);

@@ -181,10 +181,48 @@ int wl_run_add_ceiling(const struct wl_experiment *exp, struct wl_store *st, jso
 	return 0;
 }
 
+int wl_run_add_variants(const struct wl_experiment *exp, json_t *run)
+{
+	json_t *request = json_object_get(run, "request"), *list = json_array(), *customs = json_object();
+	json_t *v, *r;
+	size_t i;
+	int rc = -1;
+
+	if (!list || !customs)
+		goto out;
+	json_array_foreach(json_object_get(request, "variants"), i, v) {
+		const struct wl_variant_def *def = exp ? wl_experiment_variant(exp, json_string_value(v), NULL) : NULL;
+
+		if (json_array_append_new(list, json_pack("{s:O, s:s, s:b}", "id", v, "title",
+							  def && def->title ? def->title : json_string_value(v),
+							  "custom", 0)) < 0)
+			goto out;
+	}
+	json_array_foreach(json_object_get(request, "kernels"), i, v) {
+		json_t *name = json_object_get(v, "name");
+
+		if (!json_is_string(name) ||
+		    json_array_append_new(list, json_pack("{s:O, s:O, s:b, s:O}", "id", name, "title", name,
+							  "custom", 1, "like", json_object_get(v, "like"))) < 0)
+			goto out;
+		json_object_set(customs, json_string_value(name), json_true());
+	}
+	json_array_foreach(json_object_get(run, "results"), i, r)
+		json_object_set_new(r, "custom", json_boolean(json_object_get(
+			customs, json_string_value(json_object_get(r, "variant"))) != NULL));
+	json_object_set(run, "variants", list);
+	rc = 0;
+out:
+	json_decref(list);
+	json_decref(customs);
+	return rc;
+}
+
 int wl_run_derive(const struct wl_experiment *exp, struct wl_store *st, json_t *run,
 		  struct wl_error *err)
 {
-	if (wl_run_add_slowdown(exp, run) < 0 || wl_run_add_drops(exp, run) < 0) {
+	if (wl_run_add_variants(exp, run) < 0 || wl_run_add_slowdown(exp, run) < 0 ||
+	    wl_run_add_drops(exp, run) < 0) {
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		return -1;
 	}

@@ -29,6 +29,11 @@ int wl_run_add_drops(const struct wl_experiment *exp, json_t *run);
 int wl_run_add_ceiling(const struct wl_experiment *exp, struct wl_store *st, json_t *run,
 		       struct wl_error *err);
 
+/* Add "variants" to run: every variant it measures, in its table's order — the
+ * built-ins it names, then its custom kernels — as {"id", "title", "custom"}
+ * (and "like" for a custom one); mark each result "custom" true or false. */
+int wl_run_add_variants(const struct wl_experiment *exp, json_t *run);
+
 /* All of the above. */
 int wl_run_derive(const struct wl_experiment *exp, struct wl_store *st, json_t *run,
 		  struct wl_error *err);

@@ -90,6 +90,7 @@ unsigned wl_error_status(enum wl_error_kind kind)
 	case WL_ERR_NONE:
 	case WL_ERR_INTERNAL:
 	case WL_ERR_CONFIG:
+	case WL_ERR_BUILD:
 		break;
 	}
 	return 500;

@@ -59,6 +59,12 @@ static void route_run(struct wl_server *srv, const struct wl_request *req, const
 			wl_api_run_csv(srv, id, resp);
 		else
 			method_not_allowed(resp, req->method, "GET, HEAD");
+	} else if (strcmp(slash, "/sources") == 0) {
+		resp->route = "/api/runs/{id}/sources";
+		if (is_read(req->method))
+			wl_api_run_sources(srv, id, resp);
+		else
+			method_not_allowed(resp, req->method, "GET, HEAD");
 	} else if (strcmp(slash, "/cancel") == 0) {
 		resp->route = "/api/runs/{id}/cancel";
 		if (strcmp(req->method, "POST") == 0)
@@ -68,6 +74,25 @@ static void route_run(struct wl_server *srv, const struct wl_request *req, const
 	} else {
 		resp->route = "/api/other";
 		wl_response_error(resp, 404, "not_found", NULL, "no such API path");
+	}
+}
+
+/* /api/experiments/{id}/variants/{variant}/source */
+static void route_experiment(struct wl_server *srv, const struct wl_request *req, const char *rest,
+			     struct wl_response *resp)
+{
+	char exp_id[65], variant[65];
+	int used = 0;
+
+	resp->route = "/api/experiments/{id}/variants/{variant}/source";
+	if (sscanf(rest, "%64[a-z0-9_]/variants/%64[A-Za-z0-9_]/source%n", exp_id, variant, &used) != 2 ||
+	    rest[used] != '\0') {
+		resp->route = "/api/other";
+		wl_response_error(resp, 404, "not_found", NULL, "no such API path");
+	} else if (!is_read(req->method)) {
+		method_not_allowed(resp, req->method, "GET, HEAD");
+	} else {
+		wl_api_variant_source(srv, exp_id, variant, resp);
 	}
 }
 
@@ -99,6 +124,8 @@ void wl_server_handle(struct wl_server *srv, const struct wl_request *req,
 	} else if (strcmp(path, "/api/experiments") == 0) {
 		if (route_read(req, resp, "/api/experiments"))
 			wl_api_experiments(srv, resp);
+	} else if (strncmp(path, "/api/experiments/", 17) == 0) {
+		route_experiment(srv, req, path + 17, resp);
 	} else if (strcmp(path, "/api/devices") == 0) {
 		if (route_read(req, resp, "/api/devices"))
 			wl_api_devices(srv, resp);

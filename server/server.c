@@ -21,6 +21,12 @@ int wl_server_init(struct wl_server *srv, const struct wl_server_config *cfg,
 	if (cfg->max_measurements > 0)
 		srv->catalog->max_measurements = cfg->max_measurements;
 	catalog_json = wl_catalog_to_json(srv->catalog);
+	if (catalog_json && wl_family_sources_load(srv, catalog_json, err) < 0) {
+		json_decref(catalog_json);
+		goto fail;
+	}
+	if (catalog_json)
+		json_object_set_new(catalog_json, "custom_kernels", json_boolean(!cfg->no_custom_kernels));
 	srv->catalog_json = catalog_json ? json_dumps(catalog_json, JSON_COMPACT) : NULL;
 	json_decref(catalog_json);
 	if (!srv->catalog_json) {
@@ -50,6 +56,8 @@ void wl_server_free(struct wl_server *srv)
 	if (srv->www_fd >= 0)
 		close(srv->www_fd);
 	free(srv->catalog_json);
+	if (srv->catalog)
+		wl_family_sources_free(srv);
 	wl_catalog_free(srv->catalog);
 	pthread_mutex_destroy(&srv->counters.lock);
 	pthread_mutex_destroy(&srv->write_lock);

@@ -20,6 +20,14 @@ struct wl_server_config {
 	long max_measurements;		/* per run; 0: the catalog's limit */
 	long max_connections, per_ip_connections, connection_timeout;
 	long heartbeat;			/* seconds after which a silent runner is offline */
+	int no_custom_kernels;		/* refuse requests that bring their own kernels */
+};
+
+/* A family's kernel source as the server found it at start. */
+struct wl_family_source {
+	char *text;
+	size_t len;
+	char hash[17];			/* FNV-1a 64, as the runner records it */
 };
 
 /* Requests served, by route and status, for /metrics. */
@@ -38,6 +46,7 @@ struct wl_server {
 	const struct wl_server_config *cfg;
 	struct wl_catalog *catalog;
 	char *catalog_json;		/* the body of GET /api/experiments, built once */
+	struct wl_family_source *families;	/* one per catalog experiment, same order */
 	struct wl_store_pool *pool;
 	struct wl_tokens tokens;	/* none: writes need no token */
 	int www_fd;			/* the www directory, opened once */
@@ -73,6 +82,15 @@ void wl_api_devices(struct wl_server *srv, struct wl_response *resp);
 void wl_api_health(struct wl_server *srv, struct wl_response *resp);
 void wl_api_metrics(struct wl_server *srv, struct wl_response *resp);
 void wl_static_serve(struct wl_server *srv, const char *path, struct wl_response *resp);
+void wl_api_variant_source(struct wl_server *srv, const char *exp_id, const char *variant_id,
+			   struct wl_response *resp);
+void wl_api_run_sources(struct wl_server *srv, long long id, struct wl_response *resp);
+
+/* Read every family's kernel source (api_sources.c) and add each variant's
+ * signature to the catalog's JSON; fails naming a source that cannot be read
+ * or a variant whose kernel it does not define. Freed by wl_family_sources_free. */
+int wl_family_sources_load(struct wl_server *srv, json_t *catalog_json, struct wl_error *err);
+void wl_family_sources_free(struct wl_server *srv);
 
 /* Whether req may write: no token configured, or a valid bearer token. On
  * refusal resp holds the 401. */

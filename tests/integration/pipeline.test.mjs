@@ -122,7 +122,7 @@ test('downloads_results_as_csv', async () => {
   assert.match(res.headers.get('content-type'), /^text\/csv/);
   assert.match(res.headers.get('content-disposition'), new RegExp(`warplab-run-${sweep}\\.csv`));
   const lines = res.text.trim().split(/\r\n/);
-  assert.equal(lines[0], 'variant,n,tile,rows,median_ms,min_ms,max_ms,reps,bytes,gbps,gops,verified');
+  assert.equal(lines[0], 'variant,n,tile,rows,median_ms,min_ms,max_ms,reps,bytes,gbps,gops,verified,custom');
   assert.equal(lines.length, 21);
   const run = (await lab.get(`/api/runs/${sweep}`)).json;
   const first = lines[1].split(',');

@@ -13,11 +13,13 @@ void test_csv_has_documented_header_and_rows(void)
 	struct wl_catalog *cat = NULL;
 	struct wl_error err;
 	json_t *run = json_loads(
-		"{\"experiment\":\"transpose\",\"results\":["
+		"{\"experiment\":\"transpose\",\"request\":{\"kernels\":[{\"name\":\"mine\"}]},\"results\":["
 		"{\"variant\":\"naive\",\"params\":{\"n\":256,\"tile\":32,\"rows\":8},\"median_ms\":0.5,\"min_ms\":0.25,\"max_ms\":1,"
 		"\"reps\":10,\"bytes\":524288,\"gbps\":1.048576,\"gops\":null,\"verified\":true},"
 		"{\"variant\":\"we,ird\\\"\",\"params\":{\"n\":512,\"tile\":32,\"rows\":8},\"median_ms\":null,\"min_ms\":null,\"max_ms\":null,"
-		"\"reps\":0,\"bytes\":2097152,\"gbps\":null,\"gops\":null,\"verified\":false}]}",
+		"\"reps\":0,\"bytes\":2097152,\"gbps\":null,\"gops\":null,\"verified\":false},"
+		"{\"variant\":\"mine\",\"params\":{\"n\":256,\"tile\":32,\"rows\":8},\"median_ms\":0.5,\"min_ms\":0.25,\"max_ms\":1,"
+		"\"reps\":10,\"bytes\":524288,\"gbps\":1.048576,\"gops\":null,\"verified\":true}]}",
 		0, NULL);
 	char *csv = NULL;
 	size_t len = 0;
@@ -31,14 +33,16 @@ void test_csv_has_documented_header_and_rows(void)
 		goto out;
 	{
 		const char *header =
-			"variant,n,tile,rows,median_ms,min_ms,max_ms,reps,bytes,gbps,gops,verified\r\n";
+			"variant,n,tile,rows,median_ms,min_ms,max_ms,reps,bytes,gbps,gops,verified,custom\r\n";
 
 		CHECK(strncmp(csv, header, strlen(header)) == 0, "header: %.90s", csv);
 	}
-	CHECK(strstr(csv, "\r\nnaive,256,32,8,0.5,0.25,1,10,524288,1.048576,,true\r\n") != NULL,
+	CHECK(strstr(csv, "\r\nnaive,256,32,8,0.5,0.25,1,10,524288,1.048576,,true,false\r\n") != NULL,
 	      "row: %s", csv);
-	CHECK(strstr(csv, "\r\n\"we,ird\"\"\",512,32,8,,,,0,2097152,,,false\r\n") != NULL,
+	CHECK(strstr(csv, "\r\n\"we,ird\"\"\",512,32,8,,,,0,2097152,,,false,false\r\n") != NULL,
 	      "quoting and empty fields: %s", csv);
+	CHECK(strstr(csv, "\r\nmine,256,32,8,0.5,0.25,1,10,524288,1.048576,,true,true\r\n") != NULL,
+	      "a custom kernel's row is marked: %s", csv);
 	CHECK(len == strlen(csv), "length");
 out:
 	free(csv);
