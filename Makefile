@@ -41,7 +41,17 @@ UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/obj/%.o)
 LIB_SERVER_OBJ := $(filter-out %/server/main.o,$(SERVER_OBJ))
 LIB_RUNNER_OBJ := $(filter-out %/runner/main.o,$(RUNNER_OBJ))
 
-VENDOR := www/vendor/chart.umd.js www/vendor/chartjs-plugin-annotation.min.js
+# What the dashboard loads from npm packages, by file name in www/vendor/.
+VENDOR_FILES := chart.js/dist/chart.umd.js \
+	chartjs-plugin-annotation/dist/chartjs-plugin-annotation.min.js \
+	prismjs/components/prism-core.min.js prismjs/components/prism-c.min.js \
+	prismjs/components/prism-opencl.min.js prismjs/themes/prism.min.css \
+	prismjs/plugins/line-numbers/prism-line-numbers.min.js \
+	prismjs/plugins/line-numbers/prism-line-numbers.min.css \
+	prismjs/plugins/line-highlight/prism-line-highlight.min.js \
+	prismjs/plugins/line-highlight/prism-line-highlight.min.css \
+	diff/dist/diff.min.js
+VENDOR := $(addprefix www/vendor/,$(notdir $(VENDOR_FILES)))
 
 .PHONY: all build deps run test fuzz bench install clean distclean
 
@@ -62,19 +72,20 @@ $(BUILD)/warplab-runner: $(RUNNER_OBJ) $(COMMON_OBJ)
 $(BUILD)/unit-tests: $(UNIT_OBJ) $(LIB_SERVER_OBJ) $(LIB_RUNNER_OBJ) $(COMMON_OBJ)
 	$(CC) $(WL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(shell $(PKG_CONFIG) --libs $(LIBS_PKG)) -lpthread -lm
 
-# Chart.js and its annotation plugin come from npm at build time, pinned by
-# package-lock.json; playwright-core drives the browser tests.
+# Chart.js and its annotation plugin, Prism (kernel source highlighting, line
+# numbers, marked lines) and jsdiff (a custom kernel against its template) come
+# from npm at build time, pinned by package-lock.json; playwright-core drives
+# the browser tests.
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch $@
 
-www/vendor/chart.umd.js: node_modules/.package-lock.json
+define vendor_rule
+www/vendor/$(notdir $(1)): node_modules/.package-lock.json
 	@mkdir -p www/vendor
-	cp node_modules/chart.js/dist/chart.umd.js $@
-
-www/vendor/chartjs-plugin-annotation.min.js: node_modules/.package-lock.json
-	@mkdir -p www/vendor
-	cp node_modules/chartjs-plugin-annotation/dist/chartjs-plugin-annotation.min.js $@
+	cp node_modules/$(1) $$@
+endef
+$(foreach f,$(VENDOR_FILES),$(eval $(call vendor_rule,$(f))))
 
 deps:
 	./deploy/install-deps.sh

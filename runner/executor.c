@@ -199,15 +199,18 @@ static int run_point(struct wl_executor *ex, long long run_id, const struct wl_e
 		memset(&m, 0, sizeof(m));
 		wl_error_clear(&why);
 		if (rv->custom) {
+			char where[200];
+
+			wl_point_text(pt->exp, pt->values, where, sizeof(where));
 			vpt.source = &rv->source;
 			vpt.family = pt->source;
 			vpt.like_kernel = wl_experiment_variant(pt->exp, rv->def.id, NULL)->kernel;
 			if (ex->on_custom)
-				ex->on_custom(ex->hook_ctx, rv->name);
+				ex->on_custom(ex->hook_ctx, rv->name, where);
 		}
 		measured = ops->measure(&vpt, state, &rv->def, &m, &why);
 		if (rv->custom && ex->on_custom)
-			ex->on_custom(ex->hook_ctx, NULL);
+			ex->on_custom(ex->hook_ctx, NULL, NULL);
 		if (measured < 0 && rv->custom) {
 			wl_log_info("run %lld: custom kernel %s: %s", run_id, rv->name, why.msg);
 			if (record_custom_failure(ex, run_id, pt, rv, params, &why, err) < 0) {

@@ -26,9 +26,10 @@ struct wl_executor {
 	/* Told before each point with how long it may take (seconds), so a
 	 * supervisor can stop a device that hangs; NULL when nobody listens. */
 	void (*on_point)(void *ctx, long long run_id, long long deadline_s);
-	/* Told the name of a custom kernel before it is measured, and NULL after,
-	 * so that a supervisor knows whose code was running if the process dies. */
-	void (*on_custom)(void *ctx, const char *name);
+	/* Told the name of a custom kernel and the point ("n=256, tile=32") before
+	 * it is measured, and NULLs after, so that a supervisor knows whose code
+	 * was running, and where, if the process dies. */
+	void (*on_custom)(void *ctx, const char *name, const char *point);
 	void *hook_ctx;
 };
 

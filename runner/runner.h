@@ -38,6 +38,6 @@ int wl_work(const struct runner_config *cfg);
 #define WL_MSG_READY "READY"	/* devices registered: READY <count> */
 #define WL_MSG_POINT "POINT"	/* a point starts: POINT <run id> <seconds it may take> */
 #define WL_MSG_IDLE "IDLE"	/* the run ended, nothing running */
-#define WL_MSG_CUSTOM "CUSTOM"	/* CUSTOM <name>: a custom kernel is measured; CUSTOM -: done */
+#define WL_MSG_CUSTOM "CUSTOM"	/* CUSTOM <name> <point>: a custom kernel is measured; CUSTOM -: done */
 
 #endif

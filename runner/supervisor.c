@@ -83,7 +83,7 @@ struct worker {
 	long long runner_id;
 	pid_t pid;
 	int fd;			/* read end of its report pipe */
-	char buf[512];
+	char buf[1024];
 	size_t len;
 	int ready;
 	long long run_id;	/* the run of the point in progress, or 0 */
@@ -91,6 +91,7 @@ struct worker {
 	double deadline;	/* when it passes (monotonic), or 0 */
 	double stop_sent;	/* when SIGTERM was forwarded, or 0 */
 	char custom[80];	/* the custom kernel being measured, or "" */
+	char custom_at[256];	/* and the point it is measured at */
 };
 
 /* Start the worker: this program again, with --worker-fd and --runner-id. */
@@ -153,9 +154,14 @@ static void handle_line(struct worker *w, char *line)
 		w->deadline = 0;
 		w->custom[0] = '\0';
 	} else if (strncmp(line, WL_MSG_CUSTOM " ", sizeof(WL_MSG_CUSTOM)) == 0) {
-		const char *name = line + sizeof(WL_MSG_CUSTOM);
+		const char *name = line + sizeof(WL_MSG_CUSTOM), *space = strchr(name, ' ');
 
-		snprintf(w->custom, sizeof(w->custom), "%.79s", strcmp(name, "-") ? name : "");
+		if (strcmp(name, "-") == 0 || !space) {
+			w->custom[0] = '\0';
+		} else {
+			snprintf(w->custom, sizeof(w->custom), "%.*s", (int)(space - name < 79 ? space - name : 79), name);
+			snprintf(w->custom_at, sizeof(w->custom_at), "%.255s", space + 1);
+		}
 	}
 }
 
@@ -290,12 +296,12 @@ int wl_supervise(const struct runner_config *cfg, int argc, char **argv)
 		} else if (w.run_id && w.custom[0]) {
 			/* It died running someone's own kernel: that code would
 			 * crash it again, so the run fails now rather than retry. */
-			char msg[512];
+			char msg[768];
 
 			describe_exit(wstatus, why, sizeof(why));
 			snprintf(msg, sizeof(msg),
-				 "custom kernel '%s' crashed the device process (%s); runs whose own kernels crash are not retried",
-				 w.custom, why);
+				 "custom kernel '%s' crashed the device process at %s (%s); runs whose own kernels crash are not retried",
+				 w.custom, w.custom_at, why);
 			if (wl_store_finish_run(st, runner_id, w.run_id, "failed", msg, &err) < 0)
 				wl_log_error("run %lld: %s", w.run_id, err.msg);
 			wl_log_warn("run %lld failed: %s", w.run_id, msg);

@@ -30,7 +30,7 @@ static int report_fd = -1;
  * PR_SET_PDEATHSIG ends this process soon after anyway. */
 static void report(const char *fmt, ...)
 {
-	char line[128];
+	char line[384];
 	va_list ap;
 	int n;
 
@@ -50,10 +50,13 @@ static void on_point(void *ctx, long long run_id, long long deadline_s)
 	report("%s %lld %lld", WL_MSG_POINT, run_id, deadline_s);
 }
 
-static void on_custom(void *ctx, const char *name)
+static void on_custom(void *ctx, const char *name, const char *point)
 {
 	(void)ctx;
-	report("%s %s", WL_MSG_CUSTOM, name ? name : "-");
+	if (name)
+		report("%s %s %s", WL_MSG_CUSTOM, name, point);
+	else
+		report("%s -", WL_MSG_CUSTOM);
 }
 
 static void sleep_ms(long ms)

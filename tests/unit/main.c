@@ -46,7 +46,11 @@ char check_tmpdir[256];
 	X(drops_find_the_seeds_partition_camping)                                       \
 	X(drops_ignore_rises_noise_and_edges)                                           \
 	X(copy_ceiling_is_as_of_the_runs_end)                                           \
-	X(fuzz_corpus_and_findings_replay_cleanly)
+	X(fuzz_corpus_and_findings_replay_cleanly)                                      \
+	X(custom_kernels_are_validated_and_counted)                                     \
+	X(custom_kernels_refusals_name_the_field)                                       \
+	X(custom_kernels_limits_and_shapes)                                             \
+	X(kernel_scanner_reads_the_repository_sources)
 
 #define DECLARE(name) void test_##name(void);
 TESTS(DECLARE)

@@ -4,7 +4,7 @@
 import { ApiError, banner, getJSON } from './api.js';
 import { lineChart } from './charts.js';
 import { el, fmtMs, fmtNumber } from './format.js';
-import { metricOf, paramNames, pointKey, sweptParam, variantTitle } from './results.js';
+import { metricOf, paramNames, pointKey, runVariants, sweptParam, variantLabel } from './results.js';
 
 function runIds() {
   const text = new URLSearchParams(window.location.search).get('runs') || '';
@@ -33,14 +33,17 @@ function render(runs, catalog) {
     const names = paramNames(run, byId(run.experiment));
     for (const r of run.results) {
       const key = `${run.experiment}|${r.variant}|${pointKey(r.params, names)}`;
-      if (!rows.has(key)) rows.set(key, { experiment: run.experiment, variant: r.variant, point: pointKey(r.params, names), cells: new Map() });
+      const v = runVariants(run, byId(run.experiment)).find((x) => x.id === r.variant);
+      if (!rows.has(key)) rows.set(key, { experiment: run.experiment, variant: r.variant, custom: Boolean(v && v.custom), title: v ? variantLabel(v, byId(run.experiment)) : r.variant, point: pointKey(r.params, names), cells: new Map() });
       rows.get(key).cells.set(run.id, r);
     }
   }
-  // The seeds' shape: all points of one kernel together, kernels in catalog order.
+  // The seeds' shape: all points of one kernel together, kernels in catalog
+  // order, custom kernels after the built-ins.
   const order = (row) => {
     const e = byId(row.experiment);
-    return [experiments.indexOf(row.experiment), e ? e.variants.findIndex((v) => v.id === row.variant) : 0];
+    const at = e && !row.custom ? e.variants.findIndex((v) => v.id === row.variant) : -1;
+    return [experiments.indexOf(row.experiment), at < 0 ? 1000 : at];
   };
   const sorted = [...rows.values()].map((row, i) => ({ row, i })).sort((a, b) => {
     const [ea, va] = order(a.row);
@@ -53,7 +56,7 @@ function render(runs, catalog) {
     const verified = [...row.cells.values()].filter((r) => r.verified && r.median_ms !== null);
     const best = verified.length > 1 ? Math.min(...verified.map((r) => r.median_ms)) : null;
     return el('tr', {},
-      el('th', { scope: 'row' }, experiments.length > 1 ? `${row.experiment}: ` : '', variantTitle(byId(row.experiment), row.variant)),
+      el('th', { scope: 'row', class: row.custom ? 'custom' : null }, experiments.length > 1 ? `${row.experiment}: ` : '', row.title),
       el('td', {}, row.point),
       runs.map((run) => {
         const r = row.cells.get(run.id);
@@ -72,16 +75,16 @@ function render(runs, catalog) {
   // The overlay: the first run's swept parameter on x, every run's variants.
   const x = sweptParam(runs[0], exp);
   document.getElementById('chart-title').textContent = `${metric.title} vs ${x}, runs overlaid`;
-  const variants = [...new Set(runs.flatMap((r) => r.request.variants))];
+  const variants = [...new Set(runs.flatMap((r) => runVariants(r, exp).map((v) => v.id)))];
   const series = [];
   runs.forEach((run, k) => {
     if (run.experiment !== runs[0].experiment) return;
-    for (const v of run.request.variants) {
+    for (const v of runVariants(run, exp)) {
       series.push({
-        label: `${variantTitle(exp, v)} · #${run.id} ${run.device && run.device.name ? run.device.name : ''}`.trim(),
-        style: variants.indexOf(v),
+        label: `${variantLabel(v, exp)} · #${run.id} ${run.device && run.device.name ? run.device.name : ''}`.trim(),
+        style: variants.indexOf(v.id),
         dash: k,
-        points: run.results.filter((r) => r.variant === v && r.verified && r[metric.key] !== null)
+        points: run.results.filter((r) => r.variant === v.id && r.verified && r[metric.key] !== null)
           .map((r) => ({ x: r.params[x], y: r[metric.key] })).sort((a, b) => a.x - b.x),
       });
     }

@@ -1,9 +1,10 @@
 // The run form, generated from the catalog: an experiment, its variants as
 // checkboxes, each parameter as a value, a list or a range (step or multiply),
-// a device, repeat and label. It sends what the person typed as they typed it —
-// the server validates — and shows the server's error next to the field the
-// error names.
+// a device, repeat and label, and the person's own kernels (kernels.js). It
+// sends what the person typed as they typed it — the server validates — and
+// shows the server's error next to the field the error names.
 import { el } from './format.js';
+import { KernelEditor } from './kernels.js';
 
 const TOKEN_KEY = 'warplab-token';
 
@@ -103,6 +104,12 @@ export class RunForm {
         el('p', { class: 'field-error', role: 'alert' })),
       el('fieldset', { class: 'field', 'data-field': 'variants' }, el('legend', {}, 'Variants'),
         el('div', { class: 'variants' }), el('p', { class: 'field-error', role: 'alert' })),
+      el('fieldset', { class: 'field kernels', 'data-field': 'kernels', hidden: this.catalog.custom_kernels === false },
+        el('legend', {}, 'Your kernels'),
+        el('p', { class: 'muted' }, 'Time, verify and chart your own OpenCL kernel beside the built-in variants: it runs exactly like the variant you pick, on the same inputs, and only the code differs.'),
+        el('div', { class: 'kernel-list' }),
+        el('button', { type: 'button', class: 'add-kernel' }, 'Add your kernel'),
+        el('p', { class: 'field-error', role: 'alert' })),
       el('fieldset', { class: 'field params', 'data-field': 'params' }, el('legend', {}, 'Parameters'),
         el('div', { class: 'param-rows' }), el('p', { class: 'field-error', role: 'alert' })),
       el('div', { class: 'row' },
@@ -127,6 +134,7 @@ export class RunForm {
       el('p', { class: 'form-error', role: 'alert' }),
       el('button', { type: 'submit', class: 'primary' }, 'Queue run'));
     this.form.experiment.addEventListener('change', () => this.select(this.form.experiment.value));
+    this.form.querySelector('.add-kernel').addEventListener('click', () => this.setKernels([...this.kernelValues(), null]));
     this.form.addEventListener('submit', (e) => {
       e.preventDefault();
       this.send();
@@ -146,6 +154,7 @@ export class RunForm {
         el('input', { type: 'checkbox', name: 'variant', value: v.id, checked: chosen.has(v.id) }), ` ${v.title}`)));
     this.form.querySelector('.param-rows').replaceChildren(...Object.entries(exp.params).map(([name, def]) =>
       paramRow(name, def, request && name in request.params ? request.params[name] : def.default)));
+    this.setKernels(request && request.kernels ? request.kernels : []);
     if (request) {
       this.form.device.value = [...this.form.device.options].some((o) => o.value === request.device) ? request.device : 'auto';
       this.form.repeat.value = String(request.repeat ?? 10);
@@ -154,9 +163,23 @@ export class RunForm {
     this.clearErrors();
   }
 
+  // One editor per kernel spec (null: a new one from the template); the
+  // editors are made afresh so their field names follow their positions.
+  setKernels(specs) {
+    this.kernels = specs.map((spec, i) => new KernelEditor(this.exp, i, spec, (gone) =>
+      this.setKernels(this.kernels.filter((k) => k !== gone).map((k) => k.value()))));
+    this.form.querySelector('.kernel-list').replaceChildren(...this.kernels.map((k) => k.root));
+    this.form.querySelector('.add-kernel').textContent = this.kernels.length ? 'Add another kernel' : 'Add your kernel';
+  }
+
+  kernelValues() {
+    return (this.kernels || []).map((k) => k.value());
+  }
+
   request() {
     const req = { experiment: this.form.experiment.value };
     req.variants = [...this.form.querySelectorAll('input[name=variant]:checked')].map((c) => c.value);
+    if (this.kernels.length) req.kernels = this.kernelValues();
     req.params = {};
     for (const row of this.form.querySelectorAll('.param')) {
       const v = readParam(row);

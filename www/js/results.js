@@ -44,6 +44,18 @@ export function variantTitle(exp, id) {
   return v ? v.title : id;
 }
 
+// The run's variants in its table's order — built-ins, then custom kernels —
+// as the server lists them: [{id, title, custom, like}].
+export function runVariants(run, exp) {
+  if (Array.isArray(run.variants)) return run.variants;
+  return (run.request.variants || []).map((id) => ({ id, title: variantTitle(exp, id), custom: false }));
+}
+
+// How a variant of a run reads in headers and legends.
+export function variantLabel(v, exp) {
+  return v.custom ? `${v.title} (custom, like ${variantTitle(exp, v.like)})` : v.title;
+}
+
 // Whether the request swept param with a multiplying range (1, 2, 4, ...).
 export function isMultiplying(run, param) {
   const spec = run.request.params[param];

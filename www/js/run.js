@@ -7,7 +7,8 @@
 import { ApiError, banner, getJSON } from './api.js';
 import { lineChart } from './charts.js';
 import { el, fmtBytes, fmtMs, fmtNumber } from './format.js';
-import { isMultiplying, metricOf, paramNames, pointRows, sweptParam, variantTitle } from './results.js';
+import { isMultiplying, metricOf, paramNames, pointRows, runVariants, sweptParam, variantLabel, variantTitle } from './results.js';
+import { renderSources } from './sources.js';
 
 const runId = (location.pathname.match(/^\/runs\/(\d+)$/) || [])[1];
 let chart = null;
@@ -86,13 +87,14 @@ function resultCell(r, metric) {
 
 function renderTable(run) {
   const metric = metricOf(experiment);
-  const variants = run.request.variants;
+  const variants = runVariants(run, experiment);
   const names = paramNames(run, experiment);
   const rows = pointRows(run, names);
   const head = el('tr', {}, names.map((n) => el('th', { class: 'num', scope: 'col' }, n)),
-    variants.map((v) => el('th', { class: 'num', scope: 'col', 'data-variant': v }, variantTitle(experiment, v))));
+    variants.map((v) => el('th', { class: `num${v.custom ? ' custom' : ''}`, scope: 'col', 'data-variant': v.id },
+      v.title, v.custom ? el('span', { class: 'sub' }, `custom, like ${variantTitle(experiment, v.like)}`) : null)));
   const body = rows.map(({ params, cells }) =>
-    el('tr', {}, names.map((n) => el('td', { class: 'num' }, String(params[n]))), variants.map((v) => resultCell(cells[v], metric))));
+    el('tr', {}, names.map((n) => el('td', { class: 'num' }, String(params[n]))), variants.map((v) => resultCell(cells[v.id], metric))));
   if (rows.length === 0) {
     body.push(el('tr', {}, el('td', { colspan: String(names.length + variants.length), class: 'muted' },
       run.status === 'queued' ? 'Waiting for a runner…' : run.status === 'running' ? 'The first point is being measured…' : 'This run has no results.')));
@@ -101,7 +103,8 @@ function renderTable(run) {
   const problems = run.results.filter((r) => !r.verified);
   document.getElementById('problems').hidden = problems.length === 0;
   document.getElementById('problem-list').replaceChildren(...problems.map((r) =>
-    el('li', {}, el('strong', {}, `${variantTitle(experiment, r.variant)}, ${names.map((n) => `${n}=${r.params[n]}`).join(', ')}: `), r.error || 'not verified')));
+    el('li', {}, el('strong', {}, `${variantTitle(experiment, r.variant)}, ${names.map((n) => `${n}=${r.params[n]}`).join(', ')}: `),
+      /build log:/.test(r.error || '') ? `${r.error.split('\n')[0]} (the log is in the Source section)` : r.error || 'not verified')));
 }
 
 function renderChart(run) {
@@ -117,9 +120,10 @@ function renderChart(run) {
   document.getElementById('chart-note').textContent = campaign
     ? `Marked: points more than ${Math.round(experiment.drops.threshold * 100)}% below both neighbours, labelled with the largest power of two dividing ${x} (the seed found drops at multiples of 512, 256 and 128).`
     : '';
-  const series = run.request.variants.map((v) => ({
-    label: variantTitle(experiment, v),
-    points: run.results.filter((r) => r.variant === v && r[metric.key] !== null && r.verified)
+  const series = runVariants(run, experiment).map((v) => ({
+    label: variantLabel(v, experiment),
+    dash: v.custom ? 1 : 0,
+    points: run.results.filter((r) => r.variant === v.id && r[metric.key] !== null && r.verified)
       .map((r) => ({ x: r.params[x], y: r[metric.key] })).sort((a, b) => a.x - b.x),
   }));
   const marks = campaign ? drops.map((d) => ({ x: d.value, y: d[metric.key], label: `÷${d.pow2}` })) : [];
@@ -146,12 +150,15 @@ function renderSecond(run) {
   document.getElementById('second-note').textContent =
     `Solid: measured time over the time at c = 1. Dashed: the conflict degree of the bank model${model ? ` (${model.bank_model})` : ''}.`;
   const series = [];
-  run.request.variants.forEach((v, i) => {
-    const rs = run.results.filter((r) => r.variant === v && r.verified).sort((a, b) => a.params[x] - b.params[x]);
-    series.push({ label: `${variantTitle(experiment, v)}: measured`, style: i, dash: 0,
+  runVariants(run, experiment).forEach((v, i) => {
+    const rs = run.results.filter((r) => r.variant === v.id && r.verified).sort((a, b) => a.params[x] - b.params[x]);
+    series.push({ label: `${variantLabel(v, experiment)}: measured`, style: i, dash: 0,
       points: rs.filter((r) => r.slowdown !== null && r.slowdown !== undefined).map((r) => ({ x: r.params[x], y: r.slowdown })) });
-    series.push({ label: `${variantTitle(experiment, v)}: predicted`, style: i, dash: 1,
-      points: rs.filter((r) => r.extra).map((r) => ({ x: r.params[x], y: r.extra.predicted_degree })) });
+    // A custom kernel has no prediction: the model knows the built-in patterns.
+    if (!v.custom) {
+      series.push({ label: `${variantLabel(v, experiment)}: predicted`, style: i, dash: 1,
+        points: rs.filter((r) => r.extra).map((r) => ({ x: r.params[x], y: r.extra.predicted_degree })) });
+    }
   });
   chart2 = lineChart(document.getElementById('chart2'), chart2, { series, xTitle: 'c — stride / struct words', yTitle: 'slowdown (×)' });
 }
@@ -176,6 +183,7 @@ function render(run) {
   renderTable(run);
   renderChart(run);
   renderSecond(run);
+  renderSources(run, (id) => variantTitle(experiment, id));
   if (run.status === 'queued' || run.status === 'running') {
     checkRunners(run);
     delay = run.progress.done !== lastDone ? 1000 : Math.min(delay * 1.5, 10000);

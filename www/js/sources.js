@@ -1,0 +1,86 @@
+// The run page's Source section: the code of every variant that ran, from GET
+// /api/runs/{id}/sources — built-ins as they were at the run's source hash,
+// custom kernels as the request sent them — highlighted by Prism
+// (window.Prism, vendored from npm) with the file's line numbers. A custom
+// kernel also shows its diff against the template of the variant it is "like"
+// (jsdiff, window.Diff), and when it did not build, the compiler's log with
+// the lines it names marked in the source.
+import { getJSON } from './api.js';
+import { el } from './format.js';
+
+// The source lines a build log names for errors: "error: <source>:12:5: ..."
+// (PoCL, as the runner writes it) or "<kernel>:12:5: error: ..." (NVIDIA).
+export function loggedLines(log) {
+  const lines = new Set();
+  const patterns = [/error:\s*<source>:(\d+):/g, /<(?:source|kernel)>:(\d+):(?:\d+:)?\s*(?:fatal )?error/g];
+  for (const re of patterns) for (const m of (log || '').matchAll(re)) lines.add(Number(m[1]));
+  return [...lines].sort((a, b) => a - b);
+}
+
+function codeBlock(text, { start = 1, marked = [] } = {}) {
+  return el('pre', {
+    class: 'source line-numbers language-opencl', 'data-start': String(start),
+    'data-line': marked.length ? marked.join(',') : null,
+  }, el('code', { class: 'language-opencl' }, text));
+}
+
+// The diff of a custom kernel against base, line by line: + added, - removed.
+function diffBlock(base, text) {
+  if (!window.Diff || base === null || base === undefined) return el('p', { class: 'muted' }, 'No template to compare with.');
+  const parts = window.Diff.diffLines(base, text);
+  const rows = [];
+  let added = 0;
+  let removed = 0;
+  for (const p of parts) {
+    const lines = p.value.replace(/\n$/, '').split('\n');
+    const kind = p.added ? 'add' : p.removed ? 'del' : 'same';
+    if (p.added) added += lines.length;
+    if (p.removed) removed += lines.length;
+    for (const line of lines) rows.push(el('span', { class: `diff-${kind}` }, `${p.added ? '+' : p.removed ? '-' : ' '} ${line}\n`));
+  }
+  return el('div', {},
+    el('p', { class: 'muted diff-summary' }, added || removed ? `${added} line(s) added, ${removed} removed.` : 'Identical to the template.'),
+    el('pre', { class: 'diff' }, rows));
+}
+
+function variantPanel(v, builtinTitle, failures) {
+  const log = failures.find((r) => /build log:/.test(r.error || ''));
+  const marked = log ? loggedLines(log.error) : [];
+  if (!v.custom) {
+    return el('details', { class: 'source-panel', 'data-variant': v.id },
+      el('summary', {}, `${builtinTitle(v.id)} `, el('span', { class: 'sub-inline' }, v.kernel ? `${v.kernel}, line ${v.line}` : 'source not kept')),
+      v.source === null ? el('p', { class: 'muted' }, 'The source this run used is not in the store.') : codeBlock(v.source, { start: v.line || 1 }));
+  }
+  return el('details', { class: 'source-panel custom', 'data-variant': v.id, open: true },
+    el('summary', {}, `${v.id} `, el('span', { class: 'badge' }, 'custom'), el('span', { class: 'sub-inline' }, ` like ${builtinTitle(v.like)}, entry ${v.entry}`)),
+    log ? el('div', { class: 'build-log' }, el('h4', {}, 'It did not build: the compiler said'), el('pre', { class: 'log' }, log.error.replace(/^.*build log:\n/s, ''))) : null,
+    codeBlock(v.source, { marked }),
+    el('details', { class: 'diff-panel' }, el('summary', {}, `Diff against the template of ${builtinTitle(v.like)}`), diffBlock(v.like_source, v.source)));
+}
+
+let shown = null;
+
+// Render the run's sources once (they never change), then again only when
+// new failures arrive, so a log's marks appear as the run goes on.
+export async function renderSources(run, builtinTitle) {
+  const failures = run.results.filter((r) => r.custom && r.error);
+  const key = `${run.id}:${failures.length}:${run.status}`;
+  if (shown === key) return;
+  let data;
+  try {
+    data = await getJSON(`/api/runs/${run.id}/sources`);
+  } catch (err) {
+    document.getElementById('sources-note').textContent = `The sources cannot be loaded: ${err.message}`;
+    return;
+  }
+  shown = key;
+  const fam = data.family || {};
+  document.getElementById('sources-note').textContent = fam.hash
+    ? `Built-in kernels from ${fam.file} at hash ${fam.hash}${fam.as_of === 'current' ? ' (the current file: the run has not started)' : ', as this run used it'}. Custom kernels as the request sent them.`
+    : 'The built-in source of this run is not in the store.';
+  const list = document.getElementById('sources');
+  list.replaceChildren(...data.variants.map((v) => variantPanel(v, builtinTitle, failures.filter((r) => r.variant === v.id))));
+  // Custom kernels' panels are open, so the marks on their lines are placed
+  // on a laid-out block.
+  if (window.Prism) window.Prism.highlightAllUnder(list);
+}
