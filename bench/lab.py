@@ -3,6 +3,9 @@
 JSON and print a table of the results (median ms and GB/s or Gop/s per variant and
 point, with the verified mark). Standard library only: it runs on the GPU machine.
 
+A plan's custom kernel may name its code with "source_file" (a path from the
+repository's root) instead of "source"; the file's text is sent.
+
 usage: lab.py BASE_URL PLAN.json OUT_DIR [--device ID] [--timeout SECONDS]
 """
 import argparse
@@ -43,7 +46,8 @@ def table(run):
     head = ', '.join(varying)
     lines = [f"| variant \\ {head} | " + ' | '.join(', '.join(map(str, p)) for p in points) + ' |',
              '|---|' + '---|' * len(points)]
-    for v in run['request']['variants']:
+    variants = [v['id'] for v in run['variants']] if 'variants' in run else run['request']['variants']
+    for v in variants:
         cells = []
         for p in points:
             r = next((x for x in run['results'] if x['variant'] == v and
@@ -73,6 +77,15 @@ def main():
     for req in plan:
         if args.device and 'device' not in req:
             req = dict(req, device=args.device)
+        if 'kernels' in req:
+            kernels = []
+            for k in req['kernels']:
+                k = dict(k)
+                if 'source_file' in k:
+                    with open(k.pop('source_file')) as f:
+                        k['source'] = f.read()
+                kernels.append(k)
+            req = dict(req, kernels=kernels)
         status, body = call(args.base, 'POST', '/api/runs', req)
         if status != 201:
             print(f'refused ({status}): {json.dumps(req)}: {body}', file=sys.stderr)

@@ -250,6 +250,20 @@ out:
 	return rc;
 }
 
+/* Switch a new database to WAL. Two processes opening a new file at once (a
+ * server and a runner started together) race for the switch, and the loser is
+ * told "database is locked" without the busy handler: try again for a while. */
+static int set_wal(struct wl_store *st, struct wl_error *err)
+{
+	for (int tries = 0;; tries++) {
+		if (store_exec(st, "PRAGMA journal_mode = WAL", err) == 0)
+			return 0;
+		if (sqlite3_errcode(st->db) != SQLITE_BUSY || tries == 100)
+			return -1;
+		sqlite3_sleep(50);
+	}
+}
+
 int wl_store_open(const char *path, struct wl_store **out, struct wl_error *err)
 {
 	struct wl_store *st;
@@ -268,8 +282,7 @@ int wl_store_open(const char *path, struct wl_store **out, struct wl_error *err)
 	/* Both processes wait for each other's short transactions rather than fail;
 	 * FULL sync makes a commit (and so a 201) survive a crash of the machine. */
 	sqlite3_busy_timeout(st->db, 5000);
-	if (store_exec(st, "PRAGMA journal_mode = WAL", err) < 0 ||
-	    store_exec(st, "PRAGMA synchronous = FULL", err) < 0 ||
+	if (set_wal(st, err) < 0 || store_exec(st, "PRAGMA synchronous = FULL", err) < 0 ||
 	    store_exec(st, "PRAGMA foreign_keys = ON", err) < 0 || migrate(st, err) < 0) {
 		char inner[sizeof(err->msg)];
 
