@@ -44,7 +44,8 @@ LIB_RUNNER_OBJ := $(filter-out %/runner/main.o,$(RUNNER_OBJ))
 # What the dashboard loads from npm packages, by file name in www/vendor/.
 VENDOR_FILES := chart.js/dist/chart.umd.js \
 	chartjs-plugin-annotation/dist/chartjs-plugin-annotation.min.js \
-	prismjs/components/prism-core.min.js prismjs/components/prism-c.min.js \
+	prismjs/components/prism-core.min.js prismjs/components/prism-clike.min.js \
+	prismjs/components/prism-c.min.js \
 	prismjs/components/prism-opencl.min.js prismjs/themes/prism.min.css \
 	prismjs/plugins/line-numbers/prism-line-numbers.min.js \
 	prismjs/plugins/line-numbers/prism-line-numbers.min.css \

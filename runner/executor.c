@@ -94,8 +94,9 @@ static int record(struct wl_executor *ex, long long run_id, const struct wl_poin
 }
 
 /* A copy of a build log with the compiler's temporary file names (PoCL writes
- * "/home/.../kcache/tempfile_x.cl:33:18: ...") shown as "<source>:33:18", so
- * the log names the user's source, not a path of this host. Caller frees. */
+ * "/home/.../kcache/tempfile_x.cl:33:18: ...") shown as "<source>:33:18", and
+ * clang's " <Spelling=/usr/.../opencl-c-base.h:354:32>" notes dropped, so the
+ * log names the user's source, not paths of this host. Caller frees. */
 static char *source_named_log(const char *log)
 {
 	/* A replaced name is at least "/x.cl", 5 bytes for 8: twice the length
@@ -118,6 +119,8 @@ static char *source_named_log(const char *log)
 		if (cl) {
 			w += sprintf(w, "%s", "<source>");
 			r = cl;
+		} else if (strncmp(r, " <Spelling=", 11) == 0 && strchr(r, '>')) {
+			r = strchr(r, '>') + 1;
 		} else {
 			*w++ = *r++;
 		}
