@@ -78,8 +78,8 @@ test('rejects_body_that_is_not_json_content_type', async () => {
   assert.equal(res.json.error.code, 'unsupported_media_type');
 });
 
-test('rejects_body_over_64_kib_with_413', async () => {
-  const res = await lab.post('/api/runs', JSON.stringify({ experiment: 'copy', label: 'x'.repeat(70000) }));
+test('rejects_body_over_256_kib_with_413', async () => {
+  const res = await lab.post('/api/runs', JSON.stringify({ experiment: 'copy', label: 'x'.repeat(270000) }));
   assert.equal(res.status, 413);
   assert.equal(res.json.error.code, 'too_large');
 });
