@@ -50,7 +50,9 @@ char check_tmpdir[256];
 	X(custom_kernels_are_validated_and_counted)                                     \
 	X(custom_kernels_refusals_name_the_field)                                       \
 	X(custom_kernels_limits_and_shapes)                                             \
-	X(kernel_scanner_reads_the_repository_sources)
+	X(kernel_scanner_reads_the_repository_sources)                                  \
+	X(median_interval_from_order_statistics)                                        \
+	X(sampling_stops_on_noise_budget_or_max)
 
 #define DECLARE(name) void test_##name(void);
 TESTS(DECLARE)
