@@ -52,7 +52,7 @@ VENDOR_FILES := chart.js/dist/chart.umd.js \
 	prismjs/plugins/line-highlight/prism-line-highlight.min.js \
 	prismjs/plugins/line-highlight/prism-line-highlight.min.css \
 	diff/dist/diff.min.js
-VENDOR := $(addprefix www/vendor/,$(notdir $(VENDOR_FILES)))
+VENDOR := $(addprefix www/vendor/,$(notdir $(VENDOR_FILES))) www/vendor/chartjs-chart-error-bars.min.js
 
 .PHONY: all build deps run test fuzz bench install clean distclean
 
@@ -73,7 +73,7 @@ $(BUILD)/warplab-runner: $(RUNNER_OBJ) $(COMMON_OBJ)
 $(BUILD)/unit-tests: $(UNIT_OBJ) $(LIB_SERVER_OBJ) $(LIB_RUNNER_OBJ) $(COMMON_OBJ)
 	$(CC) $(WL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(shell $(PKG_CONFIG) --libs $(LIBS_PKG)) -lpthread -lm
 
-# Chart.js and its annotation plugin, Prism (kernel source highlighting, line
+# Chart.js with its annotation and error-bar plugins, Prism (kernel source highlighting, line
 # numbers, marked lines) and jsdiff (a custom kernel against its template) come
 # from npm at build time, pinned by package-lock.json; playwright-core drives
 # the browser tests.
@@ -87,6 +87,11 @@ www/vendor/$(notdir $(1)): node_modules/.package-lock.json
 	cp node_modules/$(1) $$@
 endef
 $(foreach f,$(VENDOR_FILES),$(eval $(call vendor_rule,$(f))))
+
+# The error-bar plugin's file is called index.umd.min.js: give it its name.
+www/vendor/chartjs-chart-error-bars.min.js: node_modules/.package-lock.json
+	@mkdir -p www/vendor
+	cp node_modules/chartjs-chart-error-bars/build/index.umd.min.js $@
 
 deps:
 	./deploy/install-deps.sh

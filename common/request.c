@@ -387,7 +387,8 @@ static int validate_params(const struct wl_catalog *cat, const struct wl_experim
 static int validate_top(const json_t *body, struct wl_error *err)
 {
 	static const char *const allowed[] = { "experiment", "variants", "kernels", "params",
-					       "device", "repeat", "seed", "label", NULL };
+					       "device", "repeat", "seed", "label", "cache",
+					       "noise", "budget_ms", NULL };
 	const char *key;
 	json_t *value;
 
@@ -404,7 +405,7 @@ static int validate_top(const json_t *body, struct wl_error *err)
 				break;
 		if (!*a) {
 			wl_error_field(err, WL_ERR_INVALID_FIELD, key,
-				       "%.64s: unknown field (allowed: experiment, variants, kernels, params, device, repeat, seed, label)",
+				       "%.64s: unknown field (allowed: experiment, variants, kernels, params, device, repeat, seed, label, cache, noise, budget_ms)",
 				       key);
 			return -1;
 		}
@@ -489,6 +490,51 @@ static int validate_scalars(const json_t *body, json_t *out, struct wl_error *er
 	return 0;
 }
 
+/* How the runner samples: the cache mode (cold, the default for bandwidth
+ * experiments, gives DRAM figures; hot leaves the data cached between
+ * launches), the noise target and the time budget per point and variant. */
+static int validate_sampling(const struct wl_experiment *exp, const json_t *body, json_t *out,
+			     struct wl_error *err)
+{
+	json_t *v = json_object_get(body, "cache");
+	double noise = WL_NOISE_DEFAULT;
+	long long budget = WL_BUDGET_MS_DEFAULT;
+
+	if (v && !(json_is_string(v) && (strcmp(json_string_value(v), "cold") == 0 ||
+					  strcmp(json_string_value(v), "hot") == 0))) {
+		wl_error_field(err, WL_ERR_INVALID_FIELD, "cache",
+			       "cache: %s%.32s%s is not allowed (\"cold\": the cache flushed before each timed launch, or \"hot\")",
+			       json_is_string(v) ? "'" : "", json_is_string(v) ? json_string_value(v) : json_type_name(v),
+			       json_is_string(v) ? "'" : "");
+		return -1;
+	}
+	json_object_set_new(out, "cache", v ? json_copy(v) :
+			    json_string(exp->metric == WL_METRIC_BANDWIDTH ? "cold" : "hot"));
+	v = json_object_get(body, "noise");
+	if (v) {
+		if (!json_is_number(v) || json_number_value(v) < WL_NOISE_MIN || json_number_value(v) > WL_NOISE_MAX) {
+			wl_error_field(err, WL_ERR_INVALID_FIELD, "noise",
+				       "noise: expected the target half-width of the median's 95%% interval as a fraction, from %g to %g (0.01: ±1%%)",
+				       WL_NOISE_MIN, WL_NOISE_MAX);
+			return -1;
+		}
+		noise = json_number_value(v);
+	}
+	json_object_set_new(out, "noise", json_real(noise));
+	v = json_object_get(body, "budget_ms");
+	if (v) {
+		if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > WL_BUDGET_MS_MAX) {
+			wl_error_field(err, WL_ERR_INVALID_FIELD, "budget_ms",
+				       "budget_ms: expected an integer from 1 to %d (milliseconds of sampling per point and variant)",
+				       WL_BUDGET_MS_MAX);
+			return -1;
+		}
+		budget = json_integer_value(v);
+	}
+	json_object_set_new(out, "budget_ms", json_integer(budget));
+	return 0;
+}
+
 int wl_request_validate(const struct wl_catalog *cat, const json_t *body, json_t **normalized,
 			long long *measurements, struct wl_error *err)
 {
@@ -539,7 +585,7 @@ int wl_request_validate(const struct wl_catalog *cat, const json_t *body, json_t
 			      variants, err) < 0 ||
 	    validate_params(cat, exp, json_object_get(body, "params"), params, cat->max_measurements,
 			    &points, err) < 0 ||
-	    validate_scalars(body, out, err) < 0)
+	    validate_scalars(body, out, err) < 0 || validate_sampling(exp, body, out, err) < 0)
 		goto out;
 	nvariants = (long long)(json_array_size(variants) + json_array_size(kernels));
 	if (points * nvariants > cat->max_measurements) {

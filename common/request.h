@@ -14,8 +14,13 @@
 #define WL_PARAM_VALUE_MAX (1LL << 40)
 #define WL_SEED_MAX ((1LL << 53) - 1)	/* exact in a JavaScript number */
 #define WL_LABEL_MAX 200		/* characters */
-#define WL_REPEAT_MAX 1000
-#define WL_REPEAT_DEFAULT 10
+#define WL_REPEAT_MAX 1000		/* timed launches of a point, at most */
+#define WL_REPEAT_DEFAULT 100
+#define WL_NOISE_DEFAULT 0.01		/* the median known to ±1% at 95% */
+#define WL_NOISE_MIN 0.0001
+#define WL_NOISE_MAX 0.5
+#define WL_BUDGET_MS_DEFAULT 1000	/* sampling time per point and variant */
+#define WL_BUDGET_MS_MAX 60000
 
 /* Validate one param spec (a value, a list, or {"from","to","step"|"mul"}) for
  * param index p of exp, checking each value on its own (min, max, pow2, a fixed

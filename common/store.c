@@ -77,6 +77,15 @@ static const char *const migrations[] = {
 	"  name TEXT NOT NULL,"
 	"  text TEXT NOT NULL"
 	") WITHOUT ROWID;",
+	/* 5: how far a result can be trusted: the 95% interval of its median, the
+	 * samples' interquartile spread, why sampling stopped, and the samples
+	 * themselves (little-endian float32 milliseconds). */
+	"ALTER TABLE results ADD COLUMN ci_low_ms REAL;"
+	"ALTER TABLE results ADD COLUMN ci_high_ms REAL;"
+	"ALTER TABLE results ADD COLUMN spread REAL;"
+	"ALTER TABLE results ADD COLUMN stopped TEXT;"
+	"ALTER TABLE results ADD COLUMN discarded INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE results ADD COLUMN samples BLOB;",
 };
 
 #define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

@@ -101,6 +101,10 @@ int wl_store_runner_stopped(struct wl_store *st, long long runner_id, struct wl_
 
 /* Insert or update a device owned by runner_id; info is the device as the API
  * shows it (an object with at least "id" and "type"); ordinal orders "first GPU". */
+/* The stored description of device id (as last registered), or NULL in *out
+ * when there is none. Caller owns *out. */
+int wl_store_get_device_info(struct wl_store *st, const char *id, json_t **out, struct wl_error *err);
+
 int wl_store_upsert_device(struct wl_store *st, long long runner_id, long long ordinal,
 			   const json_t *info, struct wl_error *err);
 
@@ -151,6 +155,11 @@ struct wl_result_row {
 	const char *error;		/* NULL when the point ran */
 	const char *note;		/* NULL, or e.g. "ran in float: no fp64" */
 	const char *extra_json;		/* NULL, or a JSON object of further figures */
+	double ci_low_ms, ci_high_ms;	/* 95% interval of the median (0: none) */
+	double spread;			/* interquartile range / median */
+	const char *stopped;		/* why sampling stopped: noise, budget, max; or NULL */
+	long long discarded;		/* samples dropped (taken while the GPU throttled) */
+	const float *samples;		/* reps samples in ms, or NULL */
 };
 
 /* Append a result and advance the run's progress, in one transaction. Only the
@@ -158,6 +167,10 @@ struct wl_result_row {
  * outlived its supervisor cannot write into a run claimed again since). */
 int wl_store_add_result(struct wl_store *st, long long runner_id, long long run_id,
 			const struct wl_result_row *r, struct wl_error *err);
+
+/* Every result's samples of run id: {"run", "results": [{"seq", "variant",
+ * "params", "samples_ms": [...]}]}. Caller owns *out. */
+int wl_store_get_samples(struct wl_store *st, long long id, json_t **out, struct wl_error *err);
 
 /* Whether a cancel was asked for the run. */
 int wl_store_cancel_requested(struct wl_store *st, long long run_id, int *requested,

@@ -129,9 +129,9 @@ int wl_store_set_run_provenance(struct wl_store *st, long long run_id, const cha
 
 static const char SQL_INSERT_RESULT[] =
 	"INSERT INTO results (run_id, seq, variant, params, median_ms, min_ms, max_ms, reps, bytes,"
-	" ops, verified, error, note, extra)"
+	" ops, verified, error, note, extra, ci_low_ms, ci_high_ms, spread, stopped, discarded, samples)"
 	" VALUES (?1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM results WHERE run_id = ?1), ?2, ?3, ?4,"
-	" ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)";
+	" ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)";
 static const char SQL_ADVANCE[] =
 	"UPDATE runs SET done = done + 1 WHERE id = ?1 AND status = 'running' AND runner_id = ?2";
 
@@ -190,6 +190,18 @@ int wl_store_add_result(struct wl_store *st, long long runner_id, long long run_
 	sqlite3_bind_text(s, 11, r->error, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 12, r->note, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 13, r->extra_json, -1, SQLITE_STATIC);
+	bind_positive_or_null(s, 14, r->reps ? r->ci_low_ms : 0);
+	bind_positive_or_null(s, 15, r->reps ? r->ci_high_ms : 0);
+	if (r->reps)
+		sqlite3_bind_double(s, 16, r->spread);
+	else
+		sqlite3_bind_null(s, 16);
+	sqlite3_bind_text(s, 17, r->stopped, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 18, r->discarded);
+	if (r->samples && r->reps > 0)
+		sqlite3_bind_blob(s, 19, r->samples, (int)((size_t)r->reps * sizeof(float)), SQLITE_STATIC);
+	else
+		sqlite3_bind_null(s, 19);
 	rc = sqlite3_step(s);
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE) {

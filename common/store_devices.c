@@ -126,6 +126,28 @@ int wl_store_runner_stopped(struct wl_store *st, long long runner_id, struct wl_
 	return store_step_id(st, SQL_RUNNER_STOPPED, runner_id, NULL, NULL, "mark runner stopped", err);
 }
 
+static const char SQL_DEVICE_INFO[] = "SELECT info FROM devices WHERE id = ?1";
+
+int wl_store_get_device_info(struct wl_store *st, const char *id, json_t **out, struct wl_error *err)
+{
+	sqlite3_stmt *s = store_stmt(st, SQL_DEVICE_INFO, err);
+	int rc;
+
+	*out = NULL;
+	if (!s)
+		return -1;
+	sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*out = store_col_json(s, 0);
+	sqlite3_reset(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		store_fail(st, err, "read a device");
+		return -1;
+	}
+	return 0;
+}
+
 static const char SQL_UPSERT_DEVICE[] =
 	"INSERT INTO devices (id, runner_id, ordinal, type, info) VALUES (?1, ?2, ?3, ?4, ?5)"
 	" ON CONFLICT (id) DO UPDATE SET runner_id = excluded.runner_id,"

@@ -3,6 +3,8 @@
 #include "store_internal.h"
 
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char SQL_COUNT_QUEUED[] = "SELECT count(*) FROM runs WHERE status = 'queued'";
@@ -62,7 +64,10 @@ static const char SQL_GET_RUN[] =
 
 static const char SQL_GET_RESULTS[] =
 	"SELECT variant, params, median_ms, min_ms, max_ms, reps, bytes, ops, verified, error, note,"
-	" extra FROM results WHERE run_id = ?1 ORDER BY seq";
+	" extra, ci_low_ms, ci_high_ms, spread, stopped, discarded FROM results WHERE run_id = ?1"
+	" ORDER BY seq";
+static const char SQL_GET_SAMPLES[] =
+	"SELECT seq, variant, params, samples FROM results WHERE run_id = ?1 ORDER BY seq";
 
 static json_t *col_real_or_null(sqlite3_stmt *s, int col)
 {
@@ -112,8 +117,14 @@ static int get_results(struct wl_store *st, long long id, json_t *results, struc
 					"verified", sqlite3_column_int(s, 8), "error",
 					store_col_text(s, 9), "note", store_col_text(s, 10));
 
-		if (row)
+		if (row) {
 			json_object_set_new(row, "extra", store_col_json(s, 11));
+			json_object_set_new(row, "ci_low_ms", col_real_or_null(s, 12));
+			json_object_set_new(row, "ci_high_ms", col_real_or_null(s, 13));
+			json_object_set_new(row, "spread", col_real_or_null(s, 14));
+			json_object_set_new(row, "stopped", store_col_text(s, 15));
+			json_object_set_new(row, "discarded", json_integer(sqlite3_column_int64(s, 16)));
+		}
 		if (!row || json_array_append_new(results, row) < 0) {
 			sqlite3_reset(s);
 			wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
@@ -125,6 +136,52 @@ static int get_results(struct wl_store *st, long long id, json_t *results, struc
 		store_fail(st, err, "read results");
 		return -1;
 	}
+	return 0;
+}
+
+int wl_store_get_samples(struct wl_store *st, long long id, json_t **out, struct wl_error *err)
+{
+	sqlite3_stmt *s;
+	json_t *list = json_array(), *run = NULL;
+	int rc;
+
+	if (!list || wl_store_get_run(st, id, 0, &run, err) < 0) {
+		json_decref(list);
+		return -1;
+	}
+	json_decref(run);
+	s = store_stmt(st, SQL_GET_SAMPLES, err);
+	if (!s) {
+		json_decref(list);
+		return -1;
+	}
+	sqlite3_bind_int64(s, 1, id);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const float *blob = sqlite3_column_blob(s, 3);
+		size_t n = (size_t)sqlite3_column_bytes(s, 3) / sizeof(float);
+		json_t *samples = json_array();
+
+		for (size_t i = 0; samples && blob && i < n; i++) {
+			float v;
+			char text[32];
+
+			/* A float holds 7 digits: print those, not the double's tail. */
+			memcpy(&v, blob + i, sizeof(v));
+			snprintf(text, sizeof(text), "%.7g", (double)v);
+			json_array_append_new(samples, json_real(strtod(text, NULL)));
+		}
+		json_array_append_new(list, json_pack("{s:I, s:o, s:o, s:o}", "seq",
+						      (json_int_t)sqlite3_column_int64(s, 0), "variant",
+						      store_col_text(s, 1), "params", store_col_json(s, 2),
+						      "samples_ms", samples ? samples : json_null()));
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE) {
+		store_fail(st, err, "read samples");
+		json_decref(list);
+		return -1;
+	}
+	*out = json_pack("{s:I, s:o}", "run", (json_int_t)id, "results", list);
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cache_probe.h"
 #include "experiment.h"
 #include "log.h"
 #include "request.h"
@@ -25,7 +26,7 @@ struct run_variant {
 
 long long wl_point_deadline(const struct wl_experiment *exp, const struct wl_variant_def *const *variants,
 			    size_t nvariants, const long long *values, long long repeat, long long warmup,
-			    long long max_s)
+			    double per_variant_s, long long max_s)
 {
 	double seconds = 60;
 
@@ -34,7 +35,8 @@ long long wl_point_deadline(const struct wl_experiment *exp, const struct wl_var
 								WL_COST_BYTES : WL_COST_OPS, values);
 		double host = wl_variant_cost(exp, variants[k], WL_COST_MEMORY, values);
 
-		seconds += 1 + (double)(repeat + warmup) * work / WL_FLOOR_RATE + host / WL_FLOOR_RATE;
+		seconds += 1 + (double)(repeat + warmup) * work / WL_FLOOR_RATE + host / WL_FLOOR_RATE +
+			   per_variant_s;
 	}
 	return seconds > (double)max_s ? max_s : (long long)seconds + 1;
 }
@@ -77,6 +79,12 @@ static int record(struct wl_executor *ex, long long run_id, const struct wl_poin
 		.error = m->error[0] ? m->error : NULL,
 		.note = m->note[0] ? m->note : NULL,
 		.extra_json = m->extra[0] ? m->extra : NULL,
+		.ci_low_ms = m->stats.ci_low,
+		.ci_high_ms = m->stats.ci_high,
+		.spread = wl_stats_rel_spread(&m->stats),
+		.stopped = m->reps ? wl_stop_name(m->stop) : NULL,
+		.discarded = m->discarded,
+		.samples = m->reps ? m->samples : NULL,
 	};
 	int rc;
 
@@ -169,14 +177,30 @@ static int record_custom_failure(struct wl_executor *ex, long long run_id,
 /* After a custom kernel's launch failed the device's context may be unusable
  * (NVIDIA loses it on an illegal address): start afresh and prepare the point
  * again for the variants after it. */
+/* The buffer a cold point writes before each launch, sized from the device's
+ * measured cache; flush->buf stays NULL for a hot run. */
+static int flush_alloc(const struct wl_point *pt, int cold, size_t max, struct wl_flush *flush,
+		       struct wl_error *err)
+{
+	json_t *cache = json_object_get(pt->dev->info, "cache");
+
+	memset(flush, 0, sizeof(*flush));
+	if (!cold)
+		return 0;
+	flush->bytes = wl_cache_flush_bytes(pt->dev, json_integer_value(json_object_get(cache, "bytes")), max);
+	return wl_point_buffer(pt, CL_MEM_READ_WRITE, flush->bytes, NULL, &flush->buf, err);
+}
+
 static int reset_point(struct wl_executor *ex, const struct wl_experiment_ops *ops,
-		       struct wl_point *pt, void **state, struct wl_error *err)
+		       struct wl_point *pt, void **state, int cold, struct wl_flush *flush,
+		       struct wl_error *err)
 {
 	ops->teardown(*state);
 	*state = NULL;
+	wl_mem_release(&flush->buf);
 	wl_program_cache_drop_device(ex->programs, pt->dev);
 	wl_cl_device_close(pt->dev);
-	if (wl_cl_device_open(pt->dev, err) < 0)
+	if (wl_cl_device_open(pt->dev, err) < 0 || flush_alloc(pt, cold, ex->flush_max, flush, err) < 0)
 		return -1;
 	return ops->setup(pt, state, err);
 }
@@ -185,13 +209,17 @@ static int reset_point(struct wl_executor *ex, const struct wl_experiment_ops *o
  * *store_failed says whether the store (not the device) was at fault. */
 static int run_point(struct wl_executor *ex, long long run_id, const struct wl_experiment_ops *ops,
 		     struct wl_point *pt, const struct run_variant *variants, size_t nvariants,
-		     const json_t *params, int *store_failed, struct wl_error *err)
+		     int cold, const json_t *params, int *store_failed, struct wl_error *err)
 {
+	struct wl_flush flush;
 	void *state = NULL;
 	int rc = -1;
 
-	if (ops->setup(pt, &state, err) < 0)
+	if (flush_alloc(pt, cold, ex->flush_max, &flush, err) < 0)
 		return -1;
+	pt->flush = flush.buf ? &flush : NULL;
+	if (ops->setup(pt, &state, err) < 0)
+		goto out;
 	for (size_t k = 0; k < nvariants; k++) {
 		const struct run_variant *rv = &variants[k];
 		struct wl_point vpt = *pt;
@@ -222,7 +250,7 @@ static int run_point(struct wl_executor *ex, long long run_id, const struct wl_e
 			}
 			/* Launch and memory errors may have broken the context;
 			 * a build or signature problem leaves it as it was. */
-			if (why.kind == WL_ERR_INTERNAL && reset_point(ex, ops, pt, &state, err) < 0)
+			if (why.kind == WL_ERR_INTERNAL && reset_point(ex, ops, pt, &state, cold, &flush, err) < 0)
 				goto out;
 			continue;
 		}
@@ -242,6 +270,7 @@ static int run_point(struct wl_executor *ex, long long run_id, const struct wl_e
 	rc = 0;
 out:
 	ops->teardown(state);
+	wl_mem_release(&flush.buf);
 	return rc;
 }
 
@@ -259,6 +288,8 @@ struct run_plan {
 	char source_hash[40];		/* the family's, "+" the custom kernels' */
 	long long repeat;
 	unsigned long long seed;
+	int cold;			/* flush the cache before each timed launch */
+	struct wl_sampling sampling;
 };
 
 static void plan_free(struct run_plan *p)
@@ -380,11 +411,37 @@ static int plan_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 	p->seed = (unsigned long long)json_integer_value(json_object_get(p->request, "seed"));
 	if (p->repeat < 1)
 		p->repeat = 1;
+	if (p->repeat > WL_REPEAT_MAX)
+		p->repeat = WL_REPEAT_MAX;
+	/* Requests queued before sampling was driven by noise have neither field:
+	 * they ran hot, exactly repeat times. */
+	p->cold = json_is_string(json_object_get(p->request, "cache")) &&
+		  strcmp(json_string_value(json_object_get(p->request, "cache")), "cold") == 0;
+	p->sampling.max_samples = (size_t)p->repeat;
+	if (json_object_get(p->request, "noise")) {
+		p->sampling.min_samples = WL_MIN_SAMPLES < p->repeat ? WL_MIN_SAMPLES : (size_t)p->repeat;
+		p->sampling.target = json_number_value(json_object_get(p->request, "noise"));
+		p->sampling.budget_ms = (double)json_integer_value(json_object_get(p->request, "budget_ms"));
+	} else {
+		p->sampling.min_samples = (size_t)p->repeat;
+		p->sampling.budget_ms = 1e300;
+	}
 	snprintf(path, sizeof(path), "%s/%s", ex->kernels_dir, p->exp->source);
 	if (wl_source_load(path, &p->source, why) < 0)
 		return -1;
 	plan_source_hash(p);
 	return 0;
+}
+
+/* Each variant's sampling budget, and its cache flushes at the floor rate. */
+static double plan_extra_seconds(const struct run_plan *p, const struct wl_cl_device *dev,
+				 long long warmup, size_t flush_max)
+{
+	double flush = p->cold ? (double)wl_cache_flush_bytes(dev, json_integer_value(json_object_get(
+					   json_object_get(dev->info, "cache"), "bytes")), flush_max) : 0;
+	double budget = p->sampling.budget_ms < 1e12 ? p->sampling.budget_ms / 1000 : 0;
+
+	return budget + (double)(p->repeat + warmup) * flush / WL_FLOOR_RATE;
 }
 
 int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct wl_error *err)
@@ -416,6 +473,7 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 			.repeat = plan.repeat,
 			.programs = ex->programs,
 			.source = &plan.source,
+			.sampling = &plan.sampling,
 		};
 		json_t *params;
 		int cancel = 0, store_failed = 0;
@@ -444,9 +502,10 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 		if (ex->on_point)
 			ex->on_point(ex->hook_ctx, claim->id,
 				     wl_point_deadline(plan.exp, plan.defs, plan.nvariants, pt.values,
-						       plan.repeat, ex->warmup, ex->point_timeout_max));
-		if (run_point(ex, claim->id, plan.ops, &pt, plan.variants, plan.nvariants, params,
-			      &store_failed, &why) < 0) {
+						       plan.repeat, ex->warmup, plan_extra_seconds(&plan, plan.dev, ex->warmup, ex->flush_max),
+						       ex->point_timeout_max));
+		if (run_point(ex, claim->id, plan.ops, &pt, plan.variants, plan.nvariants, plan.cold,
+			      params, &store_failed, &why) < 0) {
 			char msg[sizeof(why.msg) + 256], where[200];
 
 			json_decref(params);

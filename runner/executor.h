@@ -22,6 +22,7 @@ struct wl_executor {
 	long long warmup;		/* untimed launches before the timed ones */
 	long long runner_id;		/* the run's owner in the store */
 	long long point_timeout_max;	/* the longest any point may be given, seconds */
+	size_t flush_max;		/* the largest cache flush, bytes (0: no cap) */
 	volatile sig_atomic_t *stop;	/* raised by SIGTERM/SIGINT */
 	/* Told before each point with how long it may take (seconds), so a
 	 * supervisor can stop a device that hangs; NULL when nobody listens. */
@@ -36,12 +37,18 @@ struct wl_executor {
 /* Seconds a point may take before it counts as hung: time for setup (building
  * the program, filling and checking the host's buffers) plus every variant's
  * launches at WL_FLOOR_RATE bytes or operations per second — slow enough for
- * a two-core CPU through PoCL — capped at max_s. values are the point's. */
+ * a two-core CPU through PoCL — and per_variant_s more for each variant (its
+ * sampling budget, its cache flushes), capped at max_s. values are the
+ * point's. */
 long long wl_point_deadline(const struct wl_experiment *exp, const struct wl_variant_def *const *variants,
 			    size_t nvariants, const long long *values, long long repeat, long long warmup,
-			    long long max_s);
+			    double per_variant_s, long long max_s);
 
 #define WL_FLOOR_RATE 5e7
+
+/* Samples a point takes at least before its noise is judged (fewer when the
+ * request's repeat is smaller). */
+#define WL_MIN_SAMPLES 10
 
 /* Run claim to its end. Returns -1 only when the outcome could not be recorded
  * in the store. */

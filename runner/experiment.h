@@ -12,6 +12,7 @@
 #include "cl_device.h"
 #include "cl_program.h"
 #include "measure.h"
+#include "request.h"
 #include "stats.h"
 
 /* One point of a run, as the host code sees it. */
@@ -27,6 +28,10 @@ struct wl_point {
 	 * the built-in kernel it stands in for, whose parameters it must take. */
 	const struct wl_source *family;
 	const char *like_kernel;
+	/* How long to sample (pt->repeat is the most samples), and the flush
+	 * before each launch for cold timings (NULL: hot). */
+	const struct wl_sampling *sampling;
+	const struct wl_flush *flush;
 };
 
 /* What measuring one variant at one point produced. */
@@ -38,6 +43,9 @@ struct wl_measurement {
 	char note[160];			/* something a reader should know, or "" */
 	double bytes, ops;		/* when > 0, replace the catalog's count */
 	char extra[256];		/* a JSON object of figures beside the time, or "" */
+	enum wl_stop stop;		/* why sampling ended */
+	long long discarded;		/* samples dropped (taken while throttled) */
+	float samples[WL_REPEAT_MAX];	/* the reps samples kept, in ms */
 };
 
 struct wl_experiment_ops {
@@ -82,9 +90,10 @@ int wl_point_poison(const struct wl_point *pt, cl_mem buf, size_t bytes, struct 
 int wl_point_read(const struct wl_point *pt, cl_mem buf, size_t bytes, void *out,
 		  struct wl_error *err);
 
-/* Time launch l pt->repeat times after pt->warmup warm-ups into res. A
- * work-group size the driver refuses is recorded in res->error (the point
- * fails, not the run). */
+/* Time launch l after pt->warmup warm-ups into res, in batches, until
+ * pt->sampling says the median is known well enough (or its budget or
+ * pt->repeat samples are reached). A work-group size the driver refuses is
+ * recorded in res->error (the point fails, not the run). */
 int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
 		  struct wl_measurement *res, struct wl_error *err);
 

@@ -12,11 +12,20 @@ struct wl_launch {
 	size_t local[3];	/* all 0: the driver chooses the work-group size */
 };
 
+/* A buffer written before each launch so that the launch finds none of its
+ * data in the device's last-level cache ("cold" timings). */
+struct wl_flush {
+	cl_mem buf;
+	size_t bytes;
+};
+
 /* Launch l warmup times untimed, then repeat times timed, on q (created with
- * CL_QUEUE_PROFILING_ENABLE). samples_ms receives repeat kernel times in
- * milliseconds (END - START of each event). Fails naming the OpenCL call and
- * error, whose code goes to *code (CL_SUCCESS otherwise). */
+ * CL_QUEUE_PROFILING_ENABLE), each launch preceded by a write of flush when it
+ * is not NULL (outside the launch's own event). samples_ms receives repeat
+ * kernel times in milliseconds (END - START of each event). Fails naming the
+ * OpenCL call and error, whose code goes to *code (CL_SUCCESS otherwise). */
 int wl_time_launches(cl_command_queue q, const struct wl_launch *l, long long warmup,
-		     long long repeat, double *samples_ms, cl_int *code, struct wl_error *err);
+		     long long repeat, const struct wl_flush *flush, double *samples_ms,
+		     cl_int *code, struct wl_error *err);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 long long wl_point_value(const struct wl_point *pt, const char *name)
 {
@@ -130,25 +131,59 @@ int wl_point_read(const struct wl_point *pt, cl_mem buf, size_t bytes, void *out
 	return 0;
 }
 
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
 int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
 		  struct wl_measurement *res, struct wl_error *err)
 {
+	const struct wl_sampling fixed = { .min_samples = (size_t)pt->repeat,
+					   .max_samples = (size_t)pt->repeat, .target = 0,
+					   .budget_ms = 1e300 };
+	const struct wl_sampling *rule = pt->sampling ? pt->sampling : &fixed;
+	size_t max = (size_t)pt->repeat, n = 0;
 	size_t group = 1;
-	double *samples;
+	double *samples, started = now_ms();
+	enum wl_stop stop = WL_STOP_MORE;
 	cl_int code;
-	int rc;
+	int rc = 0;
 
 	/* No check against CL_KERNEL_WORK_GROUP_SIZE: NVIDIA's driver reports 256
 	 * for every kernel and launches 1024 (bench/cl-workgroup-probe.c). The
 	 * launch itself says whether the size is refused. */
 	for (cl_uint d = 0; d < l->dims; d++)
 		group *= l->local[d];
-	samples = calloc((size_t)pt->repeat, sizeof(*samples));
+	if (max > WL_REPEAT_MAX)
+		max = WL_REPEAT_MAX;
+	samples = calloc(max, sizeof(*samples));
 	if (!samples) {
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		return -1;
 	}
-	rc = wl_time_launches(pt->dev->queue, l, pt->warmup, pt->repeat, samples, &code, err);
+	/* Batches: first the least the rule judges on, then half as many again
+	 * as there are, so a point that converges early stops early and one that
+	 * does not costs few judgements. */
+	while (stop == WL_STOP_MORE) {
+		size_t batch = n == 0 ? rule->min_samples : n / 2;
+
+		if (batch < 1)
+			batch = 1;
+		if (batch > max - n)
+			batch = max - n;
+		rc = wl_time_launches(pt->dev->queue, l, n == 0 ? pt->warmup : 0, (long long)batch,
+				      pt->flush, samples + n, &code, err);
+		if (rc < 0)
+			break;
+		n += batch;
+		stop = wl_sampling_verdict(rule, samples, n, now_ms() - started);
+		if (n == max && stop == WL_STOP_MORE)
+			stop = WL_STOP_MAX;
+	}
 	if (rc < 0 && code == CL_INVALID_WORK_GROUP_SIZE) {
 		/* Refused before it ran: the queue is intact, only this point fails. */
 		snprintf(res->error, sizeof(res->error),
@@ -156,11 +191,14 @@ int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
 			 pt->dev->id, group);
 		wl_error_clear(err);
 		rc = 0;
-	} else if (rc == 0 && wl_stats_summary(samples, (size_t)pt->repeat, &res->stats) < 0) {
+	} else if (rc == 0 && wl_stats_summary(samples, n, &res->stats) < 0) {
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		rc = -1;
 	} else if (rc == 0) {
-		res->reps = pt->repeat;
+		res->reps = (long long)n;
+		res->stop = stop;
+		for (size_t i = 0; i < n; i++)
+			res->samples[i] = (float)samples[i];
 	}
 	free(samples);
 	return rc;

@@ -17,6 +17,7 @@ struct runner_config {
 	long warmup;
 	long poll_ms;
 	long run_timeout;	/* the longest a single point may take, seconds */
+	long flush_max;		/* the largest cache flush of a cold timing, bytes */
 	long stop_timeout;	/* how long a stopping worker may finish its point */
 	int no_fp64;
 	int test_kernels;	/* allow the test-only experiments (tests only) */

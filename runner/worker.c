@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cache_probe.h"
 #include "catalog.h"
 #include "cl_device.h"
 #include "cl_program.h"
@@ -66,10 +67,34 @@ static void sleep_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
+/* The device's last-level cache as stored when it was last registered with
+ * the same driver, or measured now (a second or two, once per driver). */
+static void describe_cache(struct wl_store *st, struct wl_cl_device *dev)
+{
+	json_t *known = NULL, *cache = NULL;
+	struct wl_error err;
+
+	if (wl_store_get_device_info(st, dev->id, &known, &err) == 0 && known &&
+	    json_equal(json_object_get(known, "driver"), json_object_get(dev->info, "driver")) &&
+	    json_is_object(json_object_get(known, "cache")))
+		cache = json_incref(json_object_get(known, "cache"));
+	json_decref(known);
+	if (!cache) {
+		if (wl_cache_probe(dev, &cache, &err) < 0) {
+			wl_log_warn("device %s: %s; cold timings flush 8 MiB", dev->id, err.msg);
+			return;
+		}
+		wl_log_info("device %s: last-level cache %lld bytes (measured)", dev->id,
+			    (long long)json_integer_value(json_object_get(cache, "bytes")));
+	}
+	json_object_set_new(dev->info, "cache", cache);
+}
+
 static int register_devices(struct wl_store *st, long long runner_id,
 			    const struct wl_cl_devices *devs, struct wl_error *err)
 {
 	for (size_t i = 0; i < devs->count; i++) {
+		describe_cache(st, &devs->list[i]);
 		if (wl_store_upsert_device(st, runner_id, (long long)i, devs->list[i].info, err) < 0)
 			return -1;
 		wl_log_info("device %s: %s (%s)", devs->list[i].id,
@@ -181,6 +206,7 @@ int wl_work(const struct runner_config *cfg)
 			.warmup = cfg->warmup,
 			.runner_id = cfg->runner_id,
 			.point_timeout_max = cfg->run_timeout,
+			.flush_max = (size_t)cfg->flush_max,
 			.stop = &wl_runner_stop,
 			.on_point = on_point,
 			.on_custom = on_custom,

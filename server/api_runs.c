@@ -318,6 +318,24 @@ void wl_api_get_run(struct wl_server *srv, long long id, struct wl_response *res
 	wl_store_pool_put(srv->pool, st);
 }
 
+void wl_api_run_samples(struct wl_server *srv, long long id, struct wl_response *resp)
+{
+	struct wl_store *st = store_or_503(srv, resp);
+	struct wl_error err;
+	json_t *samples;
+
+	if (!st)
+		return;
+	if (wl_store_get_samples(st, id, &samples, &err) < 0) {
+		wl_response_from_error(resp, &err);
+	} else {
+		wl_response_json(resp, 200, samples);
+		snprintf(resp->disposition, sizeof(resp->disposition),
+			 "attachment; filename=\"warplab-run-%lld-samples.json\"", id);
+	}
+	wl_store_pool_put(srv->pool, st);
+}
+
 void wl_api_run_csv(struct wl_server *srv, long long id, struct wl_response *resp)
 {
 	struct wl_store *st = store_or_503(srv, resp);

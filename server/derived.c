@@ -3,6 +3,7 @@
  * as JSON with sorted keys. */
 #include "derived.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,12 +67,73 @@ int wl_run_add_slowdown(const struct wl_experiment *exp, json_t *run)
 	return 0;
 }
 
-/* One point of a sweep: the swept value, the metric, the result it came from. */
+/* One point of a sweep: the swept value, the metric and its interval, the
+ * result it came from. */
 struct sweep_point {
 	long long value;
-	double metric;
+	double metric, lo, hi;
 	json_t *result;
 };
+
+int wl_run_add_intervals(const struct wl_experiment *exp, json_t *run)
+{
+	const char *metric = exp && exp->metric == WL_METRIC_THROUGHPUT ? "gops" : "gbps";
+	char low[16], high[16];
+	json_t *r;
+	size_t i;
+
+	snprintf(low, sizeof(low), "%s_low", metric);
+	snprintf(high, sizeof(high), "%s_high", metric);
+	json_array_foreach(json_object_get(run, "results"), i, r) {
+		double rate = json_real_value(json_object_get(r, metric));
+		double median = json_real_value(json_object_get(r, "median_ms"));
+		json_t *cl = json_object_get(r, "ci_low_ms"), *ch = json_object_get(r, "ci_high_ms");
+		double rel;
+
+		if (!json_is_real(json_object_get(r, metric)) || median <= 0 || !json_is_real(cl) ||
+		    !json_is_real(ch) || json_real_value(cl) <= 0) {
+			json_object_set_new(r, low, json_null());
+			json_object_set_new(r, high, json_null());
+			json_object_set_new(r, "ci_pct", json_null());
+			continue;
+		}
+		/* Time and rate are inverse: the slow end of the time is the low
+		 * end of the rate. */
+		json_object_set_new(r, low, json_real(rate * median / json_real_value(ch)));
+		json_object_set_new(r, high, json_real(rate * median / json_real_value(cl)));
+		rel = (json_real_value(ch) - json_real_value(cl)) / 2 / median;
+		json_object_set_new(r, "ci_pct", json_real(100 * rel));
+	}
+	return 0;
+}
+
+int wl_run_add_cache_marks(const struct wl_experiment *exp, json_t *run)
+{
+	const char *mode = json_string_value(json_object_get(json_object_get(run, "request"), "cache"));
+	long long cache = json_integer_value(json_object_get(
+		json_object_get(json_object_get(run, "device"), "cache"), "bytes"));
+	json_t *kernels = json_object_get(json_object_get(run, "request"), "kernels"), *r, *k;
+	size_t i, j;
+
+	json_array_foreach(json_object_get(run, "results"), i, r) {
+		const char *variant = json_string_value(json_object_get(r, "variant"));
+		const struct wl_variant_def *v = exp && variant ? wl_experiment_variant(exp, variant, NULL) : NULL;
+		long long values[64];
+		int hot = mode && strcmp(mode, "hot") == 0, in_cache = 0;
+
+		json_array_foreach(kernels, j, k)
+			if (!v && variant && strcmp(json_string_value(json_object_get(k, "name")), variant) == 0)
+				v = wl_experiment_variant(exp, json_string_value(json_object_get(k, "like")), NULL);
+		if (hot && v && cache > 0 && exp->nparams <= 64) {
+			for (size_t p = 0; p < exp->nparams; p++)
+				values[p] = json_integer_value(json_object_get(json_object_get(r, "params"),
+									       exp->params[p].name));
+			in_cache = wl_variant_cost(exp, v, WL_COST_MEMORY, values) <= (double)cache;
+		}
+		json_object_set_new(r, "in_cache", json_boolean(in_cache));
+	}
+	return 0;
+}
 
 static int by_value(const void *a, const void *b)
 {
@@ -84,6 +146,7 @@ int wl_run_add_drops(const struct wl_experiment *exp, json_t *run)
 {
 	json_t *results = json_object_get(run, "results"), *drops, *sweeps, *r, *members;
 	const char *param, *metric, *key;
+	char lo_key[16], hi_key[16];
 	size_t i, count = json_array_size(results);
 	struct sweep_point *pts = NULL;
 	struct wl_drop *found = NULL;
@@ -93,6 +156,8 @@ int wl_run_add_drops(const struct wl_experiment *exp, json_t *run)
 		return 0;
 	param = exp->params[exp->drops_param].name;
 	metric = exp->metric == WL_METRIC_THROUGHPUT ? "gops" : "gbps";
+	snprintf(lo_key, sizeof(lo_key), "%s_low", metric);
+	snprintf(hi_key, sizeof(hi_key), "%s_high", metric);
 	drops = json_array();
 	sweeps = json_object();
 	pts = calloc(count + 1, sizeof(*pts));
@@ -118,7 +183,7 @@ int wl_run_add_drops(const struct wl_experiment *exp, json_t *run)
 	}
 	json_object_foreach(sweeps, key, members) {
 		size_t n = json_array_size(members), ndrops;
-		double *y = malloc((n + 1) * sizeof(double));
+		double *y = malloc(3 * (n + 1) * sizeof(double)), *lo = y + n + 1, *hi = lo + n + 1;
 
 		if (!y)
 			goto out;
@@ -126,12 +191,20 @@ int wl_run_add_drops(const struct wl_experiment *exp, json_t *run)
 			r = json_array_get(members, i);
 			pts[i].value = json_integer_value(json_object_get(json_object_get(r, "params"), param));
 			pts[i].metric = json_real_value(json_object_get(r, metric));
+			pts[i].lo = pts[i].hi = pts[i].metric;
+			if (json_is_real(json_object_get(r, lo_key)) && json_is_real(json_object_get(r, hi_key))) {
+				pts[i].lo = json_real_value(json_object_get(r, lo_key));
+				pts[i].hi = json_real_value(json_object_get(r, hi_key));
+			}
 			pts[i].result = r;
 		}
 		qsort(pts, n, sizeof(*pts), by_value);
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
 			y[i] = pts[i].metric;
-		ndrops = wl_find_drops(y, n, exp->drops_threshold, found, count);
+			lo[i] = pts[i].lo;
+			hi[i] = pts[i].hi;
+		}
+		ndrops = wl_find_drops(y, lo, hi, n, exp->drops_threshold, found, count);
 		free(y);
 		for (i = 0; i < ndrops; i++) {
 			struct sweep_point *p = &pts[found[i].index];
@@ -222,6 +295,7 @@ int wl_run_derive(const struct wl_experiment *exp, struct wl_store *st, json_t *
 		  struct wl_error *err)
 {
 	if (wl_run_add_variants(exp, run) < 0 || wl_run_add_slowdown(exp, run) < 0 ||
+	    wl_run_add_intervals(exp, run) < 0 || wl_run_add_cache_marks(exp, run) < 0 ||
 	    wl_run_add_drops(exp, run) < 0) {
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		return -1;

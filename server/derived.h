@@ -34,6 +34,15 @@ int wl_run_add_ceiling(const struct wl_experiment *exp, struct wl_store *st, jso
  * (and "like" for a custom one); mark each result "custom" true or false. */
 int wl_run_add_variants(const struct wl_experiment *exp, json_t *run);
 
+/* Add "<metric>_low" and "<metric>_high" (the rate's 95% interval, from the
+ * interval of the median time) and "ci_pct" (its half-width in % of the
+ * median) to every result; null where a result has no interval. */
+int wl_run_add_intervals(const struct wl_experiment *exp, json_t *run);
+
+/* Add "in_cache" to every result: true in a hot run when the point's working
+ * set (the variant's memory formula) fits in the device's measured cache. */
+int wl_run_add_cache_marks(const struct wl_experiment *exp, json_t *run);
+
 /* All of the above. */
 int wl_run_derive(const struct wl_experiment *exp, struct wl_store *st, json_t *run,
 		  struct wl_error *err);

@@ -1,7 +1,8 @@
 /* Drops below both neighbours (see drops.h). */
 #include "drops.h"
 
-size_t wl_find_drops(const double *y, size_t n, double threshold, struct wl_drop *out, size_t max)
+size_t wl_find_drops(const double *y, const double *lo, const double *hi, size_t n, double threshold,
+		     struct wl_drop *out, size_t max)
 {
 	size_t found = 0;
 
@@ -10,6 +11,8 @@ size_t wl_find_drops(const double *y, size_t n, double threshold, struct wl_drop
 
 		if (trend <= 0 || y[i] >= (1.0 - threshold) * trend)
 			continue;
+		if (lo && hi && (hi[i] >= lo[i - 1] || hi[i] >= lo[i + 1]))
+			continue;	/* within the noise of a neighbour */
 		if (found < max) {
 			out[found].index = i;
 			out[found].trend = trend;

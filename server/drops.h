@@ -17,8 +17,12 @@ struct wl_drop {
 };
 
 /* Find the drops of y (n points, in sweep order) below threshold; write at most
- * max of them to out and return how many there are. */
-size_t wl_find_drops(const double *y, size_t n, double threshold, struct wl_drop *out, size_t max);
+ * max of them to out and return how many there are. When lo and hi (each
+ * point's 95% interval) are given, a drop must also lie apart from its
+ * neighbours: its upper bound below both of theirs lower bounds, so that
+ * noise is never called a drop. */
+size_t wl_find_drops(const double *y, const double *lo, const double *hi, size_t n, double threshold,
+		     struct wl_drop *out, size_t max);
 
 /* The largest power of two dividing v (v > 0): what the seed labels drops by. */
 long long wl_pow2_divisor(long long v);

@@ -59,6 +59,12 @@ static void route_run(struct wl_server *srv, const struct wl_request *req, const
 			wl_api_run_csv(srv, id, resp);
 		else
 			method_not_allowed(resp, req->method, "GET, HEAD");
+	} else if (strcmp(slash, "/samples") == 0) {
+		resp->route = "/api/runs/{id}/samples";
+		if (is_read(req->method))
+			wl_api_run_samples(srv, id, resp);
+		else
+			method_not_allowed(resp, req->method, "GET, HEAD");
 	} else if (strcmp(slash, "/sources") == 0) {
 		resp->route = "/api/runs/{id}/sources";
 		if (is_read(req->method))

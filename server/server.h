@@ -75,6 +75,7 @@ void wl_api_create_run(struct wl_server *srv, const struct wl_request *req, stru
 void wl_api_list_runs(struct wl_server *srv, const struct wl_request *req, struct wl_response *resp);
 void wl_api_get_run(struct wl_server *srv, long long id, struct wl_response *resp);
 void wl_api_run_csv(struct wl_server *srv, long long id, struct wl_response *resp);
+void wl_api_run_samples(struct wl_server *srv, long long id, struct wl_response *resp);
 void wl_api_cancel_run(struct wl_server *srv, const struct wl_request *req, long long id,
 		       struct wl_response *resp);
 void wl_api_experiments(struct wl_server *srv, struct wl_response *resp);

@@ -52,7 +52,8 @@ char check_tmpdir[256];
 	X(custom_kernels_limits_and_shapes)                                             \
 	X(kernel_scanner_reads_the_repository_sources)                                  \
 	X(median_interval_from_order_statistics)                                        \
-	X(sampling_stops_on_noise_budget_or_max)
+	X(sampling_stops_on_noise_budget_or_max)                                        \
+	X(drops_need_intervals_apart)
 
 #define DECLARE(name) void test_##name(void);
 TESTS(DECLARE)

@@ -32,7 +32,7 @@ void test_drops_find_the_seeds_partition_camping(void)
 
 	for (int i = 0; i < N; i++)
 		y[i] = seed_curve(256 + 32LL * i);
-	found = wl_find_drops(y, N, 0.15, d, N);
+	found = wl_find_drops(y, NULL, NULL, N, 0.15, d, N);
 	/* Every interior multiple of 128 from 288 to 4064: 384, 512, ..., 3968. */
 	CHECK(found == 29, "%zu drops, expected the 29 interior multiples of 128", found);
 	for (size_t k = 0; k < found && k < N; k++) {
@@ -46,6 +46,41 @@ void test_drops_find_the_seeds_partition_camping(void)
 	CHECK(by_pow2[2] == 7 && by_pow2[1] == 7 && by_pow2[0] == 15,
 	      "by label: %zu x 512+, %zu x 256, %zu x 128", by_pow2[2], by_pow2[1], by_pow2[0]);
 	CHECK(fabs(d[0].below - (1 - 62.0 / 75)) < 1e-12, "how far below: %g", d[0].below);
+	/* With the ±2% intervals of a well-measured sweep, every drop stays. */
+	{
+		double lo[N], hi[N];
+
+		for (int i = 0; i < N; i++) {
+			lo[i] = y[i] * 0.98;
+			hi[i] = y[i] * 1.02;
+		}
+		CHECK(wl_find_drops(y, lo, hi, N, 0.15, d, N) == 29, "the seed's drops survive their intervals");
+	}
+}
+
+/* A noisy flat sweep (PoCL, repeat 2) whose medians dip 20% at random: each
+ * dip's interval reaches its neighbours', so none is a drop; the same dip
+ * measured tightly is one. */
+void test_drops_need_intervals_apart(void)
+{
+	static const double y[] = { 100, 78, 101, 99, 80, 102, 100 };
+	double lo[7], hi[7];
+	struct wl_drop d[7];
+
+	for (int i = 0; i < 7; i++) {
+		lo[i] = y[i] * 0.75;
+		hi[i] = y[i] * 1.3;
+	}
+	CHECK(wl_find_drops(y, NULL, NULL, 7, 0.15, d, 7) == 2, "the medians alone show two drops");
+	CHECK(wl_find_drops(y, lo, hi, 7, 0.15, d, 7) == 0, "wide intervals: noise, no drops");
+	for (int i = 0; i < 7; i++) {
+		lo[i] = y[i] * 0.99;
+		hi[i] = y[i] * 1.01;
+	}
+	CHECK(wl_find_drops(y, lo, hi, 7, 0.15, d, 7) == 2, "tight intervals: both drops are real");
+	/* One neighbour within reach is enough to doubt it. */
+	hi[1] = 100 * 0.99 + 0.5;
+	CHECK(wl_find_drops(y, lo, hi, 7, 0.15, d, 7) == 1, "an interval touching a neighbour's is noise");
 }
 
 void test_drops_ignore_rises_noise_and_edges(void)
@@ -70,7 +105,7 @@ void test_drops_ignore_rises_noise_and_edges(void)
 	struct wl_drop d[8];
 
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		size_t found = wl_find_drops(rows[i].y, rows[i].n, 0.15, d, 8);
+		size_t found = wl_find_drops(rows[i].y, NULL, NULL, rows[i].n, 0.15, d, 8);
 
 		CHECK(found == rows[i].drops, "%s: %zu drops, expected %zu", rows[i].what, found,
 		      rows[i].drops);

@@ -47,6 +47,7 @@ void test_request_accepts_good_requests(void)
 		{ "{\"experiment\":\"copy\",\"repeat\":1000,\"seed\":9007199254740991,\"label\":null}", 3 },
 		{ "{\"experiment\":\"copy\",\"params\":{\"n\":1024,\"local\":[64,128,256,512,1024]}}", 15 },
 		{ "{\"experiment\":\"copy\",\"label\":\"\xc3\xa9t\xc3\xa9\"}", 3 },
+		{ "{\"experiment\":\"copy\",\"cache\":\"hot\",\"noise\":0.005,\"budget_ms\":250}", 3 },
 	};
 	struct wl_catalog *cat = load();
 
@@ -116,6 +117,12 @@ void test_request_rejects_bad_requests(void)
 		{ "{\"experiment\":\"copy\",\"device\":\"\"}", WL_ERR_INVALID_FIELD, "device", "expected a device id" },
 		{ "{\"experiment\":\"copy\",\"label\":5}", WL_ERR_INVALID_FIELD, "label", "expected a string" },
 		{ "{\"experiment\":\"copy\",\"label\":\"a\\nb\"}", WL_ERR_INVALID_FIELD, "label", "control characters" },
+		{ "{\"experiment\":\"copy\",\"cache\":\"warm\"}", WL_ERR_INVALID_FIELD, "cache", "'warm' is not allowed" },
+		{ "{\"experiment\":\"copy\",\"cache\":1}", WL_ERR_INVALID_FIELD, "cache", "an integer is not allowed" },
+		{ "{\"experiment\":\"copy\",\"noise\":0}", WL_ERR_INVALID_FIELD, "noise", "from 0.0001 to 0.5" },
+		{ "{\"experiment\":\"copy\",\"noise\":\"1%\"}", WL_ERR_INVALID_FIELD, "noise", "as a fraction" },
+		{ "{\"experiment\":\"copy\",\"budget_ms\":0}", WL_ERR_INVALID_FIELD, "budget_ms", "from 1 to 60000" },
+		{ "{\"experiment\":\"copy\",\"budget_ms\":1.5}", WL_ERR_INVALID_FIELD, "budget_ms", "an integer" },
 	};
 	struct wl_catalog *cat = load();
 
@@ -177,7 +184,11 @@ void test_request_fills_defaults_and_seed(void)
 		CHECK(json_integer_value(json_object_get(params, "tile")) == 32, "tile defaults to 32");
 		CHECK(json_integer_value(json_object_get(params, "rows")) == 8, "rows defaults to 8");
 		CHECK(json_integer_value(json_object_get(params, "n")) == 512, "n kept");
-		CHECK(json_integer_value(json_object_get(a, "repeat")) == 10, "repeat defaults to 10");
+		CHECK(json_integer_value(json_object_get(a, "repeat")) == 100, "repeat (at most) defaults to 100");
+		CHECK(strcmp(json_string_value(json_object_get(a, "cache")), "cold") == 0,
+		      "a bandwidth experiment is cold by default");
+		CHECK(json_real_value(json_object_get(a, "noise")) == 0.01, "±1%% by default");
+		CHECK(json_integer_value(json_object_get(a, "budget_ms")) == 1000, "1 s by default");
 		CHECK(strcmp(json_string_value(json_object_get(a, "device")), "auto") == 0, "device auto");
 		CHECK(json_array_size(json_object_get(a, "variants")) == 5, "all variants by default");
 		CHECK(json_is_integer(json_object_get(a, "seed")), "a seed is drawn");

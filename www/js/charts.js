@@ -1,5 +1,6 @@
-// Line charts of results with Chart.js (window.Chart from /vendor/chart.umd.js)
-// and its annotation plugin for marked points. Colours are the Okabe-Ito palette
+// Line charts of results with Chart.js (window.Chart from /vendor/chart.umd.js),
+// its annotation plugin for marked points and its error-bar plugin
+// (window.ChartErrorBars) for each point's 95% interval. Colours are the Okabe-Ito palette
 // and every line also has its own point shape (and, for overlaid runs, its own
 // dash), so lines stay apart for colour-blind readers and on a washed-out
 // projector. Animation is off: a finished run draws the same every time.
@@ -9,6 +10,8 @@ const SHAPES = ['circle', 'triangle', 'rect', 'rectRot', 'star', 'crossRot', 're
 const DASHES = [[], [6, 4], [2, 3], [10, 3, 2, 3]];
 
 if (window.Chart && window['chartjs-plugin-annotation']) window.Chart.register(window['chartjs-plugin-annotation']);
+const ERROR_BARS = Boolean(window.Chart && window.ChartErrorBars);
+if (ERROR_BARS) window.Chart.register(window.ChartErrorBars.LineWithErrorBarsController, window.ChartErrorBars.PointWithErrorBar);
 
 function styleFor(i, dash = 0) {
   return {
@@ -37,8 +40,19 @@ function annotationsFor(marks) {
   return out;
 }
 
-// Create or update a line chart on canvas. series: [{label, points: [{x, y}],
-// style: index, dash: index}]; marks: [{x, y, label}].
+// What the tooltip says of a point: its value, and where the point carries
+// them its interval, samples, spread and cache mode.
+function tooltipLines(ctx) {
+  const p = ctx.raw || {};
+  const lines = [`${ctx.dataset.label}: ${p.y === undefined ? '' : Number(p.y).toPrecision(4)}`];
+  if (p.yMin !== undefined && p.yMax !== undefined) lines.push(`95% interval ${Number(p.yMin).toPrecision(4)} … ${Number(p.yMax).toPrecision(4)}`);
+  if (p.meta) lines.push(p.meta);
+  return lines;
+}
+
+// Create or update a line chart on canvas. series: [{label, points: [{x, y,
+// yMin?, yMax?, meta?}], style: index, dash: index}]; marks: [{x, y, label}].
+// Points with yMin/yMax get error bars.
 export function lineChart(canvas, existing, { series, xTitle, yTitle, logX = false, marks = [] }) {
   const datasets = series.map((s, i) => ({
     label: s.label,
@@ -55,19 +69,20 @@ export function lineChart(canvas, existing, { series, xTitle, yTitle, logX = fal
     existing.update();
     return existing;
   }
+  const bars = ERROR_BARS && series.some((s) => s.points.some((p) => p.yMin !== undefined));
   return new window.Chart(canvas, {
-    type: 'line',
+    type: bars ? 'lineWithErrorBars' : 'line',
     data: { datasets },
     options: {
       animation: false,
       maintainAspectRatio: false,
-      parsing: false,
+      parsing: bars ? undefined : false,
       interaction: { mode: 'nearest', intersect: false },
       scales: {
         x: { type: logX ? 'logarithmic' : 'linear', title: { display: true, text: xTitle } },
         y: { beginAtZero: true, title: { display: true, text: yTitle } },
       },
-      plugins: { legend: { position: 'bottom' }, annotation },
+      plugins: { legend: { position: 'bottom' }, annotation, tooltip: { callbacks: { label: tooltipLines } } },
     },
   });
 }

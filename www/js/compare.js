@@ -1,6 +1,9 @@
 // The compare page, /compare?runs=1,2,3: the seeds' tables — a kernel per row,
-// a device per column — built from the runs as the API returns them, with the
-// fastest verified result of each row marked, and the runs' curves overlaid.
+// a device per column — built from the runs as the API returns them. Each
+// result after the first run's is judged against it: faster or slower only
+// when their 95% intervals lie apart, "same within noise" otherwise, with the
+// change of time in %; a row's fastest is starred only when it is apart from
+// all the others. The runs' curves are overlaid.
 import { ApiError, banner, getJSON } from './api.js';
 import { lineChart } from './charts.js';
 import { el, fmtMs, fmtNumber } from './format.js';
@@ -15,6 +18,22 @@ function columnTitle(run) {
   const d = run.device || {};
   return [el('a', { href: run.url }, `#${run.id}`), el('span', { class: 'sub' }, d.name ? `${d.name} (${d.type})` : run.request.device),
     run.label ? el('span', { class: 'sub' }, run.label) : null];
+}
+
+// Whether result a's interval lies wholly below b's (a is faster beyond noise).
+// Results without an interval use their median.
+function apartBelow(a, b) {
+  const hi = a.ci_high_ms ?? a.median_ms;
+  const lo = b.ci_low_ms ?? b.median_ms;
+  return hi < lo;
+}
+
+// The verdict on r against the baseline result base.
+export function verdict(r, base) {
+  if (!base || base === r || base.median_ms === null || !base.verified) return null;
+  const change = 100 * (r.median_ms - base.median_ms) / base.median_ms;
+  const word = apartBelow(r, base) ? 'faster' : apartBelow(base, r) ? 'slower' : 'same';
+  return { word, change };
 }
 
 function render(runs, catalog) {
@@ -54,7 +73,10 @@ function render(runs, catalog) {
     runs.map((run) => el('th', { scope: 'col', class: 'num', 'data-run': String(run.id) }, columnTitle(run))));
   const body = sorted.map((row) => {
     const verified = [...row.cells.values()].filter((r) => r.verified && r.median_ms !== null);
-    const best = verified.length > 1 ? Math.min(...verified.map((r) => r.median_ms)) : null;
+    const min = verified.length > 1 ? Math.min(...verified.map((r) => r.median_ms)) : null;
+    const fastestResult = verified.find((r) => r.median_ms === min);
+    const best = fastestResult && verified.every((r) => r === fastestResult || apartBelow(fastestResult, r)) ? min : null;
+    const base = row.cells.get(runs[0].id);
     return el('tr', {},
       el('th', { scope: 'row', class: row.custom ? 'custom' : null }, experiments.length > 1 ? `${row.experiment}: ` : '', row.title),
       el('td', {}, row.point),
@@ -64,10 +86,17 @@ function render(runs, catalog) {
         if (r.median_ms === null) return el('td', { class: 'num bad', title: r.error || '' }, '✗ failed');
         const rate = r[metricOf(byId(run.experiment)).key];
         const fastest = best !== null && r.verified && r.median_ms === best;
-        return el('td', { class: `num${fastest ? ' fastest' : ''}${r.verified ? '' : ' unverified'}`, 'data-run': String(run.id), 'data-median-ms': String(r.median_ms), title: r.error || '' },
+        const v = r.verified ? verdict(r, base) : null;
+        const said = v && (v.word === 'same' ? 'same within noise' : v.word);
+        return el('td', {
+          class: `num${fastest ? ' fastest' : ''}${r.verified ? '' : ' unverified'}${v ? ` ${v.word === 'same' ? 'same' : v.word}` : ''}`,
+          'data-run': String(run.id), 'data-median-ms': String(r.median_ms), 'data-verdict': v ? v.word : null, title: r.error || '',
+        },
           fastest ? el('span', { class: 'star', 'aria-label': 'fastest' }, '★ ') : null,
-          fmtMs(r.median_ms), r.verified ? '' : ' ✗',
-          el('span', { class: 'sub' }, rate === null ? '' : `${fmtNumber(rate)} ${metricOf(byId(run.experiment)).unit}`));
+          fmtMs(r.median_ms), r.ci_pct !== null && r.ci_pct !== undefined ? el('span', { class: 'pm' }, ` ±${fmtNumber(r.ci_pct, 2)}%`) : null,
+          r.verified ? '' : ' ✗',
+          el('span', { class: 'sub' }, rate === null ? '' : `${fmtNumber(rate)} ${metricOf(byId(run.experiment)).unit}`),
+          v ? el('span', { class: 'sub verdict' }, `${v.change >= 0 ? '+' : '−'}${fmtNumber(Math.abs(v.change), 2)}% time, ${said}`) : null);
       }));
   });
   document.getElementById('table').replaceChildren(el('thead', {}, head), el('tbody', {}, body));

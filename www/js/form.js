@@ -122,8 +122,19 @@ export class RunForm {
           el('p', { class: 'field-error', role: 'alert' })),
         el('div', { class: 'field', 'data-field': 'repeat' },
           el('label', { for: 'f-repeat' }, 'Repeat '),
-          el('input', { id: 'f-repeat', name: 'repeat', type: 'text', inputmode: 'numeric', class: 'short', value: '10' }),
-          el('small', { class: 'hint' }, ' timed launches per point, 1 … 1000'),
+          el('input', { id: 'f-repeat', name: 'repeat', type: 'text', inputmode: 'numeric', class: 'short', value: '100' }),
+          el('small', { class: 'hint' }, ' timed launches per point at most, 1 … 1000'),
+          el('p', { class: 'field-error', role: 'alert' })),
+        el('div', { class: 'field', 'data-field': 'noise' },
+          el('label', { for: 'f-noise' }, 'Noise ± '),
+          el('input', { id: 'f-noise', name: 'noise', type: 'text', inputmode: 'decimal', class: 'short', value: '1' }),
+          el('small', { class: 'hint' }, ' % at 95%: sampling stops when the median is known this well'),
+          el('p', { class: 'field-error', role: 'alert' })),
+        el('div', { class: 'field', 'data-field': 'cache' },
+          el('label', { for: 'f-cache' }, 'Cache '),
+          el('select', { id: 'f-cache', name: 'cache' },
+            el('option', { value: 'cold' }, 'cold (flushed before each launch: DRAM figures)'),
+            el('option', { value: 'hot' }, 'hot (back to back)')),
           el('p', { class: 'field-error', role: 'alert' })),
         el('div', { class: 'field grow', 'data-field': 'label' },
           el('label', { for: 'f-label' }, 'Label '),
@@ -155,9 +166,12 @@ export class RunForm {
     this.form.querySelector('.param-rows').replaceChildren(...Object.entries(exp.params).map(([name, def]) =>
       paramRow(name, def, request && name in request.params ? request.params[name] : def.default)));
     this.setKernels(request && request.kernels ? request.kernels : []);
+    this.form.cache.value = request && request.cache ? request.cache : exp.metric === 'bandwidth' ? 'cold' : 'hot';
+    if (!request) this.form.noise.value = '1';
     if (request) {
       this.form.device.value = [...this.form.device.options].some((o) => o.value === request.device) ? request.device : 'auto';
-      this.form.repeat.value = String(request.repeat ?? 10);
+      this.form.repeat.value = String(request.repeat ?? 100);
+      if (request.noise !== undefined) this.form.noise.value = String(+(100 * request.noise).toPrecision(6));
       this.form.label.value = request.label || '';
     }
     this.clearErrors();
@@ -187,6 +201,11 @@ export class RunForm {
     }
     req.device = this.form.device.value;
     req.repeat = numberOrText(this.form.repeat.value);
+    req.cache = this.form.cache.value;
+    {
+      const noise = numberOrText(this.form.noise.value);
+      req.noise = typeof noise === 'number' ? noise / 100 : noise;
+    }
     if (this.form.label.value.trim() !== '') req.label = this.form.label.value;
     return req;
   }

@@ -42,7 +42,12 @@ function renderFacts(run) {
     ['Driver', d.name ? `${d.platform} · ${d.driver} · ${d.opencl}` : null],
     ['Compute units', d.compute_units],
     ['Memory', d.global_mem_bytes ? `${fmtBytes(d.global_mem_bytes)} global, ${fmtBytes(d.local_mem_bytes)} local per work-group` : null],
-    ['Repeat', `${run.request.repeat} timed launches per point after 2 warm-ups; seed ${run.request.seed}`],
+    ['Sampling', run.request.noise !== undefined
+      ? `until the median is known to ±${fmtNumber(100 * run.request.noise, 2)}% (95%), at most ${run.request.repeat} timed launches or ${run.request.budget_ms} ms per point, after 2 warm-ups; seed ${run.request.seed}`
+      : `${run.request.repeat} timed launches per point after 2 warm-ups; seed ${run.request.seed}`],
+    ['Cache', run.request.cache === 'cold'
+      ? `cold: ${d.cache && d.cache.bytes ? `${fmtBytes(4 * d.cache.bytes)} written` : 'the cache flushed'} before each timed launch (measured cache ${d.cache ? fmtBytes(d.cache.bytes) : 'unknown'})`
+      : run.request.cache === 'hot' ? `hot: launches back to back; points whose data fit the measured cache (${d.cache ? fmtBytes(d.cache.bytes) : 'unknown'}) are marked "in cache"` : null],
     ['Queued', run.created_at],
     ['Started', run.started_at],
     ['Finished', run.finished_at],
@@ -65,6 +70,7 @@ function renderFacts(run) {
   document.getElementById('csv').href = `/api/runs/${run.id}/results.csv`;
   document.getElementById('json').href = `/api/runs/${run.id}`;
   document.getElementById('json').setAttribute('download', `warplab-run-${run.id}.json`);
+  document.getElementById('samples').href = `/api/runs/${run.id}/samples`;
   document.getElementById('again').href = `/?again=${run.id}#queue`;
   document.getElementById('link').value = window.location.href;
   document.getElementById('request').textContent = JSON.stringify(run.request, null, 2);
@@ -79,10 +85,28 @@ function resultCell(r, metric) {
     'data-rate': rate === null ? '' : String(rate), title: r.error || r.note || '',
   },
   `${fmtMs(r.median_ms)} `,
+  r.ci_pct !== null && r.ci_pct !== undefined ? el('span', { class: 'pm', title: `95% interval of the median, ${r.reps} samples, spread (IQR) ${fmtNumber(100 * r.spread, 2)}%, stopped on ${r.stopped}` }, `±${fmtNumber(r.ci_pct, 2)}% `) : null,
   el('span', { class: r.verified ? 'ok' : 'bad', 'aria-label': r.verified ? 'verified' : 'not verified' }, r.verified ? '✓' : '✗'),
   el('span', { class: 'sub' }, rate === null ? '' : `${fmtNumber(rate)} ${metric.unit}`),
+  r.in_cache ? el('span', { class: 'sub in-cache', title: 'hot: the working set fits in the device\'s measured cache' }, 'in cache') : null,
+  r.stopped === 'budget' ? el('span', { class: 'sub warn', title: 'the time budget ran out before the noise target was reached' }, `budget: ${r.reps} samples`) : null,
   r.ceiling_pct !== null && r.ceiling_pct !== undefined ? el('span', { class: 'sub' }, `${fmtNumber(r.ceiling_pct, 3)}% of copy`) : null,
   r.slowdown !== null && r.slowdown !== undefined ? el('span', { class: 'sub' }, `${fmtNumber(r.slowdown, 3)}× c=1`) : null);
+}
+
+// A chart point: the rate, its interval as error bars, and what the tooltip
+// says of how it was measured.
+function pointOf(r, x, metric) {
+  const p = { x: r.params[x], y: r[metric.key] };
+  const lo = r[`${metric.key}_low`];
+  const hi = r[`${metric.key}_high`];
+  if (lo !== null && lo !== undefined && hi !== null && hi !== undefined) {
+    p.yMin = lo;
+    p.yMax = hi;
+  }
+  const mode = run0 ? run0.request.cache || 'hot' : '';
+  p.meta = `${r.reps} samples, spread ${fmtNumber(100 * (r.spread || 0), 2)}%, ${mode}${r.in_cache ? ' (in cache)' : ''}`;
+  return p;
 }
 
 function renderTable(run) {
@@ -124,7 +148,7 @@ function renderChart(run) {
     label: variantLabel(v, experiment),
     dash: v.custom ? 1 : 0,
     points: run.results.filter((r) => r.variant === v.id && r[metric.key] !== null && r.verified)
-      .map((r) => ({ x: r.params[x], y: r[metric.key] })).sort((a, b) => a.x - b.x),
+      .map((r) => pointOf(r, x, metric)).sort((a, b) => a.x - b.x),
   }));
   const marks = campaign ? drops.map((d) => ({ x: d.value, y: d[metric.key], label: `÷${d.pow2}` })) : [];
   chart = lineChart(document.getElementById('chart'), chart, {
@@ -178,7 +202,10 @@ async function checkRunners(run) {
   }
 }
 
+let run0 = null;
+
 function render(run) {
+  run0 = run;
   renderFacts(run);
   renderTable(run);
   renderChart(run);
