@@ -69,6 +69,11 @@ int wl_store_cancel_run(struct wl_store *st, long long id, struct wl_error *err)
 int wl_store_copy_ceiling(struct wl_store *st, const char *device_id, const char *before,
 			  json_t **out, struct wl_error *err);
 
+/* Up to limit ids of finished ("done") runs of experiment on device_id older
+ * than run before_id, newest first, as a JSON array the caller owns. */
+int wl_store_previous_runs(struct wl_store *st, const char *device_id, const char *experiment,
+			   long long before_id, int limit, json_t **out, struct wl_error *err);
+
 /* How long finished runs took (started to finished, seconds), as a cumulative
  * histogram over the bucket bounds le[0..n): counts[i] runs took at most le[i];
  * *total runs in all, *sum_s seconds together. */

@@ -305,6 +305,37 @@ int wl_store_list_runs(struct wl_store *st, const struct wl_run_filter *f, json_
 	return 0;
 }
 
+static const char SQL_PREVIOUS_RUNS[] =
+	"SELECT id FROM runs WHERE device_id = ?1 AND experiment = ?2 AND status = 'done' AND id < ?3"
+	" ORDER BY id DESC LIMIT ?4";
+
+int wl_store_previous_runs(struct wl_store *st, const char *device_id, const char *experiment,
+			   long long before_id, int limit, json_t **out, struct wl_error *err)
+{
+	sqlite3_stmt *s = store_stmt(st, SQL_PREVIOUS_RUNS, err);
+	json_t *ids = json_array();
+	int rc;
+
+	if (!s || !ids) {
+		json_decref(ids);
+		return -1;
+	}
+	sqlite3_bind_text(s, 1, device_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, experiment, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 3, before_id);
+	sqlite3_bind_int(s, 4, limit);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		json_array_append_new(ids, json_integer(sqlite3_column_int64(s, 0)));
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE) {
+		store_fail(st, err, "find previous runs");
+		json_decref(ids);
+		return -1;
+	}
+	*out = ids;
+	return 0;
+}
+
 static const char SQL_RUN_STATUS[] = "SELECT status FROM runs WHERE id = ?1";
 static const char SQL_CANCEL_QUEUED[] =
 	"UPDATE runs SET status = 'cancelled', finished_at = " STORE_NOW

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "drops.h"
+#include "regressions.h"
 
 /* "variant|{params without the baseline param}"; caller frees. */
 static char *baseline_key(const json_t *result, const char *param)
@@ -300,5 +301,7 @@ int wl_run_derive(const struct wl_experiment *exp, struct wl_store *st, json_t *
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		return -1;
 	}
-	return wl_run_add_ceiling(exp, st, run, err);
+	if (wl_run_add_ceiling(exp, st, run, err) < 0)
+		return -1;
+	return wl_run_add_previous(st, run, err);
 }

@@ -85,6 +85,16 @@ async function checkRunPage(page, id) {
   const rates = await page.$$eval('#table td[data-rate]', (tds) => tds.map((td) => Number(td.dataset.rate)));
   assert.deepEqual([...rates].sort((a, b) => a - b), run.results.map((r) => r.gbps).sort((a, b) => a - b));
   assert.ok(await paintedPixels(page, '#chart') > 2000, 'the chart is painted');
+  // Each median with its interval, in the table and as error bars.
+  const pms = await page.$$eval('#table td[data-median-ms] .pm', (s) => s.map((x) => x.textContent));
+  assert.equal(pms.length, run.results.length);
+  assert.ok(pms.every((t) => /^±[\d.]+% $/.test(t)), pms.slice(0, 3).join('|'));
+  const bars = await page.evaluate(() => {
+    const c = window.Chart.getChart('chart');
+    return { type: c.config.type, points: c.data.datasets.flatMap((d) => d.data).filter((p) => p.yMin <= p.y && p.y <= p.yMax).length };
+  });
+  assert.equal(bars.type, 'lineWithErrorBars');
+  assert.equal(bars.points, run.results.filter((r) => r.verified).length, 'every point has its interval');
   assert.match(await page.locator('#chart-title').innerText(), /^Partition camping: GB\/s vs n$/);
   const drops = await page.locator('#drops li').allInnerTexts();
   if (run.drops.length === 0) assert.match(drops[0], /No drops/);
@@ -180,10 +190,24 @@ test('compares_two_runs_selected_on_the_home_page', async () => {
   assert.match(page.url(), new RegExp(`/compare\\?runs=${sweepId},${otherId}$`));
   await page.waitForSelector('#table td[data-median-ms]');
   assert.equal(await page.locator('#table thead th[data-run]').count(), 2, 'one column per run');
-  // Every row marks its fastest where both runs measured it.
+  // Where both runs measured a row, the second is judged against the first,
+  // beyond the noise or "same within noise", exactly as the API's intervals
+  // say; a row's fastest is starred only when it is apart from the other.
   const both = await page.$$eval('#table tbody tr', (rows) => rows.filter((r) => r.querySelectorAll('td[data-median-ms]').length === 2).length);
   assert.ok(both >= 24, `rows measured by both runs: ${both}`);
-  assert.equal(await page.locator('#table td.fastest').count(), both);
+  const judged = await page.$$eval(`#table td[data-run="${otherId}"][data-verdict]`, (tds) => tds.map((td) => ({
+    verdict: td.dataset.verdict, text: td.innerText, median: Number(td.dataset.medianMs), row: td.parentElement.innerText,
+  })));
+  assert.equal(judged.length, both, 'every shared row has a verdict');
+  const [a, b] = [(await lab.get(`/api/runs/${sweepId}`)).json, (await lab.get(`/api/runs/${otherId}`)).json];
+  for (const j of judged) {
+    const r = b.results.find((x) => x.median_ms === j.median);
+    const base = a.results.find((x) => x.variant === r.variant && JSON.stringify(x.params) === JSON.stringify(r.params));
+    const want = r.ci_high_ms < base.ci_low_ms ? 'faster' : r.ci_low_ms > base.ci_high_ms ? 'slower' : 'same';
+    assert.equal(j.verdict, want, j.row);
+    assert.match(j.text, want === 'same' ? /time, same within noise/ : new RegExp(`time, ${want}`));
+  }
+  assert.equal(await page.locator('#table td.fastest').count(), judged.filter((j) => j.verdict !== 'same').length);
   const first = (await page.locator('#table tbody tr th').allInnerTexts()).slice(0, 6);
   assert.deepEqual(first, Array(6).fill('tile copy'), 'rows grouped by kernel, as in the seeds\' tables');
   assert.ok(await paintedPixels(page, '#chart') > 2000, 'the overlay is painted');

@@ -53,7 +53,8 @@ char check_tmpdir[256];
 	X(kernel_scanner_reads_the_repository_sources)                                  \
 	X(median_interval_from_order_statistics)                                        \
 	X(sampling_stops_on_noise_budget_or_max)                                        \
-	X(drops_need_intervals_apart)
+	X(drops_need_intervals_apart)                                                   \
+	X(verdicts_only_beyond_the_noise)
 
 #define DECLARE(name) void test_##name(void);
 TESTS(DECLARE)

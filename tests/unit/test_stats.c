@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "regressions.h"
 #include "stats.h"
 
 void test_median_interval_from_order_statistics(void)
@@ -85,4 +86,28 @@ void test_sampling_stops_on_noise_budget_or_max(void)
 	}
 	CHECK(wl_sampling_verdict(&rule, s, 1, 5000) == WL_STOP_BUDGET, "one sample, budget spent");
 	free(s);
+}
+
+/* Compare and regression verdicts: apart only when the intervals are. */
+void test_verdicts_only_beyond_the_noise(void)
+{
+	static const struct {
+		double lo, hi, base_lo, base_hi;
+		enum wl_verdict want;
+		const char *what;
+	} rows[] = {
+		{ 0.90, 0.95, 1.00, 1.05, WL_FASTER, "wholly below" },
+		{ 1.10, 1.20, 1.00, 1.05, WL_SLOWER, "wholly above" },
+		{ 0.97, 1.02, 1.00, 1.05, WL_SAME, "overlapping: 3% apart is noise here" },
+		{ 1.00, 1.00, 1.00, 1.00, WL_SAME, "identical" },
+		{ 0.99, 0.99, 1.00, 1.00, WL_FASTER, "medians only (old runs), 1% apart" },
+		{ 1.00, 1.05, 1.05, 1.10, WL_SAME, "touching ends" },
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		enum wl_verdict v = wl_time_verdict(rows[i].lo, rows[i].hi, rows[i].base_lo, rows[i].base_hi);
+
+		CHECK(v == rows[i].want, "%s: %s, expected %s", rows[i].what, wl_verdict_name(v),
+		      wl_verdict_name(rows[i].want));
+	}
 }

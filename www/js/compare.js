@@ -6,7 +6,7 @@
 // all the others. The runs' curves are overlaid.
 import { ApiError, banner, getJSON } from './api.js';
 import { lineChart } from './charts.js';
-import { el, fmtMs, fmtNumber } from './format.js';
+import { el, fmtMs, fmtNumber, fmtPct } from './format.js';
 import { metricOf, paramNames, pointKey, runVariants, sweptParam, variantLabel } from './results.js';
 
 function runIds() {
@@ -93,10 +93,10 @@ function render(runs, catalog) {
           'data-run': String(run.id), 'data-median-ms': String(r.median_ms), 'data-verdict': v ? v.word : null, title: r.error || '',
         },
           fastest ? el('span', { class: 'star', 'aria-label': 'fastest' }, '★ ') : null,
-          fmtMs(r.median_ms), r.ci_pct !== null && r.ci_pct !== undefined ? el('span', { class: 'pm' }, ` ±${fmtNumber(r.ci_pct, 2)}%`) : null,
+          fmtMs(r.median_ms), r.ci_pct !== null && r.ci_pct !== undefined ? el('span', { class: 'pm' }, ` ±${fmtPct(r.ci_pct)}%`) : null,
           r.verified ? '' : ' ✗',
           el('span', { class: 'sub' }, rate === null ? '' : `${fmtNumber(rate)} ${metricOf(byId(run.experiment)).unit}`),
-          v ? el('span', { class: 'sub verdict' }, `${v.change >= 0 ? '+' : '−'}${fmtNumber(Math.abs(v.change), 2)}% time, ${said}`) : null);
+          v ? el('span', { class: 'sub verdict' }, `${v.change >= 0 ? '+' : '−'}${fmtPct(Math.abs(v.change))}% time, ${said}`) : null);
       }));
   });
   document.getElementById('table').replaceChildren(el('thead', {}, head), el('tbody', {}, body));

@@ -8,6 +8,12 @@ export function fmtNumber(v, digits = 3) {
   return v.toPrecision(digits).replace(/\.?0+$/, (m) => (m.startsWith('.') ? '' : m));
 }
 
+// A percentage for "±": two digits below 10, whole numbers above.
+export function fmtPct(v) {
+  if (v === null || v === undefined || Number.isNaN(v)) return '–';
+  return Math.abs(v) >= 10 ? String(Math.round(v)) : fmtNumber(v, 2);
+}
+
 export function fmtMs(v) {
   if (v === null || v === undefined) return '–';
   if (v < 0.01) return `${(v * 1000).toPrecision(3)} µs`;

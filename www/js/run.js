@@ -6,7 +6,7 @@
 // renders the same on every load.
 import { ApiError, banner, getJSON } from './api.js';
 import { lineChart } from './charts.js';
-import { el, fmtBytes, fmtMs, fmtNumber } from './format.js';
+import { el, fmtBytes, fmtMs, fmtNumber, fmtPct } from './format.js';
 import { isMultiplying, metricOf, paramNames, pointRows, runVariants, sweptParam, variantLabel, variantTitle } from './results.js';
 import { renderSources } from './sources.js';
 
@@ -53,6 +53,7 @@ function renderFacts(run) {
     ['Finished', run.finished_at],
     ['Attempts', run.attempts > 1 || run.requeues ? `${run.attempts} (requeued ${run.requeues}×)` : null],
     ['Kernel source', run.source_hash ? `hash ${run.source_hash}, runner ${run.runner_version}` : null],
+    ['Compared with', run.previous ? `run #${run.previous.run}, the previous one of this experiment on this device in the same cache mode: each point says whether it moved beyond the noise` : null],
   ];
   document.getElementById('facts').replaceChildren(
     ...facts.filter(([, v]) => v !== null && v !== undefined).flatMap(([k, v]) => [el('dt', {}, k), el('dd', {}, String(v))]));
@@ -85,11 +86,13 @@ function resultCell(r, metric) {
     'data-rate': rate === null ? '' : String(rate), title: r.error || r.note || '',
   },
   `${fmtMs(r.median_ms)} `,
-  r.ci_pct !== null && r.ci_pct !== undefined ? el('span', { class: 'pm', title: `95% interval of the median, ${r.reps} samples, spread (IQR) ${fmtNumber(100 * r.spread, 2)}%, stopped on ${r.stopped}` }, `±${fmtNumber(r.ci_pct, 2)}% `) : null,
+  r.ci_pct !== null && r.ci_pct !== undefined ? el('span', { class: 'pm', title: `95% interval of the median, ${r.reps} samples, spread (IQR) ${fmtNumber(100 * r.spread, 2)}%, stopped on ${r.stopped}` }, `±${fmtPct(r.ci_pct)}% `) : null,
   el('span', { class: r.verified ? 'ok' : 'bad', 'aria-label': r.verified ? 'verified' : 'not verified' }, r.verified ? '✓' : '✗'),
   el('span', { class: 'sub' }, rate === null ? '' : `${fmtNumber(rate)} ${metric.unit}`),
   r.in_cache ? el('span', { class: 'sub in-cache', title: 'hot: the working set fits in the device\'s measured cache' }, 'in cache') : null,
   r.stopped === 'budget' ? el('span', { class: 'sub warn', title: 'the time budget ran out before the noise target was reached' }, `budget: ${r.reps} samples`) : null,
+  r.previous && run0 && run0.previous ? el('span', { class: `sub prev ${r.previous.verdict}`, 'data-verdict': r.previous.verdict },
+    `vs #${run0.previous.run}: ${r.previous.verdict === 'same' ? 'same within noise' : r.previous.verdict} (${r.previous.change_pct >= 0 ? '+' : '−'}${fmtNumber(Math.abs(r.previous.change_pct), 2)}%)`) : null,
   r.ceiling_pct !== null && r.ceiling_pct !== undefined ? el('span', { class: 'sub' }, `${fmtNumber(r.ceiling_pct, 3)}% of copy`) : null,
   r.slowdown !== null && r.slowdown !== undefined ? el('span', { class: 'sub' }, `${fmtNumber(r.slowdown, 3)}× c=1`) : null);
 }
