@@ -26,7 +26,8 @@ WL_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -MMD -MP \
 	$(shell $(PKG_CONFIG) --cflags $(LIBS_PKG))
 WL_LDFLAGS = $(SAN_FLAGS)
 SERVER_LIBS = $(shell $(PKG_CONFIG) --libs libmicrohttpd jansson sqlite3) -lpthread
-RUNNER_LIBS = $(shell $(PKG_CONFIG) --libs jansson OpenCL sqlite3) -lpthread -lm
+# NVML is opened at run time with dlopen (-ldl), never linked.
+RUNNER_LIBS = $(shell $(PKG_CONFIG) --libs jansson OpenCL sqlite3) -lpthread -lm -ldl
 
 COMMON_SRC := $(wildcard common/*.c)
 SERVER_SRC := $(wildcard server/*.c)
@@ -71,7 +72,7 @@ $(BUILD)/warplab-runner: $(RUNNER_OBJ) $(COMMON_OBJ)
 	$(CC) $(WL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(RUNNER_LIBS)
 
 $(BUILD)/unit-tests: $(UNIT_OBJ) $(LIB_SERVER_OBJ) $(LIB_RUNNER_OBJ) $(COMMON_OBJ)
-	$(CC) $(WL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(shell $(PKG_CONFIG) --libs $(LIBS_PKG)) -lpthread -lm
+	$(CC) $(WL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(shell $(PKG_CONFIG) --libs $(LIBS_PKG)) -lpthread -lm -ldl
 
 # Chart.js with its annotation and error-bar plugins, Prism (kernel source highlighting, line
 # numbers, marked lines) and jsdiff (a custom kernel against its template) come

@@ -85,7 +85,10 @@ static const char *const migrations[] = {
 	"ALTER TABLE results ADD COLUMN spread REAL;"
 	"ALTER TABLE results ADD COLUMN stopped TEXT;"
 	"ALTER TABLE results ADD COLUMN discarded INTEGER NOT NULL DEFAULT 0;"
-	"ALTER TABLE results ADD COLUMN samples BLOB;",
+	"ALTER TABLE results ADD COLUMN samples BLOB;"
+	/* and the GPU's clocks, temperature, power and peak bandwidth at the run's
+	 * start and end, as JSON, where the runner could read them (NVML). */
+	"ALTER TABLE runs ADD COLUMN clocks TEXT;",
 };
 
 #define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

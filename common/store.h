@@ -144,6 +144,10 @@ int wl_store_claim_run(struct wl_store *st, long long runner_id,
 int wl_store_put_source(struct wl_store *st, const char *hash, const char *name,
 			const char *text, struct wl_error *err);
 
+/* Record the GPU's state around the run (a JSON object, see runner/nvml.h). */
+int wl_store_set_run_clocks(struct wl_store *st, long long run_id, const char *clocks_json,
+			    struct wl_error *err);
+
 /* Record what makes the run reproducible (kernel source hash, runner version). */
 int wl_store_set_run_provenance(struct wl_store *st, long long run_id, const char *source_hash,
 				const char *runner_version, struct wl_error *err);

@@ -117,6 +117,14 @@ fail_nocommit:
 	return -1;
 }
 
+static const char SQL_CLOCKS[] = "UPDATE runs SET clocks = ?2 WHERE id = ?1";
+
+int wl_store_set_run_clocks(struct wl_store *st, long long run_id, const char *clocks_json,
+			    struct wl_error *err)
+{
+	return store_step_id(st, SQL_CLOCKS, run_id, clocks_json, NULL, "record clocks", err);
+}
+
 static const char SQL_PROVENANCE[] =
 	"UPDATE runs SET source_hash = ?2, runner_version = ?3 WHERE id = ?1";
 

@@ -3,6 +3,8 @@
  * the same across runner restarts on the same machine. */
 #include "cl_device.h"
 
+#include "nvml.h"
+
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,6 +216,7 @@ int wl_cl_devices_find(const char *only, struct wl_cl_devices *out, struct wl_er
 	 * not change with --devices. */
 	char seen[16 * 64][80];
 	size_t nseen = 0;
+	int nvidia = 0;
 
 	for (cl_uint p = 0; p < nplatforms; p++) {
 		cl_device_id ids[64];
@@ -240,6 +243,11 @@ int wl_cl_devices_find(const char *only, struct wl_cl_devices *out, struct wl_er
 				wl_cl_devices_free(out);
 				return -1;
 			}
+			{
+				const char *vendor = json_string_value(json_object_get(dev.info, "vendor"));
+
+				dev.nvidia_index = dev.is_gpu && vendor && strstr(vendor, "NVIDIA") ? nvidia++ : -1;
+			}
 			if (!wanted(only, &dev)) {
 				json_decref(dev.info);
 				continue;
@@ -262,6 +270,7 @@ void wl_cl_devices_free(struct wl_cl_devices *devs)
 {
 	for (size_t i = 0; i < devs->count; i++) {
 		wl_cl_device_close(&devs->list[i]);
+		wl_nvml_close(devs->list[i].nvml);
 		json_decref(devs->list[i].info);
 	}
 	free(devs->list);

@@ -23,7 +23,11 @@ struct wl_cl_device {
 	cl_ulong global_mem, max_alloc, local_mem;
 	size_t max_work_group;
 	json_t *info;			/* the API's device object; owned */
+	int nvidia_index;		/* its place among NVIDIA GPUs (NVML's order), or -1 */
+	struct wl_nvml *nvml;		/* clocks and throttling, when NVML knows it; owned */
 };
+
+struct wl_nvml;
 
 struct wl_cl_devices {
 	size_t count;

@@ -10,6 +10,7 @@
 #include "cache_probe.h"
 #include "experiment.h"
 #include "log.h"
+#include "nvml.h"
 #include "request.h"
 #include "rng.h"
 
@@ -444,10 +445,40 @@ static double plan_extra_seconds(const struct run_plan *p, const struct wl_cl_de
 	return budget + (double)(p->repeat + warmup) * flush / WL_FLOOR_RATE;
 }
 
+/* Record the GPU's state (NVML) at the run's start (end NULL) or end. */
+static int record_clocks(struct wl_executor *ex, long long run_id, const struct wl_cl_device *dev,
+			 json_t **start, struct wl_error *err)
+{
+	json_t *clocks;
+	char *text;
+	int rc;
+
+	if (!dev->nvml) {
+		clocks = json_pack("{s:b, s:O}", "available", 0, "why", json_object_get(dev->info, "clocks"));
+	} else if (!*start) {
+		*start = wl_nvml_state(dev->nvml);
+		clocks = json_pack("{s:b, s:f, s:O}", "available", 1, "peak_gbps", wl_nvml_peak_gbps(dev->nvml),
+				   "start", *start);
+	} else {
+		clocks = json_pack("{s:b, s:f, s:O, s:o}", "available", 1, "peak_gbps",
+				   wl_nvml_peak_gbps(dev->nvml), "start", *start, "end", wl_nvml_state(dev->nvml));
+	}
+	text = clocks ? json_dumps(clocks, JSON_COMPACT) : NULL;
+	json_decref(clocks);
+	if (!text) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return -1;
+	}
+	rc = wl_store_set_run_clocks(ex->store, run_id, text, err);
+	free(text);
+	return rc;
+}
+
 int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct wl_error *err)
 {
 	struct run_plan plan;
 	struct wl_error why;
+	json_t *clocks_start = NULL;
 	int rc = -1;
 
 	wl_log_info("run %lld (%s) started on %s, attempt %lld", claim->id, claim->experiment,
@@ -460,7 +491,8 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 	/* The family's source is kept by its hash, so the run's page can show the
 	 * built-in kernels as they were when it ran. */
 	if (wl_store_put_source(ex->store, plan.source.hash, plan.exp->source, plan.source.text, err) < 0 ||
-	    wl_store_set_run_provenance(ex->store, claim->id, plan.source_hash, ex->version, err) < 0)
+	    wl_store_set_run_provenance(ex->store, claim->id, plan.source_hash, ex->version, err) < 0 ||
+	    record_clocks(ex, claim->id, plan.dev, &clocks_start, err) < 0)
 		goto out;
 
 	for (size_t i = 0; i < plan.pts.count; i++) {
@@ -524,8 +556,11 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 		}
 		json_decref(params);
 	}
+	if (record_clocks(ex, claim->id, plan.dev, &clocks_start, err) < 0)
+		goto out;
 	rc = finish(ex, claim->id, "done", NULL, err);
 out:
+	json_decref(clocks_start);
 	plan_free(&plan);
 	return rc;
 }

@@ -2,6 +2,8 @@
  * timing a launch into a measurement, exact verification. */
 #include "experiment.h"
 
+#include "nvml.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,6 +181,14 @@ int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
 				      pt->flush, samples + n, &code, err);
 		if (rc < 0)
 			break;
+		/* A batch the GPU ran while capping its clocks is not the kernel's
+		 * speed: drop it (up to four times the most samples, so a GPU that
+		 * stays capped still gets measured, and says so). */
+		if (pt->dev->nvml && wl_nvml_throttled(pt->dev->nvml) &&
+		    res->discarded + (long long)batch <= 4 * (long long)max) {
+			res->discarded += (long long)batch;
+			continue;
+		}
 		n += batch;
 		stop = wl_sampling_verdict(rule, samples, n, now_ms() - started);
 		if (n == max && stop == WL_STOP_MORE)

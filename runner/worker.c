@@ -18,6 +18,7 @@
 #include "executor.h"
 #include "experiment.h"
 #include "log.h"
+#include "nvml.h"
 #include "runner.h"
 #include "store.h"
 
@@ -90,10 +91,27 @@ static void describe_cache(struct wl_store *st, struct wl_cl_device *dev)
 	json_object_set_new(dev->info, "cache", cache);
 }
 
+/* Open NVML for dev where it knows it; the device's description says which. */
+static void describe_clocks(struct wl_cl_device *dev)
+{
+	char why[160];
+
+	wl_nvml_open(dev, &dev->nvml, why, sizeof(why));
+	if (dev->nvml) {
+		json_object_set_new(dev->info, "clocks", json_string("nvml"));
+		json_object_set_new(dev->info, "peak_gbps", json_real(wl_nvml_peak_gbps(dev->nvml)));
+		wl_log_info("device %s: clocks from NVML, peak memory bandwidth %.0f GB/s", dev->id,
+			    wl_nvml_peak_gbps(dev->nvml));
+	} else {
+		json_object_set_new(dev->info, "clocks", json_sprintf("unknown: %s", why));
+	}
+}
+
 static int register_devices(struct wl_store *st, long long runner_id,
 			    const struct wl_cl_devices *devs, struct wl_error *err)
 {
 	for (size_t i = 0; i < devs->count; i++) {
+		describe_clocks(&devs->list[i]);
 		describe_cache(st, &devs->list[i]);
 		if (wl_store_upsert_device(st, runner_id, (long long)i, devs->list[i].info, err) < 0)
 			return -1;

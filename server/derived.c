@@ -241,9 +241,14 @@ int wl_run_add_ceiling(const struct wl_experiment *exp, struct wl_store *st, jso
 
 	if (device && wl_store_copy_ceiling(st, device, finished, &ceiling, err) < 0)
 		return -1;
+	double peak = json_real_value(json_object_get(json_object_get(run, "clocks"), "peak_gbps"));
+
 	json_array_foreach(json_object_get(run, "results"), i, r) {
 		json_t *gbps = json_object_get(r, "gbps");
 
+		/* The share of the theoretical peak, where NVML told it. */
+		json_object_set_new(r, "peak_pct", peak > 0 && json_is_real(gbps) ?
+				    json_real(100.0 * json_real_value(gbps) / peak) : json_null());
 		if (ceiling && exp && exp->metric == WL_METRIC_BANDWIDTH && json_is_real(gbps))
 			json_object_set_new(r, "ceiling_pct",
 					    json_real(100.0 * json_real_value(gbps) /

@@ -25,7 +25,8 @@ int wl_run_add_slowdown(const struct wl_experiment *exp, json_t *run);
 int wl_run_add_drops(const struct wl_experiment *exp, json_t *run);
 
 /* Add "ceiling" (wl_store_copy_ceiling as of the run's end, or null) and, for
- * bandwidth results, "ceiling_pct". */
+ * bandwidth results, "ceiling_pct", and "peak_pct" where the run recorded the
+ * GPU's theoretical peak (clocks.peak_gbps). */
 int wl_run_add_ceiling(const struct wl_experiment *exp, struct wl_store *st, json_t *run,
 		       struct wl_error *err);
 

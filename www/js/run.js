@@ -22,6 +22,14 @@ function showMissing(title) {
   document.getElementById('content').hidden = true;
 }
 
+// The GPU's clocks around the run, as the runner read them from NVML.
+function clocksText(c) {
+  if (!c) return null;
+  if (!c.available) return `unknown (${String(c.why || 'no NVML').replace(/^unknown: /, '')}): no "% of peak" for this device`;
+  const at = (s) => s ? `SM ${s.sm_mhz} MHz (max ${s.max_sm_mhz}), memory ${s.mem_mhz} MHz, ${s.temperature_c} °C, ${fmtNumber(s.power_w, 3)} W${s.throttled ? `, throttled (reasons 0x${Number(s.throttle_reasons).toString(16)})` : ''}` : '–';
+  return `start: ${at(c.start)}; end: ${at(c.end)}. Theoretical peak memory bandwidth ${fmtNumber(c.peak_gbps, 4)} GB/s.`;
+}
+
 function renderFacts(run) {
   document.title = `Run #${run.id} · ${run.experiment} · warplab`;
   document.getElementById('title').textContent =
@@ -52,6 +60,7 @@ function renderFacts(run) {
     ['Started', run.started_at],
     ['Finished', run.finished_at],
     ['Attempts', run.attempts > 1 || run.requeues ? `${run.attempts} (requeued ${run.requeues}×)` : null],
+    ['Clocks', clocksText(run.clocks)],
     ['Kernel source', run.source_hash ? `hash ${run.source_hash}, runner ${run.runner_version}` : null],
     ['Compared with', run.previous ? `run #${run.previous.run}, the previous one of this experiment on this device in the same cache mode: each point says whether it moved beyond the noise` : null],
   ];
@@ -94,6 +103,8 @@ function resultCell(r, metric) {
   r.previous && run0 && run0.previous ? el('span', { class: `sub prev ${r.previous.verdict}`, 'data-verdict': r.previous.verdict },
     `vs #${run0.previous.run}: ${r.previous.verdict === 'same' ? 'same within noise' : r.previous.verdict} (${r.previous.change_pct >= 0 ? '+' : '−'}${fmtNumber(Math.abs(r.previous.change_pct), 2)}%)`) : null,
   r.ceiling_pct !== null && r.ceiling_pct !== undefined ? el('span', { class: 'sub' }, `${fmtNumber(r.ceiling_pct, 3)}% of copy`) : null,
+  r.peak_pct !== null && r.peak_pct !== undefined ? el('span', { class: 'sub' }, `${fmtNumber(r.peak_pct, 3)}% of peak`) : null,
+  r.discarded ? el('span', { class: 'sub warn', title: 'samples taken while the GPU reported a power or thermal cap' }, `${r.discarded} throttled samples dropped`) : null,
   r.slowdown !== null && r.slowdown !== undefined ? el('span', { class: 'sub' }, `${fmtNumber(r.slowdown, 3)}× c=1`) : null);
 }
 

@@ -1,0 +1,32 @@
+/* NVIDIA's management library (NVML), loaded at run time with dlopen when the
+ * runner's machine has it (libnvidia-ml.so.1 comes with the driver): never a
+ * build dependency, and a runner without it says the clocks are unknown. It
+ * tells a GPU's clocks, temperature, power and throttle reasons, and its
+ * theoretical memory bandwidth (2 x memory clock x bus width). */
+#ifndef WL_NVML_H
+#define WL_NVML_H
+
+#include <jansson.h>
+
+#include "cl_device.h"
+
+struct wl_nvml;
+
+/* Load NVML for dev; *out is NULL (with why filled) when dev is no NVIDIA GPU
+ * or NVML cannot be loaded or does not know it. Free with wl_nvml_close(). */
+void wl_nvml_open(const struct wl_cl_device *dev, struct wl_nvml **out, char *why, size_t why_len);
+void wl_nvml_close(struct wl_nvml *n);
+
+/* The state now: {"sm_mhz", "mem_mhz", "max_sm_mhz", "max_mem_mhz",
+ * "temperature_c", "power_w", "throttle_reasons", "throttled"}. Caller owns. */
+json_t *wl_nvml_state(struct wl_nvml *n);
+
+/* The theoretical peak memory bandwidth in GB/s, or 0 when unknown. */
+double wl_nvml_peak_gbps(struct wl_nvml *n);
+
+/* Whether the GPU reports a reason that slows it down now: power or thermal
+ * capping, or a hardware slowdown (idle and application clock settings do
+ * not count). Samples taken meanwhile are discarded, as nvbench does. */
+int wl_nvml_throttled(struct wl_nvml *n);
+
+#endif
