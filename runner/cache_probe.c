@@ -51,8 +51,8 @@ int wl_cache_probe(struct wl_cl_device *dev, json_t **out, struct wl_error *err)
 {
 	const char *src = PROBE_SOURCE;
 	size_t max = probe_max(dev), cache = 0, nsizes = 0;
-	double gbps[32], samples[5];
-	size_t sizes[32];
+	double gbps[40], samples[5];
+	size_t sizes[40];
 	cl_program program = NULL;
 	cl_kernel kernel = NULL;
 	cl_mem in = NULL, partial = NULL;
@@ -76,7 +76,10 @@ int wl_cache_probe(struct wl_cl_device *dev, json_t **out, struct wl_error *err)
 		wl_error_set(err, WL_ERR_INTERNAL, "cache probe: cannot fill %zu bytes on %s", max, dev->id);
 		goto out;
 	}
-	for (size_t bytes = PROBE_MIN; bytes <= max && nsizes < 32; bytes *= 2) {
+	/* 1, 1.5, 2, 3, 4, 6 ... MiB: steps of 1.5 and 4/3, so a 50 MB cache is
+	 * found at 48 MiB rather than 32. */
+	for (size_t bytes = PROBE_MIN; bytes <= max && nsizes < 40;
+	     bytes = (bytes & (bytes - 1)) ? bytes / 3 * 4 : bytes / 2 * 3) {
 		cl_uint n4 = (cl_uint)(bytes / 16);
 		struct wl_launch l = { .kernel = kernel, .dims = 1, .global = { PROBE_ITEMS }, .local = { 256 } };
 		struct wl_stats s;

@@ -5,11 +5,14 @@
 
 #include <string.h>
 
-enum wl_verdict wl_time_verdict(double lo, double hi, double base_lo, double base_hi)
+enum wl_verdict wl_time_verdict(double m, double lo, double hi, double base_m, double base_lo,
+				double base_hi, double min_change)
 {
-	if (hi < base_lo)
+	double change = base_m > 0 ? (m - base_m) / base_m : 0;
+
+	if (hi < base_lo && -change > min_change)
 		return WL_FASTER;
-	if (lo > base_hi)
+	if (lo > base_hi && change > min_change)
 		return WL_SLOWER;
 	return WL_SAME;
 }
@@ -56,6 +59,8 @@ int wl_run_add_previous(struct wl_store *st, json_t *run, struct wl_error *err)
 	const char *device = json_string_value(json_object_get(json_object_get(run, "device"), "id"));
 	const char *experiment = json_string_value(json_object_get(run, "experiment"));
 	json_t *ids = NULL, *prev = NULL, *id, *r;
+	json_t *noise = json_object_get(json_object_get(run, "request"), "noise");
+	double min_change = json_is_number(noise) ? json_number_value(noise) : 0.01;
 	size_t i, j;
 	int rc = -1;
 
@@ -83,8 +88,9 @@ int wl_run_add_previous(struct wl_store *st, json_t *run, struct wl_error *err)
 		rc = 0;
 		goto out;
 	}
-	json_object_set_new(run, "previous", json_pack("{s:O, s:O}", "run", json_object_get(prev, "id"),
-						       "url", json_object_get(prev, "url")));
+	json_object_set_new(run, "previous", json_pack("{s:O, s:O, s:f}", "run", json_object_get(prev, "id"),
+						       "url", json_object_get(prev, "url"), "min_change_pct",
+						       100 * min_change));
 	json_array_foreach(json_object_get(run, "results"), i, r) {
 		const json_t *p = same_point(json_object_get(prev, "results"), r);
 		double lo, hi, base_lo, base_hi, m = json_real_value(json_object_get(r, "median_ms"));
@@ -97,7 +103,7 @@ int wl_run_add_previous(struct wl_store *st, json_t *run, struct wl_error *err)
 		pm = json_real_value(json_object_get(p, "median_ms"));
 		json_object_set_new((json_t *)r, "previous",
 				    json_pack("{s:s, s:f, s:f}", "verdict",
-					      wl_verdict_name(wl_time_verdict(lo, hi, base_lo, base_hi)),
+					      wl_verdict_name(wl_time_verdict(m, lo, hi, pm, base_lo, base_hi, min_change)),
 					      "change_pct", 100 * (m - pm) / pm, "median_ms", pm));
 	}
 	rc = 0;

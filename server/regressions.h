@@ -1,7 +1,9 @@
 /* Did a figure move? Two results of the same point are told apart only when
- * their 95% intervals do not overlap (asv and conbench judge benchmark history
- * the same way): then one is faster or slower, otherwise they are the same
- * within noise. Used by the run page's comparison with the previous run of the
+ * their 95% intervals do not overlap and their medians differ by more than the
+ * precision the run asked for (its noise target, ±1% by default): an interval
+ * says how well one run knows its median, and a GPU drifts between runs by a
+ * few tenths of a percent (temperature, clocks) — asv and conbench also keep a
+ * threshold. Otherwise they are the same within noise. Used by the run page's comparison with the previous run of the
  * same experiment, device, parameters and cache mode. */
 #ifndef WL_REGRESSIONS_H
 #define WL_REGRESSIONS_H
@@ -13,8 +15,11 @@
 
 enum wl_verdict { WL_SAME, WL_FASTER, WL_SLOWER };
 
-/* The verdict on times [lo, hi] against the earlier [base_lo, base_hi]. */
-enum wl_verdict wl_time_verdict(double lo, double hi, double base_lo, double base_hi);
+/* The verdict on a time (median m, interval [lo, hi]) against the earlier
+ * base_m in [base_lo, base_hi]; min_change is the least relative change that
+ * counts (0.01: 1%). */
+enum wl_verdict wl_time_verdict(double m, double lo, double hi, double base_m, double base_lo,
+				double base_hi, double min_change);
 
 /* "same", "faster", "slower". */
 const char *wl_verdict_name(enum wl_verdict v);

@@ -203,7 +203,8 @@ test('compares_two_runs_selected_on_the_home_page', async () => {
   for (const j of judged) {
     const r = b.results.find((x) => x.median_ms === j.median);
     const base = a.results.find((x) => x.variant === r.variant && JSON.stringify(x.params) === JSON.stringify(r.params));
-    const want = r.ci_high_ms < base.ci_low_ms ? 'faster' : r.ci_low_ms > base.ci_high_ms ? 'slower' : 'same';
+    const change = 100 * (r.median_ms - base.median_ms) / base.median_ms;
+    const want = r.ci_high_ms < base.ci_low_ms && -change > 1 ? 'faster' : r.ci_low_ms > base.ci_high_ms && change > 1 ? 'slower' : 'same';
     assert.equal(j.verdict, want, j.row);
     assert.match(j.text, want === 'same' ? /time, same within noise/ : new RegExp(`time, ${want}`));
   }

@@ -102,8 +102,11 @@ test('a_run_repeated_shows_same_within_noise', async () => {
   assert.equal(second.previous.run, first.id);
   const res = second.results[0];
   assert.equal(res.previous.median_ms, first.results[0].median_ms);
+  // Apart, and by more than the ±0.01% the request asked for, or the same.
   const apart = res.ci_high_ms < first.results[0].ci_low_ms || res.ci_low_ms > first.results[0].ci_high_ms;
-  assert.equal(res.previous.verdict, apart ? (res.median_ms < first.results[0].median_ms ? 'faster' : 'slower') : 'same');
+  const change = Math.abs(res.median_ms - first.results[0].median_ms) / first.results[0].median_ms;
+  assert.equal(res.previous.verdict, apart && change > 0.0001 ? (res.median_ms < first.results[0].median_ms ? 'faster' : 'slower') : 'same');
+  assert.equal(second.previous.min_change_pct, 0.01);
   assert.equal(first.previous, null, 'nothing before the first');
   // A cold run does not compare with hot ones.
   const cold = await run({ ...body, cache: 'cold' });

@@ -88,24 +88,27 @@ void test_sampling_stops_on_noise_budget_or_max(void)
 	free(s);
 }
 
-/* Compare and regression verdicts: apart only when the intervals are. */
+/* Compare and regression verdicts: apart only when the intervals are, and by
+ * more than the precision asked for (1% here). */
 void test_verdicts_only_beyond_the_noise(void)
 {
 	static const struct {
-		double lo, hi, base_lo, base_hi;
+		double m, lo, hi, base_m, base_lo, base_hi;
 		enum wl_verdict want;
 		const char *what;
 	} rows[] = {
-		{ 0.90, 0.95, 1.00, 1.05, WL_FASTER, "wholly below" },
-		{ 1.10, 1.20, 1.00, 1.05, WL_SLOWER, "wholly above" },
-		{ 0.97, 1.02, 1.00, 1.05, WL_SAME, "overlapping: 3% apart is noise here" },
-		{ 1.00, 1.00, 1.00, 1.00, WL_SAME, "identical" },
-		{ 0.99, 0.99, 1.00, 1.00, WL_FASTER, "medians only (old runs), 1% apart" },
-		{ 1.00, 1.05, 1.05, 1.10, WL_SAME, "touching ends" },
+		{ 0.92, 0.90, 0.95, 1.02, 1.00, 1.05, WL_FASTER, "wholly below, 10% faster" },
+		{ 1.15, 1.10, 1.20, 1.02, 1.00, 1.05, WL_SLOWER, "wholly above, 13% slower" },
+		{ 1.00, 0.97, 1.02, 1.02, 1.00, 1.05, WL_SAME, "overlapping: 2% apart is noise here" },
+		{ 1.00, 1.00, 1.00, 1.00, 1.00, 1.00, WL_SAME, "identical" },
+		{ 0.98, 0.98, 0.98, 1.00, 1.00, 1.00, WL_FASTER, "medians only (old runs), 2% apart" },
+		{ 1.025, 1.00, 1.05, 1.075, 1.05, 1.10, WL_SAME, "touching ends" },
+		{ 0.997, 0.9969, 0.9971, 1.000, 0.9999, 1.0001, WL_SAME, "apart, but 0.3%: drift below the 1% asked for" },
 	};
 
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		enum wl_verdict v = wl_time_verdict(rows[i].lo, rows[i].hi, rows[i].base_lo, rows[i].base_hi);
+		enum wl_verdict v = wl_time_verdict(rows[i].m, rows[i].lo, rows[i].hi, rows[i].base_m,
+						    rows[i].base_lo, rows[i].base_hi, 0.01);
 
 		CHECK(v == rows[i].want, "%s: %s, expected %s", rows[i].what, wl_verdict_name(v),
 		      wl_verdict_name(rows[i].want));

@@ -28,11 +28,13 @@ function apartBelow(a, b) {
   return hi < lo;
 }
 
-// The verdict on r against the baseline result base.
-export function verdict(r, base) {
+// The verdict on r against the baseline result base: apart, and by more than
+// minPct (the precision the runs asked for), as the server judges a run
+// against its previous one.
+export function verdict(r, base, minPct = 1) {
   if (!base || base === r || base.median_ms === null || !base.verified) return null;
   const change = 100 * (r.median_ms - base.median_ms) / base.median_ms;
-  const word = apartBelow(r, base) ? 'faster' : apartBelow(base, r) ? 'slower' : 'same';
+  const word = apartBelow(r, base) && -change > minPct ? 'faster' : apartBelow(base, r) && change > minPct ? 'slower' : 'same';
   return { word, change };
 }
 
@@ -75,7 +77,8 @@ function render(runs, catalog) {
     const verified = [...row.cells.values()].filter((r) => r.verified && r.median_ms !== null);
     const min = verified.length > 1 ? Math.min(...verified.map((r) => r.median_ms)) : null;
     const fastestResult = verified.find((r) => r.median_ms === min);
-    const best = fastestResult && verified.every((r) => r === fastestResult || apartBelow(fastestResult, r)) ? min : null;
+    const best = fastestResult && verified.every((r) => r === fastestResult || (apartBelow(fastestResult, r)
+      && 100 * (r.median_ms - min) / r.median_ms > 100 * (runs[0].request.noise ?? 0.01))) ? min : null;
     const base = row.cells.get(runs[0].id);
     return el('tr', {},
       el('th', { scope: 'row', class: row.custom ? 'custom' : null }, experiments.length > 1 ? `${row.experiment}: ` : '', row.title),
@@ -86,7 +89,7 @@ function render(runs, catalog) {
         if (r.median_ms === null) return el('td', { class: 'num bad', title: r.error || '' }, '✗ failed');
         const rate = r[metricOf(byId(run.experiment)).key];
         const fastest = best !== null && r.verified && r.median_ms === best;
-        const v = r.verified ? verdict(r, base) : null;
+        const v = r.verified ? verdict(r, base, 100 * (runs[0].request.noise ?? 0.01)) : null;
         const said = v && (v.word === 'same' ? 'same within noise' : v.word);
         return el('td', {
           class: `num${fastest ? ' fastest' : ''}${r.verified ? '' : ' unverified'}${v ? ` ${v.word === 'same' ? 'same' : v.word}` : ''}`,
