@@ -40,7 +40,11 @@ test('runs_every_transpose_variant_at_every_size_verified', async () => {
     assert.equal(r.verified, true, `${r.variant} n=${r.params.n}: ${r.error}`);
     assert.equal(r.error, null);
     assert.ok(r.median_ms > 0 && r.min_ms <= r.median_ms && r.median_ms <= r.max_ms, JSON.stringify(r));
-    assert.equal(r.reps, 10);
+    // The default: sample until the median is known to ±1%, from 10 to 100
+    // launches, within a second.
+    assert.ok(r.reps >= 10 && r.reps <= 100, `${r.reps} samples`);
+    assert.ok(['noise', 'budget', 'max'].includes(r.stopped), r.stopped);
+    assert.ok(r.ci_low_ms <= r.median_ms && r.median_ms <= r.ci_high_ms);
     assert.equal(r.bytes, 8 * r.params.n * r.params.n, 'bytes = matrix read + written');
     assert.ok(Math.abs(r.gbps - r.bytes / (r.median_ms * 1e6)) < 1e-9 * r.gbps, 'GB/s from bytes and median');
     assert.equal(r.params.tile, 32);
@@ -54,7 +58,10 @@ test('run_records_request_with_seed_device_and_provenance', async () => {
   const run = (await lab.get(`/api/runs/${sweep}`)).json;
   assert.equal(run.experiment, 'transpose');
   assert.deepEqual(run.request.params.n, SWEEP.params.n);
-  assert.equal(run.request.repeat, 10);
+  assert.equal(run.request.repeat, 100);
+  assert.equal(run.request.cache, 'cold');
+  assert.equal(run.request.noise, 0.01);
+  assert.equal(run.request.budget_ms, 1000);
   assert.equal(run.request.device, 'auto');
   assert.ok(Number.isInteger(run.request.seed), 'the seed is recorded');
   assert.deepEqual(run.request.variants, ['copy', 'naive', 'tiled', 'padded', 'diagonal']);

@@ -24,9 +24,16 @@ function styleFor(i, dash = 0) {
   };
 }
 
-// Marks at points (drops): [{x, y, label}] as annotation-plugin points with labels.
-function annotationsFor(marks) {
+// Marks at points (drops): [{x, y, label}] as annotation-plugin points with
+// labels; bands: [{xMin, xMax, label}] as shaded spans of the x axis.
+function annotationsFor(marks, bands = []) {
   const out = {};
+  bands.forEach((b, i) => {
+    out[`band${i}`] = {
+      type: 'box', xMin: b.xMin, xMax: b.xMax, backgroundColor: 'rgba(138, 90, 0, 0.08)', borderWidth: 0,
+      label: { display: true, content: b.label, position: { x: 'center', y: 'start' }, color: '#8a5a00', font: { size: 11 } },
+    };
+  });
   marks.forEach((m, i) => {
     out[`mark${i}`] = {
       type: 'point', xValue: m.x, yValue: m.y, radius: 7,
@@ -53,13 +60,13 @@ function tooltipLines(ctx) {
 // Create or update a line chart on canvas. series: [{label, points: [{x, y,
 // yMin?, yMax?, meta?}], style: index, dash: index}]; marks: [{x, y, label}].
 // Points with yMin/yMax get error bars.
-export function lineChart(canvas, existing, { series, xTitle, yTitle, logX = false, marks = [] }) {
+export function lineChart(canvas, existing, { series, xTitle, yTitle, logX = false, marks = [], bands = [] }) {
   const datasets = series.map((s, i) => ({
     label: s.label,
     data: s.points,
     ...styleFor(s.style ?? i, s.dash ?? 0),
   }));
-  const annotation = { annotations: annotationsFor(marks) };
+  const annotation = { annotations: annotationsFor(marks, bands) };
   if (existing) {
     existing.data.datasets = datasets;
     existing.options.scales.x.title.text = xTitle;

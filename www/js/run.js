@@ -165,8 +165,11 @@ function renderChart(run) {
       .map((r) => pointOf(r, x, metric)).sort((a, b) => a.x - b.x),
   }));
   const marks = campaign ? drops.map((d) => ({ x: d.value, y: d[metric.key], label: `÷${d.pow2}` })) : [];
+  // A hot run's points whose data fit the cache: a shaded span, labelled.
+  const cached = run.results.filter((r) => r.in_cache).map((r) => r.params[x]);
+  const bands = cached.length ? [{ xMin: Math.min(...cached), xMax: Math.max(...cached), label: 'in cache (hot)' }] : [];
   chart = lineChart(document.getElementById('chart'), chart, {
-    series, xTitle, yTitle: metric.unit, logX: isMultiplying(run, x), marks,
+    series, xTitle, yTitle: metric.unit, logX: isMultiplying(run, x), marks, bands,
   });
   const list = document.getElementById('drops');
   list.hidden = !campaign;
