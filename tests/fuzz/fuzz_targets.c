@@ -81,7 +81,8 @@ void wl_fuzz_request(const uint8_t *data, size_t size)
 		struct wl_points pts;
 
 		if (wl_request_points(exp, norm, &pts, &err) == 0) {
-			if ((long long)pts.count * (long long)json_array_size(json_object_get(norm, "variants")) !=
+			if ((long long)pts.count * (long long)(json_array_size(json_object_get(norm, "variants")) +
+							       json_array_size(json_object_get(norm, "kernels"))) !=
 			    measurements)
 				abort();	/* the count validation promised is the one expansion gives */
 			wl_points_free(&pts);
