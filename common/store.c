@@ -88,7 +88,9 @@ static const char *const migrations[] = {
 	"ALTER TABLE results ADD COLUMN samples BLOB;"
 	/* and the GPU's clocks, temperature, power and peak bandwidth at the run's
 	 * start and end, as JSON, where the runner could read them (NVML). */
-	"ALTER TABLE runs ADD COLUMN clocks TEXT;",
+	"ALTER TABLE runs ADD COLUMN clocks TEXT;"
+	/* and how many bytes a cold run wrote before each timed launch. */
+	"ALTER TABLE runs ADD COLUMN flush_bytes INTEGER;",
 };
 
 #define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

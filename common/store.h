@@ -144,9 +144,10 @@ int wl_store_claim_run(struct wl_store *st, long long runner_id,
 int wl_store_put_source(struct wl_store *st, const char *hash, const char *name,
 			const char *text, struct wl_error *err);
 
-/* Record the GPU's state around the run (a JSON object, see runner/nvml.h). */
+/* Record the GPU's state around the run (a JSON object, see runner/nvml.h)
+ * and the bytes a cold run writes before each timed launch (0 for hot). */
 int wl_store_set_run_clocks(struct wl_store *st, long long run_id, const char *clocks_json,
-			    struct wl_error *err);
+			    long long flush_bytes, struct wl_error *err);
 
 /* Record what makes the run reproducible (kernel source hash, runner version). */
 int wl_store_set_run_provenance(struct wl_store *st, long long run_id, const char *source_hash,

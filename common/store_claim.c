@@ -117,12 +117,26 @@ fail_nocommit:
 	return -1;
 }
 
-static const char SQL_CLOCKS[] = "UPDATE runs SET clocks = ?2 WHERE id = ?1";
+static const char SQL_CLOCKS[] = "UPDATE runs SET clocks = ?2, flush_bytes = ?3 WHERE id = ?1";
 
 int wl_store_set_run_clocks(struct wl_store *st, long long run_id, const char *clocks_json,
-			    struct wl_error *err)
+			    long long flush_bytes, struct wl_error *err)
 {
-	return store_step_id(st, SQL_CLOCKS, run_id, clocks_json, NULL, "record clocks", err);
+	sqlite3_stmt *s = store_stmt(st, SQL_CLOCKS, err);
+	int rc;
+
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, run_id);
+	sqlite3_bind_text(s, 2, clocks_json, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 3, flush_bytes);
+	rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE) {
+		store_fail(st, err, "record clocks");
+		return -1;
+	}
+	return 0;
 }
 
 static const char SQL_PROVENANCE[] =

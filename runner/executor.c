@@ -434,12 +434,18 @@ static int plan_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 	return 0;
 }
 
+/* The bytes each cold launch of the run writes first, 0 for a hot run. */
+static size_t plan_flush_bytes(const struct run_plan *p, const struct wl_cl_device *dev, size_t flush_max)
+{
+	return p->cold ? wl_cache_flush_bytes(dev, json_integer_value(json_object_get(
+					      json_object_get(dev->info, "cache"), "bytes")), flush_max) : 0;
+}
+
 /* Each variant's sampling budget, and its cache flushes at the floor rate. */
 static double plan_extra_seconds(const struct run_plan *p, const struct wl_cl_device *dev,
 				 long long warmup, size_t flush_max)
 {
-	double flush = p->cold ? (double)wl_cache_flush_bytes(dev, json_integer_value(json_object_get(
-					   json_object_get(dev->info, "cache"), "bytes")), flush_max) : 0;
+	double flush = (double)plan_flush_bytes(p, dev, flush_max);
 	double budget = p->sampling.budget_ms < 1e12 ? p->sampling.budget_ms / 1000 : 0;
 
 	return budget + (double)(p->repeat + warmup) * flush / WL_FLOOR_RATE;
@@ -447,7 +453,7 @@ static double plan_extra_seconds(const struct run_plan *p, const struct wl_cl_de
 
 /* Record the GPU's state (NVML) at the run's start (end NULL) or end. */
 static int record_clocks(struct wl_executor *ex, long long run_id, const struct wl_cl_device *dev,
-			 json_t **start, struct wl_error *err)
+			 size_t flush_bytes, json_t **start, struct wl_error *err)
 {
 	json_t *clocks;
 	char *text;
@@ -469,7 +475,7 @@ static int record_clocks(struct wl_executor *ex, long long run_id, const struct 
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		return -1;
 	}
-	rc = wl_store_set_run_clocks(ex->store, run_id, text, err);
+	rc = wl_store_set_run_clocks(ex->store, run_id, text, (long long)flush_bytes, err);
 	free(text);
 	return rc;
 }
@@ -492,7 +498,8 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 	 * built-in kernels as they were when it ran. */
 	if (wl_store_put_source(ex->store, plan.source.hash, plan.exp->source, plan.source.text, err) < 0 ||
 	    wl_store_set_run_provenance(ex->store, claim->id, plan.source_hash, ex->version, err) < 0 ||
-	    record_clocks(ex, claim->id, plan.dev, &clocks_start, err) < 0)
+	    record_clocks(ex, claim->id, plan.dev, plan_flush_bytes(&plan, plan.dev, ex->flush_max),
+			  &clocks_start, err) < 0)
 		goto out;
 
 	for (size_t i = 0; i < plan.pts.count; i++) {
@@ -556,7 +563,8 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 		}
 		json_decref(params);
 	}
-	if (record_clocks(ex, claim->id, plan.dev, &clocks_start, err) < 0)
+	if (record_clocks(ex, claim->id, plan.dev, plan_flush_bytes(&plan, plan.dev, ex->flush_max),
+			  &clocks_start, err) < 0)
 		goto out;
 	rc = finish(ex, claim->id, "done", NULL, err);
 out:

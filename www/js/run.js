@@ -54,7 +54,7 @@ function renderFacts(run) {
       ? `until the median is known to ±${fmtNumber(100 * run.request.noise, 2)}% (95%), at most ${run.request.repeat} timed launches or ${run.request.budget_ms} ms per point, after 2 warm-ups; seed ${run.request.seed}`
       : `${run.request.repeat} timed launches per point after 2 warm-ups; seed ${run.request.seed}`],
     ['Cache', run.request.cache === 'cold'
-      ? `cold: ${d.cache && d.cache.bytes ? `${fmtBytes(4 * d.cache.bytes)} written` : 'the cache flushed'} before each timed launch (measured cache ${d.cache ? fmtBytes(d.cache.bytes) : 'unknown'})`
+      ? `cold: ${run.flush_bytes ? `${fmtBytes(run.flush_bytes)} written` : 'the cache flushed'} before each timed launch (measured cache ${d.cache ? fmtBytes(d.cache.bytes) : 'unknown'})`
       : run.request.cache === 'hot' ? `hot: launches back to back; points whose data fit the measured cache (${d.cache ? fmtBytes(d.cache.bytes) : 'unknown'}) are marked "in cache"` : null],
     ['Queued', run.created_at],
     ['Started', run.started_at],
