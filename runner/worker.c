@@ -21,6 +21,7 @@
 #include "nvml.h"
 #include "runner.h"
 #include "store.h"
+#include "wakeup.h"
 
 #ifndef WL_VERSION
 #define WL_VERSION "0.0.0"
@@ -59,13 +60,6 @@ static void on_custom(void *ctx, const char *name, const char *point)
 		report("%s %s %s", WL_MSG_CUSTOM, name, point);
 	else
 		report("%s -", WL_MSG_CUSTOM);
-}
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
 }
 
 /* The device's last-level cache as stored when it was last registered with
@@ -139,13 +133,18 @@ static void claim_devices(const struct wl_cl_devices *devs, const char **ids,
 	out->auto_id = out->gpu_id ? out->gpu_id : out->cpu_id;
 }
 
-static void serve(struct wl_store *st, struct wl_executor *ex, long poll_ms)
+static void serve(struct wl_store *st, struct wl_executor *ex, const char *db, long poll_ms)
 {
 	const char **ids = calloc(ex->devs->count + 1, sizeof(*ids));
 	struct wl_claim_devices cd;
+	struct wl_wakeup *wake = NULL;
+	struct wl_error werr;
 
 	if (!ids)
 		return;
+	/* Woken by the server when a run is queued; polling stays the fallback. */
+	if (wl_wakeup_listen(db, &wake, &werr) < 0)
+		wl_log_warn("no wake-ups (%s): polling every %ld ms", werr.msg, poll_ms);
 	claim_devices(ex->devs, ids, &cd);
 	while (!wl_runner_stop) {
 		struct wl_claim claim;
@@ -153,11 +152,11 @@ static void serve(struct wl_store *st, struct wl_executor *ex, long poll_ms)
 
 		if (wl_store_claim_run(st, ex->runner_id, &cd, &claim, &err) < 0) {
 			wl_log_warn("claim: %s", err.msg);
-			sleep_ms(poll_ms);
+			wl_wakeup_wait(wake, poll_ms);
 			continue;
 		}
 		if (claim.id == 0) {
-			sleep_ms(poll_ms);
+			wl_wakeup_wait(wake, poll_ms);
 			continue;
 		}
 		if (wl_executor_run(ex, &claim, &err) < 0)
@@ -165,6 +164,7 @@ static void serve(struct wl_store *st, struct wl_executor *ex, long poll_ms)
 		report("%s", WL_MSG_IDLE);
 		wl_claim_free(&claim);
 	}
+	wl_wakeup_close(wake);
 	free(ids);
 }
 
@@ -230,7 +230,7 @@ int wl_work(const struct runner_config *cfg)
 			.on_custom = on_custom,
 		};
 
-		serve(st, &ex, cfg->poll_ms);
+		serve(st, &ex, cfg->db, cfg->poll_ms);
 	}
 	status = 0;
 out:

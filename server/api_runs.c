@@ -11,6 +11,7 @@
 #include "request.h"
 #include "server.h"
 #include "store.h"
+#include "wakeup.h"
 
 /* Take a store handle or answer 503. */
 static struct wl_store *store_or_503(struct wl_server *srv, struct wl_response *resp)
@@ -156,6 +157,10 @@ static int create_run(struct wl_server *srv, struct wl_store *st, const json_t *
 		pthread_mutex_lock(&srv->write_lock);
 		rc = wl_store_insert_run(st, &run, id, err);
 		pthread_mutex_unlock(&srv->write_lock);
+		/* Committed: an idle runner may start it now rather than at its
+		 * next poll. */
+		if (rc == 0)
+			wl_wakeup_send(srv->cfg->db);
 	}
 out:
 	free(request_text);

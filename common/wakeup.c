@@ -1,0 +1,129 @@
+/* Wake-ups over Unix datagram sockets (see wakeup.h). Socket paths are
+ * "<folder of the store>/wake/<pid>.sock"; a socket path has room for 108
+ * bytes, so with a store folder longer than 75 characters wake-ups are off and
+ * runners poll. */
+#include "wakeup.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <libgen.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+struct wl_wakeup {
+	int fd;
+	struct sockaddr_un addr;
+};
+
+/* "<folder of db_path>/wake" into out; -1 when it does not fit. */
+static int wake_dir(const char *db_path, char *out, size_t len)
+{
+	char copy[4096];
+	int n;
+
+	if (!db_path || !*db_path || strncmp(db_path, "file:", 5) == 0 || strcmp(db_path, ":memory:") == 0)
+		return -1;
+	snprintf(copy, sizeof(copy), "%s", db_path);
+	n = snprintf(out, len, "%s/wake", dirname(copy));
+	return n > 0 && (size_t)n < len ? 0 : -1;
+}
+
+int wl_wakeup_listen(const char *db_path, struct wl_wakeup **out, struct wl_error *err)
+{
+	struct wl_wakeup *w;
+	char dir[81];
+
+	*out = NULL;
+	if (wake_dir(db_path, dir, sizeof(dir)) < 0)
+		return 0;
+	if (mkdir(dir, 0770) < 0 && errno != EEXIST) {
+		wl_error_set(err, WL_ERR_CONFIG, "cannot create %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	w = calloc(1, sizeof(*w));
+	if (!w) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return -1;
+	}
+	w->addr.sun_family = AF_UNIX;
+	if (snprintf(w->addr.sun_path, sizeof(w->addr.sun_path), "%.80s/%d.sock", dir, (int)getpid()) >=
+	    (int)sizeof(w->addr.sun_path)) {
+		free(w);
+		return 0;
+	}
+	unlink(w->addr.sun_path);
+	w->fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (w->fd < 0 || bind(w->fd, (struct sockaddr *)&w->addr, sizeof(w->addr)) < 0) {
+		wl_error_set(err, WL_ERR_CONFIG, "cannot listen on %s: %s", w->addr.sun_path, strerror(errno));
+		if (w->fd >= 0)
+			close(w->fd);
+		free(w);
+		return -1;
+	}
+	*out = w;
+	return 0;
+}
+
+void wl_wakeup_close(struct wl_wakeup *w)
+{
+	if (!w)
+		return;
+	close(w->fd);
+	unlink(w->addr.sun_path);
+	free(w);
+}
+
+int wl_wakeup_wait(struct wl_wakeup *w, long timeout_ms)
+{
+	struct pollfd p;
+	char buf[64];
+	int woken = 0;
+
+	if (!w) {
+		struct timespec ts = { timeout_ms / 1000, (timeout_ms % 1000) * 1000000L };
+
+		nanosleep(&ts, NULL);
+		return 0;
+	}
+	p.fd = w->fd;
+	p.events = POLLIN;
+	if (poll(&p, 1, (int)timeout_ms) > 0)
+		woken = 1;
+	while (recv(w->fd, buf, sizeof(buf), 0) > 0)
+		;
+	return woken;
+}
+
+void wl_wakeup_send(const char *db_path)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	char dir[81];
+	struct dirent *e;
+	DIR *d;
+	int fd;
+
+	if (wake_dir(db_path, dir, sizeof(dir)) < 0 || !(d = opendir(dir)))
+		return;
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	while (fd >= 0 && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+
+		if (n < 6 || strcmp(e->d_name + n - 5, ".sock") != 0 ||
+		    snprintf(addr.sun_path, sizeof(addr.sun_path), "%s/%.24s", dir, e->d_name) >=
+			    (int)sizeof(addr.sun_path))
+			continue;
+		if (sendto(fd, "w", 1, MSG_DONTWAIT, (struct sockaddr *)&addr, sizeof(addr)) < 0 &&
+		    errno == ECONNREFUSED)
+			unlink(addr.sun_path);	/* its runner is gone */
+	}
+	if (fd >= 0)
+		close(fd);
+	closedir(d);
+}
