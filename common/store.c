@@ -90,7 +90,9 @@ static const char *const migrations[] = {
 	 * start and end, as JSON, where the runner could read them (NVML). */
 	"ALTER TABLE runs ADD COLUMN clocks TEXT;"
 	/* and how many bytes a cold run wrote before each timed launch. */
-	"ALTER TABLE runs ADD COLUMN flush_bytes INTEGER;",
+	"ALTER TABLE runs ADD COLUMN flush_bytes INTEGER;"
+	/* and where its time went (builds, inputs, transfers, launches, ...). */
+	"ALTER TABLE runs ADD COLUMN budget TEXT;",
 };
 
 #define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

@@ -149,6 +149,10 @@ int wl_store_put_source(struct wl_store *st, const char *hash, const char *name,
 int wl_store_set_run_clocks(struct wl_store *st, long long run_id, const char *clocks_json,
 			    long long flush_bytes, struct wl_error *err);
 
+/* Record where the run's time went (a JSON object, see runner/time_budget.h). */
+int wl_store_set_run_budget(struct wl_store *st, long long run_id, const char *budget_json,
+			    struct wl_error *err);
+
 /* Record what makes the run reproducible (kernel source hash, runner version). */
 int wl_store_set_run_provenance(struct wl_store *st, long long run_id, const char *source_hash,
 				const char *runner_version, struct wl_error *err);

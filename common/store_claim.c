@@ -139,6 +139,14 @@ int wl_store_set_run_clocks(struct wl_store *st, long long run_id, const char *c
 	return 0;
 }
 
+static const char SQL_BUDGET[] = "UPDATE runs SET budget = ?2 WHERE id = ?1";
+
+int wl_store_set_run_budget(struct wl_store *st, long long run_id, const char *budget_json,
+			    struct wl_error *err)
+{
+	return store_step_id(st, SQL_BUDGET, run_id, budget_json, NULL, "record the time budget", err);
+}
+
 static const char SQL_PROVENANCE[] =
 	"UPDATE runs SET source_hash = ?2, runner_version = ?3 WHERE id = ?1";
 

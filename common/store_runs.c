@@ -59,7 +59,7 @@ fail:
 static const char SQL_GET_RUN[] =
 	"SELECT r.id, r.experiment, r.label, r.status, r.created_at, r.started_at, r.finished_at,"
 	" r.request, COALESCE(r.device, d.info), r.done, r.total, r.error, r.attempts, r.requeues,"
-	" r.source_hash, r.runner_version, r.clocks, r.flush_bytes"
+	" r.source_hash, r.runner_version, r.clocks, r.flush_bytes, r.budget"
 	" FROM runs r LEFT JOIN devices d ON d.id = r.device_id WHERE r.id = ?1";
 
 static const char SQL_GET_RESULTS[] =
@@ -225,6 +225,7 @@ int wl_store_get_run(struct wl_store *st, long long id, int with_results, json_t
 		json_object_set_new(run, "clocks", store_col_json(s, 16));
 		json_object_set_new(run, "flush_bytes", sqlite3_column_type(s, 17) == SQLITE_NULL ? json_null() :
 				    json_integer(sqlite3_column_int64(s, 17)));
+		json_object_set_new(run, "budget", store_col_json(s, 18));
 	}
 	sqlite3_reset(s);
 	if (!run) {

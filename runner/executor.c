@@ -216,11 +216,19 @@ static int run_point(struct wl_executor *ex, long long run_id, const struct wl_e
 	void *state = NULL;
 	int rc = -1;
 
+	struct wl_time_budget *b = pt->budget;
+	double t0, counted;
+
 	if (flush_alloc(pt, cold, ex->flush_max, &flush, err) < 0)
 		return -1;
 	pt->flush = flush.buf ? &flush : NULL;
+	/* Setup's own time, less the builds and transfers counted inside it, is
+	 * the inputs and the CPU reference. */
+	t0 = wl_now_ms();
+	counted = b->ms[WL_PHASE_BUILD] + b->ms[WL_PHASE_TRANSFER];
 	if (ops->setup(pt, &state, err) < 0)
 		goto out;
+	b->ms[WL_PHASE_INPUTS] += wl_now_ms() - t0 - (b->ms[WL_PHASE_BUILD] + b->ms[WL_PHASE_TRANSFER] - counted);
 	for (size_t k = 0; k < nvariants; k++) {
 		const struct run_variant *rv = &variants[k];
 		struct wl_point vpt = *pt;
@@ -240,7 +248,13 @@ static int run_point(struct wl_executor *ex, long long run_id, const struct wl_e
 			if (ex->on_custom)
 				ex->on_custom(ex->hook_ctx, rv->name, where);
 		}
+		/* Likewise measure's time less builds, transfers and launches is
+		 * the verification. */
+		t0 = wl_now_ms();
+		counted = b->ms[WL_PHASE_BUILD] + b->ms[WL_PHASE_TRANSFER] + b->ms[WL_PHASE_LAUNCH];
 		measured = ops->measure(&vpt, state, &rv->def, &m, &why);
+		b->ms[WL_PHASE_VERIFY] += wl_now_ms() - t0 -
+			(b->ms[WL_PHASE_BUILD] + b->ms[WL_PHASE_TRANSFER] + b->ms[WL_PHASE_LAUNCH] - counted);
 		if (rv->custom && ex->on_custom)
 			ex->on_custom(ex->hook_ctx, NULL, NULL);
 		if (measured < 0 && rv->custom) {
@@ -263,10 +277,12 @@ static int run_point(struct wl_executor *ex, long long run_id, const struct wl_e
 		 * that stands in for it. */
 		if (rv->custom)
 			m.extra[0] = '\0';
+		t0 = wl_now_ms();
 		if (record(ex, run_id, pt, rv, params, &m, err) < 0) {
 			*store_failed = 1;
 			goto out;
 		}
+		wl_budget_add(b, WL_PHASE_STORE, t0);
 	}
 	rc = 0;
 out:
@@ -291,6 +307,7 @@ struct run_plan {
 	unsigned long long seed;
 	int cold;			/* flush the cache before each timed launch */
 	struct wl_sampling sampling;
+	struct wl_time_budget budget;
 };
 
 static void plan_free(struct run_plan *p)
@@ -451,6 +468,29 @@ static double plan_extra_seconds(const struct run_plan *p, const struct wl_cl_de
 	return budget + (double)(p->repeat + warmup) * flush / WL_FLOOR_RATE;
 }
 
+/* Record where the run's time went, from its start to now. */
+static int record_budget(struct wl_executor *ex, long long run_id, struct wl_time_budget *b,
+			 double started, struct wl_error *err)
+{
+	json_t *o;
+	char *text;
+	int rc;
+
+	b->total_ms = wl_now_ms() - started;
+	o = wl_budget_json(b);
+	text = o ? json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(6)) : NULL;
+	json_decref(o);
+	if (!text) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return -1;
+	}
+	rc = wl_store_set_run_budget(ex->store, run_id, text, err);
+	free(text);
+	if (rc == 0)
+		wl_log_info("run %lld: %.0f ms, of which kernels %.1f ms", run_id, b->total_ms, b->kernel_ms);
+	return rc;
+}
+
 /* Record the GPU's state (NVML) at the run's start (end NULL) or end. */
 static int record_clocks(struct wl_executor *ex, long long run_id, const struct wl_cl_device *dev,
 			 size_t flush_bytes, json_t **start, struct wl_error *err)
@@ -485,6 +525,7 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 	struct run_plan plan;
 	struct wl_error why;
 	json_t *clocks_start = NULL;
+	double started = wl_now_ms();
 	int rc = -1;
 
 	wl_log_info("run %lld (%s) started on %s, attempt %lld", claim->id, claim->experiment,
@@ -513,6 +554,7 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 			.programs = ex->programs,
 			.source = &plan.source,
 			.sampling = &plan.sampling,
+			.budget = &plan.budget,
 		};
 		json_t *params;
 		int cancel = 0, store_failed = 0;
@@ -564,7 +606,7 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 		json_decref(params);
 	}
 	if (record_clocks(ex, claim->id, plan.dev, plan_flush_bytes(&plan, plan.dev, ex->flush_max),
-			  &clocks_start, err) < 0)
+			  &clocks_start, err) < 0 || record_budget(ex, claim->id, &plan.budget, started, err) < 0)
 		goto out;
 	rc = finish(ex, claim->id, "done", NULL, err);
 out:

@@ -14,6 +14,7 @@
 #include "measure.h"
 #include "request.h"
 #include "stats.h"
+#include "time_budget.h"
 
 /* One point of a run, as the host code sees it. */
 struct wl_point {
@@ -32,6 +33,7 @@ struct wl_point {
 	 * before each launch for cold timings (NULL: hot). */
 	const struct wl_sampling *sampling;
 	const struct wl_flush *flush;
+	struct wl_time_budget *budget;	/* where the helpers count their time, or NULL */
 };
 
 /* What measuring one variant at one point produced. */

@@ -17,6 +17,9 @@ long long wl_point_value(const struct wl_point *pt, const char *name)
 	return p >= 0 ? pt->values[p] : 0;
 }
 
+static int point_kernel(const struct wl_point *pt, const char *options, const char *name,
+			cl_kernel *out, struct wl_error *err);
+
 /* The number of parameters of kernel name of src built with options. */
 static int kernel_arity(const struct wl_point *pt, const struct wl_source *src, const char *options,
 			const char *name, cl_uint *out, struct wl_error *err)
@@ -43,6 +46,16 @@ static int kernel_arity(const struct wl_point *pt, const struct wl_source *src, 
 
 int wl_point_kernel(const struct wl_point *pt, const char *options, const char *name,
 		    cl_kernel *out, struct wl_error *err)
+{
+	double started = wl_now_ms();
+	int rc = point_kernel(pt, options, name, out, err);
+
+	wl_budget_add(pt->budget, WL_PHASE_BUILD, started);
+	return rc;
+}
+
+static int point_kernel(const struct wl_point *pt, const char *options, const char *name,
+			cl_kernel *out, struct wl_error *err)
 {
 	cl_program program;
 	cl_uint have, want;
@@ -82,6 +95,7 @@ int wl_point_kernel(const struct wl_point *pt, const char *options, const char *
 int wl_point_buffer(const struct wl_point *pt, cl_mem_flags flags, size_t bytes,
 		    const void *init, cl_mem *out, struct wl_error *err)
 {
+	double started = wl_now_ms();
 	cl_int rc;
 
 	*out = clCreateBuffer(pt->dev->context, flags, bytes, NULL, &rc);
@@ -100,12 +114,14 @@ int wl_point_buffer(const struct wl_point *pt, cl_mem_flags flags, size_t bytes,
 			return -1;
 		}
 	}
+	wl_budget_add(pt->budget, WL_PHASE_TRANSFER, started);
 	return 0;
 }
 
 int wl_point_poison(const struct wl_point *pt, cl_mem buf, size_t bytes, struct wl_error *err)
 {
 	const cl_uint pattern = 0xFFFFFFFFu;
+	double started = wl_now_ms();
 	cl_int rc;
 
 	rc = clEnqueueFillBuffer(pt->dev->queue, buf, &pattern, sizeof(pattern), 0, bytes, 0, NULL,
@@ -117,28 +133,23 @@ int wl_point_poison(const struct wl_point *pt, cl_mem buf, size_t bytes, struct 
 			     wl_cl_error_name(rc));
 		return -1;
 	}
+	wl_budget_add(pt->budget, WL_PHASE_TRANSFER, started);
 	return 0;
 }
 
 int wl_point_read(const struct wl_point *pt, cl_mem buf, size_t bytes, void *out,
 		  struct wl_error *err)
 {
+	double started = wl_now_ms();
 	cl_int rc = clEnqueueReadBuffer(pt->dev->queue, buf, CL_TRUE, 0, bytes, out, 0, NULL, NULL);
 
+	wl_budget_add(pt->budget, WL_PHASE_TRANSFER, started);
 	if (rc != CL_SUCCESS) {
 		wl_error_set(err, WL_ERR_INTERNAL, "clEnqueueReadBuffer of %zu bytes: %s", bytes,
 			     wl_cl_error_name(rc));
 		return -1;
 	}
 	return 0;
-}
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
 int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
@@ -150,7 +161,7 @@ int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
 	const struct wl_sampling *rule = pt->sampling ? pt->sampling : &fixed;
 	size_t max = (size_t)pt->repeat, n = 0;
 	size_t group = 1;
-	double *samples, started = now_ms();
+	double *samples, started = wl_now_ms();
 	enum wl_stop stop = WL_STOP_MORE;
 	cl_int code;
 	int rc = 0;
@@ -190,7 +201,7 @@ int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
 			continue;
 		}
 		n += batch;
-		stop = wl_sampling_verdict(rule, samples, n, now_ms() - started);
+		stop = wl_sampling_verdict(rule, samples, n, wl_now_ms() - started);
 		if (n == max && stop == WL_STOP_MORE)
 			stop = WL_STOP_MAX;
 	}
@@ -207,10 +218,14 @@ int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
 	} else if (rc == 0) {
 		res->reps = (long long)n;
 		res->stop = stop;
-		for (size_t i = 0; i < n; i++)
+		for (size_t i = 0; i < n; i++) {
 			res->samples[i] = (float)samples[i];
+			if (pt->budget)
+				pt->budget->kernel_ms += samples[i];
+		}
 	}
 	free(samples);
+	wl_budget_add(pt->budget, WL_PHASE_LAUNCH, started);
 	return rc;
 }
 

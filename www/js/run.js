@@ -22,6 +22,15 @@ function showMissing(title) {
   document.getElementById('content').hidden = true;
 }
 
+// Where the run's time went, as the runner counted it.
+function budgetText(b) {
+  if (!b) return null;
+  const s = (ms) => (ms >= 1000 ? `${fmtNumber(ms / 1000, 3)} s` : `${fmtNumber(ms, 3)} ms`);
+  const parts = [['kernels', b.kernel_ms], ['launches with warm-ups and flushes', b.launch_ms], ['inputs and CPU reference', b.inputs_ms],
+    ['transfers', b.transfer_ms], ['verification', b.verify_ms], ['builds', b.build_ms], ['store', b.store_ms], ['other', b.other_ms]];
+  return `${s(b.total_ms)} in all: ${parts.map(([k, v]) => `${k} ${s(v)} (${fmtNumber(100 * v / b.total_ms, 2)}%)`).join(', ')}`;
+}
+
 // The GPU's clocks around the run, as the runner read them from NVML.
 function clocksText(c) {
   if (!c) return null;
@@ -61,6 +70,7 @@ function renderFacts(run) {
     ['Finished', run.finished_at],
     ['Attempts', run.attempts > 1 || run.requeues ? `${run.attempts} (requeued ${run.requeues}×)` : null],
     ['Clocks', clocksText(run.clocks)],
+    ['Time', budgetText(run.budget)],
     ['Kernel source', run.source_hash ? `hash ${run.source_hash}, runner ${run.runner_version}` : null],
     ['Compared with', run.previous ? `run #${run.previous.run}, the previous one of this experiment on this device in the same cache mode: each point says whether it moved beyond the noise` : null],
   ];

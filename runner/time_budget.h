@@ -1,0 +1,40 @@
+/* Where a run's time goes: program builds, input preparation with the CPU
+ * reference, transfers between host and device, launches (the kernels with
+ * their warm-ups and cache flushes), verification, and writes to the store.
+ * The point helpers add to the phase they belong to; the executor derives the
+ * rest from wall time and records the whole with the run. */
+#ifndef WL_TIME_BUDGET_H
+#define WL_TIME_BUDGET_H
+
+#include <jansson.h>
+
+enum wl_phase {
+	WL_PHASE_BUILD,
+	WL_PHASE_INPUTS,	/* filling inputs and computing the CPU reference */
+	WL_PHASE_TRANSFER,	/* buffers created, written, poisoned, read back */
+	WL_PHASE_LAUNCH,	/* timed and warm-up launches, with cache flushes */
+	WL_PHASE_VERIFY,	/* comparing outputs with the reference */
+	WL_PHASE_STORE,
+	WL_PHASES
+};
+
+struct wl_time_budget {
+	double ms[WL_PHASES];
+	double kernel_ms;	/* the timed kernels themselves (their samples summed) */
+	double total_ms;	/* the run's wall time */
+};
+
+/* A monotonic clock in milliseconds. */
+double wl_now_ms(void);
+
+/* Add the time since since_ms to phase of b (b may be NULL). */
+void wl_budget_add(struct wl_time_budget *b, enum wl_phase phase, double since_ms);
+
+/* Of b's phases, the milliseconds counted so far, all together. */
+double wl_budget_sum(const struct wl_time_budget *b);
+
+/* {"total_ms", "kernel_ms", "build_ms", "inputs_ms", "transfer_ms",
+ * "launch_ms", "verify_ms", "store_ms", "other_ms"}. Caller owns. */
+json_t *wl_budget_json(const struct wl_time_budget *b);
+
+#endif
