@@ -55,6 +55,18 @@ def main():
         cached = sorted({x['params']['n'] for x in r['results'] if x.get('in_cache')})
         if mode == 'hot':
             print(f"  in cache: n = {cached[0] if cached else '–'} … {cached[-1] if cached else '–'} ({len(cached)} sizes)")
+    keys = ['total_ms', 'kernel_ms', 'launch_ms', 'inputs_ms', 'transfer_ms', 'verify_ms', 'build_ms',
+            'store_ms', 'other_ms']
+    budgets = [(r, r.get('budget')) for r in runs if r.get('budget')]
+    if budgets:
+        print('\nwhere the time went (ms):\n')
+        print('| run | experiment | ' + ' | '.join(k[:-3] for k in keys) + ' |')
+        print('|---|---|' + '---|' * len(keys))
+        for r, b in budgets:
+            print(f"| {r['id']} | {r['experiment']} | " + ' | '.join(f"{b[k]:.0f}" for k in keys) + ' |')
+        tot = {k: sum(b[k] for _, b in budgets) for k in keys}
+        print('| all | | ' + ' | '.join(f"{tot[k]:.0f}" for k in keys) + ' |')
+        print('| share | | ' + ' | '.join(f"{100 * tot[k] / tot['total_ms']:.1f}%" for k in keys) + ' |')
     verdicts = {}
     moved = []
     for r in runs:
