@@ -22,9 +22,9 @@ endif
 
 # Recursively expanded: pkg-config runs when a rule needs it, after `deps`.
 WL_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -MMD -MP \
-	-DWL_VERSION='"$(VERSION)"' -Icommon -Irunner -Iserver -Itests/fuzz $(SAN_FLAGS) \
+	-DWL_VERSION='"$(VERSION)"' -Icommon -Irunner -Iserver -Itests/fuzz $(SAN_FLAGS) -fopenmp \
 	$(shell $(PKG_CONFIG) --cflags $(LIBS_PKG))
-WL_LDFLAGS = $(SAN_FLAGS)
+WL_LDFLAGS = $(SAN_FLAGS) -fopenmp
 SERVER_LIBS = $(shell $(PKG_CONFIG) --libs libmicrohttpd jansson sqlite3) -lpthread
 # NVML is opened at run time with dlopen (-ldl), never linked.
 RUNNER_LIBS = $(shell $(PKG_CONFIG) --libs jansson OpenCL sqlite3) -lpthread -lm -ldl

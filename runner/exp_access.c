@@ -21,6 +21,7 @@ struct access_state {
 
 void wl_gather_reference(const float *in, float *out, size_t n, size_t stride, size_t offset)
 {
+#pragma omp parallel for schedule(static) if (n > 65536)
 	for (size_t i = 0; i < n; i++)
 		out[i] = in[i * stride + offset];
 }

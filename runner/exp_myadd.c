@@ -20,6 +20,7 @@ struct myadd_state {
 
 void wl_myadd_reference(const double *a, double *out, size_t n, int by_column)
 {
+#pragma omp parallel for schedule(static) if (n > 256)
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = 0; j < n; j++) {
 			size_t k = i * n + j;

@@ -21,6 +21,7 @@ void wl_transpose_reference(const float *in, float *out, size_t n)
 {
 	const size_t b = 64;
 
+#pragma omp parallel for schedule(static) if (n > 256)
 	for (size_t y0 = 0; y0 < n; y0 += b)
 		for (size_t x0 = 0; x0 < n; x0 += b)
 			for (size_t y = y0; y < y0 + b && y < n; y++)

@@ -273,11 +273,14 @@ int wl_verify_partial_sums(const float *partials, size_t count, double want,
 int wl_verify_exact_float(const float *got, const float *want, size_t n, size_t row_len,
 			  struct wl_measurement *res)
 {
-	size_t bad = 0, first = 0;
+	size_t bad = 0, first = n;
 
+	/* On every core: the count of differences and the first of them. */
+#pragma omp parallel for reduction(+ : bad) reduction(min : first) schedule(static) if (n > 65536)
 	for (size_t i = 0; i < n; i++) {
 		if (memcmp(&got[i], &want[i], sizeof(float)) != 0) {
-			if (bad++ == 0)
+			bad++;
+			if (i < first)
 				first = i;
 		}
 	}

@@ -1,5 +1,18 @@
-/* SplitMix64 and the float fills built on it. */
+/* SplitMix64 and the fills built on it. SplitMix64 is a counter-based
+ * generator at heart: its k-th output is a fixed mix of state + k * gamma, so a
+ * fill computes every element from its index, on all the host's cores
+ * (OpenMP), with exactly the values of one core in order. */
 #include "rng.h"
+
+#define GAMMA 0x9e3779b97f4a7c15ULL
+
+/* The output of SplitMix64 whose state has reached z. */
+static uint64_t mix(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
 
 void wl_rng_seed(struct wl_rng *r, uint64_t seed)
 {
@@ -8,11 +21,7 @@ void wl_rng_seed(struct wl_rng *r, uint64_t seed)
 
 uint64_t wl_rng_next(struct wl_rng *r)
 {
-	uint64_t z = (r->state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return mix(r->state += GAMMA);
 }
 
 uint64_t wl_rng_derive(uint64_t seed, uint64_t stream)
@@ -22,32 +31,50 @@ uint64_t wl_rng_derive(uint64_t seed, uint64_t stream)
 	return wl_rng_next(&r);
 }
 
+/* The i-th of the next outputs of r (i from 0), without advancing it. */
+static inline uint64_t at(uint64_t base, size_t i)
+{
+	return mix(base + ((uint64_t)i + 1) * GAMMA);
+}
+
 void wl_rng_fill_float(struct wl_rng *r, float *out, size_t n)
 {
+	uint64_t base = r->state;
+
+#pragma omp parallel for schedule(static) if (n > 65536)
 	for (size_t i = 0; i < n; i++) {
 		/* 24 random bits: exact in a float. Zero maps to the smallest
 		 * positive step instead. */
-		int32_t v = (int32_t)(wl_rng_next(r) >> 40) - (1 << 23);
+		int32_t v = (int32_t)(at(base, i) >> 40) - (1 << 23);
 
 		out[i] = (float)(v ? v : 1) / (float)(1 << 23);
 	}
+	r->state = base + (uint64_t)n * GAMMA;
 }
 
 void wl_rng_fill_small_int(struct wl_rng *r, float *out, size_t n, int max)
 {
+	uint64_t base = r->state;
+
+#pragma omp parallel for schedule(static) if (n > 65536)
 	for (size_t i = 0; i < n; i++) {
-		uint64_t v = wl_rng_next(r);
+		uint64_t v = at(base, i);
 		int magnitude = 1 + (int)((v >> 32) % (uint64_t)max);
 
 		out[i] = (float)((v & 1) ? magnitude : -magnitude);
 	}
+	r->state = base + (uint64_t)n * GAMMA;
 }
 
 void wl_rng_fill_double(struct wl_rng *r, double *out, size_t n)
 {
+	uint64_t base = r->state;
+
+#pragma omp parallel for schedule(static) if (n > 65536)
 	for (size_t i = 0; i < n; i++) {
-		int64_t v = (int64_t)(wl_rng_next(r) >> 11) - (1LL << 52);
+		int64_t v = (int64_t)(at(base, i) >> 11) - (1LL << 52);
 
 		out[i] = (double)(v ? v : 1) / (double)(1LL << 52);
 	}
+	r->state = base + (uint64_t)n * GAMMA;
 }

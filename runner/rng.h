@@ -1,6 +1,6 @@
 /* Reproducible random inputs: SplitMix64 (Steele, Lea and Flood, 2014), seeded
  * from the run's seed and the point's index, so the same request with the same
- * seed fills the same inputs on any machine. */
+ * seed fills the same inputs on any machine, with any number of cores. */
 #ifndef WL_RNG_H
 #define WL_RNG_H
 

@@ -54,7 +54,8 @@ char check_tmpdir[256];
 	X(median_interval_from_order_statistics)                                        \
 	X(sampling_stops_on_noise_budget_or_max)                                        \
 	X(drops_need_intervals_apart)                                                   \
-	X(verdicts_only_beyond_the_noise)
+	X(verdicts_only_beyond_the_noise)                                               \
+	X(rng_fills_are_counter_based)
 
 #define DECLARE(name) void test_##name(void);
 TESTS(DECLARE)

@@ -129,3 +129,27 @@ void test_device_ids_are_slugs(void)
 	CHECK(wl_fnv1a64("", 0) == 0xcbf29ce484222325ULL && wl_fnv1a64("a", 1) == 0xaf63dc4c8601ec8cULL,
 	      "FNV-1a 64 reference values");
 }
+
+/* The fills compute each element from its index on every core: the values are
+ * those of one core drawing in order, whatever the number of threads, and the
+ * generator continues where the fill ended. */
+void test_rng_fills_are_counter_based(void)
+{
+	enum { N = 200000 };
+	float *par = malloc(N * sizeof(float));
+	struct wl_rng a, b;
+	size_t differ = 0;
+
+	wl_rng_seed(&a, 7);
+	wl_rng_seed(&b, 7);
+	wl_rng_fill_float(&a, par, N);
+	for (size_t i = 0; i < N; i++) {
+		int32_t v = (int32_t)(wl_rng_next(&b) >> 40) - (1 << 23);
+		float want = (float)(v ? v : 1) / (float)(1 << 23);
+
+		differ += memcmp(&par[i], &want, sizeof(want)) != 0;
+	}
+	CHECK(differ == 0, "%zu of %d elements differ from the sequential stream", differ, N);
+	CHECK(wl_rng_next(&a) == wl_rng_next(&b), "the stream goes on from the same place");
+	free(par);
+}
