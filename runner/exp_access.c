@@ -61,11 +61,11 @@ static int access_setup(const struct wl_point *pt, void **state, struct wl_error
 		goto fail;
 	}
 	wl_rng_seed(&rng, pt->seed);
-	wl_rng_fill_float(&rng, s->input, s->in_len);
+	if (wl_point_random(pt, &rng, s->in_len, 0, s->input, CL_MEM_READ_ONLY, &s->in, err) < 0)
+		goto fail;
 	wl_gather_reference(s->input, s->expected, s->n, s->strided ? (size_t)s->k : 1,
 			    s->strided ? 0 : (size_t)s->k);
-	if (wl_point_buffer(pt, CL_MEM_READ_ONLY, s->in_len * sizeof(float), s->input, &s->in, err) < 0 ||
-	    wl_point_buffer(pt, CL_MEM_WRITE_ONLY, s->n * sizeof(float), NULL, &s->out, err) < 0)
+	if (wl_point_buffer(pt, CL_MEM_WRITE_ONLY, s->n * sizeof(float), NULL, &s->out, err) < 0)
 		goto fail;
 	*state = s;
 	return 0;

@@ -45,8 +45,7 @@ static int copy_setup(const struct wl_point *pt, void **state, struct wl_error *
 		goto fail;
 	}
 	wl_rng_seed(&rng, pt->seed);
-	wl_rng_fill_float(&rng, s->input, s->n);
-	if (wl_point_buffer(pt, CL_MEM_READ_ONLY, s->n * sizeof(float), s->input, &s->in, err) < 0 ||
+	if (wl_point_random(pt, &rng, s->n, 0, s->input, CL_MEM_READ_ONLY, &s->in, err) < 0 ||
 	    wl_point_buffer(pt, CL_MEM_WRITE_ONLY, s->n * sizeof(float), NULL, &s->out, err) < 0)
 		goto fail;
 	*state = s;

@@ -68,12 +68,11 @@ static int dot_setup(const struct wl_point *pt, void **state, struct wl_error *e
 		goto fail;
 	}
 	wl_rng_seed(&rng, pt->seed);
-	wl_rng_fill_small_int(&rng, s->v1, s->n, 8);
-	wl_rng_fill_small_int(&rng, s->v2, s->n, 8);
+	if (wl_point_random(pt, &rng, s->n, 8, s->v1, CL_MEM_READ_ONLY, &s->d1, err) < 0 ||
+	    wl_point_random(pt, &rng, s->n, 8, s->v2, CL_MEM_READ_ONLY, &s->d2, err) < 0)
+		goto fail;
 	s->dot = wl_dot_reference(s->v1, s->v2, s->n);
-	if (wl_point_buffer(pt, CL_MEM_READ_ONLY, s->n * sizeof(float), s->v1, &s->d1, err) < 0 ||
-	    wl_point_buffer(pt, CL_MEM_READ_ONLY, s->n * sizeof(float), s->v2, &s->d2, err) < 0 ||
-	    wl_point_buffer(pt, CL_MEM_READ_WRITE, s->items * sizeof(float), NULL, &s->resps, err) < 0 ||
+	if (wl_point_buffer(pt, CL_MEM_READ_WRITE, s->items * sizeof(float), NULL, &s->resps, err) < 0 ||
 	    wl_point_buffer(pt, CL_MEM_READ_ONLY, sizeof(nn), &nn, &s->nn, err) < 0 ||
 	    wl_point_buffer(pt, CL_MEM_READ_ONLY, sizeof(kk), &kk, &s->kk, err) < 0)
 		goto fail;

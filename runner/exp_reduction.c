@@ -60,10 +60,10 @@ static int reduction_setup(const struct wl_point *pt, void **state, struct wl_er
 		goto fail;
 	}
 	wl_rng_seed(&rng, pt->seed);
-	wl_rng_fill_small_int(&rng, s->input, s->n, 8);
+	if (wl_point_random(pt, &rng, s->n, 8, s->input, CL_MEM_READ_ONLY, &s->in, err) < 0)
+		goto fail;
 	s->sum = wl_sum_reference(s->input, s->n);
-	if (wl_point_buffer(pt, CL_MEM_READ_ONLY, s->n * sizeof(float), s->input, &s->in, err) < 0 ||
-	    wl_point_buffer(pt, CL_MEM_WRITE_ONLY, s->max_groups * sizeof(float), NULL, &s->partial,
+	if (wl_point_buffer(pt, CL_MEM_WRITE_ONLY, s->max_groups * sizeof(float), NULL, &s->partial,
 			    err) < 0)
 		goto fail;
 	*state = s;

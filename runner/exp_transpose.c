@@ -66,10 +66,10 @@ static int transpose_setup(const struct wl_point *pt, void **state, struct wl_er
 		goto fail;
 	}
 	wl_rng_seed(&rng, pt->seed);
-	wl_rng_fill_float(&rng, s->input, elems);
+	if (wl_point_random(pt, &rng, elems, 0, s->input, CL_MEM_READ_ONLY, &s->idata, err) < 0)
+		goto fail;
 	wl_transpose_reference(s->input, s->expected, s->n);
-	if (wl_point_buffer(pt, CL_MEM_READ_ONLY, elems * sizeof(float), s->input, &s->idata, err) < 0 ||
-	    wl_point_buffer(pt, CL_MEM_WRITE_ONLY, elems * sizeof(float), NULL, &s->odata, err) < 0)
+	if (wl_point_buffer(pt, CL_MEM_WRITE_ONLY, elems * sizeof(float), NULL, &s->odata, err) < 0)
 		goto fail;
 	*state = s;
 	return 0;

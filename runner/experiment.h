@@ -84,6 +84,14 @@ int wl_point_kernel(const struct wl_point *pt, const char *options, const char *
 int wl_point_buffer(const struct wl_point *pt, cl_mem_flags flags, size_t bytes,
 		    const void *init, cl_mem *out, struct wl_error *err);
 
+/* A device buffer of n floats with the random values that wl_rng_fill_float
+ * (small_int_max 0) or wl_rng_fill_small_int (with that max) would write from
+ * r, made on the device; host receives the same values, and r advances as
+ * those fills advance it. */
+struct wl_rng;
+int wl_point_random(const struct wl_point *pt, struct wl_rng *r, size_t n, int small_int_max,
+		    float *host, cl_mem_flags flags, cl_mem *out, struct wl_error *err);
+
 /* Fill buf with 0xFF bytes (NaN as floats) so that an element the kernel does
  * not write fails verification. */
 int wl_point_poison(const struct wl_point *pt, cl_mem buf, size_t bytes, struct wl_error *err);

@@ -55,7 +55,8 @@ char check_tmpdir[256];
 	X(sampling_stops_on_noise_budget_or_max)                                        \
 	X(drops_need_intervals_apart)                                                   \
 	X(verdicts_only_beyond_the_noise)                                               \
-	X(rng_fills_are_counter_based)
+	X(rng_fills_are_counter_based)                                                  \
+	X(device_random_inputs_match_the_host)
 
 #define DECLARE(name) void test_##name(void);
 TESTS(DECLARE)

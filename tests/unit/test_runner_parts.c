@@ -153,3 +153,47 @@ void test_rng_fills_are_counter_based(void)
 	CHECK(wl_rng_next(&a) == wl_rng_next(&b), "the stream goes on from the same place");
 	free(par);
 }
+
+/* The inputs a kernel reads are made on the device (PoCL here) by the same
+ * counter-based generator the host uses for the reference: the same values,
+ * never zero, and other values for another seed. */
+void test_device_random_inputs_match_the_host(void)
+{
+	enum { N = 300000 };
+	struct wl_cl_devices devs = { 0 };
+	struct wl_program_cache *programs = wl_program_cache_new();
+	float *host = malloc(N * sizeof(float)), *dev = malloc(N * sizeof(float)), *other = malloc(N * sizeof(float));
+	struct wl_error err;
+
+	CHECK(wl_cl_devices_find("cpu", &devs, &err) == 0 && devs.count > 0, "a PoCL device: %s", err.msg);
+	for (size_t kind = 0; devs.count && kind < 2; kind++) {
+		struct wl_point pt = { .dev = &devs.list[0], .programs = programs };
+		int max = kind ? 8 : 0;
+		struct wl_rng r;
+		cl_mem buf = NULL;
+		size_t differ = 0, zeros = 0, same = 0;
+
+		CHECK(wl_cl_device_open(pt.dev, &err) == 0, "%s", err.msg);
+		wl_rng_seed(&r, 42);
+		CHECK(wl_point_random(&pt, &r, N, max, host, CL_MEM_READ_WRITE, &buf, &err) == 0, "%s", err.msg);
+		CHECK(buf && wl_point_read(&pt, buf, N * sizeof(float), dev, &err) == 0, "read back");
+		wl_mem_release(&buf);
+		wl_rng_seed(&r, 43);
+		CHECK(wl_point_random(&pt, &r, N, max, other, CL_MEM_READ_WRITE, &buf, &err) == 0, "%s", err.msg);
+		wl_mem_release(&buf);
+		for (size_t i = 0; i < N; i++) {
+			differ += memcmp(&host[i], &dev[i], sizeof(float)) != 0;
+			zeros += dev[i] == 0.0f;
+			same += host[i] == other[i];
+		}
+		CHECK(differ == 0, "%s: %zu of %d device values differ from the host's", max ? "small ints" : "floats",
+		      differ, N);
+		CHECK(zeros == 0, "%zu zeros", zeros);
+		CHECK(same < N / 2, "another seed, other values (%zu equal)", same);
+	}
+	free(host);
+	free(dev);
+	free(other);
+	wl_program_cache_free(programs);
+	wl_cl_devices_free(&devs);
+}

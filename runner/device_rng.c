@@ -1,0 +1,87 @@
+/* Random inputs made on the device (see experiment.h, wl_point_random): the
+ * same SplitMix64 values as rng.c, each element computed from its index by a
+ * small kernel of the runner's own, so a 4 GiB input is never copied over PCIe.
+ * The host computes the same values on its cores for the CPU reference. The
+ * float scaling multiplies by 2^-23 (exact) rather than divide, which OpenCL
+ * does not promise to round correctly. */
+#include "experiment.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "rng.h"
+
+static const char RNG_SOURCE[] =
+	"#define GAMMA 0x9e3779b97f4a7c15UL\n"
+	"ulong wl_mix(ulong z)\n"
+	"{\n"
+	"	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9UL;\n"
+	"	z = (z ^ (z >> 27)) * 0x94d049bb133111ebUL;\n"
+	"	return z ^ (z >> 31);\n"
+	"}\n"
+	"__kernel void wl_fill_float(__global float *out, ulong base, ulong n)\n"
+	"{\n"
+	"	for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) {\n"
+	"		int v = (int)(wl_mix(base + (i + 1) * GAMMA) >> 40) - (1 << 23);\n"
+	"		out[i] = (float)(v ? v : 1) * 0x1p-23f;\n"
+	"	}\n"
+	"}\n"
+	"__kernel void wl_fill_small_int(__global float *out, ulong base, ulong n, uint max)\n"
+	"{\n"
+	"	for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) {\n"
+	"		ulong v = wl_mix(base + (i + 1) * GAMMA);\n"
+	"		int m = 1 + (int)((v >> 32) % max);\n"
+	"		out[i] = (float)((v & 1) ? m : -m);\n"
+	"	}\n"
+	"}\n";
+
+#define FILL_ITEMS ((size_t)1 << 20)
+
+int wl_point_random(const struct wl_point *pt, struct wl_rng *r, size_t n, int small_int_max,
+		    float *host, cl_mem_flags flags, cl_mem *out, struct wl_error *err)
+{
+	static struct wl_source source;
+	struct wl_point own = *pt;
+	struct wl_launch l = { .dims = 1, .local = { 256 } };	/* for its sizes */
+	cl_ulong base = r->state, count = n;
+	cl_uint max = (cl_uint)small_int_max;
+	double started = wl_now_ms();
+	cl_int code;
+	int rc = -1;
+
+	if (!source.text && wl_source_from_text(RNG_SOURCE, &source, err) < 0)
+		return -1;
+	if (small_int_max > 0)
+		wl_rng_fill_small_int(r, host, n, small_int_max);
+	else
+		wl_rng_fill_float(r, host, n);
+	*out = NULL;
+	own.source = &source;
+	own.like_kernel = NULL;
+	own.budget = NULL;
+	if (wl_point_buffer(&own, flags, n * sizeof(float), NULL, out, err) < 0 ||
+	    wl_point_kernel(&own, "", small_int_max > 0 ? "wl_fill_small_int" : "wl_fill_float", &l.kernel,
+			    err) < 0)
+		goto out;
+	l.global[0] = n < FILL_ITEMS ? (n + 255) / 256 * 256 : FILL_ITEMS;
+	clSetKernelArg(l.kernel, 0, sizeof(cl_mem), out);
+	clSetKernelArg(l.kernel, 1, sizeof(cl_ulong), &base);
+	clSetKernelArg(l.kernel, 2, sizeof(cl_ulong), &count);
+	if (small_int_max > 0)
+		clSetKernelArg(l.kernel, 3, sizeof(cl_uint), &max);
+	code = clEnqueueNDRangeKernel(pt->dev->queue, l.kernel, 1, NULL, l.global, l.local, 0, NULL, NULL);
+	if (code == CL_SUCCESS)
+		code = clFinish(pt->dev->queue);
+	if (code != CL_SUCCESS) {
+		wl_error_set(err, WL_ERR_INTERNAL, "random inputs on the device: %s", wl_cl_error_name(code));
+		goto out;
+	}
+	rc = 0;
+out:
+	if (l.kernel)
+		clReleaseKernel(l.kernel);
+	if (rc < 0)
+		wl_mem_release(out);
+	wl_budget_add(pt->budget, WL_PHASE_INPUTS, started);
+	return rc;
+}
