@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "build_log.h"
 #include "cache_probe.h"
 #include "experiment.h"
 #include "log.h"
@@ -102,42 +103,6 @@ static int record(struct wl_executor *ex, long long run_id, const struct wl_poin
 	return rc;
 }
 
-/* A copy of a build log with the compiler's temporary file names (PoCL writes
- * "/home/.../kcache/tempfile_x.cl:33:18: ...") shown as "<source>:33:18", and
- * clang's " <Spelling=/usr/.../opencl-c-base.h:354:32>" notes dropped, so the
- * log names the user's source, not paths of this host. Caller frees. */
-static char *source_named_log(const char *log)
-{
-	/* A replaced name is at least "/x.cl", 5 bytes for 8: twice the length
-	 * always fits. */
-	char *out = malloc(2 * strlen(log) + 1), *w = out;
-
-	if (!out)
-		return NULL;
-	for (const char *r = log; *r;) {
-		const char *cl = NULL;
-
-		if (*r == '/' && (r == log || r[-1] == ' ' || r[-1] == '\n' || r[-1] == '\t')) {
-			const char *e = r;
-
-			while (*e && *e != ' ' && *e != '\n' && *e != ':')
-				e++;
-			if (e - r > 3 && strncmp(e - 3, ".cl", 3) == 0 && *e == ':')
-				cl = e;
-		}
-		if (cl) {
-			w += sprintf(w, "%s", "<source>");
-			r = cl;
-		} else if (strncmp(r, " <Spelling=", 11) == 0 && strchr(r, '>')) {
-			r = strchr(r, '>') + 1;
-		} else {
-			*w++ = *r++;
-		}
-	}
-	*w = '\0';
-	return out;
-}
-
 /* A custom kernel's measurement ended in an error (it did not build, or its
  * launch failed): that fails its point, not the run. Records the failure with
  * the whole build log where there is one. */
@@ -153,7 +118,7 @@ static int record_custom_failure(struct wl_executor *ex, long long run_id,
 
 	(void)pt;
 	if (why->kind == WL_ERR_BUILD) {
-		char *log = source_named_log(wl_program_cache_build_log(ex->programs));
+		char *log = wl_build_log_for_users(wl_program_cache_build_log(ex->programs));
 
 		if (!log || asprintf(&text, "custom kernel '%s' did not build on %s (options as for '%s'); build log:\n%s",
 				     rv->name, pt->dev->id, rv->def.id, log) < 0)
