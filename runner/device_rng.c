@@ -45,7 +45,6 @@ int wl_point_random(const struct wl_point *pt, struct wl_rng *r, size_t n, int s
 	struct wl_launch l = { .dims = 1, .local = { 256 } };	/* for its sizes */
 	cl_ulong base = r->state, count = n;
 	cl_uint max = (cl_uint)small_int_max;
-	double started = wl_now_ms();
 	cl_int code;
 	int rc = -1;
 
@@ -58,7 +57,7 @@ int wl_point_random(const struct wl_point *pt, struct wl_rng *r, size_t n, int s
 	*out = NULL;
 	own.source = &source;
 	own.like_kernel = NULL;
-	own.budget = NULL;
+	own.budget = NULL;	/* it runs in a setup, whose time is the inputs' */
 	if (wl_point_buffer(&own, flags, n * sizeof(float), NULL, out, err) < 0 ||
 	    wl_point_kernel(&own, "", small_int_max > 0 ? "wl_fill_small_int" : "wl_fill_float", &l.kernel,
 			    err) < 0)
@@ -82,6 +81,5 @@ out:
 		clReleaseKernel(l.kernel);
 	if (rc < 0)
 		wl_mem_release(out);
-	wl_budget_add(pt->budget, WL_PHASE_INPUTS, started);
 	return rc;
 }
