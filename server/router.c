@@ -35,11 +35,22 @@ static void method_not_allowed(struct wl_response *resp, const char *method, con
 	resp->allow = allow;
 }
 
-/* /api/runs/{id}[/results.csv|/cancel] */
+/* The read-only views of one run: the run itself and what hangs below it. */
+static const struct {
+	const char *suffix, *route;
+	void (*handler)(struct wl_server *srv, long long id, struct wl_response *resp);
+} run_views[] = {
+	{ "", "/api/runs/{id}", wl_api_get_run },
+	{ "/results.csv", "/api/runs/{id}/results.csv", wl_api_run_csv },
+	{ "/samples", "/api/runs/{id}/samples", wl_api_run_samples },
+	{ "/sources", "/api/runs/{id}/sources", wl_api_run_sources },
+};
+
+/* /api/runs/{id}[/results.csv|/samples|/sources|/cancel] */
 static void route_run(struct wl_server *srv, const struct wl_request *req, const char *rest,
 		      struct wl_response *resp)
 {
-	const char *slash = strchr(rest, '/');
+	const char *slash = strchr(rest, '/'), *suffix = slash ? slash : "";
 	size_t idlen = slash ? (size_t)(slash - rest) : strlen(rest);
 	long long id;
 
@@ -47,31 +58,19 @@ static void route_run(struct wl_server *srv, const struct wl_request *req, const
 		resp->route = "/api/runs/{id}";
 		wl_response_error(resp, 404, "not_found", NULL,
 				  "no run '%.40s': run ids are positive integers", rest);
-	} else if (!slash) {
-		resp->route = "/api/runs/{id}";
+		return;
+	}
+	for (size_t i = 0; i < sizeof(run_views) / sizeof(run_views[0]); i++) {
+		if (strcmp(suffix, run_views[i].suffix) != 0)
+			continue;
+		resp->route = run_views[i].route;
 		if (is_read(req->method))
-			wl_api_get_run(srv, id, resp);
+			run_views[i].handler(srv, id, resp);
 		else
 			method_not_allowed(resp, req->method, "GET, HEAD");
-	} else if (strcmp(slash, "/results.csv") == 0) {
-		resp->route = "/api/runs/{id}/results.csv";
-		if (is_read(req->method))
-			wl_api_run_csv(srv, id, resp);
-		else
-			method_not_allowed(resp, req->method, "GET, HEAD");
-	} else if (strcmp(slash, "/samples") == 0) {
-		resp->route = "/api/runs/{id}/samples";
-		if (is_read(req->method))
-			wl_api_run_samples(srv, id, resp);
-		else
-			method_not_allowed(resp, req->method, "GET, HEAD");
-	} else if (strcmp(slash, "/sources") == 0) {
-		resp->route = "/api/runs/{id}/sources";
-		if (is_read(req->method))
-			wl_api_run_sources(srv, id, resp);
-		else
-			method_not_allowed(resp, req->method, "GET, HEAD");
-	} else if (strcmp(slash, "/cancel") == 0) {
+		return;
+	}
+	if (strcmp(suffix, "/cancel") == 0) {
 		resp->route = "/api/runs/{id}/cancel";
 		if (strcmp(req->method, "POST") == 0)
 			wl_api_cancel_run(srv, req, id, resp);
