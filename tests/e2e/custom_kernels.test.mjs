@@ -58,7 +58,9 @@ test('adds_a_kernel_from_the_template_and_sees_it_beside_the_built_ins', async (
 
   // Edit the template: two columns of padding.
   await editor.locator('input[name=name]').fill('pad2');
-  const source = (await editor.locator('textarea').inputValue()).replace('[TILE_DIM + 1]', '[TILE_DIM + 2]');
+  const source = (await editor.locator('textarea').inputValue())
+    .replace('float tile[TILE_DIM][TILE_DIM + 1];', 'float tile[TILE_DIM][TILE_DIM + 2];');
+  assert.match(source, /float tile\[TILE_DIM\]\[TILE_DIM \+ 2\];/);
   await editor.locator('textarea').fill(source);
   await Promise.all([page.waitForURL(/\/runs\/\d+$/), page.click('#run-form button[type=submit]')]);
   runId = Number(page.url().match(/\/runs\/(\d+)$/)[1]);
