@@ -230,14 +230,3 @@ const struct wl_variant_def *wl_custom_kernel_like(const struct wl_experiment *e
 
 	return like ? wl_experiment_variant(exp, like, NULL) : NULL;
 }
-
-int wl_custom_kernel_named(const json_t *normalized, const char *name)
-{
-	json_t *k;
-	size_t i;
-
-	json_array_foreach(json_object_get(normalized, "kernels"), i, k)
-		if (strcmp(json_string_value(json_object_get(k, "name")), name) == 0)
-			return 1;
-	return 0;
-}

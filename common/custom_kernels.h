@@ -24,7 +24,4 @@ int wl_custom_kernels_validate(const struct wl_experiment *exp, const json_t *sp
 /* The built-in variant that the normalized kernel k stands in for, or NULL. */
 const struct wl_variant_def *wl_custom_kernel_like(const struct wl_experiment *exp, const json_t *k);
 
-/* Whether name is the name of one of the normalized request's custom kernels. */
-int wl_custom_kernel_named(const json_t *normalized, const char *name);
-
 #endif

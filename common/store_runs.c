@@ -139,17 +139,38 @@ static int get_results(struct wl_store *st, long long id, json_t *results, struc
 	return 0;
 }
 
+static const char SQL_RUN_EXISTS[] = "SELECT 1 FROM runs WHERE id = ?1";
+
+/* 0 when run id exists, else -1 with WL_ERR_NOT_FOUND (or a store error). */
+static int run_exists(struct wl_store *st, long long id, struct wl_error *err)
+{
+	sqlite3_stmt *s = store_stmt(st, SQL_RUN_EXISTS, err);
+	int rc;
+
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, id);
+	rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc == SQLITE_ROW)
+		return 0;
+	if (rc == SQLITE_DONE)
+		wl_error_set(err, WL_ERR_NOT_FOUND, "run %lld does not exist", id);
+	else
+		store_fail(st, err, "find a run");
+	return -1;
+}
+
 int wl_store_get_samples(struct wl_store *st, long long id, json_t **out, struct wl_error *err)
 {
 	sqlite3_stmt *s;
-	json_t *list = json_array(), *run = NULL;
+	json_t *list = json_array();
 	int rc;
 
-	if (!list || wl_store_get_run(st, id, 0, &run, err) < 0) {
+	if (!list || run_exists(st, id, err) < 0) {
 		json_decref(list);
 		return -1;
 	}
-	json_decref(run);
 	s = store_stmt(st, SQL_GET_SAMPLES, err);
 	if (!s) {
 		json_decref(list);

@@ -11,26 +11,9 @@
 
 struct wl_program_cache;
 
-/* A kernel source read from disk, with its FNV-1a 64-bit hash as 16 hex digits
- * (recorded with every run so a result names the exact source it came from). */
-struct wl_source {
-	char *text;
-	size_t len;
-	char hash[17];
-};
-
-/* Read path into *out. Caller frees with wl_source_free(). */
-int wl_source_load(const char *path, struct wl_source *out, struct wl_error *err);
-void wl_source_free(struct wl_source *src);
-
-
 /* Create an empty cache. Caller frees with wl_program_cache_free(). */
 struct wl_program_cache *wl_program_cache_new(void);
 void wl_program_cache_free(struct wl_program_cache *cache);
-
-/* A source held in memory (a custom kernel's): text copied, hash computed.
- * Caller frees with wl_source_free(). */
-int wl_source_from_text(const char *text, struct wl_source *out, struct wl_error *err);
 
 /* The program built from src with options for dev, building it on first use.
  * The cache owns *out. A build failure fails with kind WL_ERR_BUILD and the

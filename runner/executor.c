@@ -116,7 +116,6 @@ static int record_custom_failure(struct wl_executor *ex, long long run_id,
 	struct wl_result_row row = { .variant = rv->name, .params_json = params_text };
 	int rc;
 
-	(void)pt;
 	if (why->kind == WL_ERR_BUILD) {
 		char *log = wl_build_log_for_users(wl_program_cache_build_log(ex->programs));
 
@@ -271,6 +270,7 @@ struct run_plan {
 	long long repeat;
 	unsigned long long seed;
 	int cold;			/* flush the cache before each timed launch */
+	int noise_driven;		/* else exactly repeat launches (older requests) */
 	struct wl_sampling sampling;
 	struct wl_time_budget budget;
 };
@@ -400,15 +400,11 @@ static int plan_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 	 * they ran hot, exactly repeat times. */
 	p->cold = json_is_string(json_object_get(p->request, "cache")) &&
 		  strcmp(json_string_value(json_object_get(p->request, "cache")), "cold") == 0;
+	p->noise_driven = json_object_get(p->request, "noise") != NULL;
 	p->sampling.max_samples = (size_t)p->repeat;
-	if (json_object_get(p->request, "noise")) {
-		p->sampling.min_samples = WL_MIN_SAMPLES < p->repeat ? WL_MIN_SAMPLES : (size_t)p->repeat;
-		p->sampling.target = json_number_value(json_object_get(p->request, "noise"));
-		p->sampling.budget_ms = (double)json_integer_value(json_object_get(p->request, "budget_ms"));
-	} else {
-		p->sampling.min_samples = (size_t)p->repeat;
-		p->sampling.budget_ms = 1e300;
-	}
+	p->sampling.min_samples = WL_MIN_SAMPLES < p->repeat ? WL_MIN_SAMPLES : (size_t)p->repeat;
+	p->sampling.target = json_number_value(json_object_get(p->request, "noise"));
+	p->sampling.budget_ms = (double)json_integer_value(json_object_get(p->request, "budget_ms"));
 	snprintf(path, sizeof(path), "%s/%s", ex->kernels_dir, p->exp->source);
 	if (wl_source_load(path, &p->source, why) < 0)
 		return -1;
@@ -428,7 +424,7 @@ static double plan_extra_seconds(const struct run_plan *p, const struct wl_cl_de
 				 long long warmup, size_t flush_max)
 {
 	double flush = (double)plan_flush_bytes(p, dev, flush_max);
-	double budget = p->sampling.budget_ms < 1e12 ? p->sampling.budget_ms / 1000 : 0;
+	double budget = p->noise_driven ? p->sampling.budget_ms / 1000 : 0;
 
 	return budget + (double)(p->repeat + warmup) * flush / WL_FLOOR_RATE;
 }
@@ -518,7 +514,7 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 			.repeat = plan.repeat,
 			.programs = ex->programs,
 			.source = &plan.source,
-			.sampling = &plan.sampling,
+			.sampling = plan.noise_driven ? &plan.sampling : NULL,
 			.budget = &plan.budget,
 		};
 		json_t *params;

@@ -29,8 +29,8 @@ struct wl_point {
 	 * the built-in kernel it stands in for, whose parameters it must take. */
 	const struct wl_source *family;
 	const char *like_kernel;
-	/* How long to sample (pt->repeat is the most samples), and the flush
-	 * before each launch for cold timings (NULL: hot). */
+	/* How long to sample (pt->repeat is the most samples; NULL: exactly
+	 * repeat), and the flush before each launch for cold timings (NULL: hot). */
 	const struct wl_sampling *sampling;
 	const struct wl_flush *flush;
 	struct wl_time_budget *budget;	/* where the helpers count their time, or NULL */

@@ -13,31 +13,10 @@
 #include "server.h"
 #include "store.h"
 
-/* Read path whole; NULL when it cannot be read. Caller frees. */
-static char *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *text = NULL;
-	long size;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-	    (text = malloc((size_t)size + 1)) && fread(text, 1, (size_t)size, f) == (size_t)size) {
-		text[size] = '\0';
-		*len = (size_t)size;
-	} else {
-		free(text);
-		text = NULL;
-	}
-	fclose(f);
-	return text;
-}
-
 void wl_family_sources_free(struct wl_server *srv)
 {
 	for (size_t i = 0; srv->families && i < srv->catalog->nexperiments; i++)
-		free(srv->families[i].text);
+		wl_source_free(&srv->families[i]);
 	free(srv->families);
 	srv->families = NULL;
 }
@@ -55,20 +34,13 @@ int wl_family_sources_load(struct wl_server *srv, json_t *catalog_json, struct w
 	}
 	for (size_t i = 0; i < cat->nexperiments; i++) {
 		const struct wl_experiment *exp = &cat->experiments[i];
-		struct wl_family_source *f = &srv->families[i];
+		struct wl_source *f = &srv->families[i];
 		json_t *variants = json_object_get(json_array_get(json_object_get(catalog_json, "experiments"), i),
 						   "variants");
 		char path[4096];
 
 		snprintf(path, sizeof(path), "%s/%s", cat->dir, exp->source);
-		f->text = read_file(path, &f->len);
-		if (!f->text) {
-			wl_error_set(err, WL_ERR_CONFIG, "kernel source %s cannot be read", path);
-			goto out;
-		}
-		snprintf(f->hash, sizeof(f->hash), "%016llx",
-			 (unsigned long long)wl_fnv1a64(f->text, f->len));
-		if (wl_kernels_scan(f->text, f->len, list, err) < 0)
+		if (wl_source_load(path, f, err) < 0 || wl_kernels_scan(f->text, f->len, list, err) < 0)
 			goto out;
 		for (size_t v = 0; v < exp->nvariants; v++) {
 			const struct wl_kernel_span *k = wl_kernels_find(list, exp->variants[v].kernel);
@@ -94,7 +66,7 @@ void wl_api_variant_source(struct wl_server *srv, const char *exp_id, const char
 {
 	const struct wl_experiment *exp = wl_catalog_find(srv->catalog, exp_id);
 	const struct wl_variant_def *v = exp ? wl_experiment_variant(exp, variant_id, NULL) : NULL;
-	const struct wl_family_source *f;
+	const struct wl_source *f;
 	struct wl_kernel_list *list = NULL;
 	const struct wl_kernel_span *k;
 	char *template = NULL, *sig = NULL;
@@ -169,7 +141,7 @@ void wl_api_run_sources(struct wl_server *srv, long long id, struct wl_response 
 		}
 	}
 	if (!text && exp) {
-		const struct wl_family_source *f = &srv->families[exp - srv->catalog->experiments];
+		const struct wl_source *f = &srv->families[exp - srv->catalog->experiments];
 
 		if (!source_hash || strcmp(hash, f->hash) == 0) {
 			text = strdup(f->text);

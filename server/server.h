@@ -9,6 +9,7 @@
 
 #include "auth.h"
 #include "catalog.h"
+#include "kernel_source.h"
 #include "response.h"
 #include "store_pool.h"
 
@@ -23,12 +24,7 @@ struct wl_server_config {
 	int no_custom_kernels;		/* refuse requests that bring their own kernels */
 };
 
-/* A family's kernel source as the server found it at start. */
-struct wl_family_source {
-	char *text;
-	size_t len;
-	char hash[17];			/* FNV-1a 64, as the runner records it */
-};
+
 
 /* Requests served, by route and status, for /metrics. */
 #define WL_METRIC_ROUTES 24
@@ -46,7 +42,8 @@ struct wl_server {
 	const struct wl_server_config *cfg;
 	struct wl_catalog *catalog;
 	char *catalog_json;		/* the body of GET /api/experiments, built once */
-	struct wl_family_source *families;	/* one per catalog experiment, same order */
+	struct wl_source *families;	/* each experiment's kernel source as found at start,
+					 * in catalog order; hashed as the runner hashes it */
 	struct wl_store_pool *pool;
 	struct wl_tokens tokens;	/* none: writes need no token */
 	int www_fd;			/* the www directory, opened once */

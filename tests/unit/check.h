@@ -25,4 +25,9 @@ extern char check_tmpdir[];
 /* Path of the repository's catalog, for tests that load the real one. */
 #define CATALOG_PATH "kernels/catalog.json"
 
+/* The repository's catalog, or NULL with a failed CHECK. Caller frees with
+ * wl_catalog_free(). */
+struct wl_catalog;
+struct wl_catalog *check_load_catalog(void);
+
 #endif

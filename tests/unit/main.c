@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "catalog.h"
 #include "check.h"
 
 int check_failures;
@@ -70,6 +71,16 @@ static const struct {
 	TESTS(ENTRY)
 #undef ENTRY
 };
+
+struct wl_catalog *check_load_catalog(void)
+{
+	struct wl_catalog *cat = NULL;
+	struct wl_error err;
+
+	if (wl_catalog_load(CATALOG_PATH, &cat, &err) < 0)
+		CHECK(0, "load: %s", err.msg);
+	return cat;
+}
 
 int main(int argc, char **argv)
 {

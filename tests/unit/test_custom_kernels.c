@@ -14,16 +14,6 @@
 
 #define GOOD_SOURCE "__kernel void mine(__global float *o, __global const float *i, int n) { o[0] = i[0]; }"
 
-static struct wl_catalog *load(void)
-{
-	struct wl_catalog *cat = NULL;
-	struct wl_error err;
-
-	if (wl_catalog_load(CATALOG_PATH, &cat, &err) < 0)
-		CHECK(0, "load: %s", err.msg);
-	return cat;
-}
-
 /* A transpose request with kernels (a JSON array text) and extra top-level
  * fields; validated into *norm. */
 static int validate_kernels(const struct wl_catalog *cat, json_t *kernels, const char *variants,
@@ -52,7 +42,7 @@ static json_t *one_kernel(const char *name, const char *like, const char *entry,
 
 void test_custom_kernels_are_validated_and_counted(void)
 {
-	struct wl_catalog *cat = load();
+	struct wl_catalog *cat = check_load_catalog();
 	json_t *norm = NULL, *k;
 	long long count = 0;
 	struct wl_error err;
@@ -130,7 +120,7 @@ void test_custom_kernels_refusals_name_the_field(void)
 		{ "mine", "padded", NULL, "#if __has_include(\"/etc/passwd\")\n#endif\n" GOOD_SOURCE, "kernels[0].source", "line 1 uses __has_include" },
 		{ "mine", "padded", NULL, "#define X 1 \\\n#include \"/etc/passwd\"\n" GOOD_SOURCE, "kernels[0].source", NULL },
 	};
-	struct wl_catalog *cat = load();
+	struct wl_catalog *cat = check_load_catalog();
 
 	for (size_t i = 0; cat && i < sizeof(rows) / sizeof(rows[0]); i++) {
 		json_t *norm = NULL;
@@ -158,7 +148,7 @@ void test_custom_kernels_refusals_name_the_field(void)
 
 void test_custom_kernels_limits_and_shapes(void)
 {
-	struct wl_catalog *cat = load();
+	struct wl_catalog *cat = check_load_catalog();
 	json_t *norm = NULL, *list;
 	long long count;
 	struct wl_error err;
@@ -211,7 +201,7 @@ void test_custom_kernels_limits_and_shapes(void)
  * and its template keeps the file's preamble and drops the other kernels. */
 void test_kernel_scanner_reads_the_repository_sources(void)
 {
-	struct wl_catalog *cat = load();
+	struct wl_catalog *cat = check_load_catalog();
 	struct wl_kernel_list *list = malloc(sizeof(*list));
 	struct wl_error err;
 

@@ -8,16 +8,6 @@
 #include "check.h"
 #include "request.h"
 
-static struct wl_catalog *load(void)
-{
-	struct wl_catalog *cat = NULL;
-	struct wl_error err;
-
-	if (wl_catalog_load(CATALOG_PATH, &cat, &err) < 0)
-		CHECK(0, "load: %s", err.msg);
-	return cat;
-}
-
 static int validate(const struct wl_catalog *cat, const char *text, json_t **norm,
 		    long long *count, struct wl_error *err)
 {
@@ -49,7 +39,7 @@ void test_request_accepts_good_requests(void)
 		{ "{\"experiment\":\"copy\",\"label\":\"\xc3\xa9t\xc3\xa9\"}", 3 },
 		{ "{\"experiment\":\"copy\",\"cache\":\"hot\",\"noise\":0.005,\"budget_ms\":250}", 3 },
 	};
-	struct wl_catalog *cat = load();
+	struct wl_catalog *cat = check_load_catalog();
 
 	for (size_t i = 0; cat && i < sizeof(rows) / sizeof(rows[0]); i++) {
 		json_t *norm = NULL;
@@ -124,7 +114,7 @@ void test_request_rejects_bad_requests(void)
 		{ "{\"experiment\":\"copy\",\"budget_ms\":0}", WL_ERR_INVALID_FIELD, "budget_ms", "from 1 to 60000" },
 		{ "{\"experiment\":\"copy\",\"budget_ms\":1.5}", WL_ERR_INVALID_FIELD, "budget_ms", "an integer" },
 	};
-	struct wl_catalog *cat = load();
+	struct wl_catalog *cat = check_load_catalog();
 
 	for (size_t i = 0; cat && i < sizeof(rows) / sizeof(rows[0]); i++) {
 		json_t *norm = NULL;
@@ -167,7 +157,7 @@ void test_request_rejects_bad_requests(void)
 
 void test_request_fills_defaults_and_seed(void)
 {
-	struct wl_catalog *cat = load();
+	struct wl_catalog *cat = check_load_catalog();
 	json_t *a = NULL, *b = NULL;
 	long long count;
 	struct wl_error err;
@@ -203,7 +193,7 @@ void test_request_fills_defaults_and_seed(void)
 
 void test_points_expand_in_catalog_order(void)
 {
-	struct wl_catalog *cat = load();
+	struct wl_catalog *cat = check_load_catalog();
 	const struct wl_experiment *t = cat ? wl_catalog_find(cat, "transpose") : NULL;
 	json_t *norm = NULL;
 	struct wl_points pts = { 0 };
@@ -265,7 +255,7 @@ void test_device_check_refuses_what_does_not_fit(void)
 	};
 	/* A small device: 4 GiB, 512 MiB buffers, 16 KiB local, 1024 work-items. */
 	struct wl_device_limits dev = { "small-gpu-0", 4.0 * (1 << 30), 512.0 * (1 << 20), 16384, 1024 };
-	struct wl_catalog *cat = load();
+	struct wl_catalog *cat = check_load_catalog();
 
 	for (size_t i = 0; cat && i < sizeof(rows) / sizeof(rows[0]); i++) {
 		json_t *norm = NULL;
