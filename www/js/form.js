@@ -123,7 +123,7 @@ export class RunForm {
         el('div', { class: 'field', 'data-field': 'repeat' },
           el('label', { for: 'f-repeat' }, 'Repeat '),
           el('input', { id: 'f-repeat', name: 'repeat', type: 'text', inputmode: 'numeric', class: 'short', value: '100' }),
-          el('small', { class: 'hint' }, ' timed launches per point at most, 1 … 1000'),
+          el('small', { class: 'hint' }, ' timed launches per point at most, 1 … 10000'),
           el('p', { class: 'field-error', role: 'alert' })),
         el('div', { class: 'field', 'data-field': 'noise' },
           el('label', { for: 'f-noise' }, 'Noise ± '),
