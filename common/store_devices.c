@@ -9,7 +9,9 @@
 #define ONLINE_SQL "(u.stopped_at IS NULL AND unixepoch(u.last_seen) > unixepoch('now') - ?1)"
 
 static const char SQL_LIST_DEVICES[] =
-	"SELECT d.info, " ONLINE_SQL ", u.last_seen, d.runner_id FROM devices d"
+	"SELECT d.info, " ONLINE_SQL ", u.last_seen, d.runner_id,"
+	" (SELECT r.id FROM runs r WHERE r.status = 'running' AND r.device_id = d.id"
+	"  ORDER BY r.id LIMIT 1) FROM devices d"
 	" JOIN runners u ON u.id = d.runner_id ORDER BY d.ordinal, d.id";
 
 int wl_store_list_devices(struct wl_store *st, long long window_s, json_t **out,
@@ -33,6 +35,14 @@ int wl_store_list_devices(struct wl_store *st, long long window_s, json_t **out,
 		json_object_set_new(dev, "online", json_boolean(sqlite3_column_int(s, 1)));
 		json_object_set_new(dev, "last_seen", store_col_text(s, 2));
 		json_object_set_new(dev, "runner", json_integer(sqlite3_column_int64(s, 3)));
+		/* What it is doing: the run it executes, or idle (offline says
+		 * nothing can be known). */
+		json_object_set_new(dev, "running", sqlite3_column_type(s, 4) == SQLITE_NULL
+							   ? json_null()
+							   : json_integer(sqlite3_column_int64(s, 4)));
+		json_object_set_new(dev, "state", json_string(!sqlite3_column_int(s, 1) ? "offline"
+							      : sqlite3_column_type(s, 4) == SQLITE_NULL ? "idle"
+													  : "running"));
 		json_array_append_new(list, dev);
 	}
 	sqlite3_reset(s);

@@ -266,15 +266,30 @@ int wl_cl_devices_find(const char *only, struct wl_cl_devices *out, struct wl_er
 	return 0;
 }
 
+static void release(struct wl_cl_device *dev)
+{
+	wl_cl_device_close(dev);
+	wl_nvml_close(dev->nvml);
+	json_decref(dev->info);
+}
+
 void wl_cl_devices_free(struct wl_cl_devices *devs)
 {
-	for (size_t i = 0; i < devs->count; i++) {
-		wl_cl_device_close(&devs->list[i]);
-		wl_nvml_close(devs->list[i].nvml);
-		json_decref(devs->list[i].info);
-	}
+	for (size_t i = 0; i < devs->count; i++)
+		release(&devs->list[i]);
 	free(devs->list);
 	memset(devs, 0, sizeof(*devs));
+}
+
+void wl_cl_devices_keep(struct wl_cl_devices *devs, size_t index)
+{
+	for (size_t i = 0; i < devs->count; i++) {
+		if (i != index)
+			release(&devs->list[i]);
+	}
+	if (index != 0)
+		devs->list[0] = devs->list[index];
+	devs->count = 1;
 }
 
 void wl_cl_devices_disable_fp64(struct wl_cl_devices *devs)
@@ -308,8 +323,55 @@ int wl_cl_device_open(struct wl_cl_device *dev, struct wl_error *err)
 	return 0;
 }
 
+static void staging_release(struct wl_cl_device *dev)
+{
+	if (dev->staging_ptr && dev->queue) {
+		clEnqueueUnmapMemObject(dev->queue, dev->staging, dev->staging_ptr, 0, NULL, NULL);
+		clFinish(dev->queue);
+	}
+	if (dev->staging)
+		clReleaseMemObject(dev->staging);
+	dev->staging = NULL;
+	dev->staging_ptr = NULL;
+	dev->staging_size = 0;
+}
+
+int wl_cl_device_staging(struct wl_cl_device *dev, size_t bytes, void **ptr, struct wl_error *err)
+{
+	size_t size;
+	cl_int rc;
+
+	if (bytes <= dev->staging_size) {
+		*ptr = dev->staging_ptr;
+		return 0;
+	}
+	if (wl_cl_device_open(dev, err) < 0)
+		return -1;
+	staging_release(dev);
+	/* Grown by whole MiB and at least by half, so a sweep of rising sizes
+	 * pins new memory a few times, not at every point. */
+	size = bytes + bytes / 2;
+	size = (size + ((size_t)1 << 20) - 1) & ~(((size_t)1 << 20) - 1);
+	if (size > dev->max_alloc)
+		size = bytes;
+	dev->staging = clCreateBuffer(dev->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, size, NULL, &rc);
+	if (dev->staging)
+		dev->staging_ptr = clEnqueueMapBuffer(dev->queue, dev->staging, CL_TRUE,
+						      CL_MAP_READ | CL_MAP_WRITE, 0, size, 0, NULL, NULL, &rc);
+	if (!dev->staging || !dev->staging_ptr) {
+		wl_error_set(err, WL_ERR_INTERNAL, "pinned host memory of %zu bytes on %s: %s", size,
+			     dev->id, wl_cl_error_name(rc));
+		staging_release(dev);
+		return -1;
+	}
+	dev->staging_size = size;
+	*ptr = dev->staging_ptr;
+	return 0;
+}
+
 void wl_cl_device_close(struct wl_cl_device *dev)
 {
+	staging_release(dev);
 	if (dev->queue)
 		clReleaseCommandQueue(dev->queue);
 	if (dev->context)

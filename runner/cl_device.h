@@ -25,6 +25,9 @@ struct wl_cl_device {
 	json_t *info;			/* the API's device object; owned */
 	int nvidia_index;		/* its place among NVIDIA GPUs (NVML's order), or -1 */
 	struct wl_nvml *nvml;		/* clocks and throttling, when NVML knows it; owned */
+	cl_mem staging;			/* pinned host memory outputs are read into */
+	void *staging_ptr;		/* where it is mapped */
+	size_t staging_size;
 };
 
 struct wl_nvml;
@@ -40,12 +43,21 @@ struct wl_cl_devices {
 int wl_cl_devices_find(const char *only, struct wl_cl_devices *out, struct wl_error *err);
 void wl_cl_devices_free(struct wl_cl_devices *devs);
 
+/* Keep only the device at index (< count), releasing the others: a worker
+ * serves one device. */
+void wl_cl_devices_keep(struct wl_cl_devices *devs, size_t index);
+
 /* Mark every device as without fp64 (its description too), so experiments in
  * double run in float. */
 void wl_cl_devices_disable_fp64(struct wl_cl_devices *devs);
 
 /* Create the device's context and in-order profiling queue (idempotent). */
 int wl_cl_device_open(struct wl_cl_device *dev, struct wl_error *err);
+
+/* At least bytes of pinned host memory (CL_MEM_ALLOC_HOST_PTR, mapped) in
+ * *ptr, kept for the next call and grown as needed: reads into it run at the
+ * bus's speed. Valid until the next call or wl_cl_device_close(). */
+int wl_cl_device_staging(struct wl_cl_device *dev, size_t bytes, void **ptr, struct wl_error *err);
 
 /* Release the context and queue, e.g. after an error that may have broken
  * them; the next wl_cl_device_open() makes fresh ones. */

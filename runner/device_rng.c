@@ -50,7 +50,9 @@ int wl_point_random(const struct wl_point *pt, struct wl_rng *r, size_t n, int s
 
 	if (!source.text && wl_source_from_text(RNG_SOURCE, &source, err) < 0)
 		return -1;
-	if (small_int_max > 0)
+	if (!host)
+		wl_rng_skip(r, n);
+	else if (small_int_max > 0)
 		wl_rng_fill_small_int(r, host, n, small_int_max);
 	else
 		wl_rng_fill_float(r, host, n);

@@ -9,7 +9,6 @@
 
 struct spin_state {
 	cl_mem flag, out;	/* the flag stays 0; out is what gets poisoned */
-	int output;
 };
 
 static void spin_teardown(void *state)
@@ -46,13 +45,14 @@ static int spin_measure(const struct wl_point *pt, void *state, const struct wl_
 {
 	struct spin_state *s = state;
 	struct wl_launch l = { .dims = 1, .global = { 1 }, .local = { 1 } };
+	const void *output;
 	int rc;
 
 	if (wl_point_kernel(pt, "", v->kernel, &l.kernel, err) < 0)
 		return -1;
 	clSetKernelArg(l.kernel, 0, sizeof(cl_mem), &s->flag);
 	clSetKernelArg(l.kernel, 1, sizeof(cl_mem), &s->out);
-	rc = wl_point_run(pt, &l, s->out, sizeof(cl_int), &s->output, res, err);
+	rc = wl_point_run(pt, &l, s->out, sizeof(cl_int), &output, res, err);
 	clReleaseKernel(l.kernel);
 	return rc < 0 ? -1 : 0;
 }

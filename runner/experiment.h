@@ -86,8 +86,9 @@ int wl_point_buffer(const struct wl_point *pt, cl_mem_flags flags, size_t bytes,
 
 /* A device buffer of n floats with the random values that wl_rng_fill_float
  * (small_int_max 0) or wl_rng_fill_small_int (with that max) would write from
- * r, made on the device; host receives the same values, and r advances as
- * those fills advance it. */
+ * r, made on the device; host, when not NULL, receives the same values (a
+ * reference that evaluates wl_rng_float_at() per element needs none), and r
+ * advances as those fills advance it. */
 struct wl_rng;
 int wl_point_random(const struct wl_point *pt, struct wl_rng *r, size_t n, int small_int_max,
 		    float *host, cl_mem_flags flags, cl_mem *out, struct wl_error *err);
@@ -108,11 +109,12 @@ int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
 		  struct wl_measurement *res, struct wl_error *err);
 
 /* The steps every variant takes: poison out (bytes), time launch l, read out
- * back into host. Returns 1 when the output is in host to verify, 0 when the
- * point failed without output (res->error says why), -1 for an error that
- * stops the run. */
+ * back into the device's pinned staging memory, *host pointing at it (valid
+ * until the next wl_point_run on the device). Returns 1 when the output is
+ * there to verify, 0 when the point failed without output (res->error says
+ * why), -1 for an error that stops the run. */
 int wl_point_run(const struct wl_point *pt, const struct wl_launch *l, cl_mem out, size_t bytes,
-		 void *host, struct wl_measurement *res, struct wl_error *err);
+		 const void **host, struct wl_measurement *res, struct wl_error *err);
 
 /* Release *m if set and clear it; for teardown functions. */
 void wl_mem_release(cl_mem *m);
@@ -122,6 +124,13 @@ void wl_mem_release(cl_mem *m);
  * they all match. */
 int wl_verify_exact_float(const float *got, const float *want, size_t n, size_t row_len,
 			  struct wl_measurement *res);
+
+/* The same against expected values computed per element: want(ctx, i) is
+ * element i of the reference, evaluated where it is compared so that a
+ * reference that is a pure function of the index is never held in memory. */
+typedef float (*wl_expected_fn)(const void *ctx, size_t i);
+int wl_verify_exact_float_fn(const float *got, wl_expected_fn want, const void *ctx, size_t n,
+			     size_t row_len, struct wl_measurement *res);
 
 /* The tolerance of the sum checks, stated: zero. Reductions and dot products run
  * on nonzero integers of magnitude at most 8 (wl_rng_fill_small_int), so every

@@ -18,12 +18,24 @@ extern const struct wl_experiment_ops wl_exp_minplus;
 extern const struct wl_experiment_ops wl_exp_banks;
 extern const struct wl_experiment_ops wl_exp_test_spin;
 
-/* out = in transposed, both n x n row-major. */
-void wl_transpose_reference(const float *in, float *out, size_t n);
+/* The references of the data-movement experiments, as the input element each
+ * output element must hold: the CPU compares output element o with input
+ * element source(o), computed where it is compared (the inputs are a
+ * counter-based sequence, wl_rng_float_at), so neither input nor reference is
+ * ever held in host memory. */
 
-/* out[i] = in[i * stride + offset] for i < n (strided: offset 0; offset:
+/* Of the transpose of an n x n row-major matrix: out[x][y] = in[y][x]. */
+static inline size_t wl_transpose_source(size_t o, size_t n)
+{
+	return (o % n) * n + o / n;
+}
+
+/* Of a gather: out[i] = in[i * stride + offset] (strided: offset 0; offset:
  * stride 1). */
-void wl_gather_reference(const float *in, float *out, size_t n, size_t stride, size_t offset);
+static inline size_t wl_gather_source(size_t i, size_t stride, size_t offset)
+{
+	return i * stride + offset;
+}
 
 /* The sum of v[0..n) and the dot product of a and b, in double. */
 double wl_sum_reference(const float *v, size_t n);

@@ -33,6 +33,7 @@ int main(int argc, char **argv)
 		.stop_timeout = 60,
 		.worker_fd = -1,
 		.runner_id = 0,
+		.device_slot = 0,
 	};
 	const struct wl_option options[] = {
 		{ "db", WL_OPT_STRING, &cfg.db, "PATH", "the store (SQLite file; default var/warplab.db)", 0, 0 },
@@ -49,6 +50,7 @@ int main(int argc, char **argv)
 		{ "test-kernels", WL_OPT_FLAG, &cfg.test_kernels, NULL, "allow the catalog's test-only experiments (for warplab's own tests)", 0, 0 },
 		{ "worker-fd", WL_OPT_INT, &cfg.worker_fd, "FD", "(internal) run as the worker, reporting on FD", 0, 65535 },
 		{ "runner-id", WL_OPT_INT, &cfg.runner_id, "ID", "(internal) the worker's runner id", 1, 1L << 62 },
+		{ "device-slot", WL_OPT_INT, &cfg.device_slot, "N", "(internal) the worker's device, by its place among those found", 0, 1023 },
 		{ 0 },
 	};
 	struct wl_error err;

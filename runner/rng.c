@@ -37,18 +37,18 @@ static inline uint64_t at(uint64_t base, size_t i)
 	return mix(base + ((uint64_t)i + 1) * GAMMA);
 }
 
+void wl_rng_skip(struct wl_rng *r, size_t n)
+{
+	r->state += (uint64_t)n * GAMMA;
+}
+
 void wl_rng_fill_float(struct wl_rng *r, float *out, size_t n)
 {
 	uint64_t base = r->state;
 
 #pragma omp parallel for schedule(static) if (n > 65536)
-	for (size_t i = 0; i < n; i++) {
-		/* 24 random bits: exact in a float. Zero maps to the smallest
-		 * positive step instead. */
-		int32_t v = (int32_t)(at(base, i) >> 40) - (1 << 23);
-
-		out[i] = (float)(v ? v : 1) / (float)(1 << 23);
-	}
+	for (size_t i = 0; i < n; i++)
+		out[i] = wl_rng_float_at(base, i);
 	r->state = base + (uint64_t)n * GAMMA;
 }
 

@@ -14,6 +14,26 @@ struct wl_rng {
 void wl_rng_seed(struct wl_rng *r, uint64_t seed);
 uint64_t wl_rng_next(struct wl_rng *r);
 
+/* Skip the next n outputs, as a fill of n elements would. */
+void wl_rng_skip(struct wl_rng *r, size_t n);
+
+/* Element i of a wl_rng_fill_float() of a generator whose state was base:
+ * any element computed alone, so a reference can be evaluated where it is
+ * compared rather than kept in memory. */
+static inline float wl_rng_float_at(uint64_t base, size_t i)
+{
+	uint64_t z = base + ((uint64_t)i + 1) * 0x9e3779b97f4a7c15ULL;
+	int32_t v;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	z ^= z >> 31;
+	/* 24 random bits: exact in a float. Zero maps to the smallest positive
+	 * step instead. */
+	v = (int32_t)(z >> 40) - (1 << 23);
+	return (float)(v ? v : 1) / (float)(1 << 23);
+}
+
 /* A seed for stream number `stream` derived from seed (points, buffers). */
 uint64_t wl_rng_derive(uint64_t seed, uint64_t stream);
 

@@ -1,10 +1,12 @@
-/* The runner's two processes. warplab-runner starts as the supervisor, which
+/* The runner's processes. warplab-runner starts as the supervisor, which
  * never opens OpenCL: it registers the runner in the store, sends its
- * heartbeats, recovers runs that dead runners left, and starts the worker (the
- * same program with --worker-fd) which opens the devices and executes runs.
- * Before each point the worker tells the supervisor how long the point may
- * take; a worker that overruns is killed and restarted and its run fails with
- * "timed out after N s", so a kernel that hangs cannot take the runner down. */
+ * heartbeats, recovers runs that dead runners left, and starts one worker per
+ * device (the same program with --worker-fd and --device-slot), each of which
+ * opens its device and executes that device's runs, so every GPU of the host
+ * works at once. Before each point a worker tells the supervisor how long the
+ * point may take; a worker that overruns is killed and restarted and its run
+ * fails with "timed out after N s", so a kernel that hangs cannot take the
+ * runner, nor the other devices, down. */
 #ifndef WL_RUNNER_H
 #define WL_RUNNER_H
 
@@ -23,6 +25,7 @@ struct runner_config {
 	int test_kernels;	/* allow the test-only experiments (tests only) */
 	long worker_fd;		/* >= 0: this process is the worker, reporting on this fd */
 	long runner_id;		/* the worker's runner id, given by the supervisor */
+	long device_slot;	/* the worker's device: its index among those found */
 };
 
 /* Raised by SIGTERM and SIGINT in either process. */
@@ -36,7 +39,7 @@ int wl_supervise(const struct runner_config *cfg, int argc, char **argv);
 int wl_work(const struct runner_config *cfg);
 
 /* Messages from the worker to the supervisor, one line each. */
-#define WL_MSG_READY "READY"	/* devices registered: READY <count> */
+#define WL_MSG_READY "READY"	/* device registered: READY <devices found> <device id> */
 #define WL_MSG_POINT "POINT"	/* a point starts: POINT <run id> <seconds it may take> */
 #define WL_MSG_IDLE "IDLE"	/* the run ended, nothing running */
 #define WL_MSG_CUSTOM "CUSTOM"	/* CUSTOM <name> <point>: a custom kernel is measured; CUSTOM -: done */

@@ -1,8 +1,11 @@
 /* The runner's supervisor (see runner.h): it owns the runner's row in the
- * store and its heartbeat, starts the worker, reads the worker's reports, and
- * acts when the worker overruns a point (kill, fail the run "timed out", start
- * a new worker), dies (requeue its run while it has attempts left, start a new
- * worker), or cannot start at all (stop with its status). */
+ * store and its heartbeat, starts one worker per device (the first worker says
+ * how many devices there are), reads the workers' reports, and acts when a
+ * worker overruns a point (kill, fail the run "timed out", start a new
+ * worker), dies (requeue its run while it has attempts left, start a new
+ * worker), or cannot start at all (leave its device out; stop with its status
+ * when no device is left). Each worker is watched on its own, so a hang or a
+ * crash on one device never holds up the others. */
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
@@ -78,36 +81,49 @@ static void recover(struct wl_store *st, long long runner_id, const struct runne
 			    failed);
 }
 
-/* The worker being watched. */
+/* The worker of one device slot. */
 struct worker {
-	long long runner_id;
-	pid_t pid;
+	long long slot;
+	pid_t pid;		/* 0 while none runs */
 	int fd;			/* read end of its report pipe */
 	char buf[1024];
 	size_t len;
 	int ready;
+	long long found;	/* devices the worker found, from READY */
+	char device[96];	/* its device id, from READY */
 	long long run_id;	/* the run of the point in progress, or 0 */
 	long long limit_s;	/* that point's deadline, seconds */
 	double deadline;	/* when it passes (monotonic), or 0 */
 	double stop_sent;	/* when SIGTERM was forwarded, or 0 */
+	int timed_out;		/* killed for overrunning its deadline */
 	char custom[80];	/* the custom kernel being measured, or "" */
 	char custom_at[256];	/* and the point it is measured at */
+	double started;		/* when it was started (monotonic) */
+	int quick_deaths;	/* deaths within 10 s of starting, in a row */
+	double restart_at;	/* when to start it again, or 0 */
+	int given_up;		/* it could not start: its device is left out */
 };
 
-/* Start the worker: this program again, with --worker-fd and --runner-id. */
+/* Start the slot's worker: this program again, with --worker-fd,
+ * --runner-id and --device-slot. */
 static int spawn(struct worker *w, int argc, char **argv, long long runner_id)
 {
 	int fds[2];
-	char fd_text[16], id_text[32];
+	char fd_text[16], id_text[32], slot_text[32];
 	char **args;
 
-	memset(w, 0, sizeof(*w));
-	w->runner_id = runner_id;
+	w->pid = 0;
+	w->len = 0;
+	w->ready = 0;
+	w->run_id = 0;
+	w->deadline = w->stop_sent = w->restart_at = 0;
+	w->timed_out = 0;
+	w->custom[0] = '\0';
 	if (pipe(fds) < 0) {
 		wl_log_error("pipe: %s", strerror(errno));
 		return -1;
 	}
-	args = calloc((size_t)argc + 5, sizeof(*args));
+	args = calloc((size_t)argc + 7, sizeof(*args));
 	if (!args) {
 		close(fds[0]);
 		close(fds[1]);
@@ -115,12 +131,15 @@ static int spawn(struct worker *w, int argc, char **argv, long long runner_id)
 	}
 	snprintf(fd_text, sizeof(fd_text), "%d", fds[1]);
 	snprintf(id_text, sizeof(id_text), "%lld", runner_id);
+	snprintf(slot_text, sizeof(slot_text), "%lld", w->slot);
 	for (int i = 0; i < argc; i++)
 		args[i] = argv[i];
 	args[argc] = "--worker-fd";
 	args[argc + 1] = fd_text;
 	args[argc + 2] = "--runner-id";
 	args[argc + 3] = id_text;
+	args[argc + 4] = "--device-slot";
+	args[argc + 5] = slot_text;
 	w->pid = fork();
 	if (w->pid == 0) {
 		close(fds[0]);
@@ -131,20 +150,26 @@ static int spawn(struct worker *w, int argc, char **argv, long long runner_id)
 	close(fds[1]);
 	if (w->pid < 0) {
 		wl_log_error("fork: %s", strerror(errno));
+		w->pid = 0;
 		close(fds[0]);
 		return -1;
 	}
 	w->fd = fds[0];
+	w->started = now_s();
 	return 0;
 }
 
-static void handle_line(struct worker *w, char *line)
+static void handle_line(struct worker *w, long long runner_id, char *line)
 {
 	long long a, b;
+	char id[96];
 
-	if (sscanf(line, WL_MSG_READY " %lld", &a) == 1) {
+	if (sscanf(line, WL_MSG_READY " %lld %95s", &a, id) == 2) {
 		w->ready = 1;
-		wl_log_info("runner %lld ready: %lld device(s), worker pid %d", w->runner_id, a, (int)w->pid);
+		w->found = a;
+		snprintf(w->device, sizeof(w->device), "%s", id);
+		wl_log_info("runner %lld ready: device %s (%lld of %lld), worker pid %d", runner_id, id,
+			    w->slot + 1, a, (int)w->pid);
 	} else if (sscanf(line, WL_MSG_POINT " %lld %lld", &a, &b) == 2) {
 		w->run_id = a;
 		w->limit_s = b;
@@ -166,7 +191,7 @@ static void handle_line(struct worker *w, char *line)
 }
 
 /* Read what the worker wrote; returns 0 at end of file (it exited). */
-static int read_reports(struct worker *w)
+static int read_reports(struct worker *w, long long runner_id)
 {
 	ssize_t n = read(w->fd, w->buf + w->len, sizeof(w->buf) - 1 - w->len);
 	char *nl;
@@ -177,7 +202,7 @@ static int read_reports(struct worker *w)
 	w->buf[w->len] = '\0';
 	while ((nl = strchr(w->buf, '\n'))) {
 		*nl = '\0';
-		handle_line(w, w->buf);
+		handle_line(w, runner_id, w->buf);
 		memmove(w->buf, nl + 1, w->len - (size_t)(nl + 1 - w->buf) + 1);
 		w->len -= (size_t)(nl + 1 - w->buf);
 	}
@@ -186,50 +211,29 @@ static int read_reports(struct worker *w)
 	return 1;
 }
 
-/* How a worker's life ended, as the supervisor saw it. */
-enum ending { ENDED_EXIT, ENDED_TIMEOUT };
-
-/* Watch the worker until it exits; kill it past a point's deadline, or past
- * the stop timeout once asked to stop. Meanwhile recover, every heartbeat
- * window, the runs of other runners that died. *status is its wait status. */
-static enum ending watch(struct worker *w, const struct runner_config *cfg, struct wl_store *st,
-			 long long runner_id, int *status)
+/* Signals to a running worker: stop after the point when the runner stops
+ * (and a kill past --stop-timeout), a kill past its point's deadline. */
+static void police(struct worker *w, const struct runner_config *cfg, double now)
 {
-	enum ending ending = ENDED_EXIT;
-	double last_recovery = now_s();
-
-	for (;;) {
-		struct pollfd p = { .fd = w->fd, .events = POLLIN };
-		double now = now_s();
-		int timeout = 500;
-
-		if (wl_runner_stop && !w->stop_sent) {
-			kill(w->pid, SIGTERM);
-			w->stop_sent = now;
-		}
-		if (w->stop_sent && now - w->stop_sent > (double)cfg->stop_timeout) {
-			wl_log_warn("the worker did not stop within %ld s; killing it", cfg->stop_timeout);
-			kill(w->pid, SIGKILL);
-			w->stop_sent = now + 1e9;
-		}
-		if (w->deadline && now > w->deadline && !w->stop_sent) {
-			wl_log_error("run %lld: a point overran its %lld s; killing the worker", w->run_id,
-				     w->limit_s);
-			kill(w->pid, SIGKILL);
-			ending = ENDED_TIMEOUT;
-			w->deadline = 0;
-		}
-		if (now - last_recovery > (double)cfg->heartbeat) {
-			recover(st, runner_id, cfg);
-			last_recovery = now;
-		}
-		if (poll(&p, 1, timeout) > 0 && !read_reports(w))
-			break;
+	if (!w->pid)
+		return;
+	if (wl_runner_stop && !w->stop_sent) {
+		kill(w->pid, SIGTERM);
+		w->stop_sent = now;
 	}
-	close(w->fd);
-	while (waitpid(w->pid, status, 0) < 0 && errno == EINTR)
-		;
-	return ending;
+	if (w->stop_sent && now - w->stop_sent > (double)cfg->stop_timeout) {
+		wl_log_warn("the worker of %s did not stop within %ld s; killing it",
+			    w->device[0] ? w->device : "a device", cfg->stop_timeout);
+		kill(w->pid, SIGKILL);
+		w->stop_sent = now + 1e9;
+	}
+	if (w->deadline && now > w->deadline && !w->stop_sent) {
+		wl_log_error("run %lld: a point overran its %lld s; killing the worker", w->run_id,
+			     w->limit_s);
+		kill(w->pid, SIGKILL);
+		w->timed_out = 1;
+		w->deadline = 0;
+	}
 }
 
 static void describe_exit(int status, char *buf, size_t len)
@@ -241,6 +245,177 @@ static void describe_exit(int status, char *buf, size_t len)
 		snprintf(buf, len, "the runner's device process exited with status %d", WEXITSTATUS(status));
 }
 
+/* Settle the run the dead worker was in: a timeout fails it, a stop past
+ * --stop-timeout requeues it, a crash in a custom kernel fails it, any other
+ * death counts as one of its attempts. */
+static void settle(struct wl_store *st, long long runner_id, const struct runner_config *cfg,
+		   const struct worker *w, int wstatus)
+{
+	struct wl_error err;
+	char why[256];
+	int requeued = 0;
+
+	if (w->timed_out) {
+		char msg[256];
+
+		snprintf(msg, sizeof(msg),
+			 "timed out after %lld s: a point ran past its deadline (set by its size and repeat, at most --run-timeout %ld s); the device process was killed and restarted",
+			 w->limit_s, cfg->run_timeout);
+		if (wl_store_finish_run(st, runner_id, w->run_id, "failed", msg, &err) < 0)
+			wl_log_error("run %lld: %s", w->run_id, err.msg);
+		wl_log_info("run %lld failed: %s", w->run_id, msg);
+	} else if (w->run_id && wl_runner_stop) {
+		/* Killed while stopping, past --stop-timeout: not the run's fault. */
+		if (wl_store_requeue_run(st, runner_id, w->run_id, &err) < 0)
+			wl_log_error("run %lld: %s", w->run_id, err.msg);
+	} else if (w->run_id && w->custom[0]) {
+		/* It died running someone's own kernel: that code would
+		 * crash it again, so the run fails now rather than retry. */
+		char msg[768];
+
+		describe_exit(wstatus, why, sizeof(why));
+		snprintf(msg, sizeof(msg),
+			 "custom kernel '%s' crashed the device process at %s (%s); runs whose own kernels crash are not retried",
+			 w->custom, w->custom_at, why);
+		if (wl_store_finish_run(st, runner_id, w->run_id, "failed", msg, &err) < 0)
+			wl_log_error("run %lld: %s", w->run_id, err.msg);
+		wl_log_warn("run %lld failed: %s", w->run_id, msg);
+	} else if (w->run_id) {
+		/* It died in a run: that counts as one of the run's attempts. */
+		describe_exit(wstatus, why, sizeof(why));
+		if (wl_store_release_run(st, w->run_id, cfg->max_attempts, why, &requeued, &err) < 0)
+			wl_log_error("run %lld: %s", w->run_id, err.msg);
+		else if (!wl_runner_stop)
+			wl_log_warn("run %lld %s: %s", w->run_id, requeued ? "requeued" : "failed", why);
+	}
+}
+
+/* The worker's pipe closed: reap it, settle its run, and plan its restart
+ * (ever more slowly while it keeps dying young), or give its device up when it
+ * never became ready. Returns its exit status when it gave up. */
+static int reap(struct wl_store *st, long long runner_id, const struct runner_config *cfg,
+		struct worker *w)
+{
+	int wstatus = 0;
+	char why[256];
+
+	close(w->fd);
+	while (waitpid(w->pid, &wstatus, 0) < 0 && errno == EINTR)
+		;
+	w->pid = 0;
+	settle(st, runner_id, cfg, w, wstatus);
+	if (wl_runner_stop)
+		return 0;
+	if (!w->ready) {
+		/* It could not start (no device, a bad catalog): its log says
+		 * why, and starting it again would not help. */
+		w->given_up = 1;
+		return WIFEXITED(wstatus) && WEXITSTATUS(wstatus) ? WEXITSTATUS(wstatus) : 1;
+	}
+	if (!w->timed_out) {
+		describe_exit(wstatus, why, sizeof(why));
+		wl_log_warn("%s; starting a new one", why);
+	}
+	w->quick_deaths = now_s() - w->started < 10 ? w->quick_deaths + 1 : 0;
+	w->restart_at = now_s() + (w->quick_deaths < 5 ? w->quick_deaths : 5);
+	return 0;
+}
+
+/* Grow to one worker per device once the first worker says how many there are. */
+static int add_slots(struct worker **ws, size_t *n, long long found)
+{
+	struct worker *grown;
+
+	if (found <= (long long)*n || found > 1024)
+		return 0;
+	grown = realloc(*ws, (size_t)found * sizeof(*grown));
+	if (!grown)
+		return -1;
+	memset(grown + *n, 0, ((size_t)found - *n) * sizeof(*grown));
+	for (size_t i = *n; i < (size_t)found; i++) {
+		grown[i].slot = (long long)i;
+		grown[i].restart_at = now_s();
+	}
+	*ws = grown;
+	*n = (size_t)found;
+	return 0;
+}
+
+/* Watch the workers until the runner stops or no device is left; recover,
+ * every heartbeat window, the runs of other runners that died. Returns the
+ * runner's exit status. */
+static int watch(struct wl_store *st, long long runner_id, const struct runner_config *cfg,
+		 int argc, char **argv)
+{
+	struct worker *ws = calloc(1, sizeof(*ws));
+	struct pollfd *fds = NULL;
+	size_t n = 1;
+	double last_recovery = now_s();
+	long long found = 1;
+	int status = 0;
+
+	if (!ws)
+		return 1;
+	ws[0].restart_at = now_s();
+	for (;;) {
+		double now = now_s();
+		size_t live = 0, usable = 0, nfds = 0;
+		struct pollfd *grown;
+
+		for (size_t i = 0; i < n; i++) {
+			struct worker *w = &ws[i];
+
+			if (!w->pid && !w->given_up && !wl_runner_stop && w->restart_at && now >= w->restart_at &&
+			    spawn(w, argc, argv, runner_id) < 0) {
+				status = 1;
+				wl_runner_stop = 1;
+			}
+			police(w, cfg, now);
+			live += w->pid != 0;
+			usable += !w->given_up;
+		}
+		if (live == 0 && (wl_runner_stop || usable == 0)) {
+			if (usable)
+				status = 0;	/* stopped, not given up */
+			break;
+		}
+		if (now - last_recovery > (double)cfg->heartbeat) {
+			recover(st, runner_id, cfg);
+			last_recovery = now;
+		}
+		grown = realloc(fds, n * sizeof(*fds));
+		if (!grown) {
+			wl_runner_stop = 1;
+			continue;
+		}
+		fds = grown;
+		for (size_t i = 0; i < n; i++)
+			if (ws[i].pid)
+				fds[nfds++] = (struct pollfd){ .fd = ws[i].fd, .events = POLLIN };
+		if (poll(fds, nfds, 200) <= 0)
+			continue;
+		for (size_t i = 0, k = 0; i < n; i++) {
+			struct worker *w = &ws[i];
+			int gave_up;
+
+			if (!w->pid || !(fds[k++].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			if (read_reports(w, runner_id)) {
+				found = w->ready && w->found > found ? w->found : found;
+				continue;
+			}
+			gave_up = reap(st, runner_id, cfg, w);
+			if (gave_up)
+				status = gave_up;
+		}
+		if (add_slots(&ws, &n, found) < 0)
+			wl_runner_stop = 1;
+	}
+	free(fds);
+	free(ws);
+	return status;
+}
+
 int wl_supervise(const struct runner_config *cfg, int argc, char **argv)
 {
 	struct wl_store *st = NULL;
@@ -248,7 +423,7 @@ int wl_supervise(const struct runner_config *cfg, int argc, char **argv)
 	struct wl_error err;
 	char host[256] = "localhost";
 	long long runner_id = 0;
-	int status = 1, hb_started = 0, quick_deaths = 0;
+	int status = 1, hb_started = 0;
 
 	wl_log_init("warplab-runner");
 	if (wl_store_open(cfg->db, &st, &err) < 0) {
@@ -269,69 +444,9 @@ int wl_supervise(const struct runner_config *cfg, int argc, char **argv)
 		goto out;
 	}
 	hb_started = 1;
-
-	while (!wl_runner_stop) {
-		struct worker w;
-		enum ending ending;
-		int wstatus = 0, requeued = 0;
-		double started = now_s();
-		char why[256];
-
-		if (spawn(&w, argc, argv, runner_id) < 0)
-			goto out;
-		ending = watch(&w, cfg, st, runner_id, &wstatus);
-		if (ending == ENDED_TIMEOUT) {
-			char msg[256];
-
-			snprintf(msg, sizeof(msg),
-				 "timed out after %lld s: a point ran past its deadline (set by its size and repeat, at most --run-timeout %ld s); the device process was killed and restarted",
-				 w.limit_s, cfg->run_timeout);
-			if (wl_store_finish_run(st, runner_id, w.run_id, "failed", msg, &err) < 0)
-				wl_log_error("run %lld: %s", w.run_id, err.msg);
-			wl_log_info("run %lld failed: %s", w.run_id, msg);
-		} else if (w.run_id && wl_runner_stop) {
-			/* Killed while stopping, past --stop-timeout: not the run's fault. */
-			if (wl_store_requeue_run(st, runner_id, w.run_id, &err) < 0)
-				wl_log_error("run %lld: %s", w.run_id, err.msg);
-		} else if (w.run_id && w.custom[0]) {
-			/* It died running someone's own kernel: that code would
-			 * crash it again, so the run fails now rather than retry. */
-			char msg[768];
-
-			describe_exit(wstatus, why, sizeof(why));
-			snprintf(msg, sizeof(msg),
-				 "custom kernel '%s' crashed the device process at %s (%s); runs whose own kernels crash are not retried",
-				 w.custom, w.custom_at, why);
-			if (wl_store_finish_run(st, runner_id, w.run_id, "failed", msg, &err) < 0)
-				wl_log_error("run %lld: %s", w.run_id, err.msg);
-			wl_log_warn("run %lld failed: %s", w.run_id, msg);
-		} else if (w.run_id) {
-			/* It died in a run: that counts as one of the run's attempts. */
-			describe_exit(wstatus, why, sizeof(why));
-			if (wl_store_release_run(st, w.run_id, cfg->max_attempts, why, &requeued, &err) < 0)
-				wl_log_error("run %lld: %s", w.run_id, err.msg);
-			else if (!wl_runner_stop)
-				wl_log_warn("run %lld %s: %s", w.run_id, requeued ? "requeued" : "failed", why);
-		}
-		if (wl_runner_stop)
-			break;
-		if (!w.ready) {
-			/* It could not start (no device, a bad catalog): its log says
-			 * why, and starting it again would not help. */
-			status = WIFEXITED(wstatus) && WEXITSTATUS(wstatus) ? WEXITSTATUS(wstatus) : 1;
-			goto out;
-		}
-		if (ending != ENDED_TIMEOUT) {
-			describe_exit(wstatus, why, sizeof(why));
-			wl_log_warn("%s; starting a new one", why);
-		}
-		/* A worker that keeps dying young is restarted ever more slowly. */
-		quick_deaths = now_s() - started < 10 ? quick_deaths + 1 : 0;
-		if (quick_deaths)
-			sleep(quick_deaths < 5 ? (unsigned)quick_deaths : 5);
-	}
-	wl_log_info("stopping");
-	status = 0;
+	status = watch(st, runner_id, cfg, argc, argv);
+	if (status == 0)
+		wl_log_info("stopping");
 out:
 	wl_runner_stop = 1;
 	if (hb_started)

@@ -1,8 +1,9 @@
-/* The runner's worker process: the only one that opens OpenCL. It loads the
- * catalog, enumerates the devices and registers them under the runner id the
- * supervisor gave it, then claims queued runs one at a time and executes them,
- * telling the supervisor over its pipe when each point starts and how long it
- * may take. SIGTERM stops it after the current point, the run requeued. */
+/* The runner's worker process: the only one that opens OpenCL, one per
+ * device. It loads the catalog, enumerates the devices, keeps the one in its
+ * slot and registers it under the runner id the supervisor gave it, then
+ * claims queued runs for that device one at a time and executes them, telling
+ * the supervisor over its pipe when each point starts and how long it may
+ * take. SIGTERM stops it after the current point, the run requeued. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,51 +102,45 @@ static void describe_clocks(struct wl_cl_device *dev)
 	}
 }
 
-static int register_devices(struct wl_store *st, long long runner_id,
-			    const struct wl_cl_devices *devs, struct wl_error *err)
+static int register_device(struct wl_store *st, long long runner_id, long long slot,
+			   struct wl_cl_device *dev, struct wl_error *err)
 {
-	for (size_t i = 0; i < devs->count; i++) {
-		describe_clocks(&devs->list[i]);
-		describe_cache(st, &devs->list[i]);
-		if (wl_store_upsert_device(st, runner_id, (long long)i, devs->list[i].info, err) < 0)
-			return -1;
-		wl_log_info("device %s: %s (%s)", devs->list[i].id,
-			    json_string_value(json_object_get(devs->list[i].info, "name")),
-			    devs->list[i].is_gpu ? "gpu" : "cpu");
-	}
+	describe_clocks(dev);
+	describe_cache(st, dev);
+	if (wl_store_upsert_device(st, runner_id, slot, dev->info, err) < 0)
+		return -1;
+	wl_log_info("device %s: %s (%s)", dev->id, json_string_value(json_object_get(dev->info, "name")),
+		    dev->is_gpu ? "gpu" : "cpu");
 	return 0;
 }
 
-/* Which of our devices serve "auto", "gpu" and "cpu". */
-static void claim_devices(const struct wl_cl_devices *devs, const char **ids,
+/* Which requests this worker's device serves: runs pinned to it, "gpu" or
+ * "cpu" by its type, and "auto" when it is a GPU or the runner has none (so
+ * "auto" never lands on a CPU while a GPU of the runner could take it). */
+static void claim_devices(const struct wl_cl_device *dev, int runner_has_gpu, const char **ids,
 			  struct wl_claim_devices *out)
 {
 	memset(out, 0, sizeof(*out));
-	for (size_t i = 0; i < devs->count; i++) {
-		ids[i] = devs->list[i].id;
-		if (devs->list[i].is_gpu && !out->gpu_id)
-			out->gpu_id = devs->list[i].id;
-		if (!devs->list[i].is_gpu && !out->cpu_id)
-			out->cpu_id = devs->list[i].id;
-	}
+	ids[0] = dev->id;
 	out->ids = ids;
-	out->nids = devs->count;
-	out->auto_id = out->gpu_id ? out->gpu_id : out->cpu_id;
+	out->nids = 1;
+	out->gpu_id = dev->is_gpu ? dev->id : NULL;
+	out->cpu_id = dev->is_gpu ? NULL : dev->id;
+	out->auto_id = dev->is_gpu || !runner_has_gpu ? dev->id : NULL;
 }
 
-static void serve(struct wl_store *st, struct wl_executor *ex, const char *db, long poll_ms)
+static void serve(struct wl_store *st, struct wl_executor *ex, const char *db, long poll_ms,
+		  int runner_has_gpu)
 {
-	const char **ids = calloc(ex->devs->count + 1, sizeof(*ids));
+	const char *ids[1];
 	struct wl_claim_devices cd;
 	struct wl_wakeup *wake = NULL;
 	struct wl_error werr;
 
-	if (!ids)
-		return;
 	/* Woken by the server when a run is queued; polling stays the fallback. */
 	if (wl_wakeup_listen(db, &wake, &werr) < 0)
 		wl_log_warn("no wake-ups (%s): polling every %ld ms", werr.msg, poll_ms);
-	claim_devices(ex->devs, ids, &cd);
+	claim_devices(&ex->devs->list[0], runner_has_gpu, ids, &cd);
 	while (!wl_runner_stop) {
 		struct wl_claim claim;
 		struct wl_error err;
@@ -165,7 +160,6 @@ static void serve(struct wl_store *st, struct wl_executor *ex, const char *db, l
 		wl_claim_free(&claim);
 	}
 	wl_wakeup_close(wake);
-	free(ids);
 }
 
 int wl_work(const struct runner_config *cfg)
@@ -176,7 +170,8 @@ int wl_work(const struct runner_config *cfg)
 	struct wl_program_cache *programs = NULL;
 	struct wl_error err;
 	char path[4096];
-	int status = 1;
+	size_t found;
+	int status = 1, runner_has_gpu = 0;
 
 	wl_log_init("warplab-runner[worker]");
 	report_fd = (int)cfg->worker_fd;
@@ -202,8 +197,16 @@ int wl_work(const struct runner_config *cfg)
 			     cfg->devices ? " matching --devices " : "", cfg->devices ? cfg->devices : "");
 		goto out;
 	}
+	found = devs.count;
+	if ((size_t)cfg->device_slot >= found) {
+		wl_log_error("device slot %ld: only %zu device(s) found", cfg->device_slot, found);
+		goto out;
+	}
+	for (size_t i = 0; i < found; i++)
+		runner_has_gpu |= devs.list[i].is_gpu;
+	wl_cl_devices_keep(&devs, (size_t)cfg->device_slot);
 	if (wl_store_open(cfg->db, &st, &err) < 0 ||
-	    register_devices(st, cfg->runner_id, &devs, &err) < 0) {
+	    register_device(st, cfg->runner_id, cfg->device_slot, &devs.list[0], &err) < 0) {
 		wl_log_error("%s", err.msg);
 		goto out;
 	}
@@ -212,7 +215,7 @@ int wl_work(const struct runner_config *cfg)
 		wl_log_error("out of memory");
 		goto out;
 	}
-	report("%s %zu", WL_MSG_READY, devs.count);
+	report("%s %zu %s", WL_MSG_READY, found, devs.list[0].id);
 	{
 		struct wl_executor ex = {
 			.store = st,
@@ -230,7 +233,7 @@ int wl_work(const struct runner_config *cfg)
 			.on_custom = on_custom,
 		};
 
-		serve(st, &ex, cfg->db, cfg->poll_ms);
+		serve(st, &ex, cfg->db, cfg->poll_ms, runner_has_gpu);
 	}
 	status = 0;
 out:

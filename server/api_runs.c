@@ -113,6 +113,7 @@ static int create_run(struct wl_server *srv, struct wl_store *st, const json_t *
 {
 	json_t *normalized = NULL, *devices = NULL;
 	const json_t *device = NULL;
+	const char *run_device;
 	char *request_text = NULL;
 	long long measurements;
 	int rc = -1;
@@ -126,8 +127,8 @@ static int create_run(struct wl_server *srv, struct wl_store *st, const json_t *
 		goto out;
 	if (wl_store_list_devices(st, srv->cfg->heartbeat, &devices, err) < 0)
 		goto out;
-	if (resolve_device(devices, json_string_value(json_object_get(normalized, "device")),
-			   &device, err) < 0)
+	run_device = json_string_value(json_object_get(normalized, "device"));
+	if (resolve_device(devices, run_device, &device, err) < 0)
 		goto out;
 	if (device) {
 		const struct wl_experiment *exp = wl_catalog_find(
@@ -148,8 +149,14 @@ static int create_run(struct wl_server *srv, struct wl_store *st, const json_t *
 			.experiment = json_string_value(json_object_get(normalized, "experiment")),
 			.label = json_string_value(json_object_get(normalized, "label")),
 			.request_json = request_text,
-			.device_req = json_string_value(json_object_get(normalized, "device")),
-			.device_id = device ? json_string_value(json_object_get(device, "id")) : NULL,
+			.device_req = run_device,
+			/* Only a run that names its device is pinned to it; "auto",
+			 * "gpu" and "cpu" go to whichever matching device is free
+			 * first (the device found above only set the limits). */
+			.device_id = device && strcmp(run_device, "auto") && strcmp(run_device, "gpu") &&
+						     strcmp(run_device, "cpu")
+					     ? json_string_value(json_object_get(device, "id"))
+					     : NULL,
 			.total = measurements,
 			.queue_limit = srv->cfg->queue_limit,
 		};

@@ -69,16 +69,26 @@ export class Lab {
     return child;
   }
 
-  async startRunner(extra = []) {
+  // Start a runner; resolves once `devices` of its workers are ready (each
+  // device has its own worker). env adds to the environment.
+  async startRunner(extra = [], { env = {}, devices = 1 } = {}) {
     const child = this.track(spawn(join(BUILD, 'warplab-runner'),
       // Cold timings flush at most 8 MiB here: on PoCL the measured cache asks
       // for hundreds of MiB per launch, which would make every sweep slow.
       // cache.test.mjs checks the full flush.
       ['--db', this.db, '--kernels', join(ROOT, 'kernels'), '--poll-ms', '100', '--flush-max', '8388608', ...extra],
-      { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] }), 'runner');
-    await waitForLine(child, /runner \d+ ready/, 'warplab-runner', 60000);
+      { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } }), 'runner');
+    const ready = new RegExp(`(runner \\d+ ready[^]*){${devices}}`);
+    await waitForLine(child, ready, 'warplab-runner', 60000);
     this.runner = child;
     return child;
+  }
+
+  // The pid of the newest worker serving device id, from the runner's log.
+  workerPid(device) {
+    const all = [...this.logs.runner.matchAll(/ready: device (\S+) .*worker pid (\d+)/g)]
+      .filter((m) => device === undefined || m[1] === device);
+    return Number(all[all.length - 1][2]);
   }
 
   // Stop a child with sig and wait for it to exit; resolves with its exit code.

@@ -46,15 +46,10 @@ test('hung_point_times_out_and_the_runner_serves_the_next_run', async () => {
   assert.equal(lab.runner.exitCode, null, 'the runner itself is still up');
 });
 
-function workerPid() {
-  const all = [...lab.logs.runner.matchAll(/worker pid (\d+)/g)];
-  return Number(all[all.length - 1][1]);
-}
-
 test('worker_killed_mid_run_has_its_run_requeued_and_finished', async () => {
   const id = (await lab.post('/api/runs', { experiment: 'transpose', params: { n: { from: 512, to: 3072, step: 256 } }, repeat: 10 })).json.id;
   await lab.waitRun(id, (r) => r.status === 'running' && r.progress.done >= 1);
-  process.kill(workerPid(), 'SIGKILL');
+  process.kill(lab.workerPid(), 'SIGKILL');
   const run = await lab.waitDone(id, 300000);
   assert.equal(run.status, 'done', run.error);
   assert.equal(run.attempts, 2);

@@ -57,7 +57,8 @@ char check_tmpdir[256];
 	X(drops_need_intervals_apart)                                                   \
 	X(verdicts_only_beyond_the_noise)                                               \
 	X(rng_fills_are_counter_based)                                                  \
-	X(device_random_inputs_match_the_host)
+	X(device_random_inputs_match_the_host)                                          \
+	X(verification_against_a_function_of_the_index)
 
 #define DECLARE(name) void test_##name(void);
 TESTS(DECLARE)

@@ -188,9 +188,11 @@ void test_gather_sum_dot_and_myadd_references(void)
 	float out[4];
 	double m[4];
 
-	wl_gather_reference(in, out, 4, 3, 0);
+	for (size_t i = 0; i < 4; i++)
+		out[i] = in[wl_gather_source(i, 3, 0)];
 	CHECK(out[0] == 1 && out[1] == 4 && out[3] == 10, "stride 3: %g %g %g", out[0], out[1], out[3]);
-	wl_gather_reference(in, out, 4, 1, 5);
+	for (size_t i = 0; i < 4; i++)
+		out[i] = in[wl_gather_source(i, 1, 5)];
 	CHECK(out[0] == 6 && out[3] == 9, "offset 5: %g %g", out[0], out[3]);
 	CHECK(wl_sum_reference(in, 12) == 78, "1 + ... + 12 = 78");
 	CHECK(wl_dot_reference(in, in, 3) == 14, "1 + 4 + 9 = 14");

@@ -75,7 +75,8 @@ void test_transpose_reference_transposes(void)
 
 		for (size_t i = 0; i < n * n; i++)
 			in[i] = (float)i;
-		wl_transpose_reference(in, out, n);
+		for (size_t o = 0; o < n * n; o++)
+			out[o] = in[wl_transpose_source(o, n)];
 		for (size_t y = 0; y < n; y++)
 			for (size_t x = 0; x < n; x++)
 				bad += out[x * n + y] != in[y * n + x];
@@ -105,6 +106,31 @@ void test_exact_verification_reports_first_difference(void)
 	memcpy(got, want, sizeof(got));
 	got[0] = -0.0f;
 	CHECK(wl_verify_exact_float(got, want, 6, 0, &m) == 0, "bitwise, not ==");
+}
+
+static float transposed_at(const void *ctx, size_t o)
+{
+	return wl_rng_float_at(*(const uint64_t *)ctx, wl_transpose_source(o, 300));
+}
+
+/* A reference evaluated per element finds one wrong element among 90000, and
+ * names it. */
+void test_verification_against_a_function_of_the_index(void)
+{
+	enum { N = 300 };
+	float *got = malloc(N * N * sizeof(float));
+	struct wl_measurement m;
+	uint64_t base = 99;
+
+	for (size_t o = 0; o < N * N; o++)
+		got[o] = transposed_at(&base, o);
+	memset(&m, 0, sizeof(m));
+	CHECK(wl_verify_exact_float_fn(got, transposed_at, &base, N * N, N, &m) == 1 && !m.error[0],
+	      "the exact transpose passes: %s", m.error);
+	got[7 * N + 11] = -got[7 * N + 11];
+	CHECK(wl_verify_exact_float_fn(got, transposed_at, &base, N * N, N, &m) == 0, "one flip fails");
+	CHECK(strstr(m.error, "1 of 90000 elements differ") && strstr(m.error, "[7][11]"), "%s", m.error);
+	free(got);
 }
 
 void test_device_ids_are_slugs(void)
@@ -151,6 +177,17 @@ void test_rng_fills_are_counter_based(void)
 	}
 	CHECK(differ == 0, "%zu of %d elements differ from the sequential stream", differ, N);
 	CHECK(wl_rng_next(&a) == wl_rng_next(&b), "the stream goes on from the same place");
+	/* Any element alone, and a skip that leaves the stream where a fill does. */
+	differ = 0;
+	for (size_t i = 0; i < N; i += 997)
+		differ += memcmp(&par[i], &(float){ wl_rng_float_at(7, i) }, sizeof(float)) != 0;
+	CHECK(differ == 0, "%zu elements computed alone differ", differ);
+	wl_rng_seed(&a, 7);
+	wl_rng_skip(&a, N);
+	wl_rng_next(&b);
+	wl_rng_seed(&b, 7);
+	wl_rng_fill_float(&b, par, N);
+	CHECK(wl_rng_next(&a) == wl_rng_next(&b), "a skip of n is a fill of n");
 	free(par);
 }
 
@@ -190,6 +227,25 @@ void test_device_random_inputs_match_the_host(void)
 		      differ, N);
 		CHECK(zeros == 0, "%zu zeros", zeros);
 		CHECK(same < N / 2, "another seed, other values (%zu equal)", same);
+	}
+	/* Without a host copy: the device's values are the ones evaluated per
+	 * index, and the generator moves on as after a fill. */
+	if (devs.count) {
+		struct wl_point pt = { .dev = &devs.list[0], .programs = programs };
+		struct wl_rng r, filled;
+		cl_mem buf = NULL;
+		size_t differ = 0;
+
+		wl_rng_seed(&r, 5);
+		CHECK(wl_point_random(&pt, &r, N, 0, NULL, CL_MEM_READ_WRITE, &buf, &err) == 0, "%s", err.msg);
+		CHECK(buf && wl_point_read(&pt, buf, N * sizeof(float), dev, &err) == 0, "read back");
+		wl_mem_release(&buf);
+		for (size_t i = 0; i < N; i++)
+			differ += memcmp(&dev[i], &(float){ wl_rng_float_at(5, i) }, sizeof(float)) != 0;
+		CHECK(differ == 0, "%zu of %d device values differ from wl_rng_float_at", differ, N);
+		wl_rng_seed(&filled, 5);
+		wl_rng_fill_float(&filled, host, N);
+		CHECK(r.state == filled.state, "the generator advanced as a fill would");
 	}
 	free(host);
 	free(dev);

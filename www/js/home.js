@@ -74,7 +74,14 @@ function renderDevices(devices) {
       el('td', {}, String(d.compute_units)),
       el('td', {}, fmtBytes(d.local_mem_bytes)),
       el('td', {}, `${d.platform} ${d.driver}`),
-      el('td', { class: d.online ? 'ok' : 'bad' }, d.online ? 'online' : 'offline'))));
+      deviceState(d))));
+}
+
+// Online and what it does: the run it executes (a link), or idle.
+function deviceState(d) {
+  if (!d.online) return el('td', { class: 'bad' }, 'offline');
+  if (d.running == null) return el('td', { class: 'ok' }, 'online, idle');
+  return el('td', { class: 'ok' }, 'online, running ', el('a', { href: `/runs/${d.running}` }, `#${d.running}`));
 }
 
 // Refresh runs and devices: every 2 s while a run is queued or running, then
