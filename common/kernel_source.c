@@ -45,6 +45,7 @@ int wl_source_load(const char *path, struct wl_source *out, struct wl_error *err
 	fclose(f);
 	out->text[size] = '\0';
 	out->len = (size_t)size;
+	out->keep_binary = 1;
 	snprintf(out->hash, sizeof(out->hash), "%016llx",
 		 (unsigned long long)wl_fnv1a64(out->text, out->len));
 	return 0;

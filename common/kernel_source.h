@@ -37,6 +37,8 @@ struct wl_source {
 	char *text;
 	size_t len;
 	char hash[17];
+	int keep_binary;	/* worth keeping built on disk: a file of the catalog (set by
+				 * wl_source_load) or the runner's own, not a user's kernel */
 };
 
 /* Read path into *out. Caller frees with wl_source_free(). */

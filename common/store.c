@@ -3,6 +3,8 @@
  * store_internal.h. */
 #include "store_internal.h"
 
+#include <libgen.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -278,6 +280,19 @@ static int set_wal(struct wl_store *st, struct wl_error *err)
 			return -1;
 		sqlite3_sleep(50);
 	}
+}
+
+int wl_store_beside(const char *path, const char *name, char *out, size_t len)
+{
+	char copy[4096];
+	int n;
+
+	if (!path || !*path || strncmp(path, "file:", 5) == 0 || strcmp(path, ":memory:") == 0 ||
+	    strlen(path) >= sizeof(copy))
+		return -1;
+	snprintf(copy, sizeof(copy), "%s", path);
+	n = snprintf(out, len, "%s/%s", dirname(copy), name);
+	return n > 0 && (size_t)n < len ? 0 : -1;
 }
 
 int wl_store_open(const char *path, struct wl_store **out, struct wl_error *err)

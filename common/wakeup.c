@@ -4,9 +4,10 @@
  * runners poll. */
 #include "wakeup.h"
 
+#include "store.h"
+
 #include <dirent.h>
 #include <errno.h>
-#include <libgen.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,14 +26,7 @@ struct wl_wakeup {
 /* "<folder of db_path>/wake" into out; -1 when it does not fit. */
 static int wake_dir(const char *db_path, char *out, size_t len)
 {
-	char copy[4096];
-	int n;
-
-	if (!db_path || !*db_path || strncmp(db_path, "file:", 5) == 0 || strcmp(db_path, ":memory:") == 0)
-		return -1;
-	snprintf(copy, sizeof(copy), "%s", db_path);
-	n = snprintf(out, len, "%s/wake", dirname(copy));
-	return n > 0 && (size_t)n < len ? 0 : -1;
+	return wl_store_beside(db_path, "wake", out, len);
 }
 
 int wl_wakeup_listen(const char *db_path, struct wl_wakeup **out, struct wl_error *err)

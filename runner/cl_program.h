@@ -1,6 +1,8 @@
 /* Built OpenCL programs, cached per (device, source, build options) for the life
- * of the runner: a kernel source is compiled once per device and reused by every
- * run, and a build failure is reported with the compiler's log. */
+ * of the worker: a kernel source is compiled once per device and reused by every
+ * run, and a build failure is reported with the compiler's log. The binaries of
+ * the catalog's own sources are also kept on disk (program_disk.h), so a
+ * restarted runner loads them rather than compiling again. */
 #ifndef WL_CL_PROGRAM_H
 #define WL_CL_PROGRAM_H
 
@@ -11,8 +13,9 @@
 
 struct wl_program_cache;
 
-/* Create an empty cache. Caller frees with wl_program_cache_free(). */
-struct wl_program_cache *wl_program_cache_new(void);
+/* Create an empty cache that keeps binaries in dir (NULL or "": in memory
+ * only). Caller frees with wl_program_cache_free(). */
+struct wl_program_cache *wl_program_cache_new(const char *dir);
 void wl_program_cache_free(struct wl_program_cache *cache);
 
 /* The program built from src with options for dev, building it on first use.
@@ -22,6 +25,9 @@ void wl_program_cache_free(struct wl_program_cache *cache);
 int wl_program_get(struct wl_program_cache *cache, struct wl_cl_device *dev,
 		   const struct wl_source *src, const char *options, cl_program *out,
 		   struct wl_error *err);
+
+/* How many programs were compiled from source and how many loaded from disk. */
+void wl_program_cache_counts(const struct wl_program_cache *cache, long *built, long *loaded);
 
 /* The compiler's whole log of the last build that failed, or "". The cache
  * owns it. */

@@ -48,8 +48,11 @@ int wl_point_random(const struct wl_point *pt, struct wl_rng *r, size_t n, int s
 	cl_int code;
 	int rc = -1;
 
-	if (!source.text && wl_source_from_text(RNG_SOURCE, &source, err) < 0)
-		return -1;
+	if (!source.text) {
+		if (wl_source_from_text(RNG_SOURCE, &source, err) < 0)
+			return -1;
+		source.keep_binary = 1;
+	}
 	if (!host)
 		wl_rng_skip(r, n);
 	else if (small_int_max > 0)

@@ -14,6 +14,7 @@
 
 struct runner_config {
 	char *db, *kernels, *devices;
+	char *program_cache;	/* where built programs are kept; NULL: beside the store */
 	long heartbeat;		/* seconds of silence after which a runner counts as gone */
 	long max_attempts;
 	long warmup;

@@ -210,7 +210,9 @@ int wl_work(const struct runner_config *cfg)
 		wl_log_error("%s", err.msg);
 		goto out;
 	}
-	programs = wl_program_cache_new();
+	if (!cfg->program_cache && wl_store_beside(cfg->db, "programs", path, sizeof(path)) < 0)
+		path[0] = '\0';
+	programs = wl_program_cache_new(cfg->program_cache ? cfg->program_cache : path);
 	if (!programs) {
 		wl_log_error("out of memory");
 		goto out;

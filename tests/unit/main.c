@@ -58,7 +58,8 @@ char check_tmpdir[256];
 	X(verdicts_only_beyond_the_noise)                                               \
 	X(rng_fills_are_counter_based)                                                  \
 	X(device_random_inputs_match_the_host)                                          \
-	X(verification_against_a_function_of_the_index)
+	X(verification_against_a_function_of_the_index)                                 \
+	X(programs_are_kept_on_disk_across_restarts)
 
 #define DECLARE(name) void test_##name(void);
 TESTS(DECLARE)

@@ -1,11 +1,16 @@
 /* The runner's pure parts: statistics, the random inputs, the transpose
  * reference, exact verification and device ids. */
+#include <dirent.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "cl_device.h"
+#include "cl_program.h"
+#include "program_disk.h"
 #include "experiment.h"
 #include "experiments.h"
 #include "rng.h"
@@ -198,7 +203,7 @@ void test_device_random_inputs_match_the_host(void)
 {
 	enum { N = 300000 };
 	struct wl_cl_devices devs = { 0 };
-	struct wl_program_cache *programs = wl_program_cache_new();
+	struct wl_program_cache *programs = wl_program_cache_new(NULL);
 	float *host = malloc(N * sizeof(float)), *dev = malloc(N * sizeof(float)), *other = malloc(N * sizeof(float));
 	struct wl_error err;
 
@@ -252,4 +257,81 @@ void test_device_random_inputs_match_the_host(void)
 	free(other);
 	wl_program_cache_free(programs);
 	wl_cl_devices_free(&devs);
+}
+
+/* The number of files in dir; the last one seen into path; all removed, with
+ * dir, when remove is set. */
+static int scan_files(const char *dir, char *path, size_t len, int remove)
+{
+	DIR *d = opendir(dir);
+	int n = 0;
+
+	for (struct dirent *e; d && (e = readdir(d));) {
+		if (e->d_name[0] == '.')
+			continue;
+		n++;
+		snprintf(path, len, "%s/%s", dir, e->d_name);
+		if (remove)
+			unlink(path);
+	}
+	if (d)
+		closedir(d);
+	if (remove)
+		rmdir(dir);
+	return n;
+}
+
+/* Built binaries are kept on disk and loaded by the next cache (a restarted
+ * worker), used only for exactly their source; a user's kernel is not kept;
+ * a damaged file means a build from source. */
+void test_programs_are_kept_on_disk_across_restarts(void)
+{
+	static const char text[] = "__kernel void twice(__global float *x) { x[get_global_id(0)] *= 2; }\n";
+	char dir[] = "/tmp/warplab-programs-XXXXXX", path[512];
+	struct wl_cl_devices devs = { 0 };
+	struct wl_source src, custom;
+	struct wl_error err;
+	long built, loaded;
+	unsigned char *bin;
+	size_t len;
+
+	CHECK(mkdtemp(dir) != NULL, "temporary folder");
+	CHECK(wl_cl_devices_find("cpu", &devs, &err) == 0 && devs.count > 0, "a PoCL device: %s", err.msg);
+	CHECK(wl_source_from_text(text, &src, &err) == 0 && wl_source_from_text(text, &custom, &err) == 0, "sources");
+	src.keep_binary = 1;
+	for (int round = 0; devs.count && round < 3; round++) {
+		struct wl_program_cache *cache = wl_program_cache_new(dir);
+		cl_program program;
+		cl_kernel k;
+		cl_int rc;
+
+		/* Before the third round the kept file is damaged: cut short. */
+		if (round == 2)
+			CHECK(scan_files(dir, path, sizeof(path), 0) == 1 && truncate(path, 200) == 0, "cut %s", path);
+		CHECK(wl_program_get(cache, &devs.list[0], &src, "-D X=1", &program, &err) == 0, "%s", err.msg);
+		k = clCreateKernel(program, "twice", &rc);
+		CHECK(k != NULL, "the kernel is there: %s", wl_cl_error_name(rc));
+		if (k)
+			clReleaseKernel(k);
+		wl_program_cache_counts(cache, &built, &loaded);
+		CHECK(round == 1 ? built == 0 && loaded == 1 : built == 1 && loaded == 0,
+		      "round %d: built %ld, loaded %ld", round, built, loaded);
+		if (round == 0) {
+			/* Not kept: a user's kernel. */
+			CHECK(wl_program_get(cache, &devs.list[0], &custom, "-D Y=1", &program, &err) == 0, "%s", err.msg);
+			CHECK(scan_files(dir, path, sizeof(path), 0) == 1, "one file, the catalog's");
+		}
+		wl_program_cache_free(cache);
+	}
+	/* A kept binary answers only for its own key and source. */
+	CHECK(wl_program_disk_save(dir, "k", "abc", 3, (const unsigned char *)"BIN", 3, &err) == 0, "%s", err.msg);
+	CHECK(wl_program_disk_load(dir, "k", "abc", 3, &bin, &len) == 0 && len == 3 && memcmp(bin, "BIN", 3) == 0,
+	      "saved and loaded");
+	free(bin);
+	CHECK(wl_program_disk_load(dir, "k", "abd", 3, &bin, &len) < 0 && bin == NULL, "another source: none");
+	CHECK(wl_program_disk_load(dir, "other", "abc", 3, &bin, &len) < 0, "another key: none");
+	wl_source_free(&src);
+	wl_source_free(&custom);
+	wl_cl_devices_free(&devs);
+	scan_files(dir, path, sizeof(path), 1);
 }
