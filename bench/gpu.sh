@@ -15,6 +15,12 @@
 #   DEVICES      which devices the runner takes (default gpu; "cpu" for PoCL)
 #   KERNELS      the kernels directory (default kernels)
 #   RUNNER_ARGS  more flags for the runner
+#   BIN          where the binaries are (default .gpu/bin, else build): another
+#                build, for before-and-after figures in one call
+#   AT_ONCE=1    every GPU at once: the plan alone on the first device (into
+#                $OUT/alone), then the plan twice at the same time with
+#                "device": "gpu" (into $OUT/a and $OUT/b), each phase's wall
+#                time in $OUT/phases.txt; bench/side_by_side.py compares them
 set -euo pipefail
 cd "$(dirname "$0")/.."
 plan=${1:-bench/plans/catalog.json}
@@ -33,8 +39,8 @@ if [ -d .gpu/debs ]; then
 		echo /usr/local/nvidia/lib64/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
 	fi
 fi
-bin=build
-[ -x .gpu/bin/warplab-runner ] && bin=.gpu/bin
+bin=${BIN:-build}
+[ -z "${BIN:-}" ] && [ -x .gpu/bin/warplab-runner ] && bin=.gpu/bin
 ld="$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
 {
@@ -63,4 +69,21 @@ done
 port=$(grep -o '(port [0-9]*)' "$out/server.log" | grep -o '[0-9]*')
 device=$(grep -o 'device [^:]*:' "$out/runner.log" | head -n 1 | sed 's/device \(.*\):/\1/')
 echo "runner on $device, server on port $port"
-python3 bench/lab.py "http://127.0.0.1:$port" "$plan" "$out" --device "$device" | tee "$out/table.md"
+if [ -z "${AT_ONCE:-}" ]; then
+	python3 bench/lab.py "http://127.0.0.1:$port" "$plan" "$out" --device "$device" | tee "$out/table.md"
+	exit
+fi
+# Every device's worker must be ready before the timing starts.
+want=$(grep -o 'ready: device [^ ]* ([0-9]* of [0-9]*)' "$out/runner.log" | head -n 1 | sed 's/.* of \([0-9]*\))/\1/')
+until [ "$(grep -c 'ready: device' "$out/runner.log")" -ge "$want" ]; do sleep 0.2; done
+mkdir -p "$out/alone" "$out/a" "$out/b"
+t0=$(date +%s.%N)
+python3 bench/lab.py "http://127.0.0.1:$port" "$plan" "$out/alone" --device "$device" > "$out/alone/table.md"
+t1=$(date +%s.%N)
+python3 bench/lab.py "http://127.0.0.1:$port" "$plan" "$out/a" --device gpu > "$out/a/table.md" &
+a=$!
+python3 bench/lab.py "http://127.0.0.1:$port" "$plan" "$out/b" --device gpu > "$out/b/table.md" &
+b=$!
+wait $a $b
+t2=$(date +%s.%N)
+python3 -c "import sys; a, b, c = map(float, sys.argv[1:]); print(f'devices: $want\nalone: {b - a:.1f} s\ntwo at once: {c - b:.1f} s\nratio: {(c - b) / (b - a):.2f}')" "$t0" "$t1" "$t2" | tee "$out/phases.txt"

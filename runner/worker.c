@@ -4,6 +4,7 @@
  * claims queued runs for that device one at a time and executes them, telling
  * the supervisor over its pipe when each point starts and how long it may
  * take. SIGTERM stops it after the current point, the run requeued. */
+#include <omp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -204,6 +205,10 @@ int wl_work(const struct runner_config *cfg)
 	}
 	for (size_t i = 0; i < found; i++)
 		runner_has_gpu |= devs.list[i].is_gpu;
+	/* The workers of a host share its cores: each takes its part for host
+	 * work, unless OMP_NUM_THREADS says otherwise. */
+	if (found > 1 && !getenv("OMP_NUM_THREADS"))
+		omp_set_num_threads(omp_get_num_procs() / (int)found > 1 ? omp_get_num_procs() / (int)found : 1);
 	wl_cl_devices_keep(&devs, (size_t)cfg->device_slot);
 	if (wl_store_open(cfg->db, &st, &err) < 0 ||
 	    register_device(st, cfg->runner_id, cfg->device_slot, &devs.list[0], &err) < 0) {
