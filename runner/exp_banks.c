@@ -59,6 +59,11 @@ fail:
 
 void wl_banks_reference(const char *variant, size_t c, size_t local, size_t iters, float *want)
 {
+	enum { STRIDE, BROADCAST, STRUCT, SOA } pattern = strcmp(variant, "stride") == 0 ? STRIDE
+		: strcmp(variant, "broadcast") == 0 ? BROADCAST
+		: strcmp(variant, "struct") == 0 ? STRUCT : SOA;
+
+#pragma omp parallel for schedule(static) if (local * iters > 65536)
 	for (size_t lid = 0; lid < local; lid++) {
 		float acc = 0.0f;
 		size_t f = 0;
@@ -66,11 +71,11 @@ void wl_banks_reference(const char *variant, size_t c, size_t local, size_t iter
 		for (size_t it = 0; it < iters; it++) {
 			size_t word;
 
-			if (strcmp(variant, "stride") == 0)
+			if (pattern == STRIDE)
 				word = lid * c;
-			else if (strcmp(variant, "broadcast") == 0)
+			else if (pattern == BROADCAST)
 				word = lid % c;
-			else if (strcmp(variant, "struct") == 0)
+			else if (pattern == STRUCT)
 				word = lid * c + f;
 			else
 				word = f * local + lid;
@@ -106,9 +111,14 @@ static int banks_measure(const struct wl_point *pt, void *state, const struct wl
 	if (rc <= 0)
 		goto out;
 	wl_banks_reference(v->id, s->c, s->local, s->iters, s->want);
-	for (size_t k = 0; k < items; k++)
-		if (memcmp(&s->output[k], &s->want[k % s->local], sizeof(float)) != 0 && bad++ == 0)
-			first = k;
+	first = items;
+#pragma omp parallel for reduction(+ : bad) reduction(min : first) schedule(static) if (items > 65536)
+	for (size_t k = 0; k < items; k++) {
+		if (memcmp(&s->output[k], &s->want[k % s->local], sizeof(float)) != 0) {
+			bad++;
+			first = k < first ? k : first;
+		}
+	}
 	res->verified = bad == 0;
 	if (bad)
 		snprintf(res->error, sizeof(res->error),

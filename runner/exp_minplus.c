@@ -79,11 +79,13 @@ static int minplus_setup(const struct wl_point *pt, void **state, struct wl_erro
 #pragma omp parallel for schedule(static) if (count > 65536)
 	for (size_t o = 0; o < count; o++)
 		s->t[o] = s->d[wl_transpose_source(o, s->n)];
-	for (size_t c = 0; c < s->nchecks; c++) {
+	for (size_t c = 0; c < s->nchecks; c++)
 		s->check_at[c] = s->nchecks == count ? c : (size_t)(wl_rng_next(&rng) % count);
+	/* Each entry reads a row and a column of d: on every core. */
+#pragma omp parallel for schedule(dynamic, 64)
+	for (size_t c = 0; c < s->nchecks; c++)
 		wl_minplus_reference_entry(s->d, s->n, s->check_at[c] / s->n, s->check_at[c] % s->n,
 					   &s->check_want[c]);
-	}
 	if (wl_point_buffer(pt, CL_MEM_READ_ONLY, count * sizeof(float), s->d, &s->dd, err) < 0 ||
 	    wl_point_buffer(pt, CL_MEM_WRITE_ONLY, count * sizeof(float), NULL, &s->dr, err) < 0)
 		goto fail;

@@ -87,6 +87,7 @@ static int myadd_setup(const struct wl_point *pt, void **state, struct wl_error 
 	wl_rng_fill_double(&rng, values, count);
 	/* In float, the inputs are first rounded to float: a + a and a - a are
 	 * exact either way, so the reference in double converts exactly. */
+#pragma omp parallel for schedule(static) if (count > 65536)
 	for (size_t k = 0; k < count; k++) {
 		set(s, s->a, k, values[k]);
 		values[k] = get(s, s->a, k);
@@ -96,9 +97,11 @@ static int myadd_setup(const struct wl_point *pt, void **state, struct wl_error 
 		goto fail;
 	}
 	wl_myadd_reference(values, result, s->n, 0);
+#pragma omp parallel for schedule(static) if (count > 65536)
 	for (size_t k = 0; k < count; k++)
 		set(s, s->expected_rows, k, result[k]);
 	wl_myadd_reference(values, result, s->n, 1);
+#pragma omp parallel for schedule(static) if (count > 65536)
 	for (size_t k = 0; k < count; k++)
 		set(s, s->expected_cols, k, result[k]);
 	free(values);
@@ -142,10 +145,14 @@ static int myadd_measure(const struct wl_point *pt, void *state, const struct wl
 	rc = wl_point_run(pt, &l, s->dc, bytes, &s->output, res, err);
 	if (rc <= 0)
 		goto out;
+	first = count;
+#pragma omp parallel for reduction(+ : bad) reduction(min : first) schedule(static) if (count > 65536)
 	for (size_t k = 0; k < count; k++) {
 		if (memcmp((const char *)s->output + k * s->elem, (const char *)want + k * s->elem,
-			   s->elem) != 0 && bad++ == 0)
-			first = k;
+			   s->elem) != 0) {
+			bad++;
+			first = k < first ? k : first;
+		}
 	}
 	res->verified = bad == 0;
 	if (bad)

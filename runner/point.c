@@ -280,19 +280,10 @@ int wl_verify_partial_sums(const float *partials, size_t count, double want,
 	return 1;
 }
 
-static float array_at(const void *ctx, size_t i)
-{
-	return ((const float *)ctx)[i];
-}
-
-int wl_verify_exact_float(const float *got, const float *want, size_t n, size_t row_len,
-			  struct wl_measurement *res)
-{
-	return wl_verify_exact_float_fn(got, array_at, want, n, row_len, res);
-}
-
-int wl_verify_exact_float_fn(const float *got, wl_expected_fn want, const void *ctx, size_t n,
-			     size_t row_len, struct wl_measurement *res)
+/* Compare got with array, or with want(ctx, i) when array is NULL; describe
+ * the first difference and the count in res->error. */
+static int verify_exact(const float *got, const float *array, wl_expected_fn want, const void *ctx,
+			size_t n, size_t row_len, struct wl_measurement *res)
 {
 	size_t bad = 0, first = n;
 	float expected;
@@ -300,7 +291,7 @@ int wl_verify_exact_float_fn(const float *got, wl_expected_fn want, const void *
 	/* On every core: the count of differences and the first of them. */
 #pragma omp parallel for reduction(+ : bad) reduction(min : first) schedule(static) if (n > 65536)
 	for (size_t i = 0; i < n; i++) {
-		float w = want(ctx, i);
+		float w = array ? array[i] : want(ctx, i);
 
 		if (memcmp(&got[i], &w, sizeof(float)) != 0) {
 			bad++;
@@ -310,7 +301,7 @@ int wl_verify_exact_float_fn(const float *got, wl_expected_fn want, const void *
 	}
 	if (bad == 0)
 		return 1;
-	expected = want(ctx, first);
+	expected = array ? array[first] : want(ctx, first);
 	if (row_len > 1)
 		snprintf(res->error, sizeof(res->error),
 			 "verification failed: %zu of %zu elements differ; first at [%zu][%zu]: got %.9g, expected %.9g",
@@ -321,4 +312,16 @@ int wl_verify_exact_float_fn(const float *got, wl_expected_fn want, const void *
 			 "verification failed: %zu of %zu elements differ; first at [%zu]: got %.9g, expected %.9g",
 			 bad, n, first, (double)got[first], (double)expected);
 	return 0;
+}
+
+int wl_verify_exact_float(const float *got, const float *want, size_t n, size_t row_len,
+			  struct wl_measurement *res)
+{
+	return verify_exact(got, want, NULL, NULL, n, row_len, res);
+}
+
+int wl_verify_exact_float_fn(const float *got, wl_expected_fn want, const void *ctx, size_t n,
+			     size_t row_len, struct wl_measurement *res)
+{
+	return verify_exact(got, NULL, want, ctx, n, row_len, res);
 }
