@@ -3,22 +3,16 @@
 // does not hold up the other, killing one device's worker requeues only its
 // run, and /api/devices says what each device is doing.
 import assert from 'node:assert/strict';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { Lab, ROOT } from './harness.mjs';
+import { Lab } from './harness.mjs';
 
 const lab = new Lab('devices');
-const kernels = join(lab.dir, 'kernels');
+const kernels = lab.kernelsWithSpin();
 let ids = [];
 
 before(async () => {
-  cpSync(join(ROOT, 'kernels'), kernels, { recursive: true });
-  cpSync(join(ROOT, 'tests/fixtures/test_spin.cl'), join(kernels, 'test_spin.cl'));
-  const cat = JSON.parse(readFileSync(join(kernels, 'catalog.json'), 'utf8'));
-  cat.experiments.push(JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/test_spin.json'), 'utf8')));
-  writeFileSync(join(kernels, 'catalog.json'), JSON.stringify(cat));
   await lab.startServer(['--catalog', join(kernels, 'catalog.json')]);
   await lab.startRunner(['--kernels', kernels, '--test-kernels', '--run-timeout', '4'],
     { env: { POCL_DEVICES: 'pthread pthread' }, devices: 2 });

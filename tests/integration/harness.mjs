@@ -2,7 +2,7 @@
 // talks to them over HTTP, as a user would. Each test file gets its own store,
 // port and processes, and removes them when done.
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -67,6 +67,18 @@ export class Lab {
     this.server = child;
     this.base = `http://127.0.0.1:${m[1]}`;
     return child;
+  }
+
+  // A kernels folder in the lab: the repository's kernels plus the test-only
+  // spinning one (a kernel that never ends). Returns its path.
+  kernelsWithSpin() {
+    const kernels = join(this.dir, 'kernels');
+    cpSync(join(ROOT, 'kernels'), kernels, { recursive: true });
+    cpSync(join(ROOT, 'tests/fixtures/test_spin.cl'), join(kernels, 'test_spin.cl'));
+    const cat = JSON.parse(readFileSync(join(kernels, 'catalog.json'), 'utf8'));
+    cat.experiments.push(JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/test_spin.json'), 'utf8')));
+    writeFileSync(join(kernels, 'catalog.json'), JSON.stringify(cat));
+    return kernels;
   }
 
   // Start a runner; resolves once `devices` of its workers are ready (each

@@ -4,22 +4,16 @@
 // shown offline. The hanging kernel is a test-only experiment, refused unless
 // the runner is started with --test-kernels.
 import assert from 'node:assert/strict';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { Lab, ROOT, runToEnd } from './harness.mjs';
+import { Lab, runToEnd } from './harness.mjs';
 
 const lab = new Lab('supervisor');
-const kernels = join(lab.dir, 'kernels');
+const kernels = lab.kernelsWithSpin();
 
 before(async () => {
   // The repository's kernels plus the test-only spinning one.
-  cpSync(join(ROOT, 'kernels'), kernels, { recursive: true });
-  cpSync(join(ROOT, 'tests/fixtures/test_spin.cl'), join(kernels, 'test_spin.cl'));
-  const cat = JSON.parse(readFileSync(join(kernels, 'catalog.json'), 'utf8'));
-  cat.experiments.push(JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/test_spin.json'), 'utf8')));
-  writeFileSync(join(kernels, 'catalog.json'), JSON.stringify(cat));
   await lab.startServer(['--catalog', join(kernels, 'catalog.json'), '--heartbeat', '3']);
 });
 after(() => lab.close());
