@@ -352,7 +352,7 @@ static int watch(struct wl_store *st, long long runner_id, const struct runner_c
 	size_t n = 1;
 	double last_recovery = now_s();
 	long long found = 1;
-	int status = 0;
+	int status = 0, broken = 0;	/* broken: a worker could not be started */
 
 	if (!ws)
 		return 1;
@@ -367,7 +367,7 @@ static int watch(struct wl_store *st, long long runner_id, const struct runner_c
 
 			if (!w->pid && !w->given_up && !wl_runner_stop && w->restart_at && now >= w->restart_at &&
 			    spawn(w, argc, argv, runner_id) < 0) {
-				status = 1;
+				broken = 1;
 				wl_runner_stop = 1;
 			}
 			police(w, cfg, now);
@@ -375,7 +375,9 @@ static int watch(struct wl_store *st, long long runner_id, const struct runner_c
 			usable += !w->given_up;
 		}
 		if (live == 0 && (wl_runner_stop || usable == 0)) {
-			if (usable)
+			if (broken)
+				status = 1;
+			else if (usable)
 				status = 0;	/* stopped, not given up */
 			break;
 		}
@@ -385,6 +387,7 @@ static int watch(struct wl_store *st, long long runner_id, const struct runner_c
 		}
 		grown = realloc(fds, n * sizeof(*fds));
 		if (!grown) {
+			broken = 1;
 			wl_runner_stop = 1;
 			continue;
 		}
@@ -408,8 +411,10 @@ static int watch(struct wl_store *st, long long runner_id, const struct runner_c
 			if (gave_up)
 				status = gave_up;
 		}
-		if (add_slots(&ws, &n, found) < 0)
+		if (add_slots(&ws, &n, found) < 0) {
+			broken = 1;
 			wl_runner_stop = 1;
+		}
 	}
 	free(fds);
 	free(ws);
