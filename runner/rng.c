@@ -4,15 +4,7 @@
  * (OpenMP), with exactly the values of one core in order. */
 #include "rng.h"
 
-#define GAMMA 0x9e3779b97f4a7c15ULL
-
-/* The output of SplitMix64 whose state has reached z. */
-static uint64_t mix(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
+#define GAMMA WL_RNG_GAMMA
 
 void wl_rng_seed(struct wl_rng *r, uint64_t seed)
 {
@@ -21,7 +13,10 @@ void wl_rng_seed(struct wl_rng *r, uint64_t seed)
 
 uint64_t wl_rng_next(struct wl_rng *r)
 {
-	return mix(r->state += GAMMA);
+	uint64_t v = wl_rng_at(r->state, 0);
+
+	r->state += GAMMA;
+	return v;
 }
 
 uint64_t wl_rng_derive(uint64_t seed, uint64_t stream)
@@ -29,12 +24,6 @@ uint64_t wl_rng_derive(uint64_t seed, uint64_t stream)
 	struct wl_rng r = { seed ^ (stream * 0xd1b54a32d192ed03ULL) };
 
 	return wl_rng_next(&r);
-}
-
-/* The i-th of the next outputs of r (i from 0), without advancing it. */
-static inline uint64_t at(uint64_t base, size_t i)
-{
-	return mix(base + ((uint64_t)i + 1) * GAMMA);
 }
 
 void wl_rng_skip(struct wl_rng *r, size_t n)
@@ -58,7 +47,7 @@ void wl_rng_fill_small_int(struct wl_rng *r, float *out, size_t n, int max)
 
 #pragma omp parallel for schedule(static) if (n > 65536)
 	for (size_t i = 0; i < n; i++) {
-		uint64_t v = at(base, i);
+		uint64_t v = wl_rng_at(base, i);
 		int magnitude = 1 + (int)((v >> 32) % (uint64_t)max);
 
 		out[i] = (float)((v & 1) ? magnitude : -magnitude);
@@ -72,7 +61,7 @@ void wl_rng_fill_double(struct wl_rng *r, double *out, size_t n)
 
 #pragma omp parallel for schedule(static) if (n > 65536)
 	for (size_t i = 0; i < n; i++) {
-		int64_t v = (int64_t)(at(base, i) >> 11) - (1LL << 52);
+		int64_t v = (int64_t)(wl_rng_at(base, i) >> 11) - (1LL << 52);
 
 		out[i] = (double)(v ? v : 1) / (double)(1LL << 52);
 	}

@@ -20,17 +20,25 @@ void wl_rng_skip(struct wl_rng *r, size_t n);
 /* Element i of a wl_rng_fill_float() of a generator whose state was base:
  * any element computed alone, so a reference can be evaluated where it is
  * compared rather than kept in memory. */
-static inline float wl_rng_float_at(uint64_t base, size_t i)
+#define WL_RNG_GAMMA 0x9e3779b97f4a7c15ULL
+
+/* Output i (from 0) of a SplitMix64 generator whose state was base: its
+ * state then is base + (i + 1) * gamma, mixed. */
+static inline uint64_t wl_rng_at(uint64_t base, size_t i)
 {
-	uint64_t z = base + ((uint64_t)i + 1) * 0x9e3779b97f4a7c15ULL;
-	int32_t v;
+	uint64_t z = base + ((uint64_t)i + 1) * WL_RNG_GAMMA;
 
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	z ^= z >> 31;
+	return z ^ (z >> 31);
+}
+
+static inline float wl_rng_float_at(uint64_t base, size_t i)
+{
 	/* 24 random bits: exact in a float. Zero maps to the smallest positive
 	 * step instead. */
-	v = (int32_t)(z >> 40) - (1 << 23);
+	int32_t v = (int32_t)(wl_rng_at(base, i) >> 40) - (1 << 23);
+
 	return (float)(v ? v : 1) / (float)(1 << 23);
 }
 
