@@ -4,12 +4,14 @@
 # run sooner) on a fresh store; RUNS tiny runs posted one at a time to the idle
 # runner; the delay from each run's created_at to its started_at (both stamped
 # by the store, in ms). Prints the median, 90th percentile and maximum.
-# BIN (default build) picks other binaries, POLL_MS (default 5000) the poll.
+# BIN (default build) picks other binaries, POLL_MS (default 5000) the poll,
+# DEVICES (default cpu) the runner's devices ("gpu" on the lent GPU machine,
+# with LD_LIBRARY_PATH naming the libraries bench/gpu.sh unpacks).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-30}
 work=$(mktemp -d /tmp/warplab-wake.XXXXXX)
-"${BIN:-build}"/warplab-runner --db "$work/warplab.db" --kernels kernels --poll-ms "${POLL_MS:-5000}" --devices cpu 2> "$work/runner.log" &
+"${BIN:-build}"/warplab-runner --db "$work/warplab.db" --kernels kernels --poll-ms "${POLL_MS:-5000}" --devices "${DEVICES:-cpu}" 2> "$work/runner.log" &
 runner=$!
 "${BIN:-build}"/warplab-server --listen 127.0.0.1:0 --db "$work/warplab.db" --www www --catalog kernels/catalog.json 2> "$work/server.log" &
 server=$!
