@@ -187,6 +187,11 @@ struct wl_result_row {
 int wl_store_add_result(struct wl_store *st, long long runner_id, long long run_id,
 			const struct wl_result_row *r, struct wl_error *err);
 
+/* The same for n results in one transaction (one commit, one sync to disk):
+ * all are added or none. */
+int wl_store_add_results(struct wl_store *st, long long runner_id, long long run_id,
+			 const struct wl_result_row *rows, size_t n, struct wl_error *err);
+
 /* Every result's samples of run id: {"run", "results": [{"seq", "variant",
  * "params", "samples_ms": [...]}]}. Caller owns *out. */
 int wl_store_get_samples(struct wl_store *st, long long id, json_t **out, struct wl_error *err);

@@ -173,33 +173,32 @@ static void bind_positive_or_null(sqlite3_stmt *s, int i, double v)
 		sqlite3_bind_null(s, i);
 }
 
-int wl_store_add_result(struct wl_store *st, long long runner_id, long long run_id,
-			const struct wl_result_row *r, struct wl_error *err)
+/* Insert one result inside the caller's transaction. */
+static int insert_result(struct wl_store *st, long long runner_id, long long run_id,
+			 const struct wl_result_row *r, struct wl_error *err)
 {
 	sqlite3_stmt *s;
 	int rc;
 
-	if (store_begin(st, err) < 0)
-		return -1;
 	s = store_stmt(st, SQL_ADVANCE, err);
 	if (!s)
-		goto fail;
+		return -1;
 	sqlite3_bind_int64(s, 1, run_id);
 	sqlite3_bind_int64(s, 2, runner_id);
 	rc = sqlite3_step(s);
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE) {
 		store_fail(st, err, "advance progress");
-		goto fail;
+		return -1;
 	}
 	if (sqlite3_changes(st->db) != 1) {
 		wl_error_set(err, WL_ERR_CONFLICT, "run %lld is no longer running on runner %lld", run_id,
 			     runner_id);
-		goto fail;
+		return -1;
 	}
 	s = store_stmt(st, SQL_INSERT_RESULT, err);
 	if (!s)
-		goto fail;
+		return -1;
 	sqlite3_bind_int64(s, 1, run_id);
 	sqlite3_bind_text(s, 2, r->variant, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 3, r->params_json, -1, SQLITE_STATIC);
@@ -236,12 +235,28 @@ int wl_store_add_result(struct wl_store *st, long long runner_id, long long run_
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE) {
 		store_fail(st, err, "insert result");
-		goto fail;
+		return -1;
 	}
+	return 0;
+}
+
+int wl_store_add_results(struct wl_store *st, long long runner_id, long long run_id,
+			 const struct wl_result_row *rows, size_t n, struct wl_error *err)
+{
+	if (store_begin(st, err) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (insert_result(st, runner_id, run_id, &rows[i], err) < 0) {
+			store_rollback(st);
+			return -1;
+		}
 	return store_commit(st, err);
-fail:
-	store_rollback(st);
-	return -1;
+}
+
+int wl_store_add_result(struct wl_store *st, long long runner_id, long long run_id,
+			const struct wl_result_row *r, struct wl_error *err)
+{
+	return wl_store_add_results(st, runner_id, run_id, r, 1, err);
 }
 
 static const char SQL_CANCEL_REQUESTED[] = "SELECT cancel_requested FROM runs WHERE id = ?1";

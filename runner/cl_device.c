@@ -323,55 +323,56 @@ int wl_cl_device_open(struct wl_cl_device *dev, struct wl_error *err)
 	return 0;
 }
 
-static void staging_release(struct wl_cl_device *dev)
+static void staging_release(struct wl_cl_device *dev, struct wl_staging *st)
 {
-	if (dev->staging_ptr && dev->queue) {
-		clEnqueueUnmapMemObject(dev->queue, dev->staging, dev->staging_ptr, 0, NULL, NULL);
+	if (st->ptr && dev->queue) {
+		clEnqueueUnmapMemObject(dev->queue, st->mem, st->ptr, 0, NULL, NULL);
 		clFinish(dev->queue);
 	}
-	if (dev->staging)
-		clReleaseMemObject(dev->staging);
-	dev->staging = NULL;
-	dev->staging_ptr = NULL;
-	dev->staging_size = 0;
+	if (st->mem)
+		clReleaseMemObject(st->mem);
+	memset(st, 0, sizeof(*st));
 }
 
-int wl_cl_device_staging(struct wl_cl_device *dev, size_t bytes, void **ptr, struct wl_error *err)
+int wl_cl_device_staging(struct wl_cl_device *dev, unsigned slot, size_t bytes, void **ptr,
+			 struct wl_error *err)
 {
+	struct wl_staging *st = &dev->staging[slot & 1];
 	size_t size;
 	cl_int rc;
 
-	if (bytes <= dev->staging_size) {
-		*ptr = dev->staging_ptr;
+	if (bytes <= st->size) {
+		*ptr = st->ptr;
 		return 0;
 	}
 	if (wl_cl_device_open(dev, err) < 0)
 		return -1;
-	staging_release(dev);
+	staging_release(dev, st);
 	/* Grown by whole MiB and at least by half, so a sweep of rising sizes
 	 * pins new memory a few times, not at every point. */
 	size = bytes + bytes / 2;
 	size = (size + ((size_t)1 << 20) - 1) & ~(((size_t)1 << 20) - 1);
 	if (size > dev->max_alloc)
 		size = bytes;
-	dev->staging = clCreateBuffer(dev->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, size, NULL, &rc);
-	if (dev->staging)
-		dev->staging_ptr = clEnqueueMapBuffer(dev->queue, dev->staging, CL_TRUE,
-						      CL_MAP_READ | CL_MAP_WRITE, 0, size, 0, NULL, NULL, &rc);
-	if (!dev->staging || !dev->staging_ptr) {
+	st->mem = clCreateBuffer(dev->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, size, NULL, &rc);
+	if (st->mem)
+		st->ptr = clEnqueueMapBuffer(dev->queue, st->mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+					     size, 0, NULL, NULL, &rc);
+	if (!st->mem || !st->ptr) {
 		wl_error_set(err, WL_ERR_INTERNAL, "pinned host memory of %zu bytes on %s: %s", size,
 			     dev->id, wl_cl_error_name(rc));
-		staging_release(dev);
+		staging_release(dev, st);
 		return -1;
 	}
-	dev->staging_size = size;
-	*ptr = dev->staging_ptr;
+	st->size = size;
+	*ptr = st->ptr;
 	return 0;
 }
 
 void wl_cl_device_close(struct wl_cl_device *dev)
 {
-	staging_release(dev);
+	staging_release(dev, &dev->staging[0]);
+	staging_release(dev, &dev->staging[1]);
 	if (dev->queue)
 		clReleaseCommandQueue(dev->queue);
 	if (dev->context)

@@ -25,9 +25,14 @@ struct wl_cl_device {
 	json_t *info;			/* the API's device object; owned */
 	int nvidia_index;		/* its place among NVIDIA GPUs (NVML's order), or -1 */
 	struct wl_nvml *nvml;		/* clocks and throttling, when NVML knows it; owned */
-	cl_mem staging;			/* pinned host memory outputs are read into */
-	void *staging_ptr;		/* where it is mapped */
-	size_t staging_size;
+	/* Pinned host memory outputs are read into: two, so that one variant's
+	 * output is checked while the next one's is read. */
+	struct wl_staging {
+		cl_mem mem;
+		void *ptr;		/* where it is mapped */
+		size_t size;
+	} staging[2];
+	unsigned staging_turn;		/* the slot the next wl_point_run takes */
 };
 
 struct wl_nvml;
@@ -55,9 +60,11 @@ void wl_cl_devices_disable_fp64(struct wl_cl_devices *devs);
 int wl_cl_device_open(struct wl_cl_device *dev, struct wl_error *err);
 
 /* At least bytes of pinned host memory (CL_MEM_ALLOC_HOST_PTR, mapped) in
- * *ptr, kept for the next call and grown as needed: reads into it run at the
- * bus's speed. Valid until the next call or wl_cl_device_close(). */
-int wl_cl_device_staging(struct wl_cl_device *dev, size_t bytes, void **ptr, struct wl_error *err);
+ * *ptr from staging slot (0 or 1), kept for the next call and grown as needed:
+ * reads into it run at the bus's speed. Valid until the next call for the same
+ * slot or wl_cl_device_close(). */
+int wl_cl_device_staging(struct wl_cl_device *dev, unsigned slot, size_t bytes, void **ptr,
+			 struct wl_error *err);
 
 /* Release the context and queue, e.g. after an error that may have broken
  * them; the next wl_cl_device_open() makes fresh ones. */

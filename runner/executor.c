@@ -9,6 +9,7 @@
 
 #include "build_log.h"
 #include "cache_probe.h"
+#include "checker.h"
 #include "experiment.h"
 #include "log.h"
 #include "nvml.h"
@@ -63,14 +64,14 @@ static int finish(struct wl_executor *ex, long long id, const char *status, cons
 	return 0;
 }
 
-/* Write one measurement as a result row. */
-static int record(struct wl_executor *ex, long long run_id, const struct wl_point *pt,
-		  const struct run_variant *rv, const json_t *params,
-		  const struct wl_measurement *m, struct wl_error *err)
+/* The result row of one measurement at pt; params_text is the point's. */
+static void measurement_row(const struct wl_point *pt, const struct run_variant *rv,
+			    const char *params_text, const struct wl_measurement *m,
+			    struct wl_result_row *row)
 {
 	const struct wl_variant_def *v = &rv->def;
-	char *params_text = json_dumps(params, JSON_COMPACT | JSON_SORT_KEYS);
-	struct wl_result_row row = {
+
+	*row = (struct wl_result_row){
 		.variant = rv->name,
 		.params_json = params_text,
 		.median_ms = m->stats.median,
@@ -88,33 +89,19 @@ static int record(struct wl_executor *ex, long long run_id, const struct wl_poin
 		.discarded = m->discarded,
 		.samples = m->reps ? m->samples : NULL,
 	};
-	int rc;
-
-	if (!params_text) {
-		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
-		return -1;
-	}
 	if (pt->exp->metric == WL_METRIC_BANDWIDTH)
-		row.bytes = m->bytes > 0 ? m->bytes : wl_variant_cost(pt->exp, v, WL_COST_BYTES, pt->values);
+		row->bytes = m->bytes > 0 ? m->bytes : wl_variant_cost(pt->exp, v, WL_COST_BYTES, pt->values);
 	else
-		row.ops = m->ops > 0 ? m->ops : wl_variant_cost(pt->exp, v, WL_COST_OPS, pt->values);
-	rc = wl_store_add_result(ex->store, ex->runner_id, run_id, &row, err);
-	free(params_text);
-	return rc;
+		row->ops = m->ops > 0 ? m->ops : wl_variant_cost(pt->exp, v, WL_COST_OPS, pt->values);
 }
 
 /* A custom kernel's measurement ended in an error (it did not build, or its
- * launch failed): that fails its point, not the run. Records the failure with
- * the whole build log where there is one. */
-static int record_custom_failure(struct wl_executor *ex, long long run_id,
-				 const struct wl_point *pt, const struct run_variant *rv,
-				 const json_t *params, const struct wl_error *why,
-				 struct wl_error *err)
+ * launch failed): that fails its point, not the run. The text of its result,
+ * with the whole build log where there is one; NULL when out of memory. */
+static char *custom_failure_text(struct wl_executor *ex, const struct wl_point *pt,
+				 const struct run_variant *rv, const struct wl_error *why)
 {
-	char *params_text = json_dumps(params, JSON_COMPACT | JSON_SORT_KEYS);
 	char *text = NULL;
-	struct wl_result_row row = { .variant = rv->name, .params_json = params_text };
-	int rc;
 
 	if (why->kind == WL_ERR_BUILD) {
 		char *log = wl_build_log_for_users(wl_program_cache_build_log(ex->programs));
@@ -126,22 +113,74 @@ static int record_custom_failure(struct wl_executor *ex, long long run_id,
 	} else if (asprintf(&text, "custom kernel '%s' failed: %s", rv->name, why->msg) < 0) {
 		text = NULL;
 	}
-	if (!params_text || !text) {
-		free(params_text);
-		free(text);
+	return text;
+}
+
+/* A point's results as they are measured, written a few at a time: a fast
+ * sweep commits (and syncs the store) about once per point rather than once
+ * per variant, while a slow variant still shows within RECORD_EVERY_MS of
+ * being measured. */
+#define RECORD_EVERY_MS 250.0
+
+struct point_results {
+	struct wl_measurement *ms;	/* one per variant */
+	char **failures;		/* a custom kernel's failure text, or NULL */
+	size_t recorded;		/* variants [0, recorded) are in the store */
+	double last_ms;			/* when they were last written */
+};
+
+/* Write variants [pr->recorded, upto) in one transaction; their checks must
+ * have ended. */
+static int record_results(struct wl_executor *ex, long long run_id, const struct wl_point *pt,
+			  const struct run_variant *variants, const char *params_text,
+			  struct point_results *pr, size_t upto, struct wl_error *err)
+{
+	struct wl_result_row *rows;
+	double started = wl_now_ms();
+	size_t n = upto - pr->recorded;
+	int rc;
+
+	if (n == 0)
+		return 0;
+	rows = calloc(n, sizeof(*rows));
+	if (!rows) {
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		return -1;
 	}
-	row.error = text;
-	rc = wl_store_add_result(ex->store, ex->runner_id, run_id, &row, err);
-	free(params_text);
-	free(text);
+	for (size_t i = 0; i < n; i++) {
+		size_t k = pr->recorded + i;
+
+		if (pr->failures[k])
+			rows[i] = (struct wl_result_row){ .variant = variants[k].name,
+							  .params_json = params_text,
+							  .error = pr->failures[k] };
+		else
+			measurement_row(pt, &variants[k], params_text, &pr->ms[k], &rows[i]);
+	}
+	rc = wl_store_add_results(ex->store, ex->runner_id, run_id, rows, n, err);
+	free(rows);
+	if (rc == 0)
+		pr->recorded = upto;
+	pr->last_ms = wl_now_ms();
+	wl_budget_add(pt->budget, WL_PHASE_STORE, started);
 	return rc;
 }
 
-/* After a custom kernel's launch failed the device's context may be unusable
- * (NVIDIA loses it on an illegal address): start afresh and prepare the point
- * again for the variants after it. */
+/* Until the background check in progress has ended (only if it is m's, when m
+ * is not NULL); the wait counts as verification. */
+static void wait_checks(const struct wl_point *pt, const struct wl_measurement *m)
+{
+	double started = wl_now_ms();
+
+	if (!pt->checker)
+		return;
+	if (m)
+		wl_checker_wait_for(pt->checker, m);
+	else
+		wl_checker_wait(pt->checker);
+	wl_budget_add(pt->budget, WL_PHASE_VERIFY, started);
+}
+
 /* The buffer a cold point writes before each launch, sized from the device's
  * measured cache; flush->buf stays NULL for a hot run. */
 static int flush_alloc(const struct wl_point *pt, int cold, size_t max, struct wl_flush *flush,
@@ -156,6 +195,9 @@ static int flush_alloc(const struct wl_point *pt, int cold, size_t max, struct w
 	return wl_point_buffer(pt, CL_MEM_READ_WRITE, flush->bytes, NULL, &flush->buf, err);
 }
 
+/* After a custom kernel's launch failed the device's context may be unusable
+ * (NVIDIA loses it on an illegal address): start afresh and prepare the point
+ * again for the variants after it. */
 static int reset_point(struct wl_executor *ex, const struct wl_experiment_ops *ops,
 		       struct wl_point *pt, void **state, int cold, struct wl_flush *flush,
 		       struct wl_error *err)
@@ -176,15 +218,24 @@ static int run_point(struct wl_executor *ex, long long run_id, const struct wl_e
 		     struct wl_point *pt, const struct run_variant *variants, size_t nvariants,
 		     int cold, const json_t *params, int *store_failed, struct wl_error *err)
 {
+	struct point_results pr = { .last_ms = wl_now_ms() };
+	char *params_text = json_dumps(params, JSON_COMPACT | JSON_SORT_KEYS);
+	struct wl_time_budget *b = pt->budget;
 	struct wl_flush flush;
 	void *state = NULL;
+	double t0, counted;
+	size_t k;
 	int rc = -1;
 
-	struct wl_time_budget *b = pt->budget;
-	double t0, counted;
-
+	memset(&flush, 0, sizeof(flush));
+	pr.ms = calloc(nvariants, sizeof(*pr.ms));
+	pr.failures = calloc(nvariants, sizeof(*pr.failures));
+	if (!params_text || !pr.ms || !pr.failures) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		goto out;
+	}
 	if (flush_alloc(pt, cold, ex->flush_max, &flush, err) < 0)
-		return -1;
+		goto out;
 	pt->flush = flush.buf ? &flush : NULL;
 	/* Setup's own time, less the builds and transfers counted inside it, is
 	 * the inputs and the CPU reference. */
@@ -193,17 +244,24 @@ static int run_point(struct wl_executor *ex, long long run_id, const struct wl_e
 	if (ops->setup(pt, &state, err) < 0)
 		goto out;
 	b->ms[WL_PHASE_INPUTS] += wl_now_ms() - t0 - (b->ms[WL_PHASE_BUILD] + b->ms[WL_PHASE_TRANSFER] - counted);
-	for (size_t k = 0; k < nvariants; k++) {
+	for (k = 0; k < nvariants; k++) {
 		const struct run_variant *rv = &variants[k];
+		struct wl_measurement *m = &pr.ms[k];
 		struct wl_point vpt = *pt;
-		struct wl_measurement m;
 		struct wl_error why;
 		int measured;
 
-		memset(&m, 0, sizeof(m));
 		wl_error_clear(&why);
 		if (rv->custom) {
 			char where[200];
+
+			/* Someone else's code may kill the process: what was
+			 * measured before it is written first. */
+			wait_checks(pt, NULL);
+			if (record_results(ex, run_id, pt, variants, params_text, &pr, k, err) < 0) {
+				*store_failed = 1;
+				goto out;
+			}
 
 			wl_point_text(pt->exp, pt->values, where, sizeof(where));
 			vpt.source = &rv->source;
@@ -213,45 +271,78 @@ static int run_point(struct wl_executor *ex, long long run_id, const struct wl_e
 				ex->on_custom(ex->hook_ctx, rv->name, where);
 		}
 		/* Likewise measure's time less builds, transfers and launches is
-		 * the verification. */
+		 * the verification (a check left running in the background is
+		 * counted where it is waited for). */
 		t0 = wl_now_ms();
 		counted = b->ms[WL_PHASE_BUILD] + b->ms[WL_PHASE_TRANSFER] + b->ms[WL_PHASE_LAUNCH];
-		measured = ops->measure(&vpt, state, &rv->def, &m, &why);
+		measured = ops->measure(&vpt, state, &rv->def, m, &why);
 		b->ms[WL_PHASE_VERIFY] += wl_now_ms() - t0 -
 			(b->ms[WL_PHASE_BUILD] + b->ms[WL_PHASE_TRANSFER] + b->ms[WL_PHASE_LAUNCH] - counted);
 		if (rv->custom && ex->on_custom)
 			ex->on_custom(ex->hook_ctx, NULL, NULL);
 		if (measured < 0 && rv->custom) {
 			wl_log_info("run %lld: custom kernel %s: %s", run_id, rv->name, why.msg);
-			if (record_custom_failure(ex, run_id, pt, rv, params, &why, err) < 0) {
-				*store_failed = 1;
+			pr.failures[k] = custom_failure_text(ex, pt, rv, &why);
+			if (!pr.failures[k]) {
+				wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 				goto out;
 			}
 			/* Launch and memory errors may have broken the context;
-			 * a build or signature problem leaves it as it was. */
-			if (why.kind == WL_ERR_INTERNAL && reset_point(ex, ops, pt, &state, cold, &flush, err) < 0)
-				goto out;
+			 * a build or signature problem leaves it as it was. The
+			 * results so far are written first: they need the
+			 * point's memory, which a reset frees. */
+			if (why.kind == WL_ERR_INTERNAL) {
+				wait_checks(pt, NULL);
+				if (record_results(ex, run_id, pt, variants, params_text, &pr, k + 1, err) < 0) {
+					*store_failed = 1;
+					goto out;
+				}
+				if (reset_point(ex, ops, pt, &state, cold, &flush, err) < 0)
+					goto out;
+			}
 			continue;
 		}
 		if (measured < 0) {
 			wl_error_set(err, why.kind, "%s: %s", rv->name, why.msg);
-			goto out;
+			break;
 		}
 		/* A prediction belongs to the built-in pattern, not to the code
 		 * that stands in for it. */
 		if (rv->custom)
-			m.extra[0] = '\0';
-		t0 = wl_now_ms();
-		if (record(ex, run_id, pt, rv, params, &m, err) < 0) {
-			*store_failed = 1;
-			goto out;
+			m->extra[0] = '\0';
+		/* Variants before this one have been checked once this one's
+		 * check has started (or ran); write them now and then. */
+		if (k > 0 && wl_now_ms() - pr.last_ms >= RECORD_EVERY_MS) {
+			wait_checks(pt, &pr.ms[k - 1]);
+			if (record_results(ex, run_id, pt, variants, params_text, &pr, k, err) < 0) {
+				*store_failed = 1;
+				goto out;
+			}
 		}
-		wl_budget_add(b, WL_PHASE_STORE, t0);
+	}
+	wait_checks(pt, NULL);
+	if (k < nvariants) {
+		struct wl_error ignored;
+
+		/* A variant stopped the run (err says why); what was measured
+		 * before it stands, as far as it can be written. */
+		record_results(ex, run_id, pt, variants, params_text, &pr, k, &ignored);
+		goto out;
+	}
+	if (record_results(ex, run_id, pt, variants, params_text, &pr, k, err) < 0) {
+		*store_failed = 1;
+		goto out;
 	}
 	rc = 0;
 out:
+	wait_checks(pt, NULL);
 	ops->teardown(state);
 	wl_mem_release(&flush.buf);
+	for (size_t i = 0; pr.failures && i < nvariants; i++)
+		free(pr.failures[i]);
+	free(pr.failures);
+	free(pr.ms);
+	free(params_text);
 	return rc;
 }
 
@@ -516,6 +607,7 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 			.source = &plan.source,
 			.sampling = plan.noise_driven ? &plan.sampling : NULL,
 			.budget = &plan.budget,
+			.checker = ex->checker,
 		};
 		json_t *params;
 		int cancel = 0, store_failed = 0;

@@ -1,5 +1,5 @@
 /* Executing one claimed run: every (point, variant) measured, verified and
- * written to the store as it completes, then the run finished as done, failed
+ * written to the store (a few at a time, see run_point), then the run finished as done, failed
  * (with a message a person can act on) or cancelled, or put back in the queue
  * when the runner is asked to stop. */
 #ifndef WL_EXECUTOR_H
@@ -32,6 +32,9 @@ struct wl_executor {
 	 * was running, and where, if the process dies. */
 	void (*on_custom)(void *ctx, const char *name, const char *point);
 	void *hook_ctx;
+	/* Verifies a variant while the next is timed; NULL: verification runs
+	 * in turn. Not owned. */
+	struct wl_checker *checker;
 };
 
 /* Seconds a point may take before it counts as hung: time for setup (building

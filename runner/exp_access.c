@@ -84,7 +84,8 @@ static int access_measure(const struct wl_point *pt, void *state, const struct w
 	clSetKernelArg(l.kernel, 2, sizeof(cl_int), &k);
 	rc = wl_point_run(pt, &l, s->out, s->n * sizeof(float), (const void **)&s->output, res, err);
 	if (rc > 0)
-		res->verified = wl_verify_exact_float_fn(s->output, access_expected, s, s->n, 0, res);
+		wl_point_verify(pt, &(struct wl_exact_check){ .got = s->output, .want = access_expected,
+							      .ctx = s, .n = s->n }, res);
 	clReleaseKernel(l.kernel);
 	return rc < 0 ? -1 : 0;
 }

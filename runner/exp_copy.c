@@ -85,7 +85,8 @@ static int copy_measure(const struct wl_point *pt, void *state, const struct wl_
 	l.global[0] = (count + s->local - 1) / s->local * s->local;
 	rc = wl_point_run(pt, &l, s->out, bytes, (const void **)&s->output, res, err);
 	if (rc > 0)
-		res->verified = wl_verify_exact_float_fn(s->output, copy_expected, s, s->n, 0, res);
+		wl_point_verify(pt, &(struct wl_exact_check){ .got = s->output, .want = copy_expected,
+							      .ctx = s, .n = s->n }, res);
 	clReleaseKernel(l.kernel);
 	return rc < 0 ? -1 : 0;
 }

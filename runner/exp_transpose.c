@@ -100,10 +100,17 @@ static int transpose_measure(const struct wl_point *pt, void *state,
 	l.global[0] = s->n;
 	l.global[1] = one_per_item ? s->n : s->n / s->tile * s->rows;
 	rc = wl_point_run(pt, &l, s->odata, bytes, (const void **)&s->output, res, err);
-	if (rc > 0)
-		res->verified = strcmp(v->id, "copy") == 0
-					? wl_verify_exact_float_fn(s->output, copied_expected, s, s->n * s->n, s->n, res)
-					: wl_verify_exact_float(s->output, s->expected, s->n * s->n, s->n, res);
+	if (rc > 0) {
+		struct wl_exact_check job = { .got = s->output, .n = s->n * s->n, .row_len = s->n };
+
+		if (strcmp(v->id, "copy") == 0) {
+			job.want = copied_expected;
+			job.ctx = s;
+		} else {
+			job.array = s->expected;
+		}
+		wl_point_verify(pt, &job, res);
+	}
 	clReleaseKernel(l.kernel);
 	return rc < 0 ? -1 : 0;
 }

@@ -34,6 +34,9 @@ struct wl_point {
 	const struct wl_sampling *sampling;
 	const struct wl_flush *flush;
 	struct wl_time_budget *budget;	/* where the helpers count their time, or NULL */
+	/* Where exact checks run while the next variant is timed; NULL: they
+	 * run before measure returns. */
+	struct wl_checker *checker;
 };
 
 /* What measuring one variant at one point produced. */
@@ -131,6 +134,24 @@ int wl_verify_exact_float(const float *got, const float *want, size_t n, size_t 
 typedef float (*wl_expected_fn)(const void *ctx, size_t i);
 int wl_verify_exact_float_fn(const float *got, wl_expected_fn want, const void *ctx, size_t n,
 			     size_t row_len, struct wl_measurement *res);
+
+/* One such comparison as data: got against array, or against want(ctx, i)
+ * when array is NULL. */
+struct wl_exact_check {
+	const float *got;
+	const float *array;
+	wl_expected_fn want;
+	const void *ctx;
+	size_t n, row_len;
+};
+int wl_exact_check_run(const struct wl_exact_check *job, struct wl_measurement *res);
+
+/* Check a variant's output exactly, setting res->verified: in the background
+ * (pt->checker) while the next variant is timed, else now. The output (in
+ * staging memory) and the reference must stay as they are until the executor
+ * has waited for the check, which it does before a point's teardown. */
+void wl_point_verify(const struct wl_point *pt, const struct wl_exact_check *job,
+		     struct wl_measurement *res);
 
 /* The tolerance of the sum checks, stated: zero. Reductions and dot products run
  * on nonzero integers of magnitude at most 8 (wl_rng_fill_small_int), so every

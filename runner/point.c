@@ -2,6 +2,7 @@
  * timing a launch into a measurement, exact verification. */
 #include "experiment.h"
 
+#include "checker.h"
 #include "nvml.h"
 
 #include <math.h>
@@ -234,6 +235,7 @@ int wl_point_run(const struct wl_point *pt, const struct wl_launch *l, cl_mem ou
 {
 	double started;
 	void *staging;
+	unsigned slot;
 	int rc;
 
 	if (wl_point_poison(pt, out, bytes, err) < 0 || wl_point_time(pt, l, res, err) < 0)
@@ -241,9 +243,15 @@ int wl_point_run(const struct wl_point *pt, const struct wl_launch *l, cl_mem ou
 	if (res->error[0])
 		return 0;
 	/* Pinned memory kept between points: the read is a DMA at the bus's
-	 * speed, into pages that are already there. */
+	 * speed, into pages that are already there. The slots alternate, so the
+	 * previous variant's output may still be checked; the one before it has
+	 * been (its wait counts as verification). */
+	slot = pt->dev->staging_turn++ & 1;
+	if (pt->checker)
+		wl_checker_wait_reading(pt->checker, pt->dev->staging[slot].ptr,
+					pt->dev->staging[slot].size);
 	started = wl_now_ms();
-	rc = wl_cl_device_staging(pt->dev, bytes, &staging, err);
+	rc = wl_cl_device_staging(pt->dev, slot, bytes, &staging, err);
 	wl_budget_add(pt->budget, WL_PHASE_TRANSFER, started);
 	if (rc < 0 || wl_point_read(pt, out, bytes, staging, err) < 0)
 		return -1;
@@ -280,18 +288,18 @@ int wl_verify_partial_sums(const float *partials, size_t count, double want,
 	return 1;
 }
 
-/* Compare got with array, or with want(ctx, i) when array is NULL; describe
- * the first difference and the count in res->error. */
-static int verify_exact(const float *got, const float *array, wl_expected_fn want, const void *ctx,
-			size_t n, size_t row_len, struct wl_measurement *res)
+int wl_exact_check_run(const struct wl_exact_check *job, struct wl_measurement *res)
 {
-	size_t bad = 0, first = n;
+	const float *got = job->got, *array = job->array;
+	size_t n = job->n, row_len = job->row_len, bad = 0, first = n;
 	float expected;
 
-	/* On every core: the count of differences and the first of them. */
-#pragma omp parallel for reduction(+ : bad) reduction(min : first) schedule(static) if (n > 65536)
+	/* On every core: the count of differences and the first of them. Dynamic
+	 * chunks, because the thread that times the next variant may be busy
+	 * waiting on one of the cores. */
+#pragma omp parallel for reduction(+ : bad) reduction(min : first) schedule(dynamic, 65536) if (n > 65536)
 	for (size_t i = 0; i < n; i++) {
-		float w = array ? array[i] : want(ctx, i);
+		float w = array ? array[i] : job->want(job->ctx, i);
 
 		if (memcmp(&got[i], &w, sizeof(float)) != 0) {
 			bad++;
@@ -301,7 +309,7 @@ static int verify_exact(const float *got, const float *array, wl_expected_fn wan
 	}
 	if (bad == 0)
 		return 1;
-	expected = array ? array[first] : want(ctx, first);
+	expected = array ? array[first] : job->want(job->ctx, first);
 	if (row_len > 1)
 		snprintf(res->error, sizeof(res->error),
 			 "verification failed: %zu of %zu elements differ; first at [%zu][%zu]: got %.9g, expected %.9g",
@@ -317,11 +325,25 @@ static int verify_exact(const float *got, const float *array, wl_expected_fn wan
 int wl_verify_exact_float(const float *got, const float *want, size_t n, size_t row_len,
 			  struct wl_measurement *res)
 {
-	return verify_exact(got, want, NULL, NULL, n, row_len, res);
+	const struct wl_exact_check job = { .got = got, .array = want, .n = n, .row_len = row_len };
+
+	return wl_exact_check_run(&job, res);
 }
 
 int wl_verify_exact_float_fn(const float *got, wl_expected_fn want, const void *ctx, size_t n,
 			     size_t row_len, struct wl_measurement *res)
 {
-	return verify_exact(got, NULL, want, ctx, n, row_len, res);
+	const struct wl_exact_check job = { .got = got, .want = want, .ctx = ctx, .n = n,
+					    .row_len = row_len };
+
+	return wl_exact_check_run(&job, res);
+}
+
+void wl_point_verify(const struct wl_point *pt, const struct wl_exact_check *job,
+		     struct wl_measurement *res)
+{
+	if (pt->checker)
+		wl_checker_start(pt->checker, job, res);
+	else
+		res->verified = wl_exact_check_run(job, res);
 }

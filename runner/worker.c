@@ -17,6 +17,7 @@
 #include "catalog.h"
 #include "cl_device.h"
 #include "cl_program.h"
+#include "checker.h"
 #include "executor.h"
 #include "experiment.h"
 #include "log.h"
@@ -240,7 +241,11 @@ int wl_work(const struct runner_config *cfg)
 			.on_custom = on_custom,
 		};
 
+		/* Without the thread, checks run in turn: slower, not wrong. */
+		if (wl_checker_new(omp_get_max_threads(), &ex.checker, &err) < 0)
+			wl_log_info("%s; verifying in turn", err.msg);
 		serve(st, &ex, cfg->db, cfg->poll_ms, runner_has_gpu);
+		wl_checker_free(ex.checker);
 	}
 	status = 0;
 out:

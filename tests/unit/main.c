@@ -34,6 +34,7 @@ char check_tmpdir[256];
 	X(rng_is_reproducible_and_never_zero)                                           \
 	X(transpose_reference_transposes)                                               \
 	X(exact_verification_reports_first_difference)                                  \
+	X(checks_run_in_the_background)                                                 \
 	X(device_ids_are_slugs)                                                         \
 	X(tokens_compare_and_load)                                                      \
 	X(options_read_file_then_flags)                                                 \

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "checker.h"
 #include "cl_device.h"
 #include "cl_program.h"
 #include "program_disk.h"
@@ -136,6 +137,45 @@ void test_verification_against_a_function_of_the_index(void)
 	CHECK(wl_verify_exact_float_fn(got, transposed_at, &base, N * N, N, &m) == 0, "one flip fails");
 	CHECK(strstr(m.error, "1 of 90000 elements differ") && strstr(m.error, "[7][11]"), "%s", m.error);
 	free(got);
+}
+
+/* Checks handed to the background thread end with the same verdicts as in
+ * turn, one after another: starting the second waits for the first, and
+ * waiting for the memory a check reads returns only once it has ended. */
+void test_checks_run_in_the_background(void)
+{
+	enum { N = 300 };
+	float *good = malloc(N * N * sizeof(float)), *bad = malloc(N * N * sizeof(float));
+	struct wl_measurement *m = calloc(2, sizeof(*m));
+	struct wl_checker *c = NULL;
+	struct wl_error err;
+	uint64_t base = 7;
+
+	if (!good || !bad || !m || wl_checker_new(2, &c, &err) < 0) {
+		CHECK(0, "set-up");
+		goto out;
+	}
+	for (size_t o = 0; o < N * N; o++)
+		good[o] = bad[o] = transposed_at(&base, o);
+	bad[N * N - 1] += 1;
+	m[0].verified = m[1].verified = -1;
+	wl_checker_start(c, &(struct wl_exact_check){ .got = good, .want = transposed_at, .ctx = &base,
+						       .n = N * N, .row_len = N }, &m[0]);
+	wl_checker_start(c, &(struct wl_exact_check){ .got = bad, .array = good, .n = N * N,
+						       .row_len = N }, &m[1]);
+	CHECK(m[0].verified == 1 && !m[0].error[0], "the first check ended before the second began: %d %s",
+	      m[0].verified, m[0].error);
+	wl_checker_wait_reading(c, good, N * N * sizeof(float));
+	wl_checker_wait_reading(c, bad, N * N * sizeof(float));
+	CHECK(m[1].verified == 0 && strstr(m[1].error, "1 of 90000 elements differ") &&
+		      strstr(m[1].error, "[299][299]"),
+	      "the wrong element found in the background: %d %s", m[1].verified, m[1].error);
+	wl_checker_wait(c);
+out:
+	wl_checker_free(c);
+	free(good);
+	free(bad);
+	free(m);
 }
 
 void test_device_ids_are_slugs(void)

@@ -158,8 +158,14 @@ void test_store_records_progress_and_results(void)
 	wl_claim_free(&c);
 	CHECK(wl_store_add_result(st, runner + 1, id, &ok, &err) < 0 && err.kind == WL_ERR_CONFLICT,
 	      "another runner cannot write into it");
-	CHECK(wl_store_add_result(st, runner, id, &ok, &err) == 0, "%s", err.msg);
-	CHECK(wl_store_add_result(st, runner, id, &bad, &err) == 0, "%s", err.msg);
+	{
+		/* A batch is written whole or not at all. */
+		const struct wl_result_row both[2] = { ok, bad };
+
+		CHECK(wl_store_add_results(st, runner + 1, id, both, 2, &err) < 0 &&
+			      err.kind == WL_ERR_CONFLICT, "a batch of another runner's is refused");
+		CHECK(wl_store_add_results(st, runner, id, both, 2, &err) == 0, "%s", err.msg);
+	}
 	CHECK(wl_store_set_run_provenance(st, id, "abcd", "9.9", &err) == 0, "%s", err.msg);
 	CHECK(wl_store_finish_run(st, runner, id, "done", NULL, &err) == 0, "%s", err.msg);
 	CHECK(wl_store_get_run(st, id, 1, &run, &err) == 0, "%s", err.msg);
