@@ -57,6 +57,7 @@ struct wl_run_filter {
 	long long before;		/* only ids below this; 0 for no bound */
 	long long limit;		/* 1..200 */
 	const char *experiment, *device, *status;	/* NULL for any */
+	const char *label;		/* runs whose label holds this text (any case), or NULL */
 };
 
 /* Run summaries, newest first. *more is set when older runs remain. */

@@ -276,6 +276,7 @@ static const char SQL_LIST_RUNS[] =
 	" FROM runs r LEFT JOIN devices d ON d.id = r.device_id"
 	" WHERE r.id < ?1 AND (?2 IS NULL OR r.experiment = ?2) AND (?3 IS NULL OR r.device_id = ?3)"
 	" AND (?4 IS NULL OR r.status = ?4)"
+	" AND (?6 IS NULL OR instr(lower(r.label), lower(?6)) > 0)"
 	" ORDER BY r.id DESC LIMIT ?5";
 
 int wl_store_list_runs(struct wl_store *st, const struct wl_run_filter *f, json_t **runs,
@@ -298,6 +299,7 @@ int wl_store_list_runs(struct wl_store *st, const struct wl_run_filter *f, json_
 	sqlite3_bind_text(s, 3, f->device, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 4, f->status, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 5, f->limit + 1);
+	sqlite3_bind_text(s, 6, f->label && f->label[0] ? f->label : NULL, -1, SQLITE_STATIC);
 	*more = 0;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		json_t *row;

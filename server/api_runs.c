@@ -246,6 +246,38 @@ static int is_id_text(const char *s)
 	       strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789._-") == strlen(s);
 }
 
+/* The longest label search: as long as a label may be, in UTF-8 bytes. */
+#define WL_LABEL_SEARCH_MAX (4 * WL_LABEL_MAX)
+
+/* Characters of UTF-8 text: the bytes that do not continue one. */
+static size_t utf8_chars(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xC0) != 0x80;
+	return n;
+}
+
+/* text percent-encoded for a query string (unreserved characters kept). */
+static void url_encode(const char *text, char *out, size_t len)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t o = 0;
+
+	for (const unsigned char *p = (const unsigned char *)text; *p && o + 4 <= len; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		    strchr("-._~", *p)) {
+			out[o++] = (char)*p;
+		} else {
+			out[o++] = '%';
+			out[o++] = hex[*p >> 4];
+			out[o++] = hex[*p & 15];
+		}
+	}
+	out[o] = '\0';
+}
+
 void wl_api_list_runs(struct wl_server *srv, const struct wl_request *req, struct wl_response *resp)
 {
 	static const char *const statuses[] = { "queued", "running", "done", "failed", "cancelled", NULL };
@@ -254,7 +286,7 @@ void wl_api_list_runs(struct wl_server *srv, const struct wl_request *req, struc
 	struct wl_error err;
 	json_t *runs;
 	int more;
-	char next[512];
+	char next[3 * WL_LABEL_SEARCH_MAX + 512], label[3 * WL_LABEL_SEARCH_MAX + 1];
 
 	if (query_int(req, "limit", 50, 200, &f.limit, resp) < 0 ||
 	    query_int(req, "before", 0, (1LL << 62), &f.before, resp) < 0)
@@ -271,6 +303,13 @@ void wl_api_list_runs(struct wl_server *srv, const struct wl_request *req, struc
 					  "%s: not a valid %s id", name, name);
 			return;
 		}
+	}
+	f.label = req->arg(req->ctx, "label");
+	if (f.label && (strlen(f.label) > WL_LABEL_SEARCH_MAX || utf8_chars(f.label) > WL_LABEL_MAX)) {
+		wl_response_error(resp, 400, "invalid_field", "label",
+				  "label: a search of %zu characters is too long (at most %d)",
+				  utf8_chars(f.label), WL_LABEL_MAX);
+		return;
 	}
 	if (f.status) {
 		int ok = 0;
@@ -296,11 +335,12 @@ void wl_api_list_runs(struct wl_server *srv, const struct wl_request *req, struc
 		if (more && n > 0) {
 			long long last = json_integer_value(json_object_get(json_array_get(runs, n - 1), "id"));
 
-			snprintf(next, sizeof(next), "/api/runs?before=%lld&limit=%lld%s%s%s%s%s%s", last,
+			url_encode(f.label ? f.label : "", label, sizeof(label));
+			snprintf(next, sizeof(next), "/api/runs?before=%lld&limit=%lld%s%s%s%s%s%s%s%s", last,
 				 f.limit, f.experiment ? "&experiment=" : "",
 				 f.experiment ? f.experiment : "", f.device ? "&device=" : "",
 				 f.device ? f.device : "", f.status ? "&status=" : "",
-				 f.status ? f.status : "");
+				 f.status ? f.status : "", label[0] ? "&label=" : "", label);
 			json_object_set_new(body, "next", json_string(next));
 		} else {
 			json_object_set_new(body, "next", json_null());

@@ -57,6 +57,8 @@ static void add_headers(struct MHD_Response *r, const struct wl_response *resp)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_LOCATION, resp->location);
 	if (resp->disposition[0])
 		MHD_add_response_header(r, "Content-Disposition", resp->disposition);
+	if (resp->vary)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, resp->vary);
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL,
 				resp->cache_control ? resp->cache_control : "no-store");
 }

@@ -31,6 +31,7 @@ struct wl_response {
 	char location[64];		/* Location header, or "" */
 	char disposition[96];		/* Content-Disposition header, or "" */
 	const char *cache_control;	/* or NULL */
+	const char *vary;		/* Vary header, or NULL */
 	const char *route;		/* a route name for metrics ("GET /api/runs/{id}") */
 };
 

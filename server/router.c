@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "negotiate.h"
 #include "server.h"
 
 /* A run id in a path: 1 to 18 digits, no sign, no leading zero. */
@@ -111,12 +112,63 @@ static int route_read(const struct wl_request *req, struct wl_response *resp, co
 	return 0;
 }
 
+/* Whether the client asked for JSON rather than the page. */
+static int wants_json(const struct wl_request *req)
+{
+	return wl_accepts_json(req->header(req->ctx, "Accept"));
+}
+
+/* /runs: the runs as the page or, when asked for, as JSON; POST queues one,
+ * exactly as POST /api/runs. */
+static void route_runs_page(struct wl_server *srv, const struct wl_request *req,
+			    struct wl_response *resp)
+{
+	if (strcmp(req->method, "POST") == 0) {
+		resp->route = "/api/runs";
+		wl_api_create_run(srv, req, resp);
+		return;
+	}
+	resp->route = "/runs";
+	resp->vary = "Accept";
+	if (!is_read(req->method))
+		method_not_allowed(resp, req->method, "GET, HEAD, POST");
+	else if (wants_json(req))
+		wl_api_list_runs(srv, req, resp);
+	else
+		wl_static_serve(srv, "/runs", resp);
+	resp->vary = "Accept";
+}
+
+/* /runs/{id}: the run's page or its JSON; below it, the same views and
+ * actions as under /api/runs/{id}. */
+static void route_run_page(struct wl_server *srv, const struct wl_request *req, const char *rest,
+			   struct wl_response *resp)
+{
+	if (strchr(rest, '/')) {
+		route_run(srv, req, rest, resp);
+		return;
+	}
+	resp->route = "/runs/{id}";
+	if (!is_read(req->method))
+		method_not_allowed(resp, req->method, "GET, HEAD");
+	else if (wants_json(req))
+		route_run(srv, req, rest, resp);
+	else
+		wl_static_serve(srv, req->path, resp);
+	resp->route = "/runs/{id}";
+	resp->vary = "Accept";
+}
+
 void wl_server_handle(struct wl_server *srv, const struct wl_request *req,
 		      struct wl_response *resp)
 {
 	const char *path = req->path;
 
-	if (strcmp(path, "/api/runs") == 0) {
+	if (strcmp(path, "/runs") == 0 || strcmp(path, "/runs/") == 0) {
+		route_runs_page(srv, req, resp);
+	} else if (strncmp(path, "/runs/", 6) == 0) {
+		route_run_page(srv, req, path + 6, resp);
+	} else if (strcmp(path, "/api/runs") == 0) {
 		resp->route = "/api/runs";
 		if (strcmp(req->method, "POST") == 0)
 			wl_api_create_run(srv, req, resp);

@@ -2,7 +2,8 @@
  * a plain name (letters, digits, '.', '_', '-', not starting with '.'), each
  * directory and the file are opened under the www directory without following
  * symbolic links, the file is a regular file, and its extension has a known
- * content type. The page routes (/, /runs/{id}, /compare) map to their HTML. */
+ * content type. The page routes (/, /runs, /runs/{id}, /compare) map to their
+ * HTML. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -46,6 +47,8 @@ static const char *page_for(const char *path, char *buf, size_t len)
 		return "index.html";
 	if (strcmp(path, "/compare") == 0 || strcmp(path, "/compare/") == 0)
 		return "compare.html";
+	if (strcmp(path, "/runs") == 0)
+		return "runs.html";
 	if (strncmp(path, "/runs/", 6) == 0) {
 		p = path + 6;
 		if (*p >= '1' && *p <= '9' && strspn(p, "0123456789") == strlen(p) && strlen(p) <= 18)

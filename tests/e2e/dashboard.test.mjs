@@ -244,6 +244,34 @@ test('banks_page_sets_slowdown_beside_the_predicted_degree', async () => {
   await page.context().close();
 });
 
+test('runs_page_filters_by_label_and_pages_through_the_address', async () => {
+  const ids = [];
+  for (const label of ['camping A', 'camping B', 'camping C', 'other'])
+    ids.push((await lab.post('/runs', { experiment: 'copy', params: { n: 4096 }, repeat: 1, label })).json.id);
+  const page = await openPage(browser);
+  await page.goto(`${lab.base}/`);
+  await page.click('#all-runs');
+  await page.waitForSelector('#runs tbody tr[data-run]');
+  assert.equal(new URL(page.url()).pathname, '/runs');
+  await page.fill('#f-label', 'CAMPING');
+  await page.selectOption('#f-experiment', 'copy');
+  await page.click('#filters button[type="submit"]');
+  await page.waitForURL(/label=CAMPING/);
+  await page.waitForSelector('#runs tbody tr[data-run]');
+  const shown = await page.locator('#runs tbody tr[data-run]').evaluateAll((rows) => rows.map((r) => Number(r.dataset.run)));
+  assert.deepEqual(shown, [ids[2], ids[1], ids[0]], 'only the labelled copy runs, newest first');
+  assert.equal(await page.locator('#f-experiment').inputValue(), 'copy', 'the filters show what is applied');
+  // A page of one at a time, as a long history would be paged.
+  await page.goto(`${lab.base}/runs?label=camping&experiment=copy&before=${ids[2]}`);
+  await page.waitForSelector('#runs tbody tr[data-run]');
+  assert.equal(await page.locator('#newest').isVisible(), true);
+  const second = await page.locator('#runs tbody tr[data-run]').evaluateAll((rows) => rows.map((r) => Number(r.dataset.run)));
+  assert.deepEqual(second, [ids[1], ids[0]]);
+  await shot(page, 'runs-filtered');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('unknown_run_gets_the_404_page', async () => {
   const page = await openPage(browser);
   const res = await page.goto(`${lab.base}/runs/987654`);

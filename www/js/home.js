@@ -3,7 +3,8 @@
 // selection for the compare page), and the devices.
 import { banner, getJSON, postJSON } from './api.js';
 import { RunForm } from './form.js';
-import { el, fmtAge, fmtBytes } from './format.js';
+import { el, fmtBytes } from './format.js';
+import { runCells } from './run_rows.js';
 
 let form = null;
 const selected = new Set();
@@ -37,7 +38,7 @@ function updateCompare() {
 function renderRuns(runs) {
   const body = document.querySelector('#runs tbody');
   if (runs.length === 0) {
-    body.replaceChildren(el('tr', {}, el('td', { colspan: '8', class: 'muted' }, 'No runs yet: queue one above, or with POST /api/runs.')));
+    body.replaceChildren(el('tr', {}, el('td', { colspan: '8', class: 'muted' }, 'No runs yet: queue one above, or with POST /runs.')));
     return;
   }
   body.replaceChildren(...runs.map((r) => {
@@ -47,16 +48,7 @@ function renderRuns(runs) {
       else selected.delete(r.id);
       updateCompare();
     });
-    const { done, total } = r.progress;
-    return el('tr', { 'data-run': String(r.id) },
-      el('td', {}, box),
-      el('td', {}, el('a', { href: r.url }, `#${r.id}`)),
-      el('td', {}, r.experiment),
-      el('td', {}, r.label || ''),
-      el('td', {}, r.device && (r.device.name || r.device.id) ? `${r.device.name || r.device.id}` : 'auto'),
-      el('td', {}, el('span', { class: `status ${r.status}` }, r.status)),
-      el('td', {}, el('progress', { max: String(total || 1), value: String(done), 'aria-label': `progress of run ${r.id}` }), ` ${done}/${total}`),
-      el('td', { title: r.created_at }, fmtAge(r.created_at)));
+    return el('tr', { 'data-run': String(r.id) }, el('td', {}, box), ...runCells(r));
   }));
 }
 
