@@ -4,11 +4,12 @@
 # machine and cost nothing on a prepared one. Uses sudo when not run as root.
 set -eu
 
-# Build and runtime: the HTTP server, JSON, the store, OpenCL (ICD loader,
-# headers, PoCL as the CPU device), and clinfo to see what OpenCL finds.
+# Build and runtime: the HTTP server, JSON, the store, zlib (gzip for the
+# server's responses), OpenCL (ICD loader, headers, PoCL as the CPU device),
+# and clinfo to see what OpenCL finds.
 # Tests: Debian's Chromium (driven headless by playwright-core from npm) and a
 # font for it to render text with; systemd-analyze to check the units.
-pkgs="make gcc pkg-config libmicrohttpd-dev libjansson-dev libsqlite3-dev sqlite3
+pkgs="make gcc pkg-config libmicrohttpd-dev libjansson-dev libsqlite3-dev sqlite3 zlib1g-dev
 ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo curl ca-certificates
 chromium fonts-dejavu-core systemd"
 
@@ -16,8 +17,8 @@ chromium fonts-dejavu-core systemd"
 # only where the machine has none of its own.
 # `make fuzz` (deploy/install-deps.sh --fuzz): clang and its libFuzzer runtime.
 [ "${1:-}" = "--fuzz" ] && pkgs="$pkgs clang libclang-rt-dev"
-# `make bench` (--bench): wrk for the API load test.
-[ "${1:-}" = "--bench" ] && pkgs="$pkgs wrk"
+# `make bench` (--bench): wrk for the API load test, nginx beside it.
+[ "${1:-}" = "--bench" ] && pkgs="$pkgs wrk nginx-light"
 
 command -v node >/dev/null 2>&1 || pkgs="$pkgs nodejs"
 command -v npm >/dev/null 2>&1 || pkgs="$pkgs npm"

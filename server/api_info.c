@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "body_cache.h"
 #include "server.h"
 #include "store.h"
 
@@ -133,6 +134,21 @@ void wl_api_metrics(struct wl_server *srv, struct wl_response *resp)
 			srv->counters.rows[i].route, srv->counters.rows[i].status,
 			srv->counters.rows[i].count);
 	pthread_mutex_unlock(&srv->counters.lock);
+	if (srv->bodies) {
+		size_t bytes, entries;
+		unsigned long long hits, misses;
+
+		wl_body_cache_stats(srv->bodies, &bytes, &entries, &hits, &misses);
+		fprintf(f, "# HELP warplab_response_cache_bytes Bytes of finished bodies kept in memory.\n"
+			   "# TYPE warplab_response_cache_bytes gauge\nwarplab_response_cache_bytes %zu\n"
+			   "# HELP warplab_response_cache_entries Bodies kept in memory.\n"
+			   "# TYPE warplab_response_cache_entries gauge\nwarplab_response_cache_entries %zu\n"
+			   "# HELP warplab_response_cache_lookups_total Lookups in the body cache, by outcome.\n"
+			   "# TYPE warplab_response_cache_lookups_total counter\n"
+			   "warplab_response_cache_lookups_total{outcome=\"hit\"} %llu\n"
+			   "warplab_response_cache_lookups_total{outcome=\"miss\"} %llu\n",
+			bytes, entries, hits, misses);
+	}
 	json_decref(counts);
 	json_decref(runners);
 	if (fclose(f) != 0) {

@@ -350,12 +350,29 @@ void wl_api_list_runs(struct wl_server *srv, const struct wl_request *req, struc
 	wl_store_pool_put(srv->pool, st);
 }
 
-void wl_api_get_run(struct wl_server *srv, long long id, struct wl_response *resp)
+/* Whether a run's status is final: its JSON and CSV never change again. */
+static int is_finished(const json_t *run)
 {
-	struct wl_store *st = store_or_503(srv, resp);
+	const char *status = json_string_value(json_object_get(run, "status"));
+
+	return status && (strcmp(status, "done") == 0 || strcmp(status, "failed") == 0 ||
+			  strcmp(status, "cancelled") == 0);
+}
+
+#define JSON_TYPE "application/json; charset=utf-8"
+
+void wl_api_get_run(struct wl_server *srv, const struct wl_request *req, long long id,
+		    struct wl_response *resp)
+{
+	struct wl_store *st;
 	struct wl_error err;
 	json_t *run = NULL;
+	char key[48], *text;
 
+	snprintf(key, sizeof(key), "run:%lld", id);
+	if (wl_respond_from_cache(srv, req, key, JSON_TYPE, resp))
+		return;
+	st = store_or_503(srv, resp);
 	if (!st)
 		return;
 	if (wl_store_get_run(st, id, 1, &run, &err) < 0 ||
@@ -363,15 +380,21 @@ void wl_api_get_run(struct wl_server *srv, long long id, struct wl_response *res
 					  json_string_value(json_object_get(run, "experiment"))),
 			  st, run, &err) < 0) {
 		wl_response_from_error(resp, &err);
-		json_decref(run);
+	} else if (!(text = json_dumps(run, JSON_COMPACT))) {
+		wl_response_error(resp, 500, "internal", NULL, "out of memory");
 	} else {
-		wl_response_json(resp, 200, run);
+		wl_respond_cacheable(srv, req, is_finished(run) ? key : NULL, text, strlen(text),
+				     JSON_TYPE, resp);
+		free(text);
 	}
+	json_decref(run);
 	wl_store_pool_put(srv->pool, st);
 }
 
-void wl_api_run_samples(struct wl_server *srv, long long id, struct wl_response *resp)
+void wl_api_run_samples(struct wl_server *srv, const struct wl_request *req, long long id,
+			struct wl_response *resp)
 {
+	(void)req;
 	struct wl_store *st = store_or_503(srv, resp);
 	struct wl_error err;
 	json_t *samples;
@@ -388,14 +411,21 @@ void wl_api_run_samples(struct wl_server *srv, long long id, struct wl_response 
 	wl_store_pool_put(srv->pool, st);
 }
 
-void wl_api_run_csv(struct wl_server *srv, long long id, struct wl_response *resp)
+#define CSV_TYPE "text/csv; charset=utf-8"
+
+void wl_api_run_csv(struct wl_server *srv, const struct wl_request *req, long long id,
+		    struct wl_response *resp)
 {
-	struct wl_store *st = store_or_503(srv, resp);
+	struct wl_store *st;
 	struct wl_error err;
 	json_t *run;
-	char *csv = NULL;
+	char *csv = NULL, key[48];
 	size_t len = 0;
 
+	snprintf(key, sizeof(key), "csv:%lld", id);
+	if (wl_respond_from_cache(srv, req, key, CSV_TYPE, resp))
+		goto named;
+	st = store_or_503(srv, resp);
 	if (!st)
 		return;
 	if (wl_store_get_run(st, id, 1, &run, &err) < 0) {
@@ -404,17 +434,19 @@ void wl_api_run_csv(struct wl_server *srv, long long id, struct wl_response *res
 		const struct wl_experiment *exp = wl_catalog_find(
 			srv->catalog, json_string_value(json_object_get(run, "experiment")));
 
-		if (wl_results_csv(exp, run, &csv, &len) < 0) {
+		if (wl_results_csv(exp, run, &csv, &len) < 0)
 			wl_response_error(resp, 500, "internal", NULL, "cannot build the CSV");
-		} else {
-			wl_response_text(resp, 200, "text/csv; charset=utf-8", csv, len);
-			snprintf(resp->disposition, sizeof(resp->disposition),
-				 "attachment; filename=\"warplab-run-%lld.csv\"", id);
-		}
+		else
+			wl_respond_cacheable(srv, req, is_finished(run) ? key : NULL, csv, len, CSV_TYPE,
+					     resp);
 		free(csv);
 		json_decref(run);
 	}
 	wl_store_pool_put(srv->pool, st);
+named:
+	if (resp->status == 200 || resp->status == 304)
+		snprintf(resp->disposition, sizeof(resp->disposition),
+			 "attachment; filename=\"warplab-run-%lld.csv\"", id);
 }
 
 void wl_api_cancel_run(struct wl_server *srv, const struct wl_request *req, long long id,

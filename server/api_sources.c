@@ -109,8 +109,10 @@ static json_t *builtin_entry(const struct wl_experiment *exp, const char *id, co
 			 "line", k->first_line, "source", text + k->start, k->end - k->start);
 }
 
-void wl_api_run_sources(struct wl_server *srv, long long id, struct wl_response *resp)
+void wl_api_run_sources(struct wl_server *srv, const struct wl_request *req, long long id,
+			struct wl_response *resp)
 {
+	(void)req;
 	struct wl_store *st = NULL;
 	struct wl_error err;
 	json_t *run = NULL, *request, *variants = NULL, *v;

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "body_cache.h"
 #include "log.h"
 
 struct wl_daemon {
@@ -59,8 +60,17 @@ static void add_headers(struct MHD_Response *r, const struct wl_response *resp)
 		MHD_add_response_header(r, "Content-Disposition", resp->disposition);
 	if (resp->vary)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, resp->vary);
+	if (resp->etag[0])
+		MHD_add_response_header(r, MHD_HTTP_HEADER_ETAG, resp->etag);
+	if (resp->content_encoding)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, resp->content_encoding);
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL,
 				resp->cache_control ? resp->cache_control : "no-store");
+}
+
+static void release_body(void *cls)
+{
+	wl_body_unref(cls);
 }
 
 static enum MHD_Result send_response(struct wl_server *srv, struct MHD_Connection *conn,
@@ -69,7 +79,13 @@ static enum MHD_Result send_response(struct wl_server *srv, struct MHD_Connectio
 	struct MHD_Response *r;
 	enum MHD_Result ret;
 
-	if (resp->fd >= 0) {
+	if (resp->shared) {
+		/* The cache's bytes themselves, held until the response is sent. */
+		r = MHD_create_response_from_buffer_with_free_callback_cls(
+			resp->shared->len, resp->shared->data, release_body, resp->shared);
+		if (r)
+			resp->shared = NULL;
+	} else if (resp->fd >= 0) {
 		r = MHD_create_response_from_fd(resp->fd_size, resp->fd);
 		if (r)
 			resp->fd = -1;	/* libmicrohttpd closes it */

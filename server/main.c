@@ -39,6 +39,7 @@ int main(int argc, char **argv)
 		.per_ip_connections = 64,
 		.connection_timeout = 30,
 		.heartbeat = 15,
+		.response_cache_mb = 64,
 	};
 	const struct wl_option options[] = {
 		{ "listen", WL_OPT_STRING, &cfg.listen, "HOST:PORT", "address to serve on (default 127.0.0.1:8080; port 0 picks one)", 0, 0 },
@@ -54,6 +55,7 @@ int main(int argc, char **argv)
 		{ "per-ip-connections", WL_OPT_INT, &cfg.per_ip_connections, "N", "open connections from one address (default 64)", 1, 100000 },
 		{ "connection-timeout", WL_OPT_INT, &cfg.connection_timeout, "SECONDS", "idle connections are closed after this (default 30)", 1, 3600 },
 		{ "no-custom-kernels", WL_OPT_FLAG, &cfg.no_custom_kernels, NULL, "refuse runs that bring their own kernels (for a public install)", 0, 0 },
+		{ "response-cache", WL_OPT_INT, &cfg.response_cache_mb, "MIB", "finished runs' bodies kept in memory, plain and gzip (default 64; 0 keeps none)", 0, 65536 },
 		{ "heartbeat", WL_OPT_INT, &cfg.heartbeat, "SECONDS", "a runner silent this long is shown offline (default 15)", 3, 3600 },
 		{ 0 },
 	};

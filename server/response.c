@@ -1,6 +1,8 @@
 /* Building responses: JSON bodies, the API's error shape, text. */
 #include "response.h"
 
+#include "body_cache.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +20,8 @@ void wl_response_init(struct wl_response *r)
 
 void wl_response_free(struct wl_response *r)
 {
+	wl_body_unref(r->shared);
+	r->shared = NULL;
 	free(r->body);
 	if (r->fd >= 0)
 		close(r->fd);

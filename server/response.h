@@ -9,6 +9,8 @@
 
 #include "error.h"
 
+struct wl_body;
+
 struct wl_request {
 	const char *method;		/* "GET", "POST", ... */
 	const char *path;		/* decoded URL path, without the query */
@@ -32,6 +34,9 @@ struct wl_response {
 	char disposition[96];		/* Content-Disposition header, or "" */
 	const char *cache_control;	/* or NULL */
 	const char *vary;		/* Vary header, or NULL */
+	struct wl_body *shared;		/* a cached body to send instead of body; one reference owned */
+	char etag[64];			/* ETag header, or "" */
+	const char *content_encoding;	/* "gzip", or NULL */
 	const char *route;		/* a route name for metrics ("GET /api/runs/{id}") */
 };
 

@@ -39,7 +39,8 @@ static void method_not_allowed(struct wl_response *resp, const char *method, con
 /* The read-only views of one run: the run itself and what hangs below it. */
 static const struct {
 	const char *suffix, *route;
-	void (*handler)(struct wl_server *srv, long long id, struct wl_response *resp);
+	void (*handler)(struct wl_server *srv, const struct wl_request *req, long long id,
+			struct wl_response *resp);
 } run_views[] = {
 	{ "", "/api/runs/{id}", wl_api_get_run },
 	{ "/results.csv", "/api/runs/{id}/results.csv", wl_api_run_csv },
@@ -66,7 +67,7 @@ static void route_run(struct wl_server *srv, const struct wl_request *req, const
 			continue;
 		resp->route = run_views[i].route;
 		if (is_read(req->method))
-			run_views[i].handler(srv, id, resp);
+			run_views[i].handler(srv, req, id, resp);
 		else
 			method_not_allowed(resp, req->method, "GET, HEAD");
 		return;
@@ -129,14 +130,13 @@ static void route_runs_page(struct wl_server *srv, const struct wl_request *req,
 		return;
 	}
 	resp->route = "/runs";
-	resp->vary = "Accept";
 	if (!is_read(req->method))
 		method_not_allowed(resp, req->method, "GET, HEAD, POST");
 	else if (wants_json(req))
 		wl_api_list_runs(srv, req, resp);
 	else
-		wl_static_serve(srv, "/runs", resp);
-	resp->vary = "Accept";
+		wl_static_serve(srv, "/runs", req, resp);
+	resp->vary = "Accept, Accept-Encoding";
 }
 
 /* /runs/{id}: the run's page or its JSON; below it, the same views and
@@ -154,9 +154,9 @@ static void route_run_page(struct wl_server *srv, const struct wl_request *req, 
 	else if (wants_json(req))
 		route_run(srv, req, rest, resp);
 	else
-		wl_static_serve(srv, req->path, resp);
+		wl_static_serve(srv, req->path, req, resp);
 	resp->route = "/runs/{id}";
-	resp->vary = "Accept";
+	resp->vary = "Accept, Accept-Encoding";
 }
 
 void wl_server_handle(struct wl_server *srv, const struct wl_request *req,
@@ -198,7 +198,7 @@ void wl_server_handle(struct wl_server *srv, const struct wl_request *req,
 	} else {
 		resp->route = "static";
 		if (is_read(req->method))
-			wl_static_serve(srv, path, resp);
+			wl_static_serve(srv, path, req, resp);
 		else
 			method_not_allowed(resp, req->method, "GET, HEAD");
 	}

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "body_cache.h"
 #include "server.h"
 
 int wl_server_init(struct wl_server *srv, const struct wl_server_config *cfg,
@@ -43,6 +44,11 @@ int wl_server_init(struct wl_server *srv, const struct wl_server_config *cfg,
 		goto fail;
 	if (wl_store_pool_new(cfg->db, &srv->pool, err) < 0)
 		goto fail;
+	srv->bodies = wl_body_cache_new((size_t)cfg->response_cache_mb << 20);
+	if (!srv->bodies) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		goto fail;
+	}
 	return 0;
 fail:
 	wl_server_free(srv);
@@ -52,6 +58,7 @@ fail:
 void wl_server_free(struct wl_server *srv)
 {
 	wl_store_pool_free(srv->pool);
+	wl_body_cache_free(srv->bodies);
 	wl_tokens_free(&srv->tokens);
 	if (srv->www_fd >= 0)
 		close(srv->www_fd);

@@ -22,6 +22,7 @@ struct wl_server_config {
 	long max_connections, per_ip_connections, connection_timeout;
 	long heartbeat;			/* seconds after which a silent runner is offline */
 	int no_custom_kernels;		/* refuse requests that bring their own kernels */
+	long response_cache_mb;		/* bytes of finished bodies kept in memory, MiB */
 };
 
 
@@ -52,6 +53,8 @@ struct wl_server {
 	 * handler, which sleeps and retries and so lets one writer lose for
 	 * seconds under load. */
 	pthread_mutex_t write_lock;
+	/* Bodies of finished runs and compressed dashboard files (cacheable.c). */
+	struct wl_body_cache *bodies;
 };
 
 /* Prepare srv from cfg: catalog, store pool, tokens, www directory. On failure
@@ -64,25 +67,44 @@ void wl_server_free(struct wl_server *srv);
 void wl_server_handle(struct wl_server *srv, const struct wl_request *req,
 		      struct wl_response *resp);
 
+/* ---- responses that can be sent again cheaply (cacheable.c) ---- */
+
+/* Answer with len bytes of data (status 200, type) as a representation with a
+ * strong ETag: 304 when req's If-None-Match holds it, gzip-compressed when req
+ * accepts gzip. key, for a body that never changes (a finished run's), keeps
+ * both forms in srv->bodies and lets browsers and proxies keep them; NULL
+ * means "revalidate every time". */
+void wl_respond_cacheable(struct wl_server *srv, const struct wl_request *req, const char *key,
+			  const char *data, size_t len, const char *type, struct wl_response *resp);
+
+/* Answer from srv->bodies when key is kept there; returns whether it did. */
+int wl_respond_from_cache(struct wl_server *srv, const struct wl_request *req, const char *key,
+			  const char *type, struct wl_response *resp);
+
 /* Count a served response for /metrics. */
 void wl_server_count(struct wl_server *srv, const char *route, unsigned status);
 
 /* ---- handlers (api_runs.c, api_info.c, static_files.c) ---- */
 void wl_api_create_run(struct wl_server *srv, const struct wl_request *req, struct wl_response *resp);
 void wl_api_list_runs(struct wl_server *srv, const struct wl_request *req, struct wl_response *resp);
-void wl_api_get_run(struct wl_server *srv, long long id, struct wl_response *resp);
-void wl_api_run_csv(struct wl_server *srv, long long id, struct wl_response *resp);
-void wl_api_run_samples(struct wl_server *srv, long long id, struct wl_response *resp);
+void wl_api_get_run(struct wl_server *srv, const struct wl_request *req, long long id,
+		    struct wl_response *resp);
+void wl_api_run_csv(struct wl_server *srv, const struct wl_request *req, long long id,
+		    struct wl_response *resp);
+void wl_api_run_samples(struct wl_server *srv, const struct wl_request *req, long long id,
+			struct wl_response *resp);
 void wl_api_cancel_run(struct wl_server *srv, const struct wl_request *req, long long id,
 		       struct wl_response *resp);
 void wl_api_experiments(struct wl_server *srv, struct wl_response *resp);
 void wl_api_devices(struct wl_server *srv, struct wl_response *resp);
 void wl_api_health(struct wl_server *srv, struct wl_response *resp);
 void wl_api_metrics(struct wl_server *srv, struct wl_response *resp);
-void wl_static_serve(struct wl_server *srv, const char *path, struct wl_response *resp);
+void wl_static_serve(struct wl_server *srv, const char *path, const struct wl_request *req,
+		     struct wl_response *resp);
 void wl_api_variant_source(struct wl_server *srv, const char *exp_id, const char *variant_id,
 			   struct wl_response *resp);
-void wl_api_run_sources(struct wl_server *srv, long long id, struct wl_response *resp);
+void wl_api_run_sources(struct wl_server *srv, const struct wl_request *req, long long id,
+			struct wl_response *resp);
 
 /* Read every family's kernel source (api_sources.c) and add each variant's
  * signature to the catalog's JSON; fails naming a source that cannot be read

@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "body_cache.h"
+#include "conditional.h"
 #include "server.h"
 
 static const struct {
@@ -149,8 +151,47 @@ static int run_exists(struct wl_server *srv, const char *id_text)
 	return exists;
 }
 
-void wl_static_serve(struct wl_server *srv, const char *path, struct wl_response *resp)
+/* Text compresses; images are already compressed or tiny. */
+static int compressible(const char *type)
 {
+	return strncmp(type, "text/", 5) == 0 || strncmp(type, "application/json", 16) == 0 ||
+	       strcmp(type, "image/svg+xml") == 0;
+}
+
+/* The file's gzip form from the body cache, made and kept on first use; the
+ * key holds its size and modification time, so an edited file is a new
+ * entry. NULL when it cannot be read or compressed (then it goes plain). */
+static struct wl_body *gzipped(struct wl_server *srv, int fd, const char *rel, const struct stat *st,
+			       const char *etag)
+{
+	char key[400], *text, *z = NULL;
+	struct wl_body *b;
+	size_t zlen;
+	ssize_t got;
+
+	snprintf(key, sizeof(key), "static:%s:%lld:%lld.%09ld", rel, (long long)st->st_size,
+		 (long long)st->st_mtim.tv_sec, st->st_mtim.tv_nsec);
+	b = wl_body_cache_get(srv->bodies, key);
+	if (b)
+		return b;
+	text = malloc((size_t)st->st_size + 1);
+	got = text ? pread(fd, text, (size_t)st->st_size, 0) : -1;
+	if (got != (ssize_t)st->st_size || wl_gzip(text, (size_t)got, &z, &zlen) < 0) {
+		free(text);
+		return NULL;
+	}
+	free(text);
+	b = wl_body_new(z, zlen, etag);
+	free(z);
+	if (b)
+		wl_body_cache_put(srv->bodies, key, b);
+	return b;
+}
+
+void wl_static_serve(struct wl_server *srv, const char *path, const struct wl_request *req,
+		     struct wl_response *resp)
+{
+	char etag[56], gz_etag[60];
 	char buf[512];
 	const char *rel = page_for(path, buf, sizeof(buf));
 	const char *type;
@@ -167,9 +208,39 @@ void wl_static_serve(struct wl_server *srv, const char *path, struct wl_response
 		not_found(srv, resp);
 		return;
 	}
+	resp->content_type = type;
+	resp->cache_control = "no-cache";
+	resp->vary = "Accept-Encoding";
+	/* A file's tag is its size and modification time, like nginx's; its
+	 * compressed form is another representation with its own tag. */
+	snprintf(etag, sizeof(etag), "\"%llx-%llx%09lx\"", (unsigned long long)st.st_size,
+		 (unsigned long long)st.st_mtim.tv_sec, (unsigned long)st.st_mtim.tv_nsec);
+	snprintf(gz_etag, sizeof(gz_etag), "%.*s-gz\"", (int)strlen(etag) - 1, etag);
+	if (st.st_size >= 512 && compressible(type) &&
+	    wl_accepts_gzip(req->header(req->ctx, "Accept-Encoding"))) {
+		struct wl_body *b = gzipped(srv, fd, rel, &st, gz_etag);
+
+		if (b) {
+			close(fd);
+			snprintf(resp->etag, sizeof(resp->etag), "%s", gz_etag);
+			if (wl_etag_matches(req->header(req->ctx, "If-None-Match"), gz_etag)) {
+				resp->status = 304;
+				wl_body_unref(b);
+				return;
+			}
+			resp->status = 200;
+			resp->content_encoding = "gzip";
+			resp->shared = b;
+			return;
+		}
+	}
+	snprintf(resp->etag, sizeof(resp->etag), "%s", etag);
+	if (wl_etag_matches(req->header(req->ctx, "If-None-Match"), etag)) {
+		close(fd);
+		resp->status = 304;
+		return;
+	}
 	resp->status = 200;
 	resp->fd = fd;
 	resp->fd_size = (size_t)st.st_size;
-	resp->content_type = type;
-	resp->cache_control = "no-cache";
 }

@@ -35,6 +35,8 @@ char check_tmpdir[256];
 	X(transpose_reference_transposes)                                               \
 	X(exact_verification_reports_first_difference)                                  \
 	X(checks_run_in_the_background)                                                 \
+	X(body_cache_evicts_least_recently_used)                                        \
+	X(accept_headers_and_entity_tags)                                               \
 	X(device_ids_are_slugs)                                                         \
 	X(tokens_compare_and_load)                                                      \
 	X(options_read_file_then_flags)                                                 \

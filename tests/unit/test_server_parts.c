@@ -1,10 +1,14 @@
-/* Server parts that need no socket: the results CSV, tokens, and options. */
+/* Server parts that need no socket: the results CSV, tokens, options, the body
+ * cache, content negotiation and entity tags. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "auth.h"
 #include "catalog.h"
+#include "body_cache.h"
 #include "check.h"
+#include "conditional.h"
+#include "negotiate.h"
 #include "csv.h"
 #include "options.h"
 
@@ -138,5 +142,76 @@ void test_options_read_file_then_flags(void)
 		CHECK(wl_options_parse(table, 3, argv, "usage", "v", &err) == WL_OPTIONS_FAIL,
 		      "a named config file must exist");
 		wl_options_free(table);
+	}
+}
+
+/* The body cache keeps what fits its budget, drops the least recently used
+ * first, and never frees a body someone still holds. */
+void test_body_cache_evicts_least_recently_used(void)
+{
+	struct wl_body_cache *c = wl_body_cache_new(4000);
+	char data[900];
+	struct wl_body *b[4], *held, *got;
+	char key[16];
+
+	memset(data, 'x', sizeof(data));
+	for (int i = 0; i < 4; i++) {
+		b[i] = wl_body_new(data, sizeof(data), "\"t\"");
+		snprintf(key, sizeof(key), "k%d", i);
+		wl_body_cache_put(c, key, b[i]);
+	}
+	held = wl_body_cache_get(c, "k0");	/* k0 now the most recent */
+	CHECK(held == b[0], "k0 kept");
+	wl_body_unref(held);
+	wl_body_cache_put(c, "k4", b[0]);	/* 5 x 900 > 4000: one must go */
+	got = wl_body_cache_get(c, "k1");
+	CHECK(got == NULL, "the least recently used went first");
+	got = wl_body_cache_get(c, "k0");
+	CHECK(got == b[0], "the recently used stayed");
+	wl_body_unref(got);
+	for (int i = 0; i < 4; i++)
+		wl_body_unref(b[i]);
+	wl_body_cache_free(c);
+	held = wl_body_new(data, 1500, "\"big\"");
+	c = wl_body_cache_new(4000);
+	wl_body_cache_put(c, "big", held);
+	CHECK(wl_body_cache_get(c, "big") == NULL, "a body over a quarter of the budget is not kept");
+	wl_body_cache_free(c);
+	CHECK(held->len == 1500 && held->data[0] == 'x', "the caller's reference survives the cache");
+	wl_body_unref(held);
+}
+
+void test_accept_headers_and_entity_tags(void)
+{
+	static const struct {
+		const char *accept;
+		int json;
+	} accepts[] = {
+		{ NULL, 0 }, { "*/*", 0 }, { "application/json", 1 }, { "APPLICATION/JSON", 1 },
+		{ "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", 0 },
+		{ "application/json;q=0.5, text/html", 0 }, { "text/html;q=0.5, application/json", 1 },
+		{ "application/*", 1 }, { "application/*, application/json;q=0", 0 },
+		{ "application/json;q=0", 0 }, { "text/*;q=0.1, application/json;q=0.2", 1 },
+	};
+	char tag[40];
+
+	for (size_t i = 0; i < sizeof(accepts) / sizeof(accepts[0]); i++)
+		CHECK(wl_accepts_json(accepts[i].accept) == accepts[i].json, "Accept: %s",
+		      accepts[i].accept ? accepts[i].accept : "(none)");
+	CHECK(wl_accepts_gzip("gzip, deflate, br") && wl_accepts_gzip("br;q=1, GZIP;q=0.5") &&
+		      wl_accepts_gzip("*"),
+	      "gzip accepted");
+	CHECK(!wl_accepts_gzip(NULL) && !wl_accepts_gzip("identity") && !wl_accepts_gzip("gzip;q=0") &&
+		      !wl_accepts_gzip("x-gzip2"),
+	      "gzip refused");
+	wl_etag_of("abc", 3, "-gz", tag, sizeof(tag));
+	CHECK(strlen(tag) == 21 && tag[0] == '"' && strstr(tag, "-gz\""), "tag %s", tag);
+	CHECK(wl_etag_matches(tag, tag) && wl_etag_matches("*", tag), "match");
+	CHECK(!wl_etag_matches("\"abc\"", tag) && !wl_etag_matches(NULL, tag), "no match");
+	{
+		char list[100];
+
+		snprintf(list, sizeof(list), "\"x\",  W/%s , \"y\"", tag);
+		CHECK(wl_etag_matches(list, tag), "in a list, weak prefix ignored: %s", list);
 	}
 }

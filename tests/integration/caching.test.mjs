@@ -1,0 +1,115 @@
+// Finished runs served like static files: strong ETags and 304s, gzip that
+// decodes to exactly the plain body, Cache-Control that lets browsers keep a
+// finished run, and an ETag that changes while a run runs and stops changing
+// once it has finished. Raw HTTP (node:http), so nothing decodes for us.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { gunzipSync } from 'node:zlib';
+
+import { Lab, ROOT } from './harness.mjs';
+
+const lab = new Lab('caching');
+let done;
+
+function raw(path, headers = {}) {
+  return new Promise((resolve, reject) => {
+    const req = request(lab.base + path, { headers }, (res) => {
+      const parts = [];
+      res.on('data', (c) => parts.push(c));
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(parts) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+before(async () => {
+  await lab.startServer();
+  await lab.startRunner();
+  const id = (await lab.post('/runs', { experiment: 'transpose', params: { n: [256, 512] }, repeat: 2, label: 'cached' })).json.id;
+  done = await lab.waitDone(id);
+  assert.equal(done.status, 'done', done.error);
+});
+after(() => lab.close());
+
+// The plain and gzip forms of path: both 200, the gzip one decoding to the
+// plain bytes, with different strong tags; then 304 for each tag.
+async function checkForms(path, type) {
+  const plain = await raw(path, { 'Accept-Encoding': 'identity' });
+  assert.equal(plain.status, 200);
+  assert.match(plain.headers['content-type'], type);
+  assert.equal(plain.headers['content-encoding'], undefined);
+  assert.match(plain.headers.etag, /^"[0-9a-f-]+"$/, 'a strong tag');
+  const packed = await raw(path, { 'Accept-Encoding': 'gzip, deflate, br' });
+  assert.equal(packed.status, 200);
+  assert.equal(packed.headers['content-encoding'], 'gzip');
+  assert.match(packed.headers.vary, /Accept-Encoding/);
+  assert.ok(packed.body.length < plain.body.length, `${packed.body.length} < ${plain.body.length}`);
+  assert.deepEqual(gunzipSync(packed.body), plain.body, 'decodes to exactly the plain body');
+  assert.notEqual(packed.headers.etag, plain.headers.etag, 'each form its own tag');
+  for (const [form, enc] of [[plain, 'identity'], [packed, 'gzip']]) {
+    const again = await raw(path, { 'Accept-Encoding': enc, 'If-None-Match': form.headers.etag });
+    assert.equal(again.status, 304, `${path} ${enc}`);
+    assert.equal(again.body.length, 0);
+    assert.equal(again.headers.etag, form.headers.etag);
+  }
+  const listed = await raw(path, { 'Accept-Encoding': 'identity', 'If-None-Match': `"nope", W/${plain.headers.etag}` });
+  assert.equal(listed.status, 304, 'a tag in a list, weakly compared');
+  const other = await raw(path, { 'Accept-Encoding': 'identity', 'If-None-Match': '"0000000000000000"' });
+  assert.equal(other.status, 200);
+  assert.deepEqual(other.body, plain.body);
+  return { plain, packed };
+}
+
+test('finished_run_json_has_etag_304_gzip_and_may_be_kept', async () => {
+  const { plain } = await checkForms(`/api/runs/${done.id}`, /^application\/json/);
+  assert.deepEqual(JSON.parse(plain.body), done, 'the same run as the API gave while polling');
+  assert.match(plain.headers['cache-control'], /public, max-age=\d+/);
+  const short = await raw(`/runs/${done.id}`, { Accept: 'application/json', 'Accept-Encoding': 'gzip' });
+  assert.equal(short.headers['content-encoding'], 'gzip');
+  assert.deepEqual(gunzipSync(short.body), plain.body, '/runs/{id} as JSON is the same body');
+  assert.equal(short.headers.vary, 'Accept, Accept-Encoding');
+  const metrics = (await lab.get('/metrics')).text;
+  assert.match(metrics, /warplab_response_cache_lookups_total\{outcome="hit"\} [1-9]/, 'served from the cache');
+  assert.match(metrics, /warplab_response_cache_bytes [1-9]/);
+});
+
+test('finished_run_csv_has_etag_304_and_gzip', async () => {
+  const { plain } = await checkForms(`/api/runs/${done.id}/results.csv`, /^text\/csv/);
+  assert.match(plain.body.toString(), /^variant,n,tile,rows,/);
+  assert.match(plain.headers['content-disposition'], /warplab-run-\d+\.csv/);
+});
+
+test('dashboard_scripts_are_gzip_with_etags', async () => {
+  const { plain } = await checkForms('/js/run.js', /^text\/javascript/);
+  assert.deepEqual(plain.body, readFileSync(join(ROOT, 'www/js/run.js')));
+  assert.equal(plain.headers['cache-control'], 'no-cache', 'revalidated, so a new version shows at once');
+  const tiny = await raw('/favicon.svg', { 'Accept-Encoding': 'gzip' });
+  assert.equal(tiny.status, 200);
+});
+
+test('a_runs_etag_changes_while_it_runs_and_stops_once_finished', async () => {
+  const id = (await lab.post('/runs', { experiment: 'transpose', params: { n: { from: 256, to: 1536, step: 256 } }, repeat: 3 })).json.id;
+  const tags = new Set();
+  let last;
+  for (;;) {
+    last = await raw(`/api/runs/${id}`, { 'Accept-Encoding': 'identity' });
+    const run = JSON.parse(last.body);
+    if (['done', 'failed', 'cancelled'].includes(run.status)) break;
+    assert.equal(last.headers['cache-control'], 'no-cache', 'a running run is revalidated');
+    tags.add(last.headers.etag);
+    const same = await raw(`/api/runs/${id}`, { 'Accept-Encoding': 'identity', 'If-None-Match': last.headers.etag });
+    assert.ok(same.status === 304 || same.headers.etag !== last.headers.etag, 'an unchanged running run is 304');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.ok(tags.size >= 3, `the tag followed the progress: ${tags.size} tags`);
+  assert.ok(!tags.has(last.headers.etag), 'the finished run has a tag of its own');
+  for (let i = 0; i < 3; i++) {
+    const again = await raw(`/api/runs/${id}`, { 'Accept-Encoding': 'identity' });
+    assert.equal(again.headers.etag, last.headers.etag, 'a finished run keeps its tag');
+    assert.deepEqual(again.body, last.body);
+  }
+});
