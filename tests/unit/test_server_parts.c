@@ -150,13 +150,13 @@ void test_options_read_file_then_flags(void)
 void test_body_cache_evicts_least_recently_used(void)
 {
 	struct wl_body_cache *c = wl_body_cache_new(4000);
-	char data[900];
+	char data[1500];
 	struct wl_body *b[4], *held, *got;
 	char key[16];
 
 	memset(data, 'x', sizeof(data));
 	for (int i = 0; i < 4; i++) {
-		b[i] = wl_body_new(data, sizeof(data), "\"t\"");
+		b[i] = wl_body_new(data, 900, "\"t\"");
 		snprintf(key, sizeof(key), "k%d", i);
 		wl_body_cache_put(c, key, b[i]);
 	}
@@ -172,7 +172,7 @@ void test_body_cache_evicts_least_recently_used(void)
 	for (int i = 0; i < 4; i++)
 		wl_body_unref(b[i]);
 	wl_body_cache_free(c);
-	held = wl_body_new(data, 1500, "\"big\"");
+	held = wl_body_new(data, sizeof(data), "\"big\"");
 	c = wl_body_cache_new(4000);
 	wl_body_cache_put(c, "big", held);
 	CHECK(wl_body_cache_get(c, "big") == NULL, "a body over a quarter of the budget is not kept");
