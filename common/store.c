@@ -3,6 +3,8 @@
  * store_internal.h. */
 #include "store_internal.h"
 
+#include "wakeup.h"
+
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,6 +97,24 @@ static const char *const migrations[] = {
 	"ALTER TABLE runs ADD COLUMN flush_bytes INTEGER;"
 	/* and where its time went (builds, inputs, transfers, launches, ...). */
 	"ALTER TABLE runs ADD COLUMN budget TEXT;",
+	/* 6: every change a client can see of a run (queued, claimed, progress,
+	 * finished, requeued, cancel asked) takes the next number of one counter,
+	 * so live streams ask "what changed since N" with one index range, and a
+	 * client that reconnects with N misses nothing. Triggers, so that no
+	 * writer can forget it. */
+	"CREATE TABLE change_counter (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL);"
+	"INSERT INTO change_counter VALUES (1, 0);"
+	"ALTER TABLE runs ADD COLUMN change_seq INTEGER NOT NULL DEFAULT 0;"
+	"CREATE INDEX runs_by_change ON runs(change_seq);"
+	"CREATE TRIGGER runs_inserted AFTER INSERT ON runs BEGIN"
+	"  UPDATE change_counter SET seq = seq + 1 WHERE id = 1;"
+	"  UPDATE runs SET change_seq = (SELECT seq FROM change_counter WHERE id = 1) WHERE id = NEW.id;"
+	" END;"
+	"CREATE TRIGGER runs_changed AFTER UPDATE OF status, done, error, started_at, finished_at,"
+	"  device_id, device, requeues, cancel_requested ON runs BEGIN"
+	"  UPDATE change_counter SET seq = seq + 1 WHERE id = 1;"
+	"  UPDATE runs SET change_seq = (SELECT seq FROM change_counter WHERE id = 1) WHERE id = NEW.id;"
+	" END;",
 };
 
 #define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -295,12 +315,47 @@ int wl_store_beside(const char *path, const char *name, char *out, size_t len)
 	return n > 0 && (size_t)n < len ? 0 : -1;
 }
 
+/* Note a change to the runs table; it is announced once committed. */
+static void on_row_change(void *ctx, int op, const char *db, const char *table, sqlite3_int64 row)
+{
+	struct wl_store *st = ctx;
+
+	(void)op;
+	(void)db;
+	(void)row;
+	if (strcmp(table, "runs") == 0)
+		st->runs_changed = 1;
+}
+
+static void on_rollback(void *ctx)
+{
+	((struct wl_store *)ctx)->runs_changed = 0;
+}
+
+/* Called once a transaction is committed to the WAL and its lock released, so
+ * a watcher woken here reads the change. Registering this replaces SQLite's
+ * automatic checkpoint, so it is done here the same way (a passive checkpoint
+ * once the log holds 1000 pages). */
+static int on_commit(void *ctx, sqlite3 *db, const char *name, int pages)
+{
+	struct wl_store *st = ctx;
+
+	if (st->runs_changed) {
+		st->runs_changed = 0;
+		wl_wakeup_send(st->path, WL_WAKE_WATCHERS);
+	}
+	if (pages >= 1000)
+		sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+	return SQLITE_OK;
+}
+
 int wl_store_open(const char *path, struct wl_store **out, struct wl_error *err)
 {
 	struct wl_store *st;
 
 	st = calloc(1, sizeof(*st));
-	if (!st) {
+	if (!st || !(st->path = strdup(path))) {
+		free(st);
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		return -1;
 	}
@@ -323,6 +378,9 @@ int wl_store_open(const char *path, struct wl_store **out, struct wl_error *err)
 		}
 		goto fail;
 	}
+	sqlite3_update_hook(st->db, on_row_change, st);
+	sqlite3_rollback_hook(st->db, on_rollback, st);
+	sqlite3_wal_hook(st->db, on_commit, st);
 	*out = st;
 	return 0;
 fail:
@@ -337,5 +395,6 @@ void wl_store_close(struct wl_store *st)
 	for (int i = 0; i < STORE_STMT_CACHE; i++)
 		sqlite3_finalize(st->cache[i].stmt);
 	sqlite3_close(st->db);
+	free(st->path);
 	free(st);
 }

@@ -64,6 +64,14 @@ struct wl_run_filter {
 int wl_store_list_runs(struct wl_store *st, const struct wl_run_filter *f, json_t **runs,
 		       int *more, struct wl_error *err);
 
+/* The change feed, for live streams. Every change a client can see of a run
+ * takes the next change number. *runs: the summaries (as wl_store_list_runs
+ * gives them, plus "change", the run's latest change number) of up to limit
+ * runs whose latest change is after `after`, in change order; *last: the
+ * newest change number in the store. Caller owns *runs. */
+int wl_store_changes(struct wl_store *st, long long after, long long limit, json_t **runs,
+		     long long *last, struct wl_error *err);
+
 /* Cancel: queued runs at once, running ones after their current point.
  * WL_ERR_CONFLICT when the run has finished. */
 int wl_store_cancel_run(struct wl_store *st, long long id, struct wl_error *err);

@@ -12,6 +12,8 @@
 
 struct wl_store {
 	sqlite3 *db;
+	char *path;		/* as opened: where commits are announced (wakeup.h) */
+	int runs_changed;	/* the open transaction changed a run */
 	/* Statements keyed by the address of their SQL text (a string constant),
 	 * prepared once per connection. */
 	struct {

@@ -269,15 +269,40 @@ fail:
 	return -1;
 }
 
-static const char SQL_LIST_RUNS[] =
-	"SELECT r.id, r.experiment, r.label, r.status, r.created_at, r.started_at, r.finished_at,"
-	" r.device_id, json_extract(COALESCE(r.device, d.info), '$.name'),"
-	" json_extract(COALESCE(r.device, d.info), '$.type'), r.done, r.total, r.error"
+/* The columns of a run's summary, as the list and the change feed give it. */
+#define SUMMARY_COLUMNS \
+	"r.id, r.experiment, r.label, r.status, r.created_at, r.started_at, r.finished_at," \
+	" r.device_id, json_extract(COALESCE(r.device, d.info), '$.name')," \
+	" json_extract(COALESCE(r.device, d.info), '$.type'), r.done, r.total, r.error, r.change_seq" \
 	" FROM runs r LEFT JOIN devices d ON d.id = r.device_id"
+
+static const char SQL_LIST_RUNS[] =
+	"SELECT " SUMMARY_COLUMNS
 	" WHERE r.id < ?1 AND (?2 IS NULL OR r.experiment = ?2) AND (?3 IS NULL OR r.device_id = ?3)"
 	" AND (?4 IS NULL OR r.status = ?4)"
 	" AND (?6 IS NULL OR instr(lower(r.label), lower(?6)) > 0)"
 	" ORDER BY r.id DESC LIMIT ?5";
+
+/* The summary in the statement's current row (SUMMARY_COLUMNS), or NULL when
+ * out of memory. */
+static json_t *summary_row(sqlite3_stmt *s)
+{
+	json_t *row = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:{s:o, s:o, s:o}, s:{s:I, s:I}, s:o}",
+				"id", (json_int_t)sqlite3_column_int64(s, 0), "experiment",
+				store_col_text(s, 1), "label", store_col_text(s, 2), "status",
+				store_col_text(s, 3), "created_at", store_col_text(s, 4),
+				"started_at", store_col_text(s, 5), "finished_at",
+				store_col_text(s, 6), "device", "id", store_col_text(s, 7), "name",
+				store_col_text(s, 8), "type", store_col_text(s, 9), "progress",
+				"done", (json_int_t)sqlite3_column_int64(s, 10), "total",
+				(json_int_t)sqlite3_column_int64(s, 11), "error",
+				store_col_text(s, 12));
+
+	if (row)
+		json_object_set_new(row, "url",
+				    json_sprintf("/runs/%lld", (long long)sqlite3_column_int64(s, 0)));
+	return row;
+}
 
 int wl_store_list_runs(struct wl_store *st, const struct wl_run_filter *f, json_t **runs,
 		       int *more, struct wl_error *err)
@@ -308,21 +333,11 @@ int wl_store_list_runs(struct wl_store *st, const struct wl_run_filter *f, json_
 			*more = 1;
 			break;
 		}
-		row = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:{s:o, s:o, s:o}, s:{s:I, s:I}, s:o}",
-				"id", (json_int_t)sqlite3_column_int64(s, 0), "experiment",
-				store_col_text(s, 1), "label", store_col_text(s, 2), "status",
-				store_col_text(s, 3), "created_at", store_col_text(s, 4),
-				"started_at", store_col_text(s, 5), "finished_at",
-				store_col_text(s, 6), "device", "id", store_col_text(s, 7), "name",
-				store_col_text(s, 8), "type", store_col_text(s, 9), "progress",
-				"done", (json_int_t)sqlite3_column_int64(s, 10), "total",
-				(json_int_t)sqlite3_column_int64(s, 11), "error",
-				store_col_text(s, 12));
+		row = summary_row(s);
 		if (!row || json_array_append_new(list, row) < 0) {
 			rc = SQLITE_NOMEM;
 			break;
 		}
-		json_object_set_new(row, "url", json_sprintf("/runs/%lld", (long long)sqlite3_column_int64(s, 0)));
 	}
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
@@ -332,6 +347,64 @@ int wl_store_list_runs(struct wl_store *st, const struct wl_run_filter *f, json_
 	}
 	*runs = list;
 	return 0;
+}
+
+static const char SQL_LAST_CHANGE[] = "SELECT seq FROM change_counter WHERE id = 1";
+static const char SQL_CHANGES[] =
+	"SELECT " SUMMARY_COLUMNS " WHERE r.change_seq > ?1 ORDER BY r.change_seq LIMIT ?2";
+
+int wl_store_changes(struct wl_store *st, long long after, long long limit, json_t **runs,
+		     long long *last, struct wl_error *err)
+{
+	sqlite3_stmt *s;
+	json_t *list = NULL;
+	int rc;
+
+	/* One read transaction, so *last is no older than the runs read. */
+	if (store_exec(st, "BEGIN", err) < 0)
+		return -1;
+	s = store_stmt(st, SQL_LAST_CHANGE, err);
+	if (!s)
+		goto fail;
+	if (sqlite3_step(s) != SQLITE_ROW) {
+		store_fail(st, err, "read the change counter");
+		sqlite3_reset(s);
+		goto fail;
+	}
+	*last = sqlite3_column_int64(s, 0);
+	sqlite3_reset(s);
+	list = json_array();
+	if (!list) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		goto fail;
+	}
+	s = store_stmt(st, SQL_CHANGES, err);
+	if (!s)
+		goto fail;
+	sqlite3_bind_int64(s, 1, after);
+	sqlite3_bind_int64(s, 2, limit);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		json_t *row = summary_row(s);
+
+		if (row)
+			json_object_set_new(row, "change", json_integer(sqlite3_column_int64(s, 13)));
+		if (!row || json_array_append_new(list, row) < 0) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE) {
+		store_fail(st, err, "read changed runs");
+		goto fail;
+	}
+	store_exec(st, "COMMIT", NULL);
+	*runs = list;
+	return 0;
+fail:
+	json_decref(list);
+	store_rollback(st);
+	return -1;
 }
 
 static const char SQL_PREVIOUS_RUNS[] =

@@ -1,7 +1,7 @@
 /* Wake-ups over Unix datagram sockets (see wakeup.h). Socket paths are
- * "<folder of the store>/wake/<pid>.sock"; a socket path has room for 108
- * bytes, so with a store folder longer than 75 characters wake-ups are off and
- * runners poll. */
+ * "<folder of the store>/<channel>/<pid>.sock"; a socket path has room for 108
+ * bytes, so with a store folder longer than 73 characters wake-ups are off and
+ * listeners poll. */
 #include "wakeup.h"
 
 #include "store.h"
@@ -23,19 +23,20 @@ struct wl_wakeup {
 	struct sockaddr_un addr;
 };
 
-/* "<folder of db_path>/wake" into out; -1 when it does not fit. */
-static int wake_dir(const char *db_path, char *out, size_t len)
+/* "<folder of db_path>/<channel>" into out; -1 when it does not fit. */
+static int wake_dir(const char *db_path, const char *channel, char *out, size_t len)
 {
-	return wl_store_beside(db_path, "wake", out, len);
+	return wl_store_beside(db_path, channel, out, len);
 }
 
-int wl_wakeup_listen(const char *db_path, struct wl_wakeup **out, struct wl_error *err)
+int wl_wakeup_listen(const char *db_path, const char *channel, struct wl_wakeup **out,
+		     struct wl_error *err)
 {
 	struct wl_wakeup *w;
 	char dir[81];
 
 	*out = NULL;
-	if (wake_dir(db_path, dir, sizeof(dir)) < 0)
+	if (wake_dir(db_path, channel, dir, sizeof(dir)) < 0)
 		return 0;
 	if (mkdir(dir, 0770) < 0 && errno != EEXIST) {
 		wl_error_set(err, WL_ERR_CONFIG, "cannot create %s: %s", dir, strerror(errno));
@@ -77,7 +78,6 @@ void wl_wakeup_close(struct wl_wakeup *w)
 int wl_wakeup_wait(struct wl_wakeup *w, long timeout_ms)
 {
 	struct pollfd p;
-	char buf[64];
 	int woken = 0;
 
 	if (!w) {
@@ -90,12 +90,24 @@ int wl_wakeup_wait(struct wl_wakeup *w, long timeout_ms)
 	p.events = POLLIN;
 	if (poll(&p, 1, (int)timeout_ms) > 0)
 		woken = 1;
-	while (recv(w->fd, buf, sizeof(buf), 0) > 0)
-		;
+	wl_wakeup_drain(w);
 	return woken;
 }
 
-void wl_wakeup_send(const char *db_path)
+int wl_wakeup_fd(const struct wl_wakeup *w)
+{
+	return w ? w->fd : -1;
+}
+
+void wl_wakeup_drain(struct wl_wakeup *w)
+{
+	char buf[64];
+
+	while (w && recv(w->fd, buf, sizeof(buf), 0) > 0)
+		;
+}
+
+void wl_wakeup_send(const char *db_path, const char *channel)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	char dir[81];
@@ -103,7 +115,7 @@ void wl_wakeup_send(const char *db_path)
 	DIR *d;
 	int fd;
 
-	if (wake_dir(db_path, dir, sizeof(dir)) < 0 || !(d = opendir(dir)))
+	if (wake_dir(db_path, channel, dir, sizeof(dir)) < 0 || !(d = opendir(dir)))
 		return;
 	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	while (fd >= 0 && (e = readdir(d))) {

@@ -1,27 +1,41 @@
-/* Waking idle runners when work arrives. The store stays the truth: a runner
- * that misses a wake-up finds the run at its next poll. Each idle worker
- * listens on a Unix datagram socket in the "wake" folder beside the store's
- * file; the server, after committing a new run, sends one byte to every socket
- * there (removing those nobody listens on any more). Nothing crosses the
- * network, and a server and runners on one machine share the folder. */
+/* Waking processes that share a store when something they wait for is
+ * committed. The store stays the truth: a process that misses a wake-up finds
+ * the change at its next poll. A listener binds a Unix datagram socket in a
+ * channel's folder beside the store's file; a sender, after its commit, sends
+ * one byte to every socket there (removing those nobody listens on any more).
+ * Nothing crosses the network, and processes on one machine share the folder.
+ * Two channels:
+ * - WL_WAKE_RUNNERS: idle runners, woken by the server when it queues a run;
+ * - WL_WAKE_WATCHERS: servers' event watchers, woken by every commit that
+ *   changes a run (the store sends these itself). */
 #ifndef WL_WAKEUP_H
 #define WL_WAKEUP_H
 
 #include "error.h"
 
+#define WL_WAKE_RUNNERS "wake"
+#define WL_WAKE_WATCHERS "events"
+
 struct wl_wakeup;
 
-/* Listen for wake-ups for the store at db_path. *out is NULL (not an error)
- * when the store is not a file whose folder can hold the socket. Caller closes
- * with wl_wakeup_close(), which removes the socket. */
-int wl_wakeup_listen(const char *db_path, struct wl_wakeup **out, struct wl_error *err);
+/* Listen on channel for wake-ups for the store at db_path. *out is NULL (not
+ * an error) when the store is not a file whose folder can hold the socket.
+ * Caller closes with wl_wakeup_close(), which removes the socket. */
+int wl_wakeup_listen(const char *db_path, const char *channel, struct wl_wakeup **out,
+		     struct wl_error *err);
 void wl_wakeup_close(struct wl_wakeup *w);
 
 /* Wait up to timeout_ms for a wake-up (or just sleep when w is NULL); returns
  * 1 when woken, 0 on timeout. Pending wake-ups are drained. */
 int wl_wakeup_wait(struct wl_wakeup *w, long timeout_ms);
 
-/* Wake every runner listening for the store at db_path; best effort. */
-void wl_wakeup_send(const char *db_path);
+/* The socket, for a caller that polls it beside other files (readable when a
+ * wake-up is pending), and draining what arrived without waiting. */
+int wl_wakeup_fd(const struct wl_wakeup *w);
+void wl_wakeup_drain(struct wl_wakeup *w);
+
+/* Wake every process listening on channel for the store at db_path; best
+ * effort. */
+void wl_wakeup_send(const char *db_path, const char *channel);
 
 #endif

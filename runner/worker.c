@@ -140,7 +140,7 @@ static void serve(struct wl_store *st, struct wl_executor *ex, const char *db, l
 	struct wl_error werr;
 
 	/* Woken by the server when a run is queued; polling stays the fallback. */
-	if (wl_wakeup_listen(db, &wake, &werr) < 0)
+	if (wl_wakeup_listen(db, WL_WAKE_RUNNERS, &wake, &werr) < 0)
 		wl_log_warn("no wake-ups (%s): polling every %ld ms", werr.msg, poll_ms);
 	claim_devices(&ex->devs->list[0], runner_has_gpu, ids, &cd);
 	while (!wl_runner_stop) {

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "body_cache.h"
+#include "events.h"
 #include "server.h"
 #include "store.h"
 
@@ -149,6 +150,9 @@ void wl_api_metrics(struct wl_server *srv, struct wl_response *resp)
 			   "warplab_response_cache_lookups_total{outcome=\"miss\"} %llu\n",
 			bytes, entries, hits, misses);
 	}
+	fprintf(f, "# HELP warplab_event_streams Live event streams open.\n"
+		   "# TYPE warplab_event_streams gauge\nwarplab_event_streams %zu\n",
+		wl_events_open_streams(srv->events));
 	json_decref(counts);
 	json_decref(runners);
 	if (fclose(f) != 0) {

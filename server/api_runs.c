@@ -167,7 +167,7 @@ static int create_run(struct wl_server *srv, struct wl_store *st, const json_t *
 		/* Committed: an idle runner may start it now rather than at its
 		 * next poll. */
 		if (rc == 0)
-			wl_wakeup_send(srv->cfg->db);
+			wl_wakeup_send(srv->cfg->db, WL_WAKE_RUNNERS);
 	}
 out:
 	free(request_text);
@@ -350,15 +350,6 @@ void wl_api_list_runs(struct wl_server *srv, const struct wl_request *req, struc
 	wl_store_pool_put(srv->pool, st);
 }
 
-/* Whether a run's status is final: its JSON and CSV never change again. */
-static int is_finished(const json_t *run)
-{
-	const char *status = json_string_value(json_object_get(run, "status"));
-
-	return status && (strcmp(status, "done") == 0 || strcmp(status, "failed") == 0 ||
-			  strcmp(status, "cancelled") == 0);
-}
-
 #define JSON_TYPE "application/json; charset=utf-8"
 
 void wl_api_get_run(struct wl_server *srv, const struct wl_request *req, long long id,
@@ -383,7 +374,7 @@ void wl_api_get_run(struct wl_server *srv, const struct wl_request *req, long lo
 	} else if (!(text = json_dumps(run, JSON_COMPACT))) {
 		wl_response_error(resp, 500, "internal", NULL, "out of memory");
 	} else {
-		wl_respond_cacheable(srv, req, is_finished(run) ? key : NULL, text, strlen(text),
+		wl_respond_cacheable(srv, req, wl_run_is_finished(run) ? key : NULL, text, strlen(text),
 				     JSON_TYPE, resp);
 		free(text);
 	}
@@ -437,7 +428,7 @@ void wl_api_run_csv(struct wl_server *srv, const struct wl_request *req, long lo
 		if (wl_results_csv(exp, run, &csv, &len) < 0)
 			wl_response_error(resp, 500, "internal", NULL, "cannot build the CSV");
 		else
-			wl_respond_cacheable(srv, req, is_finished(run) ? key : NULL, csv, len, CSV_TYPE,
+			wl_respond_cacheable(srv, req, wl_run_is_finished(run) ? key : NULL, csv, len, CSV_TYPE,
 					     resp);
 		free(csv);
 		json_decref(run);

@@ -4,7 +4,9 @@
  * libmicrohttpd accepts a response only before the body or after its end, so
  * the rest is discarded and the 413 sent when it ends, and a sender that keeps
  * going far past the limit has its connection closed. Every response gets the
- * security headers. */
+ * security headers. An event stream's body is read from its queue; while the
+ * queue is empty its connection is suspended, holding no thread, and the hub
+ * resumes it when it queues more. */
 #include "daemon.h"
 
 #include <arpa/inet.h>
@@ -15,13 +17,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include "body_cache.h"
+#include "event_stream.h"
+#include "events.h"
 #include "log.h"
 
 struct wl_daemon {
 	struct MHD_Daemon *mhd;
+	struct wl_server *srv;
 };
+
+/* How long a stopping server waits for its event streams to end cleanly. */
+#define STREAMS_END_MS 2000
 
 /* Per-request state, from the first call of the access handler to completion. */
 struct conn_state {
@@ -73,13 +82,46 @@ static void release_body(void *cls)
 	wl_body_unref(cls);
 }
 
+static void park_connection(void *ctx)
+{
+	MHD_suspend_connection(ctx);
+}
+
+static void wake_connection(void *ctx)
+{
+	MHD_resume_connection(ctx);
+}
+
+static ssize_t read_stream(void *cls, uint64_t pos, char *buf, size_t max)
+{
+	ssize_t n = wl_stream_read(cls, buf, max);
+
+	(void)pos;
+	return n < 0 ? MHD_CONTENT_READER_END_OF_STREAM : n;
+}
+
+static void release_stream(void *cls)
+{
+	wl_stream_detach(cls);
+}
+
 static enum MHD_Result send_response(struct wl_server *srv, struct MHD_Connection *conn,
 				     struct wl_response *resp)
 {
 	struct MHD_Response *r;
 	enum MHD_Result ret;
 
-	if (resp->shared) {
+	if (resp->stream) {
+		/* The connection's reference goes with the response, released when
+		 * libmicrohttpd is done with it. */
+		wl_stream_attach(resp->stream, park_connection, wake_connection, conn);
+		r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, read_stream,
+						      resp->stream, release_stream);
+		if (r) {
+			resp->stream = NULL;
+			MHD_add_response_header(r, "X-Accel-Buffering", "no");
+		}
+	} else if (resp->shared) {
 		/* The cache's bytes themselves, held until the response is sent. */
 		r = MHD_create_response_from_buffer_with_free_callback_cls(
 			resp->shared->len, resp->shared->data, release_body, resp->shared);
@@ -218,6 +260,10 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
 
 	(void)cls;
 	vsnprintf(line, sizeof(line), fmt, ap);
+	/* A client that goes away mid-body is how every event stream ends when
+	 * its page closes: not worth a warning. */
+	if (strstr(line, "no longer available for sending"))
+		return;
 	wl_log_warn("http: %s", line);
 }
 
@@ -290,7 +336,7 @@ int wl_daemon_start(struct wl_server *srv, struct wl_daemon **out, unsigned *por
 	socklen_t sslen;
 	struct wl_daemon *d;
 	const union MHD_DaemonInfo *info;
-	unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG;
+	unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME;
 
 	if (resolve_listen(cfg->listen, &ss, &sslen, err) < 0)
 		return -1;
@@ -320,14 +366,23 @@ int wl_daemon_start(struct wl_server *srv, struct wl_daemon **out, unsigned *por
 	}
 	info = MHD_get_daemon_info(d->mhd, MHD_DAEMON_INFO_BIND_PORT);
 	*port = info ? info->port : 0;
+	d->srv = srv;
 	*out = d;
 	return 0;
 }
 
 void wl_daemon_stop(struct wl_daemon *d)
 {
+	MHD_socket listen_fd;
+
 	if (!d)
 		return;
+	/* Take no new connections, let the event streams end with their last
+	 * chunk (a client sees the end of the stream, not a reset), then stop. */
+	listen_fd = MHD_quiesce_daemon(d->mhd);
+	wl_events_end_all(d->srv->events, STREAMS_END_MS);
 	MHD_stop_daemon(d->mhd);
+	if (listen_fd != MHD_INVALID_SOCKET)
+		close(listen_fd);
 	free(d);
 }

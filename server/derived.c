@@ -297,6 +297,14 @@ out:
 	return rc;
 }
 
+int wl_run_is_finished(const json_t *run)
+{
+	const char *status = json_string_value(json_object_get(run, "status"));
+
+	return status && (strcmp(status, "done") == 0 || strcmp(status, "failed") == 0 ||
+			  strcmp(status, "cancelled") == 0);
+}
+
 int wl_run_derive(const struct wl_experiment *exp, struct wl_store *st, json_t *run,
 		  struct wl_error *err)
 {

@@ -44,6 +44,9 @@ int wl_run_add_intervals(const struct wl_experiment *exp, json_t *run);
  * set (the variant's memory formula) fits in the device's measured cache. */
 int wl_run_add_cache_marks(const struct wl_experiment *exp, json_t *run);
 
+/* Whether a run's status is final: its JSON and CSV never change again. */
+int wl_run_is_finished(const json_t *run);
+
 /* All of the above. */
 int wl_run_derive(const struct wl_experiment *exp, struct wl_store *st, json_t *run,
 		  struct wl_error *err);

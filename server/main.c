@@ -40,6 +40,7 @@ int main(int argc, char **argv)
 		.connection_timeout = 30,
 		.heartbeat = 15,
 		.response_cache_mb = 64,
+		.stream_heartbeat = 15,
 	};
 	const struct wl_option options[] = {
 		{ "listen", WL_OPT_STRING, &cfg.listen, "HOST:PORT", "address to serve on (default 127.0.0.1:8080; port 0 picks one)", 0, 0 },
@@ -56,6 +57,7 @@ int main(int argc, char **argv)
 		{ "connection-timeout", WL_OPT_INT, &cfg.connection_timeout, "SECONDS", "idle connections are closed after this (default 30)", 1, 3600 },
 		{ "no-custom-kernels", WL_OPT_FLAG, &cfg.no_custom_kernels, NULL, "refuse runs that bring their own kernels (for a public install)", 0, 0 },
 		{ "response-cache", WL_OPT_INT, &cfg.response_cache_mb, "MIB", "finished runs' bodies kept in memory, plain and gzip (default 64; 0 keeps none)", 0, 65536 },
+		{ "stream-heartbeat", WL_OPT_INT, &cfg.stream_heartbeat, "SECONDS", "an idle live-update stream gets a comment line this often (default 15)", 1, 3600 },
 		{ "heartbeat", WL_OPT_INT, &cfg.heartbeat, "SECONDS", "a runner silent this long is shown offline (default 15)", 3, 3600 },
 		{ 0 },
 	};

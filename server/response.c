@@ -2,6 +2,7 @@
 #include "response.h"
 
 #include "body_cache.h"
+#include "event_stream.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,6 +23,8 @@ void wl_response_free(struct wl_response *r)
 {
 	wl_body_unref(r->shared);
 	r->shared = NULL;
+	wl_stream_detach(r->stream);
+	r->stream = NULL;
 	free(r->body);
 	if (r->fd >= 0)
 		close(r->fd);

@@ -10,6 +10,7 @@
 #include "error.h"
 
 struct wl_body;
+struct wl_event_stream;
 
 struct wl_request {
 	const char *method;		/* "GET", "POST", ... */
@@ -37,6 +38,8 @@ struct wl_response {
 	struct wl_body *shared;		/* a cached body to send instead of body; one reference owned */
 	char etag[64];			/* ETag header, or "" */
 	const char *content_encoding;	/* "gzip", or NULL */
+	struct wl_event_stream *stream;	/* an endless body fed by the event hub; the
+					 * connection's reference, owned */
 	const char *route;		/* a route name for metrics ("GET /api/runs/{id}") */
 };
 

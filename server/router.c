@@ -46,6 +46,7 @@ static const struct {
 	{ "/results.csv", "/api/runs/{id}/results.csv", wl_api_run_csv },
 	{ "/samples", "/api/runs/{id}/samples", wl_api_run_samples },
 	{ "/sources", "/api/runs/{id}/sources", wl_api_run_sources },
+	{ "/events", "/api/runs/{id}/events", wl_api_run_events },
 };
 
 /* /api/runs/{id}[/results.csv|/samples|/sources|/cancel] */
@@ -183,6 +184,9 @@ void wl_server_handle(struct wl_server *srv, const struct wl_request *req,
 			wl_api_experiments(srv, resp);
 	} else if (strncmp(path, "/api/experiments/", 17) == 0) {
 		route_experiment(srv, req, path + 17, resp);
+	} else if (strcmp(path, "/api/events") == 0) {
+		if (route_read(req, resp, "/api/events"))
+			wl_api_events(srv, req, resp);
 	} else if (strcmp(path, "/api/devices") == 0) {
 		if (route_read(req, resp, "/api/devices"))
 			wl_api_devices(srv, resp);

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "body_cache.h"
+#include "events.h"
 #include "server.h"
 
 int wl_server_init(struct wl_server *srv, const struct wl_server_config *cfg,
@@ -49,6 +50,10 @@ int wl_server_init(struct wl_server *srv, const struct wl_server_config *cfg,
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		goto fail;
 	}
+	if (wl_events_start(cfg->db, srv->catalog,
+			    (cfg->stream_heartbeat > 0 ? cfg->stream_heartbeat : 15) * 1000L,
+			    &srv->events, err) < 0)
+		goto fail;
 	return 0;
 fail:
 	wl_server_free(srv);
@@ -57,6 +62,7 @@ fail:
 
 void wl_server_free(struct wl_server *srv)
 {
+	wl_events_stop(srv->events);
 	wl_store_pool_free(srv->pool);
 	wl_body_cache_free(srv->bodies);
 	wl_tokens_free(&srv->tokens);

@@ -13,6 +13,8 @@
 #include "response.h"
 #include "store_pool.h"
 
+struct wl_events;
+
 struct wl_server_config {
 	char *listen, *db, *www, *catalog, *token_file;
 	int allow_anonymous_writes;
@@ -23,6 +25,7 @@ struct wl_server_config {
 	long heartbeat;			/* seconds after which a silent runner is offline */
 	int no_custom_kernels;		/* refuse requests that bring their own kernels */
 	long response_cache_mb;		/* bytes of finished bodies kept in memory, MiB */
+	long stream_heartbeat;		/* seconds an idle event stream waits for a comment */
 };
 
 
@@ -55,6 +58,8 @@ struct wl_server {
 	pthread_mutex_t write_lock;
 	/* Bodies of finished runs and compressed dashboard files (cacheable.c). */
 	struct wl_body_cache *bodies;
+	/* The live streams' watcher (events.h). */
+	struct wl_events *events;
 };
 
 /* Prepare srv from cfg: catalog, store pool, tokens, www directory. On failure
@@ -105,6 +110,9 @@ void wl_api_variant_source(struct wl_server *srv, const char *exp_id, const char
 			   struct wl_response *resp);
 void wl_api_run_sources(struct wl_server *srv, const struct wl_request *req, long long id,
 			struct wl_response *resp);
+void wl_api_run_events(struct wl_server *srv, const struct wl_request *req, long long id,
+		       struct wl_response *resp);
+void wl_api_events(struct wl_server *srv, const struct wl_request *req, struct wl_response *resp);
 
 /* Read every family's kernel source (api_sources.c) and add each variant's
  * signature to the catalog's JSON; fails naming a source that cannot be read

@@ -29,6 +29,7 @@ char check_tmpdir[256];
 	X(store_lists_runs_newest_first_with_paging)                                    \
 	X(store_cancels_queued_and_running_runs)                                        \
 	X(store_releases_a_run_whose_worker_died)                                       \
+	X(store_numbers_every_visible_change)                                           \
 	X(stats_summarise_samples)                                                      \
 	X(csv_has_documented_header_and_rows)                                           \
 	X(rng_is_reproducible_and_never_zero)                                           \
@@ -37,6 +38,7 @@ char check_tmpdir[256];
 	X(checks_run_in_the_background)                                                 \
 	X(body_cache_evicts_least_recently_used)                                        \
 	X(accept_headers_and_entity_tags)                                               \
+	X(event_streams_park_wake_and_end)                                              \
 	X(device_ids_are_slugs)                                                         \
 	X(tokens_compare_and_load)                                                      \
 	X(options_read_file_then_flags)                                                 \

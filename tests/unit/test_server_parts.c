@@ -1,5 +1,5 @@
 /* Server parts that need no socket: the results CSV, tokens, options, the body
- * cache, content negotiation and entity tags. */
+ * cache, content negotiation and entity tags, event streams' queues and ids. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,6 +7,8 @@
 #include "catalog.h"
 #include "body_cache.h"
 #include "check.h"
+#include "event_stream.h"
+#include "events.h"
 #include "conditional.h"
 #include "negotiate.h"
 #include "csv.h"
@@ -214,4 +216,63 @@ void test_accept_headers_and_entity_tags(void)
 		snprintf(list, sizeof(list), "\"x\",  W/%s , \"y\"", tag);
 		CHECK(wl_etag_matches(list, tag), "in a list, weak prefix ignored: %s", list);
 	}
+}
+
+static int parks, wakes;
+
+static void count_park(void *ctx)
+{
+	(void)ctx;
+	parks++;
+}
+
+static void count_wake(void *ctx)
+{
+	(void)ctx;
+	wakes++;
+}
+
+void test_event_streams_park_wake_and_end(void)
+{
+	struct wl_stream_cursor cursor = { .run_id = 7 };
+	struct wl_event_stream *s = wl_stream_new(&cursor, 64);
+	char buf[128];
+	long long epoch = -1, count = -1;
+
+	if (!s) {
+		CHECK(0, "out of memory");
+		return;
+	}
+	parks = wakes = 0;
+	wl_stream_attach(s, count_park, count_wake, NULL);
+	CHECK(wl_stream_read(s, buf, sizeof(buf)) == 0 && parks == 1, "nothing queued: the connection parks");
+	CHECK(wl_stream_push(s, "data: a\n\n", 9) == 0 && wakes == 1, "a push wakes the parked connection");
+	CHECK(wl_stream_push(s, "data: b\n\n", 9) == 0 && wakes == 1, "not parked: no second wake");
+	CHECK(wl_stream_read(s, buf, 4) == 4 && memcmp(buf, "data", 4) == 0, "reads at most max bytes");
+	CHECK(wl_stream_read(s, buf, sizeof(buf)) == 14 && memcmp(buf, ": a\n\ndata: b\n\n", 14) == 0,
+	      "then the rest, in order");
+	CHECK(wl_stream_push(s, "0123456789012345678901234567890123456789012345678901234567890123456789", 70) < 0,
+	      "a push past the bound cuts the stream off");
+	CHECK(wl_stream_read(s, buf, sizeof(buf)) == -1, "a cut stream has ended");
+	wl_stream_detach(s);
+	CHECK(wl_stream_closed(s), "detached: closed for the hub");
+	CHECK(wl_stream_push(s, "x", 1) < 0, "a closed stream takes nothing");
+	wl_stream_unref(s);
+
+	s = wl_stream_new(&cursor, 64);
+	parks = wakes = 0;
+	wl_stream_attach(s, count_park, count_wake, NULL);
+	wl_stream_push(s, "data: last\n\n", 12);
+	wl_stream_end(s);
+	CHECK(wl_stream_read(s, buf, sizeof(buf)) == 12, "what was queued before the end is still sent");
+	CHECK(wl_stream_read(s, buf, sizeof(buf)) == -1 && parks == 0, "then the end, without parking");
+	wl_stream_detach(s);
+	wl_stream_unref(s);
+
+	CHECK(wl_parse_run_event_id("3.12", &epoch, &count) == 0 && epoch == 3 && count == 12, "E.C");
+	CHECK(wl_parse_run_event_id("0.0", &epoch, &count) == 0 && epoch == 0 && count == 0, "0.0");
+	for (const char *const *bad = (const char *const[]){ "", "3", "3.", ".3", "3.1.2", "-1.2", "1.-2",
+							     "a.1", "1.2 ", "1234567890123456.1", NULL };
+	     *bad; bad++)
+		CHECK(wl_parse_run_event_id(*bad, &epoch, &count) < 0, "'%s' is refused", *bad);
 }

@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "store.h"
+#include "wakeup.h"
 
 static struct wl_store *fresh_store(const char *name)
 {
@@ -393,5 +394,70 @@ void test_store_releases_a_run_whose_worker_died(void)
 	json_decref(run);
 	CHECK(wl_store_release_run(st, id, 2, "again", &requeued, &err) == 0 && !requeued,
 	      "a run no longer running is left alone");
+	wl_store_close(st);
+}
+
+/* The change numbers of the feed's rows after `after`, as "id:change,...". */
+static void feed_text(struct wl_store *st, long long after, char *buf, size_t len, long long *last)
+{
+	struct wl_error err;
+	json_t *rows = NULL, *row;
+	size_t i, used = 0;
+
+	buf[0] = '\0';
+	CHECK(wl_store_changes(st, after, 100, &rows, last, &err) == 0, "%s", err.msg);
+	json_array_foreach(rows, i, row)
+		used += (size_t)snprintf(buf + used, len - used, "%s%lld:%s", i ? "," : "",
+					 (long long)json_integer_value(json_object_get(row, "id")),
+					 json_string_value(json_object_get(row, "status")));
+	json_decref(rows);
+}
+
+void test_store_numbers_every_visible_change(void)
+{
+	struct wl_store *st = fresh_store("changes");
+	const char *ids[] = { "cpu-0" };
+	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0" };
+	struct wl_result_row ok = { .variant = "naive", .params_json = "{\"n\":256}", .median_ms = 2.0,
+				    .reps = 1, .bytes = 1024, .verified = 1 };
+	struct wl_wakeup *watch = NULL;
+	struct wl_error err;
+	struct wl_claim c;
+	long long runner, a, b, last = -1, before;
+	char text[256], path[300];
+
+	if (!st)
+		return;
+	snprintf(path, sizeof(path), "%s/changes.db", check_tmpdir);
+	CHECK(wl_wakeup_listen(path, WL_WAKE_WATCHERS, &watch, &err) == 0 && watch,
+	      "a watcher can listen beside the store");
+	feed_text(st, 0, text, sizeof(text), &last);
+	CHECK(last == 0 && text[0] == '\0', "an empty store has no changes (last %lld)", last);
+	runner = add_runner(st, getpid(), "cpu-0", "cpu");
+	CHECK(wl_wakeup_wait(watch, 0) == 0, "registering a runner changes no run: no wake-up");
+	a = queue(st, "copy", "cpu-0");
+	CHECK(wl_wakeup_wait(watch, 0) == 1, "a committed run wakes the watcher");
+	b = queue(st, "copy", "cpu-0");
+	feed_text(st, 0, text, sizeof(text), &last);
+	CHECK(strcmp(text, "1:queued,2:queued") == 0 && last == 2, "two queued runs: %s (last %lld)", text, last);
+	before = last;
+	wl_store_claim_run(st, runner, &devs, &c, &err);
+	wl_claim_free(&c);
+	CHECK(wl_store_add_result(st, runner, a, &ok, &err) == 0, "%s", err.msg);
+	CHECK(wl_wakeup_wait(watch, 0) == 1, "a result wakes the watcher");
+	feed_text(st, before, text, sizeof(text), &last);
+	CHECK(strcmp(text, "1:running") == 0 && last == 4,
+	      "claimed and one result: run 1 once, at its latest change: %s (last %lld)", text, last);
+	CHECK(wl_store_cancel_run(st, b, &err) == 0, "%s", err.msg);
+	CHECK(wl_store_finish_run(st, runner, a, "done", NULL, &err) == 0, "%s", err.msg);
+	feed_text(st, before, text, sizeof(text), &last);
+	CHECK(strcmp(text, "2:cancelled,1:done") == 0, "in the order of their latest change: %s", text);
+	feed_text(st, last, text, sizeof(text), &last);
+	CHECK(text[0] == '\0', "nothing after the last change: %s", text);
+	/* A change rolled back is not announced. */
+	wl_wakeup_drain(watch);
+	CHECK(wl_store_cancel_run(st, a, &err) < 0 && err.kind == WL_ERR_CONFLICT, "finished");
+	CHECK(wl_wakeup_wait(watch, 0) == 0, "a refused cancel changes nothing and wakes no one");
+	wl_wakeup_close(watch);
 	wl_store_close(st);
 }
