@@ -114,7 +114,11 @@ static enum MHD_Result send_response(struct wl_server *srv, struct MHD_Connectio
 	if (resp->stream) {
 		/* The connection's reference goes with the response, released when
 		 * libmicrohttpd is done with it. */
-		wl_stream_attach(resp->stream, park_connection, wake_connection, conn);
+		const union MHD_ConnectionInfo *ci =
+			MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+
+		wl_stream_attach(resp->stream, park_connection, wake_connection, conn,
+				 ci ? ci->connect_fd : -1);
 		r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, read_stream,
 						      resp->stream, release_stream);
 		if (r) {

@@ -19,6 +19,7 @@ struct wl_event_stream {
 	void (*park)(void *ctx);
 	void (*wake)(void *ctx);
 	void *ctx;
+	int fd;
 	struct wl_stream_cursor cursor;
 };
 
@@ -40,6 +41,7 @@ struct wl_event_stream *wl_stream_new(const struct wl_stream_cursor *cursor, siz
 	s->refs = 2;
 	s->max = max_bytes;
 	s->cursor = *cursor;
+	s->fd = -1;
 	s->last_push_ms = now_ms();
 	return s;
 }
@@ -149,13 +151,24 @@ long long wl_stream_last_push_ms(struct wl_event_stream *s)
 }
 
 void wl_stream_attach(struct wl_event_stream *s, void (*park)(void *ctx),
-		      void (*wake)(void *ctx), void *ctx)
+		      void (*wake)(void *ctx), void *ctx, int fd)
 {
 	pthread_mutex_lock(&s->lock);
 	s->park = park;
 	s->wake = wake;
 	s->ctx = ctx;
+	s->fd = fd;
 	pthread_mutex_unlock(&s->lock);
+}
+
+int wl_stream_fd(struct wl_event_stream *s)
+{
+	int fd;
+
+	pthread_mutex_lock(&s->lock);
+	fd = s->closed ? -1 : s->fd;
+	pthread_mutex_unlock(&s->lock);
+	return fd;
 }
 
 ssize_t wl_stream_read(struct wl_event_stream *s, char *buf, size_t max)
@@ -190,6 +203,7 @@ void wl_stream_detach(struct wl_event_stream *s)
 	s->parked = 0;
 	s->park = s->wake = NULL;
 	s->ctx = NULL;
+	s->fd = -1;
 	pthread_mutex_unlock(&s->lock);
 	wl_stream_unref(s);
 }

@@ -48,9 +48,14 @@ long long wl_stream_last_push_ms(struct wl_event_stream *s);
 /* ---- the connection's side (daemon.c) ---- */
 
 /* How to park and wake the connection: park is called from inside
- * wl_stream_read when nothing is queued, wake from the pushing thread. */
+ * wl_stream_read when nothing is queued, wake from the pushing thread. fd is
+ * the connection's socket (or -1), watched for a client that hangs up while
+ * its stream is parked. */
 void wl_stream_attach(struct wl_event_stream *s, void (*park)(void *ctx),
-		      void (*wake)(void *ctx), void *ctx);
+		      void (*wake)(void *ctx), void *ctx, int fd);
+
+/* The connection's socket, or -1 once it is gone. */
+int wl_stream_fd(struct wl_event_stream *s);
 
 /* Copy up to max queued bytes to buf: the count, 0 when nothing is queued
  * (the connection was parked), or -1 when the stream has ended. */

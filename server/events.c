@@ -293,6 +293,29 @@ static void drop_closed(struct wl_events *ev)
 	}
 }
 
+/* A parked connection is not watched by libmicrohttpd, so a client that hangs
+ * up would keep its place against the connection limits until the next
+ * heartbeat. Look at the sockets (without reading) and end the streams of
+ * those that hung up: their connections then close at once. */
+static void hangups(struct wl_events *ev)
+{
+	struct pollfd *p = ev->nsubs ? calloc(ev->nsubs, sizeof(*p)) : NULL;
+	struct sub *a;
+	size_t n = 0;
+
+	if (!p)
+		return;
+	for (a = ev->subs; a && n < ev->nsubs; a = a->next, n++) {
+		p[n].fd = wl_stream_fd(a->s);
+		p[n].events = POLLRDHUP;
+	}
+	if (poll(p, n, 0) > 0)
+		for (a = ev->subs, n = 0; a && n < ev->nsubs; a = a->next, n++)
+			if (p[n].fd >= 0 && (p[n].revents & (POLLRDHUP | POLLHUP | POLLERR)))
+				wl_stream_end(a->s);
+	free(p);
+}
+
 static void heartbeats(struct wl_events *ev)
 {
 	long long t = now_ms();
@@ -338,6 +361,7 @@ static void pass(struct wl_events *ev)
 	else if (ev->last_change < last)
 		ev->last_change = last;
 out:
+	hangups(ev);
 	heartbeats(ev);
 	pthread_mutex_unlock(&ev->lock);
 	json_decref(changes);

@@ -244,7 +244,7 @@ void test_event_streams_park_wake_and_end(void)
 		return;
 	}
 	parks = wakes = 0;
-	wl_stream_attach(s, count_park, count_wake, NULL);
+	wl_stream_attach(s, count_park, count_wake, NULL, -1);
 	CHECK(wl_stream_read(s, buf, sizeof(buf)) == 0 && parks == 1, "nothing queued: the connection parks");
 	CHECK(wl_stream_push(s, "data: a\n\n", 9) == 0 && wakes == 1, "a push wakes the parked connection");
 	CHECK(wl_stream_push(s, "data: b\n\n", 9) == 0 && wakes == 1, "not parked: no second wake");
@@ -261,7 +261,7 @@ void test_event_streams_park_wake_and_end(void)
 
 	s = wl_stream_new(&cursor, 64);
 	parks = wakes = 0;
-	wl_stream_attach(s, count_park, count_wake, NULL);
+	wl_stream_attach(s, count_park, count_wake, NULL, -1);
 	wl_stream_push(s, "data: last\n\n", 12);
 	wl_stream_end(s);
 	CHECK(wl_stream_read(s, buf, sizeof(buf)) == 12, "what was queued before the end is still sent");
