@@ -60,13 +60,14 @@ struct wl_run_filter {
 	const char *label;		/* runs whose label holds this text (any case), or NULL */
 };
 
-/* Run summaries, newest first. *more is set when older runs remain. */
+/* Run summaries, newest first, each with "change": its latest change number
+ * (see wl_store_changes). *more is set when older runs remain. */
 int wl_store_list_runs(struct wl_store *st, const struct wl_run_filter *f, json_t **runs,
 		       int *more, struct wl_error *err);
 
 /* The change feed, for live streams. Every change a client can see of a run
  * takes the next change number. *runs: the summaries (as wl_store_list_runs
- * gives them, plus "change", the run's latest change number) of up to limit
+ * gives them) of up to limit
  * runs whose latest change is after `after`, in change order; *last: the
  * newest change number in the store. Caller owns *runs. */
 int wl_store_changes(struct wl_store *st, long long after, long long limit, json_t **runs,

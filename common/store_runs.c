@@ -298,9 +298,11 @@ static json_t *summary_row(sqlite3_stmt *s)
 				(json_int_t)sqlite3_column_int64(s, 11), "error",
 				store_col_text(s, 12));
 
-	if (row)
+	if (row) {
 		json_object_set_new(row, "url",
 				    json_sprintf("/runs/%lld", (long long)sqlite3_column_int64(s, 0)));
+		json_object_set_new(row, "change", json_integer(sqlite3_column_int64(s, 13)));
+	}
 	return row;
 }
 
@@ -386,8 +388,6 @@ int wl_store_changes(struct wl_store *st, long long after, long long limit, json
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		json_t *row = summary_row(s);
 
-		if (row)
-			json_object_set_new(row, "change", json_integer(sqlite3_column_int64(s, 13)));
 		if (!row || json_array_append_new(list, row) < 0) {
 			rc = SQLITE_NOMEM;
 			break;

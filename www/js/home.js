@@ -1,6 +1,7 @@
 // The home page: the catalog as cards, the run form (pre-filled from a run with
-// ?again=ID), recent runs refreshed while any is queued or running (with
-// selection for the compare page), and the devices.
+// ?again=ID), recent runs kept current by the status stream (polled while
+// any is queued or running when the stream fails), with selection for the
+// compare page, and the devices.
 import { banner, getJSON, postJSON } from './api.js';
 import { RunForm } from './form.js';
 import { el, fmtBytes } from './format.js';
@@ -76,15 +77,21 @@ function deviceState(d) {
   return el('td', { class: 'ok' }, 'online, running ', el('a', { href: `/runs/${d.running}` }, `#${d.running}`));
 }
 
+let runs = [];
+
 // Refresh runs and devices: every 2 s while a run is queued or running, then
-// backing off to 30 s when nothing moves.
+// backing off to 30 s when nothing moves. While the status stream is open,
+// this runs once, and the stream keeps the list current.
 let delay = 2000;
 async function refresh() {
+  // The stream first, so that no change falls between the list and it.
+  const following = follow();
   try {
-    const [runs, devices] = await Promise.all([getJSON('/api/runs?limit=25'), getJSON('/api/devices')]);
-    renderRuns(runs.runs);
+    const [list, devices] = await Promise.all([getJSON('/api/runs?limit=25'), getJSON('/api/devices')]);
+    runs = merge(list.runs, runs);
+    renderRuns(runs);
     renderDevices(devices.devices);
-    const busy = runs.runs.some((r) => r.status === 'queued' || r.status === 'running');
+    const busy = runs.some((r) => r.status === 'queued' || r.status === 'running');
     const online = devices.devices.some((d) => d.online);
     banner(online ? '' : 'No runner is online: queued runs wait until warplab-runner starts.');
     delay = busy ? 2000 : Math.min(delay * 2, 30000);
@@ -92,7 +99,80 @@ async function refresh() {
     banner(`The warplab server cannot be reached (${err.message}); retrying.`);
     delay = Math.min(delay * 2, 30000);
   }
-  setTimeout(refresh, delay);
+  if (!following) setTimeout(refresh, delay);
+}
+
+// The list as fetched, but where the stream already brought a newer state of
+// a run (or a newer run), that.
+function merge(fetched, known) {
+  const byId = new Map(known.map((r) => [r.id, r]));
+  const newer = known.filter((r) => fetched.length && r.id > fetched[0].id);
+  return [...newer, ...fetched.map((r) => {
+    const k = byId.get(r.id);
+    return k && (k.change || 0) > (r.change || 0) ? k : r;
+  })].slice(0, 25);
+}
+
+// A run's new state from the stream: replace its row, or add a new run on
+// top; never go back to an older state.
+function applyChange(r) {
+  const i = runs.findIndex((x) => x.id === r.id);
+  if (i >= 0) {
+    if ((runs[i].change || 0) >= r.change) return;
+    runs[i] = r;
+  } else if (runs.length === 0 || r.id > runs[0].id) {
+    runs = [r, ...runs].slice(0, 25);
+  } else {
+    return;
+  }
+  renderRuns(runs);
+  devicesSoon();
+}
+
+// The devices' states follow the runs (idle, running #N); fetch them shortly
+// after a change, and every 30 s for runners coming and going.
+let devicesTimer = null;
+function devicesSoon(ms = 300) {
+  clearTimeout(devicesTimer);
+  devicesTimer = setTimeout(async () => {
+    devicesTimer = null;
+    try {
+      const devices = (await getJSON('/api/devices')).devices;
+      renderDevices(devices);
+      banner(devices.some((d) => d.online) ? '' : 'No runner is online: queued runs wait until warplab-runner starts.');
+    } catch (err) {
+      banner(`The warplab server cannot be reached (${err.message}); retrying.`);
+    }
+    if (stream) devicesSoon(30000);
+  }, ms);
+}
+
+// The status stream. A dropped stream is reconnected by the browser, resuming
+// after the last change it got; after two failures in a row the page polls
+// instead, and after three such failures it stops trying the stream.
+let stream = null;
+let streamErrors = 0;
+let streamFailures = 0;
+function follow() {
+  if (stream) return true;
+  if (!window.EventSource || streamFailures >= 3) return false;
+  const es = new EventSource('/api/events');
+  stream = es;
+  es.addEventListener('open', () => { streamErrors = 0; });
+  es.addEventListener('run', (e) => applyChange(JSON.parse(e.data)));
+  // Too far behind to replay: read the list again.
+  es.addEventListener('resync', () => { es.close(); stream = null; refresh(); });
+  es.addEventListener('error', () => {
+    if (es.readyState !== EventSource.CLOSED && ++streamErrors < 2) return;
+    es.close();
+    stream = null;
+    streamErrors = 0;
+    streamFailures++;
+    delay = 2000;
+    setTimeout(refresh, delay);
+  });
+  devicesSoon(30000);
+  return true;
 }
 
 async function main() {

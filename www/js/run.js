@@ -1,9 +1,11 @@
-// The run page, /runs/{id}: the share URL. Status and progress (polled until
-// the run ends), device and request, the metric over the swept parameter with
+// The run page, /runs/{id}: the share URL. Status and progress (pushed by the
+// run's event stream until it ends; polled when the stream fails), device and
+// request, the metric over the swept parameter with
 // one line per variant — with partition-camping drops marked for transpose
 // sweeps, and slowdown beside the predicted conflict degree for banks — and the
-// timing table. Everything shown comes from GET /api/runs/{id}; a finished run
-// renders the same on every load.
+// timing table. Everything shown comes from GET /api/runs/{id} and the
+// stream's events, which carry the same objects; a finished run renders from
+// GET alone, the same on every load.
 import { ApiError, banner, getJSON } from './api.js';
 import { lineChart } from './charts.js';
 import { el, fmtBytes, fmtMs, fmtNumber, fmtPct } from './format.js';
@@ -231,19 +233,83 @@ async function checkRunners(run) {
 
 let run0 = null;
 
-function render(run) {
-  run0 = run;
+function renderAll(run) {
   renderFacts(run);
   renderTable(run);
   renderChart(run);
   renderSecond(run);
   renderSources(run, (id) => variantTitle(experiment, id));
-  if (run.status === 'queued' || run.status === 'running') {
-    checkRunners(run);
-    delay = run.progress.done !== lastDone ? 1000 : Math.min(delay * 1.5, 10000);
-    lastDone = run.progress.done;
+}
+
+const isLive = (run) => run.status === 'queued' || run.status === 'running';
+
+function render(run) {
+  run0 = run;
+  renderAll(run);
+  if (!isLive(run)) return;
+  checkRunners(run);
+  if (follow(run)) return;
+  delay = run.progress.done !== lastDone ? 1000 : Math.min(delay * 1.5, 10000);
+  lastDone = run.progress.done;
+  setTimeout(refresh, delay);
+}
+
+// Live updates: the run's event stream, continuing from the results the page
+// has. The browser reconnects a dropped stream by itself, resuming after the
+// last event it got; when that fails twice in a row (the server is gone, a
+// proxy buffers the stream) the page polls instead, and after three such
+// failures it stops trying the stream.
+let stream = null;
+let streamErrors = 0;
+let streamFailures = 0;
+let renderTimer = null;
+
+// Render at most every 50 ms: a reconnect can bring hundreds of results at once.
+function renderSoon() {
+  if (renderTimer) return;
+  renderTimer = setTimeout(() => {
+    renderTimer = null;
+    renderAll(run0);
+    if (run0.status === 'queued') checkRunners(run0);
+  }, 50);
+}
+
+function follow(run) {
+  if (stream) return true;
+  if (!window.EventSource || streamFailures >= 3) return false;
+  const es = new EventSource(`/api/runs/${runId}/events?last_event_id=${run.requeues}.${run.results.length}`);
+  stream = es;
+  es.addEventListener('open', () => { streamErrors = 0; });
+  es.addEventListener('result', (e) => {
+    run0.results.push(JSON.parse(e.data));
+    renderSoon();
+  });
+  es.addEventListener('reset', () => {
+    run0.results = [];
+    renderSoon();
+  });
+  es.addEventListener('run', (e) => {
+    run0 = { ...JSON.parse(e.data), results: run0.results };
+    banner('');
+    renderSoon();
+  });
+  es.addEventListener('end', (e) => {
+    es.close();
+    stream = null;
+    clearTimeout(renderTimer);
+    renderTimer = null;
+    render(JSON.parse(e.data));
+  });
+  es.addEventListener('error', () => {
+    if (es.readyState !== EventSource.CLOSED && ++streamErrors < 2) return;
+    es.close();
+    stream = null;
+    streamErrors = 0;
+    streamFailures++;
+    delay = 1000;
     setTimeout(refresh, delay);
-  }
+  });
+  return true;
 }
 
 // The run; null (and the page switched to "not found") when it does not exist,
