@@ -12,7 +12,8 @@ const char *const wl_options_shared_keys[] = {
 	"listen", "db", "www", "catalog", "token-file", "allow-anonymous-writes", "kernels",
 	"devices", "max-body", "queue-limit", "max-connections", "per-ip-connections",
 	"connection-timeout", "heartbeat", "run-timeout", "stop-timeout", "max-measurements",
-	"max-attempts", "warmup", "poll-ms", "no-fp64", NULL,
+	"max-attempts", "warmup", "poll-ms", "no-fp64", "no-custom-kernels", "response-cache",
+	"stream-heartbeat", "flush-max", "program-cache", NULL,
 };
 
 static const struct wl_option *option_find(const struct wl_option *table, const char *name)
