@@ -220,8 +220,18 @@ let delay = 1000;
 let lastDone = -1;
 let healthChecked = 0;
 
+// While the run waits, say so when no runner is online; asked every 10 s (the
+// stream brings no news while a run waits).
+let runnersTimer = null;
+function watchRunners() {
+  clearTimeout(runnersTimer);
+  if (!run0 || run0.status !== 'queued') return;
+  checkRunners(run0);
+  runnersTimer = setTimeout(watchRunners, 10000);
+}
+
 async function checkRunners(run) {
-  if (run.status !== 'queued' || Date.now() - healthChecked < 10000) return;
+  if (run.status !== 'queued' || Date.now() - healthChecked < 9000) return;
   healthChecked = Date.now();
   try {
     const health = await getJSON('/api/health');
@@ -247,7 +257,7 @@ function render(run) {
   run0 = run;
   renderAll(run);
   if (!isLive(run)) return;
-  checkRunners(run);
+  watchRunners();
   if (follow(run)) return;
   delay = run.progress.done !== lastDone ? 1000 : Math.min(delay * 1.5, 10000);
   lastDone = run.progress.done;
@@ -270,7 +280,6 @@ function renderSoon() {
   renderTimer = setTimeout(() => {
     renderTimer = null;
     renderAll(run0);
-    if (run0.status === 'queued') checkRunners(run0);
   }, 50);
 }
 
