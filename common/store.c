@@ -98,22 +98,21 @@ static const char *const migrations[] = {
 	/* and where its time went (builds, inputs, transfers, launches, ...). */
 	"ALTER TABLE runs ADD COLUMN budget TEXT;",
 	/* 6: every change a client can see of a run (queued, claimed, progress,
-	 * finished, requeued, cancel asked) takes the next number of one counter,
-	 * so live streams ask "what changed since N" with one index range, and a
-	 * client that reconnects with N misses nothing. Triggers, so that no
+	 * finished, requeued, cancel asked) takes the next change number, so live
+	 * streams ask "what changed since N" with one index range, and a client
+	 * that reconnects with N misses nothing. The number is the largest so far
+	 * plus one (one index seek; runs are never deleted, and writers take
+	 * turns). The insert sets it itself, which costs a queued run nothing
+	 * more; a trigger numbers any other insert, and every update, so that no
 	 * writer can forget it. */
-	"CREATE TABLE change_counter (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL);"
-	"INSERT INTO change_counter VALUES (1, 0);"
 	"ALTER TABLE runs ADD COLUMN change_seq INTEGER NOT NULL DEFAULT 0;"
 	"CREATE INDEX runs_by_change ON runs(change_seq);"
-	"CREATE TRIGGER runs_inserted AFTER INSERT ON runs BEGIN"
-	"  UPDATE change_counter SET seq = seq + 1 WHERE id = 1;"
-	"  UPDATE runs SET change_seq = (SELECT seq FROM change_counter WHERE id = 1) WHERE id = NEW.id;"
+	"CREATE TRIGGER runs_inserted AFTER INSERT ON runs WHEN NEW.change_seq = 0 BEGIN"
+	"  UPDATE runs SET change_seq = (SELECT max(change_seq) FROM runs) + 1 WHERE id = NEW.id;"
 	" END;"
 	"CREATE TRIGGER runs_changed AFTER UPDATE OF status, done, error, started_at, finished_at,"
 	"  device_id, device, requeues, cancel_requested ON runs BEGIN"
-	"  UPDATE change_counter SET seq = seq + 1 WHERE id = 1;"
-	"  UPDATE runs SET change_seq = (SELECT seq FROM change_counter WHERE id = 1) WHERE id = NEW.id;"
+	"  UPDATE runs SET change_seq = (SELECT max(change_seq) FROM runs) + 1 WHERE id = NEW.id;"
 	" END;",
 };
 

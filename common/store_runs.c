@@ -10,8 +10,10 @@
 static const char SQL_COUNT_QUEUED[] = "SELECT count(*) FROM runs WHERE status = 'queued'";
 
 static const char SQL_INSERT_RUN[] =
-	"INSERT INTO runs (experiment, label, status, request, device_req, device_id, total, created_at)"
-	" VALUES (?1, ?2, 'queued', ?3, ?4, ?5, ?6, " STORE_NOW ")";
+	"INSERT INTO runs (experiment, label, status, request, device_req, device_id, total, created_at,"
+	" change_seq)"
+	" VALUES (?1, ?2, 'queued', ?3, ?4, ?5, ?6, " STORE_NOW ","
+	" (SELECT coalesce(max(change_seq), 0) + 1 FROM runs))";
 
 int wl_store_insert_run(struct wl_store *st, const struct wl_new_run *run, long long *id,
 			struct wl_error *err)
@@ -351,7 +353,7 @@ int wl_store_list_runs(struct wl_store *st, const struct wl_run_filter *f, json_
 	return 0;
 }
 
-static const char SQL_LAST_CHANGE[] = "SELECT seq FROM change_counter WHERE id = 1";
+static const char SQL_LAST_CHANGE[] = "SELECT coalesce(max(change_seq), 0) FROM runs";
 static const char SQL_CHANGES[] =
 	"SELECT " SUMMARY_COLUMNS " WHERE r.change_seq > ?1 ORDER BY r.change_seq LIMIT ?2";
 
@@ -369,7 +371,7 @@ int wl_store_changes(struct wl_store *st, long long after, long long limit, json
 	if (!s)
 		goto fail;
 	if (sqlite3_step(s) != SQLITE_ROW) {
-		store_fail(st, err, "read the change counter");
+		store_fail(st, err, "read the last change");
 		sqlite3_reset(s);
 		goto fail;
 	}

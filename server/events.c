@@ -334,6 +334,15 @@ static void pass(struct wl_events *ev)
 
 	pthread_mutex_lock(&ev->lock);
 	drop_closed(ev);
+	/* Nobody follows anything: only keep up with the counter, so that a
+	 * status stream opened next starts from now. */
+	if (!ev->subs) {
+		if (wl_store_changes(ev->st, LLONG_MAX, 0, &changes, &last, &err) < 0)
+			store_failed(ev, &err);
+		else
+			ev->last_change = last;
+		goto out;
+	}
 	if (wl_store_changes(ev->st, ev->last_change, FEED_BATCH, &changes, &last, &err) < 0) {
 		store_failed(ev, &err);
 		goto out;
