@@ -1,5 +1,6 @@
 // The API client every page uses: JSON over fetch, with the API's error body
-// turned into an Error that carries status, code and field.
+// turned into an Error that carries status, code and field; and the live
+// streams' EventSource with the pages' policy for giving up on it.
 
 export class ApiError extends Error {
   constructor(status, body) {
@@ -50,4 +51,20 @@ export function banner(msg) {
   if (!el) return;
   el.textContent = msg || '';
   el.hidden = !msg;
+}
+
+// An EventSource on url. The browser reconnects a dropped stream by itself,
+// resuming after the last event it got; after two failed connections in a
+// row (the server is gone, a proxy buffers the stream) it is closed and
+// giveUp called, so the page can poll instead.
+export function liveStream(url, giveUp) {
+  const es = new EventSource(url);
+  let errors = 0;
+  es.addEventListener('open', () => { errors = 0; });
+  es.addEventListener('error', () => {
+    if (es.readyState !== EventSource.CLOSED && ++errors < 2) return;
+    es.close();
+    giveUp();
+  });
+  return es;
 }

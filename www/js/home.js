@@ -2,7 +2,7 @@
 // ?again=ID), recent runs kept current by the status stream (polled while
 // any is queued or running when the stream fails), with selection for the
 // compare page, and the devices.
-import { banner, getJSON, postJSON } from './api.js';
+import { banner, getJSON, liveStream, postJSON } from './api.js';
 import { RunForm } from './form.js';
 import { el, fmtBytes } from './format.js';
 import { runCells } from './run_rows.js';
@@ -147,30 +147,23 @@ function devicesSoon(ms = 300) {
   }, ms);
 }
 
-// The status stream. A dropped stream is reconnected by the browser, resuming
-// after the last change it got; after two failures in a row the page polls
-// instead, and after three such failures it stops trying the stream.
+// The status stream (see liveStream); after three failures the page stays
+// with polling.
 let stream = null;
-let streamErrors = 0;
 let streamFailures = 0;
 function follow() {
   if (stream) return true;
   if (!window.EventSource || streamFailures >= 3) return false;
-  const es = new EventSource('/api/events');
-  stream = es;
-  es.addEventListener('open', () => { streamErrors = 0; });
-  es.addEventListener('run', (e) => applyChange(JSON.parse(e.data)));
-  // Too far behind to replay: read the list again.
-  es.addEventListener('resync', () => { es.close(); stream = null; refresh(); });
-  es.addEventListener('error', () => {
-    if (es.readyState !== EventSource.CLOSED && ++streamErrors < 2) return;
-    es.close();
+  const es = liveStream('/api/events', () => {
     stream = null;
-    streamErrors = 0;
     streamFailures++;
     delay = 2000;
     setTimeout(refresh, delay);
   });
+  stream = es;
+  es.addEventListener('run', (e) => applyChange(JSON.parse(e.data)));
+  // Too far behind to replay: read the list again.
+  es.addEventListener('resync', () => { es.close(); stream = null; refresh(); });
   devicesSoon(30000);
   return true;
 }

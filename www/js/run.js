@@ -6,7 +6,7 @@
 // timing table. Everything shown comes from GET /api/runs/{id} and the
 // stream's events, which carry the same objects; a finished run renders from
 // GET alone, the same on every load.
-import { ApiError, banner, getJSON } from './api.js';
+import { ApiError, banner, getJSON, liveStream } from './api.js';
 import { lineChart } from './charts.js';
 import { el, fmtBytes, fmtMs, fmtNumber, fmtPct } from './format.js';
 import { isMultiplying, metricOf, paramNames, pointRows, runVariants, sweptParam, variantLabel, variantTitle } from './results.js';
@@ -264,13 +264,10 @@ function render(run) {
   setTimeout(refresh, delay);
 }
 
-// Live updates: the run's event stream, continuing from the results the page
-// has. The browser reconnects a dropped stream by itself, resuming after the
-// last event it got; when that fails twice in a row (the server is gone, a
-// proxy buffers the stream) the page polls instead, and after three such
-// failures it stops trying the stream.
+// Live updates: the run's event stream (see liveStream), continuing from the
+// results the page has; when it fails the page polls, trying the stream again
+// after a poll succeeds, at most three times.
 let stream = null;
-let streamErrors = 0;
 let streamFailures = 0;
 let renderTimer = null;
 
@@ -286,9 +283,13 @@ function renderSoon() {
 function follow(run) {
   if (stream) return true;
   if (!window.EventSource || streamFailures >= 3) return false;
-  const es = new EventSource(`/api/runs/${runId}/events?last_event_id=${run.requeues}.${run.results.length}`);
+  const es = liveStream(`/api/runs/${runId}/events?last_event_id=${run.requeues}.${run.results.length}`, () => {
+    stream = null;
+    streamFailures++;
+    delay = 1000;
+    setTimeout(refresh, delay);
+  });
   stream = es;
-  es.addEventListener('open', () => { streamErrors = 0; });
   es.addEventListener('result', (e) => {
     run0.results.push(JSON.parse(e.data));
     renderSoon();
@@ -308,15 +309,6 @@ function follow(run) {
     clearTimeout(renderTimer);
     renderTimer = null;
     render(JSON.parse(e.data));
-  });
-  es.addEventListener('error', () => {
-    if (es.readyState !== EventSource.CLOSED && ++streamErrors < 2) return;
-    es.close();
-    stream = null;
-    streamErrors = 0;
-    streamFailures++;
-    delay = 1000;
-    setTimeout(refresh, delay);
   });
   return true;
 }
