@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# bench/history.sh [RUNS...] — do reads stay fast as the history grows? For
+# each RUNS (default: 1000 1000000) a fresh store is filled through SQL (not
+# the API: a million runs in a minute or two) with finished runs of every
+# experiment on two devices — mostly done; what a filter looks for is rare:
+# one in 10,000 failed, one in 1,000 cancelled, one in 5,000 a minplus run,
+# one in 1,000 labelled "needle", five queued — the newest done one with 20
+# results; then a server on it answers each read the dashboard, a script or
+# Prometheus makes, one request at a time, REPEAT times (default 20). Prints
+# the median and p99 (of 20: the slowest) in ms per read, and the store's size.
+# BIN (default build) picks the binaries.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+sizes=("$@")
+[ ${#sizes[@]} -gt 0 ] || sizes=(1000 1000000)
+repeat=${REPEAT:-20}
+bin=${BIN:-build}
+
+fill() {	# $1 store, $2 runs
+	sqlite3 "$1" <<SQL
+PRAGMA journal_mode = WAL;
+PRAGMA synchronous = OFF;
+BEGIN;
+INSERT INTO runners (id, host, pid, version, started_at, last_seen, stopped_at)
+  VALUES (1, 'bench', 1, 'bench', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z');
+INSERT INTO devices (id, runner_id, ordinal, type, info) VALUES
+  ('gpu-0', 1, 0, 'gpu', '{"id":"gpu-0","type":"gpu","name":"Bench GPU"}'),
+  ('cpu-0', 1, 1, 'cpu', '{"id":"cpu-0","type":"cpu","name":"Bench CPU"}');
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $2)
+INSERT INTO runs (id, experiment, label, status, request, device_req, device_id, total, done,
+                  created_at, started_at, finished_at, error, attempts, change_seq)
+SELECT i,
+  CASE WHEN i % 5000 = 0 THEN 'minplus' ELSE CASE i % 8 WHEN 0 THEN 'copy' WHEN 1 THEN 'transpose'
+    WHEN 2 THEN 'strided' WHEN 3 THEN 'offset' WHEN 4 THEN 'reduction' WHEN 5 THEN 'dot' WHEN 6 THEN 'myadd'
+    ELSE 'banks' END END,
+  CASE WHEN i % 1000 = 0 THEN 'needle ' || i ELSE 'run ' || i END,
+  CASE WHEN i > $2 - 5 THEN 'queued' WHEN i % 1000 = 3 THEN 'cancelled' WHEN i % 10000 = 7 THEN 'failed' ELSE 'done' END,
+  '{"experiment":"copy","params":{"n":1024},"repeat":1,"seed":1}', 'auto',
+  CASE i % 2 WHEN 0 THEN 'gpu-0' ELSE 'cpu-0' END, 20, CASE WHEN i > $2 - 5 THEN 0 ELSE 20 END,
+  strftime('%Y-%m-%dT%H:%M:%fZ', '2026-01-01', '+' || i || ' seconds'),
+  CASE WHEN i > $2 - 5 THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%fZ', '2026-01-01', '+' || i || ' seconds') END,
+  CASE WHEN i > $2 - 5 THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%fZ', '2026-01-01', '+' || (i + 1) || ' seconds') END,
+  CASE WHEN i % 10000 = 7 THEN 'bench failure' END, 1, i
+FROM n;
+WITH RECURSIVE k(j) AS (SELECT 1 UNION ALL SELECT j + 1 FROM k WHERE j < 20)
+INSERT INTO results (run_id, seq, variant, params, median_ms, min_ms, max_ms, reps, bytes, verified)
+SELECT $2 - 5, j, 'float', '{"n":' || (1024 * j) || ',"local":256}', 0.01 * j, 0.009 * j, 0.011 * j, 10, 8192.0 * j, 1
+FROM k;
+COMMIT;
+SQL
+}
+
+measure() {	# $1 base URL, $2 name, $3 path: "name | median | p99"
+	local t
+	t=$(for _ in $(seq "$repeat"); do
+		curl -s -o /dev/null -w '%{time_total}\n' -H 'Accept: application/json' "$1$3"
+	done | sort -n)
+	awk -v name="$2" -v n="$repeat" '{ v[NR] = $1 * 1000 } END {
+		printf "| %s | %.1f | %.1f |\n", name, v[int((n + 1) / 2)], v[int(n * 0.99 + 0.999)] }' <<< "$t"
+}
+
+for size in "${sizes[@]}"; do
+	work=$(mktemp -d /tmp/warplab-history.XXXXXX)
+	"$bin"/warplab-server --listen 127.0.0.1:0 --db "$work/warplab.db" --www www --catalog kernels/catalog.json 2> "$work/server.log" &
+	server=$!
+	for _ in $(seq 100); do grep -q '(port [0-9]*)' "$work/server.log" && break; sleep 0.1; done
+	kill "$server"; wait "$server" 2>/dev/null || true
+	start=$(date +%s)
+	fill "$work/warplab.db" "$size" > /dev/null
+	filled=$(( $(date +%s) - start ))
+	"$bin"/warplab-server --listen 127.0.0.1:0 --db "$work/warplab.db" --www www --catalog kernels/catalog.json 2> "$work/server.log" &
+	server=$!
+	for _ in $(seq 100); do grep -q '(port [0-9]*)' "$work/server.log" && break; sleep 0.1; done
+	base="http://127.0.0.1:$(grep -o '(port [0-9]*)' "$work/server.log" | grep -o '[0-9]*')"
+	echo
+	echo "$size runs of history ($(du -m "$work/warplab.db" | cut -f1) MB, filled in ${filled} s), $repeat requests each, one at a time:"
+	echo
+	echo "| read | median ms | p99 ms |"
+	echo "|---|---|---|"
+	measure "$base" "GET /api/runs?limit=50" "/api/runs?limit=50"
+	measure "$base" "GET /api/runs?status=queued" "/api/runs?status=queued"
+	measure "$base" "GET /api/runs?status=failed" "/api/runs?status=failed"
+	measure "$base" "GET /api/runs?experiment=minplus" "/api/runs?experiment=minplus"
+	measure "$base" "GET /api/runs?device=gpu-0" "/api/runs?device=gpu-0"
+	measure "$base" "GET /api/runs?label=needle" "/api/runs?label=needle"
+	measure "$base" "GET /api/runs?before=(half)&limit=50" "/api/runs?before=$((size / 2))&limit=50"
+	measure "$base" "GET /api/runs/{id} (20 results)" "/api/runs/$((size - 5))"
+	measure "$base" "GET /metrics" "/metrics"
+	measure "$base" "GET /api/health" "/api/health"
+	kill "$server"; wait "$server" 2>/dev/null || true
+	rm -rf "$work"
+done
