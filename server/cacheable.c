@@ -10,6 +10,7 @@
 
 #include "body_cache.h"
 #include "conditional.h"
+#include "negotiate.h"
 #include "server.h"
 
 /* A finished run never changes, but a new server version may render it

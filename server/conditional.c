@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <zlib.h>
 
 void wl_etag_of(const void *data, size_t len, const char *suffix, char *out, size_t out_len)
@@ -43,34 +42,6 @@ int wl_etag_matches(const char *header, const char *etag)
 		if (len == n && memcmp(p, etag, n) == 0)
 			return 1;
 		p += strcspn(p, ",");
-	}
-	return 0;
-}
-
-int wl_accepts_gzip(const char *header)
-{
-	const char *p = header;
-
-	if (!header)
-		return 0;
-	while (*p) {
-		const char *end = strchr(p, ','), *semi, *q;
-		size_t len;
-
-		if (!end)
-			end = p + strlen(p);
-		while (p < end && (*p == ' ' || *p == '\t'))
-			p++;
-		semi = memchr(p, ';', (size_t)(end - p));
-		len = (size_t)((semi ? semi : end) - p);
-		while (len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\t'))
-			len--;
-		if ((len == 4 && strncasecmp(p, "gzip", 4) == 0) || (len == 1 && *p == '*')) {
-			q = semi ? strstr(semi, "q=") : NULL;
-			if (!q || q > end || strtod(q + 2, NULL) > 0)
-				return 1;
-		}
-		p = *end ? end + 1 : end;
 	}
 	return 0;
 }

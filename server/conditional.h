@@ -1,6 +1,6 @@
 /* What makes a response cheap to send again: strong entity tags and
- * If-None-Match (RFC 9110, 8.8.3 and 13.1.2), and gzip content coding when
- * the client accepts it (12.5.3). */
+ * If-None-Match (RFC 9110, 8.8.3 and 13.1.2), and gzip content coding (whether
+ * the client accepts it: negotiate.h). */
 #ifndef WL_CONDITIONAL_H
 #define WL_CONDITIONAL_H
 
@@ -14,10 +14,6 @@ void wl_etag_of(const void *data, size_t len, const char *suffix, char *out, siz
  * its comma-separated tags equal to etag, compared weakly (a W/ prefix is
  * ignored, as the RFC asks for this header). */
 int wl_etag_matches(const char *if_none_match, const char *etag);
-
-/* Whether an Accept-Encoding header accepts gzip (named, or "*", with a
- * quality above zero). */
-int wl_accepts_gzip(const char *accept_encoding);
 
 /* len bytes at data gzip-compressed into *out (malloc'd, caller frees).
  * Returns -1 when out of memory. */

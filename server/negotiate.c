@@ -1,6 +1,6 @@
-/* Parsing Accept (RFC 9110, section 12.5.1) just far enough to choose between
- * the two representations a run has: media ranges separated by commas, each
- * with an optional ";q=" weight. */
+/* Parsing Accept and Accept-Encoding (RFC 9110, sections 12.5.1 and 12.5.3)
+ * just far enough for what the server offers: JSON or the page, gzip or not.
+ * Both are elements separated by commas, each with an optional ";q=" weight. */
 #include "negotiate.h"
 
 #include <stdlib.h>
@@ -23,7 +23,7 @@ static double quality(const char *p, const char *end)
 	return 1;
 }
 
-/* Whether the media range at p (up to its ';', ',' or end) is name. */
+/* Whether the element (a media range or a coding) at p (up to its ';', ',' or end) is name. */
 static int is_range(const char *p, const char *end, const char *name)
 {
 	size_t n = strlen(name), len = 0;
@@ -40,29 +40,57 @@ static double weight(double exact, double wildcard)
 	return exact >= 0 ? exact : wildcard;
 }
 
+/* The next element of a comma-separated header at *p: [*start, *end), with
+ * leading blanks skipped; 0 when there is none left. */
+static int next_element(const char **p, const char **start, const char **end)
+{
+	const char *e;
+
+	if (!**p)
+		return 0;
+	e = strchr(*p, ',');
+	if (!e)
+		e = *p + strlen(*p);
+	*start = *p;
+	while (*start < e && (**start == ' ' || **start == '\t'))
+		(*start)++;
+	*end = e;
+	*p = *e ? e + 1 : e;
+	return 1;
+}
+
 int wl_accepts_json(const char *accept)
 {
 	double json = -1, json_any = -1, html = -1, html_any = -1;
-	const char *p = accept;
+	const char *p = accept, *s, *e;
 
 	if (!accept)
 		return 0;
-	while (*p) {
-		const char *end = strchr(p, ',');
-
-		if (!end)
-			end = p + strlen(p);
-		while (p < end && (*p == ' ' || *p == '\t'))
-			p++;
-		if (is_range(p, end, "application/json"))
-			json = quality(p, end);
-		else if (is_range(p, end, "application/*"))
-			json_any = quality(p, end);
-		else if (is_range(p, end, "text/html"))
-			html = quality(p, end);
-		else if (is_range(p, end, "text/*"))
-			html_any = quality(p, end);
-		p = *end ? end + 1 : end;
+	while (next_element(&p, &s, &e)) {
+		if (is_range(s, e, "application/json"))
+			json = quality(s, e);
+		else if (is_range(s, e, "application/*"))
+			json_any = quality(s, e);
+		else if (is_range(s, e, "text/html"))
+			html = quality(s, e);
+		else if (is_range(s, e, "text/*"))
+			html_any = quality(s, e);
 	}
 	return weight(json, json_any) > 0 && weight(json, json_any) >= weight(html, html_any);
+}
+
+int wl_accepts_gzip(const char *accept_encoding)
+{
+	double gzip = -1, any = -1;
+	const char *p = accept_encoding, *s, *e;
+
+	if (!accept_encoding)
+		return 0;
+	while (next_element(&p, &s, &e)) {
+		if (is_range(s, e, "gzip"))
+			gzip = quality(s, e);
+		else if (is_range(s, e, "*"))
+			any = quality(s, e);
+	}
+	return weight(gzip, any) > 0;
 }

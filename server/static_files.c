@@ -14,6 +14,7 @@
 
 #include "body_cache.h"
 #include "conditional.h"
+#include "negotiate.h"
 #include "server.h"
 
 static const struct {
