@@ -10,7 +10,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-LIBS_PKG := libmicrohttpd jansson OpenCL sqlite3 zlib
+LIBS_PKG := libmicrohttpd jansson OpenCL sqlite3 libpq zlib
 
 ifeq ($(SANITIZE),1)
 BUILD ?= build/sanitize
@@ -25,9 +25,9 @@ WL_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -MMD -MP \
 	-DWL_VERSION='"$(VERSION)"' -Icommon -Irunner -Iserver -Itests/fuzz $(SAN_FLAGS) -fopenmp \
 	$(shell $(PKG_CONFIG) --cflags $(LIBS_PKG))
 WL_LDFLAGS = $(SAN_FLAGS) -fopenmp
-SERVER_LIBS = $(shell $(PKG_CONFIG) --libs libmicrohttpd jansson sqlite3 zlib) -lpthread
+SERVER_LIBS = $(shell $(PKG_CONFIG) --libs libmicrohttpd jansson sqlite3 libpq zlib) -lpthread
 # NVML is opened at run time with dlopen (-ldl), never linked.
-RUNNER_LIBS = $(shell $(PKG_CONFIG) --libs jansson OpenCL sqlite3) -lpthread -lm -ldl
+RUNNER_LIBS = $(shell $(PKG_CONFIG) --libs jansson OpenCL sqlite3 libpq) -lpthread -lm -ldl
 
 COMMON_SRC := $(wildcard common/*.c)
 SERVER_SRC := $(wildcard server/*.c)
@@ -111,8 +111,8 @@ FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined -DWL_VERSION='"$(VERSION)"' -Icommon -Iserver -Itests/fuzz \
-	$(shell $(PKG_CONFIG) --cflags jansson sqlite3 zlib)
-FUZZ_LIBS = $(shell $(PKG_CONFIG) --libs jansson sqlite3 zlib) -lpthread -lm
+	$(shell $(PKG_CONFIG) --cflags jansson sqlite3 libpq zlib)
+FUZZ_LIBS = $(shell $(PKG_CONFIG) --libs jansson sqlite3 libpq zlib) -lpthread -lm
 FUZZ_SRC = $(COMMON_SRC) $(filter-out server/main.c server/daemon.c,$(SERVER_SRC)) tests/fuzz/fuzz_targets.c
 
 build/fuzz/fuzz-%: tests/fuzz/fuzz_main.c $(FUZZ_SRC)

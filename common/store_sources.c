@@ -7,23 +7,23 @@
 #include <string.h>
 
 static const char SQL_PUT_SOURCE[] =
-	"INSERT OR IGNORE INTO sources (hash, name, text) VALUES (?1, ?2, ?3)";
+	"INSERT INTO sources (hash, name, text) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING";
 static const char SQL_GET_SOURCE[] = "SELECT name, text FROM sources WHERE hash = ?1";
 
 int wl_store_put_source(struct wl_store *st, const char *hash, const char *name,
 			const char *text, struct wl_error *err)
 {
-	sqlite3_stmt *s = store_stmt(st, SQL_PUT_SOURCE, err);
+	struct wl_db_stmt *s = store_stmt(st, SQL_PUT_SOURCE, err);
 	int rc;
 
 	if (!s)
 		return -1;
-	sqlite3_bind_text(s, 1, hash, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 2, name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 3, text, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	sqlite3_reset(s);
-	if (rc != SQLITE_DONE) {
+	wl_db_bind_text(s, 1, hash);
+	wl_db_bind_text(s, 2, name);
+	wl_db_bind_text(s, 3, text);
+	rc = wl_db_step(s);
+	wl_db_reset(s);
+	if (rc != WL_DB_DONE) {
 		store_fail(st, err, "store a kernel source");
 		return -1;
 	}
@@ -33,17 +33,17 @@ int wl_store_put_source(struct wl_store *st, const char *hash, const char *name,
 int wl_store_get_source(struct wl_store *st, const char *hash, char **name, char **text,
 			struct wl_error *err)
 {
-	sqlite3_stmt *s = store_stmt(st, SQL_GET_SOURCE, err);
+	struct wl_db_stmt *s = store_stmt(st, SQL_GET_SOURCE, err);
 	int rc, ret = -1;
 
 	*name = *text = NULL;
 	if (!s)
 		return -1;
-	sqlite3_bind_text(s, 1, hash, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		*name = strdup((const char *)sqlite3_column_text(s, 0));
-		*text = strdup((const char *)sqlite3_column_text(s, 1));
+	wl_db_bind_text(s, 1, hash);
+	rc = wl_db_step(s);
+	if (rc == WL_DB_ROW) {
+		*name = strdup(wl_db_col_text(s, 0));
+		*text = strdup(wl_db_col_text(s, 1));
 		if (*name && *text) {
 			ret = 0;
 		} else {
@@ -52,11 +52,11 @@ int wl_store_get_source(struct wl_store *st, const char *hash, char **name, char
 			*name = *text = NULL;
 			wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		}
-	} else if (rc == SQLITE_DONE) {
+	} else if (rc == WL_DB_DONE) {
 		wl_error_set(err, WL_ERR_NOT_FOUND, "no kernel source with hash %.40s", hash);
 	} else {
 		store_fail(st, err, "read a kernel source");
 	}
-	sqlite3_reset(s);
+	wl_db_reset(s);
 	return ret;
 }

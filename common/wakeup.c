@@ -1,10 +1,15 @@
-/* Wake-ups over Unix datagram sockets (see wakeup.h). Socket paths are
- * "<folder of the store>/<channel>/<pid>.sock"; a socket path has room for 108
- * bytes, so with a store folder longer than 73 characters wake-ups are off and
- * listeners poll. */
+/* Wake-ups (see wakeup.h), two ways. On a SQLite store, Unix datagram
+ * sockets: socket paths are "<folder of the store>/<channel>/<pid>.sock"; a
+ * socket path has room for 108 bytes, so with a store folder longer than 73
+ * characters wake-ups are off and listeners poll. On PostgreSQL, a connection
+ * of the listener's own that LISTENs on "warplab_<channel>"; the schema's
+ * trigger NOTIFYs there when a run changes, so senders have nothing to do. */
 #include "wakeup.h"
 
+#include "db.h"
 #include "store.h"
+
+#include <libpq-fe.h>
 
 #include <dirent.h>
 #include <errno.h>
@@ -21,7 +26,83 @@
 struct wl_wakeup {
 	int fd;
 	struct sockaddr_un addr;
+	/* PostgreSQL: the listening connection, made again after a loss at most
+	 * once a second. */
+	PGconn *pg;
+	char listen_sql[64];
+	time_t last_try;
 };
+
+/* (Re)connect a PostgreSQL listener; 0 when it listens. */
+static int pg_listen(struct wl_wakeup *w)
+{
+	PGresult *res;
+	int ok;
+
+	if (w->pg && PQstatus(w->pg) == CONNECTION_OK)
+		return 0;
+	if (time(NULL) == w->last_try)
+		return -1;
+	w->last_try = time(NULL);
+	PQreset(w->pg);
+	if (PQstatus(w->pg) != CONNECTION_OK)
+		return -1;
+	res = PQexec(w->pg, w->listen_sql);
+	ok = PQresultStatus(res) == PGRES_COMMAND_OK;
+	PQclear(res);
+	return ok ? 0 : -1;
+}
+
+/* Read what the server sent; 1 when it held a notification. */
+static int pg_drain(struct wl_wakeup *w)
+{
+	PGnotify *n;
+	int got = 0;
+
+	if (pg_listen(w) < 0 || !PQconsumeInput(w->pg))
+		return 0;
+	while ((n = PQnotifies(w->pg))) {
+		PQfreemem(n);
+		got = 1;
+	}
+	return got;
+}
+
+static int pg_open_listener(const char *target, const char *channel, struct wl_wakeup **out,
+			    struct wl_error *err)
+{
+	struct wl_wakeup *w = calloc(1, sizeof(*w));
+
+	if (!w) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return -1;
+	}
+	w->fd = -1;
+	snprintf(w->listen_sql, sizeof(w->listen_sql), "LISTEN warplab_%s", channel);
+	w->pg = PQconnectdb(target);
+	if (!w->pg || PQstatus(w->pg) != CONNECTION_OK) {
+		wl_error_set(err, WL_ERR_UNAVAILABLE, "cannot connect to PostgreSQL to listen: %s",
+			     w->pg ? PQerrorMessage(w->pg) : "out of memory");
+		PQfinish(w->pg);
+		free(w);
+		return -1;
+	}
+	/* Connected: LISTEN now (pg_listen only acts on a lost connection). */
+	{
+		PGresult *res = PQexec(w->pg, w->listen_sql);
+		int ok = PQresultStatus(res) == PGRES_COMMAND_OK;
+
+		PQclear(res);
+		if (!ok) {
+			wl_error_set(err, WL_ERR_UNAVAILABLE, "cannot LISTEN: %s", PQerrorMessage(w->pg));
+			PQfinish(w->pg);
+			free(w);
+			return -1;
+		}
+	}
+	*out = w;
+	return 0;
+}
 
 /* "<folder of db_path>/<channel>" into out; -1 when it does not fit. */
 static int wake_dir(const char *db_path, const char *channel, char *out, size_t len)
@@ -36,6 +117,8 @@ int wl_wakeup_listen(const char *db_path, const char *channel, struct wl_wakeup 
 	char dir[81];
 
 	*out = NULL;
+	if (wl_db_kind_of(db_path) == WL_DB_POSTGRES)
+		return pg_open_listener(db_path, channel, out, err);
 	if (wake_dir(db_path, channel, dir, sizeof(dir)) < 0)
 		return 0;
 	if (mkdir(dir, 0770) < 0 && errno != EEXIST) {
@@ -70,8 +153,12 @@ void wl_wakeup_close(struct wl_wakeup *w)
 {
 	if (!w)
 		return;
-	close(w->fd);
-	unlink(w->addr.sun_path);
+	if (w->pg) {
+		PQfinish(w->pg);
+	} else {
+		close(w->fd);
+		unlink(w->addr.sun_path);
+	}
 	free(w);
 }
 
@@ -86,16 +173,29 @@ int wl_wakeup_wait(struct wl_wakeup *w, long timeout_ms)
 		nanosleep(&ts, NULL);
 		return 0;
 	}
-	p.fd = w->fd;
+	if (w->pg && pg_drain(w))
+		return 1;
+	p.fd = wl_wakeup_fd(w);
 	p.events = POLLIN;
+	if (p.fd < 0) {
+		/* A listener that lost its server sleeps, as with no listener. */
+		struct timespec ts = { timeout_ms / 1000, (timeout_ms % 1000) * 1000000L };
+
+		nanosleep(&ts, NULL);
+		return 0;
+	}
 	if (poll(&p, 1, (int)timeout_ms) > 0)
 		woken = 1;
+	if (w->pg)
+		return pg_drain(w);
 	wl_wakeup_drain(w);
 	return woken;
 }
 
-int wl_wakeup_fd(const struct wl_wakeup *w)
+int wl_wakeup_fd(struct wl_wakeup *w)
 {
+	if (w && w->pg)
+		return pg_listen(w) == 0 ? PQsocket(w->pg) : -1;
 	return w ? w->fd : -1;
 }
 
@@ -103,6 +203,10 @@ void wl_wakeup_drain(struct wl_wakeup *w)
 {
 	char buf[64];
 
+	if (w && w->pg) {
+		pg_drain(w);
+		return;
+	}
 	while (w && recv(w->fd, buf, sizeof(buf), 0) > 0)
 		;
 }
@@ -115,7 +219,9 @@ void wl_wakeup_send(const char *db_path, const char *channel)
 	DIR *d;
 	int fd;
 
-	if (wake_dir(db_path, channel, dir, sizeof(dir)) < 0 || !(d = opendir(dir)))
+	/* PostgreSQL: the schema's trigger has notified at commit. */
+	if (wl_db_kind_of(db_path) == WL_DB_POSTGRES ||
+	    wake_dir(db_path, channel, dir, sizeof(dir)) < 0 || !(d = opendir(dir)))
 		return;
 	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	while (fd >= 0 && (e = readdir(d))) {

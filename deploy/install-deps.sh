@@ -9,7 +9,7 @@ set -eu
 # and clinfo to see what OpenCL finds.
 # Tests: Debian's Chromium (driven headless by playwright-core from npm) and a
 # font for it to render text with; systemd-analyze to check the units.
-pkgs="make gcc pkg-config libmicrohttpd-dev libjansson-dev libsqlite3-dev sqlite3 zlib1g-dev
+pkgs="make gcc pkg-config libmicrohttpd-dev libjansson-dev libsqlite3-dev sqlite3 libpq-dev zlib1g-dev
 ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo curl ca-certificates
 chromium fonts-dejavu-core systemd"
 

@@ -22,6 +22,21 @@ extern int check_failures;	/* failures in the test being run */
 /* The directory for a test's scratch files (created by main, removed after). */
 extern char check_tmpdir[];
 
+/* The PostgreSQL server the store tests run against a second time (the libpq
+ * URI in WARPLAB_TEST_PG, see tests/postgres.sh), while a store test runs
+ * on it; NULL while it runs on SQLite. */
+extern const char *check_store_pg;
+
+/* A fresh, empty store named name for the engine being tested, as a --db
+ * value into out: a new SQLite file in check_tmpdir, or a new PostgreSQL
+ * schema (dropped first if a previous run left it). -1 on failure. */
+int check_store_target(const char *name, char *out, size_t len);
+
+/* How long a test waits for a wake-up that should come (a PostgreSQL NOTIFY
+ * travels through the server) or should not. */
+#define CHECK_WAKE_MS (check_store_pg ? 2000 : 0)
+#define CHECK_NO_WAKE_MS (check_store_pg ? 200 : 0)
+
 /* Path of the repository's catalog, for tests that load the real one. */
 #define CATALOG_PATH "kernels/catalog.json"
 

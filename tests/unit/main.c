@@ -8,9 +8,24 @@
 
 #include "catalog.h"
 #include "check.h"
+#include "db.h"
 
 int check_failures;
 char check_tmpdir[256];
+const char *check_store_pg;
+
+/* The store's tests, run on SQLite and again on PostgreSQL. */
+#define STORE_TESTS(X)                                                          \
+	X(store_queues_and_reads_runs)                                          \
+	X(store_claims_oldest_run_for_its_devices)                              \
+	X(store_records_progress_and_results)                                   \
+	X(store_recovers_runs_of_dead_runners)                                  \
+	X(store_refuses_when_queue_full)                                        \
+	X(store_lists_runs_newest_first_with_paging)                            \
+	X(store_cancels_queued_and_running_runs)                                \
+	X(store_releases_a_run_whose_worker_died)                               \
+	X(store_numbers_every_visible_change)                                   \
+	X(copy_ceiling_is_as_of_the_runs_end)
 
 #define TESTS(X)                                                                        \
 	X(catalog_loads_repository_catalog)                                             \
@@ -21,15 +36,7 @@ char check_tmpdir[256];
 	X(request_fills_defaults_and_seed)                                              \
 	X(points_expand_in_catalog_order)                                               \
 	X(device_check_refuses_what_does_not_fit)                                       \
-	X(store_queues_and_reads_runs)                                                  \
-	X(store_claims_oldest_run_for_its_devices)                                      \
-	X(store_records_progress_and_results)                                           \
-	X(store_recovers_runs_of_dead_runners)                                          \
-	X(store_refuses_when_queue_full)                                                \
-	X(store_lists_runs_newest_first_with_paging)                                    \
-	X(store_cancels_queued_and_running_runs)                                        \
-	X(store_releases_a_run_whose_worker_died)                                       \
-	X(store_numbers_every_visible_change)                                           \
+	STORE_TESTS(X)                                                                  \
 	X(stats_summarise_samples)                                                      \
 	X(csv_has_documented_header_and_rows)                                           \
 	X(rng_is_reproducible_and_never_zero)                                           \
@@ -51,7 +58,6 @@ char check_tmpdir[256];
 	X(gather_sum_dot_and_myadd_references)                                          \
 	X(drops_find_the_seeds_partition_camping)                                       \
 	X(drops_ignore_rises_noise_and_edges)                                           \
-	X(copy_ceiling_is_as_of_the_runs_end)                                           \
 	X(fuzz_corpus_and_findings_replay_cleanly)                                      \
 	X(custom_kernels_are_validated_and_counted)                                     \
 	X(custom_kernels_refusals_name_the_field)                                       \
@@ -79,6 +85,65 @@ static const struct {
 #undef ENTRY
 };
 
+static const char *const store_tests[] = {
+#define NAME(name) #name,
+	STORE_TESTS(NAME)
+#undef NAME
+};
+
+static int is_store_test(const char *name)
+{
+	for (size_t i = 0; i < sizeof(store_tests) / sizeof(store_tests[0]); i++)
+		if (strcmp(store_tests[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+int check_store_target(const char *name, char *out, size_t len)
+{
+	struct wl_db *db = NULL;
+	struct wl_error err;
+	char sql[256];
+	int n;
+
+	if (!check_store_pg) {
+		n = snprintf(out, len, "%s/%s.db", check_tmpdir, name);
+		unlink(out);
+		return n > 0 && (size_t)n < len ? 0 : -1;
+	}
+	/* A schema per test: the store finds its tables through search_path. */
+	char schema[64];
+
+	snprintf(schema, sizeof(schema), "t_%s", name);
+	for (char *p = schema; *p; p++)
+		*p = (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ? *p : '_';
+	snprintf(sql, sizeof(sql), "DROP SCHEMA IF EXISTS %s CASCADE; CREATE SCHEMA %s", schema, schema);
+	if (wl_db_open(check_store_pg, &db, &err) < 0 || wl_db_exec(db, sql, &err) < 0) {
+		fprintf(stderr, "    PostgreSQL: %s\n", err.msg);
+		wl_db_close(db);
+		return -1;
+	}
+	wl_db_close(db);
+	n = snprintf(out, len, "%s%soptions=-csearch_path%%3D%s", check_store_pg,
+		     strchr(check_store_pg, '?') ? "&" : "?", schema);
+	return n > 0 && (size_t)n < len ? 0 : -1;
+}
+
+/* Run test i under name, counting it. */
+static void run_one(size_t i, const char *name, int *passed, int *failed)
+{
+	check_failures = 0;
+	tests[i].fn();
+	if (check_failures) {
+		printf("not ok - %s (%d checks failed)\n", name, check_failures);
+		(*failed)++;
+	} else {
+		printf("ok - %s\n", name);
+		(*passed)++;
+	}
+	fflush(stdout);
+}
+
 struct wl_catalog *check_load_catalog(void)
 {
 	struct wl_catalog *cat = NULL;
@@ -100,18 +165,22 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-		if (argc > 1 && !strstr(tests[i].name, argv[1]))
-			continue;
-		check_failures = 0;
-		tests[i].fn();
-		if (check_failures) {
-			printf("not ok - %s (%d checks failed)\n", tests[i].name, check_failures);
-			failed++;
-		} else {
-			printf("ok - %s\n", tests[i].name);
-			passed++;
+		char name[160];
+
+		snprintf(name, sizeof(name), "%s_on_postgres", tests[i].name);
+		if (argc <= 1 || strstr(tests[i].name, argv[1])) {
+			check_store_pg = NULL;
+			run_one(i, tests[i].name, &passed, &failed);
 		}
-		fflush(stdout);
+		if (!is_store_test(tests[i].name) || (argc > 1 && !strstr(name, argv[1])))
+			continue;
+		check_store_pg = getenv("WARPLAB_TEST_PG");
+		if (check_store_pg && *check_store_pg) {
+			run_one(i, name, &passed, &failed);
+		} else {
+			printf("ok - %s # SKIP WARPLAB_TEST_PG is not set (tests/run.sh sets it)\n", name);
+		}
+		check_store_pg = NULL;
 	}
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", check_tmpdir);
 	if (system(cmd) != 0)

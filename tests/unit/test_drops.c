@@ -133,8 +133,7 @@ void test_copy_ceiling_is_as_of_the_runs_end(void)
 				       .min_ms = 0.1, .max_ms = 0.1, .reps = 1, .bytes = 2e9, .verified = 0 };
 	struct wl_new_run run = { "copy", NULL, "{}", "gpu-0", "gpu-0", 3, 100 };
 
-	snprintf(path, sizeof(path), "%s/ceiling.db", check_tmpdir);
-	if (wl_store_open(path, &st, &err) < 0) {
+	if (check_store_target("ceiling", path, sizeof(path)) < 0 || wl_store_open(path, &st, &err) < 0) {
 		CHECK(0, "%s", err.msg);
 		return;
 	}
