@@ -322,10 +322,12 @@ int wl_store_finish_run(struct wl_store *st, long long runner_id, long long run_
 
 static const char SQL_DROP_RESULTS[] = "DELETE FROM results WHERE run_id = ?1";
 /* attempts_delta is 0 when the run's attempt counts (the runner died under it)
- * and -1 when the runner gave it back on purpose. */
+ * and -1 when the runner gave it back on purpose. A run that did not name its
+ * device goes back to any matching device, on any host, not the one it had. */
 static const char SQL_REQUEUE[] =
 	"UPDATE runs SET status = 'queued', done = 0, started_at = NULL, runner_id = NULL,"
-	" device = NULL, cancel_requested = 0, requeues = requeues + 1, attempts = attempts + ?2"
+	" device = NULL, cancel_requested = 0, requeues = requeues + 1, attempts = attempts + ?2,"
+	" device_id = CASE WHEN device_req IN ('auto', 'gpu', 'cpu') THEN NULL ELSE device_id END"
 	" WHERE id = ?1 AND status = 'running'";
 
 static int requeue_locked(struct wl_store *st, long long run_id, int attempts_delta,

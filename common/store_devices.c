@@ -11,7 +11,7 @@
 static const char SQL_LIST_DEVICES[] =
 	"SELECT d.info, " ONLINE_SQL ", u.last_seen, d.runner_id,"
 	" (SELECT r.id FROM runs r WHERE r.status = 'running' AND r.device_id = d.id"
-	"  ORDER BY r.id LIMIT 1) FROM devices d"
+	"  ORDER BY r.id LIMIT 1), u.host FROM devices d"
 	" JOIN runners u ON u.id = d.runner_id ORDER BY d.ordinal, d.id";
 
 int wl_store_list_devices(struct wl_store *st, long long window_s, json_t **out,
@@ -35,6 +35,7 @@ int wl_store_list_devices(struct wl_store *st, long long window_s, json_t **out,
 		json_object_set_new(dev, "online", json_boolean(wl_db_col_int64(s, 1)));
 		json_object_set_new(dev, "last_seen", store_col_text(s, 2));
 		json_object_set_new(dev, "runner", json_integer(wl_db_col_int64(s, 3)));
+		json_object_set_new(dev, "host", store_col_text(s, 5));
 		/* What it is doing: the run it executes, or idle (offline says
 		 * nothing can be known). */
 		json_object_set_new(dev, "running", wl_db_col_null(s, 4)

@@ -7,11 +7,13 @@ set -eu
 # Build and runtime: the HTTP server, JSON, the store, zlib (gzip for the
 # server's responses), OpenCL (ICD loader, headers, PoCL as the CPU device),
 # and clinfo to see what OpenCL finds.
+# libpq: the PostgreSQL client, for a lab's shared store.
 # Tests: Debian's Chromium (driven headless by playwright-core from npm) and a
-# font for it to render text with; systemd-analyze to check the units.
+# font for it to render text with; systemd-analyze to check the units; a
+# PostgreSQL 15 server, which the tests start in a temporary folder of their own.
 pkgs="make gcc pkg-config libmicrohttpd-dev libjansson-dev libsqlite3-dev sqlite3 libpq-dev zlib1g-dev
 ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo curl ca-certificates
-chromium fonts-dejavu-core systemd"
+chromium fonts-dejavu-core systemd postgresql-15"
 
 # The dashboard's Chart.js and the browser tests come from npm; use Debian's Node
 # only where the machine has none of its own.

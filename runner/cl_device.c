@@ -196,13 +196,19 @@ static int wanted(const char *only, const struct wl_cl_device *dev)
 	return keep;
 }
 
-int wl_cl_devices_find(const char *only, struct wl_cl_devices *out, struct wl_error *err)
+int wl_cl_devices_find(const char *only, const char *host, struct wl_cl_devices *out,
+		       struct wl_error *err)
 {
+	char prefix[72] = "";
 	cl_platform_id platforms[16];
 	cl_uint nplatforms = 0;
 	cl_int rc;
 
 	memset(out, 0, sizeof(*out));
+	if (host && *host) {
+		wl_cl_slug(host, prefix, sizeof(prefix) - 1);
+		strcat(prefix, "-");
+	}
 	rc = clGetPlatformIDs(16, platforms, &nplatforms);
 	if (rc == -1001 /* CL_PLATFORM_NOT_FOUND_KHR: no ICD installed */ || nplatforms == 0)
 		return 0;
@@ -238,7 +244,7 @@ int wl_cl_devices_find(const char *only, struct wl_cl_devices *out, struct wl_er
 				if (strcmp(seen[k], slug) == 0)
 					ordinal++;
 			memcpy(seen[nseen++], slug, sizeof(slug));
-			snprintf(dev.id, sizeof(dev.id), "%s-%d", slug, ordinal);
+			snprintf(dev.id, sizeof(dev.id), "%s%s-%d", prefix, slug, ordinal);
 			if (describe(&dev, err) < 0) {
 				wl_cl_devices_free(out);
 				return -1;

@@ -43,9 +43,12 @@ struct wl_cl_devices {
 };
 
 /* Enumerate all platforms and devices. only, when not NULL or empty, is a
- * comma-separated list of device ids or the words "gpu"/"cpu" to keep. Finding
+ * comma-separated list of device ids or the words "gpu"/"cpu" to keep. host,
+ * when not NULL, is this host's name in a lab of several: each id begins with
+ * its slug ("gpu3-nvidia-h100-0"), so ids stay unique across the lab. Finding
  * no device is not an error (count is 0). Caller frees with wl_cl_devices_free(). */
-int wl_cl_devices_find(const char *only, struct wl_cl_devices *out, struct wl_error *err);
+int wl_cl_devices_find(const char *only, const char *host, struct wl_cl_devices *out,
+		       struct wl_error *err);
 void wl_cl_devices_free(struct wl_cl_devices *devs);
 
 /* Keep only the device at index (< count), releasing the others: a worker

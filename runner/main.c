@@ -37,8 +37,9 @@ int main(int argc, char **argv)
 		.device_slot = 0,
 	};
 	const struct wl_option options[] = {
-		{ "db", WL_OPT_STRING, &cfg.db, "PATH", "the store (SQLite file; default var/warplab.db)", 0, 0 },
+		{ "db", WL_OPT_STRING, &cfg.db, "STORE", "the store: a SQLite file (path or sqlite:PATH) or postgresql://... (default var/warplab.db)", 0, 0 },
 		{ "kernels", WL_OPT_STRING, &cfg.kernels, "DIR", "catalog.json and the .cl sources (default kernels)", 0, 0 },
+		{ "host-name", WL_OPT_STRING, &cfg.host_name, "NAME", "this host's name in a lab of several sharing one PostgreSQL store: shown with its devices, and put before their ids (default: the machine's host name, ids unchanged)", 0, 0 },
 		{ "devices", WL_OPT_STRING, &cfg.devices, "LIST", "only these devices: ids, 'gpu' or 'cpu', comma-separated (default all)", 0, 0 },
 		{ "program-cache", WL_OPT_STRING, &cfg.program_cache, "DIR", "where built kernel binaries are kept across restarts (default: 'programs' beside the store; '' for none)", 0, 0 },
 		{ "heartbeat", WL_OPT_INT, &cfg.heartbeat, "SECONDS", "silence after which a runner counts as gone (default 15)", 3, 3600 },

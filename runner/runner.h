@@ -15,6 +15,7 @@
 struct runner_config {
 	char *db, *kernels, *devices;
 	char *program_cache;	/* where built programs are kept; NULL: beside the store */
+	char *host_name;	/* this host in the lab (--host-name), or NULL: its own name */
 	long heartbeat;		/* seconds of silence after which a runner counts as gone */
 	long max_attempts;
 	long warmup;

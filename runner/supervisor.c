@@ -66,13 +66,23 @@ static void *heartbeat_main(void *arg)
 	return NULL;
 }
 
+/* This host's name in the store: --host-name, or the machine's. */
+static void host_name(const struct runner_config *cfg, char *out, size_t len)
+{
+	snprintf(out, len, "localhost");
+	if (cfg->host_name && *cfg->host_name)
+		snprintf(out, len, "%s", cfg->host_name);
+	else
+		gethostname(out, len - 1);
+}
+
 static void recover(struct wl_store *st, long long runner_id, const struct runner_config *cfg)
 {
-	char host[256] = "localhost";
+	char host[256];
 	struct wl_error err;
 	int requeued, failed;
 
-	gethostname(host, sizeof(host) - 1);
+	host_name(cfg, host, sizeof(host));
 	if (wl_store_recover(st, runner_id, host, cfg->heartbeat, cfg->max_attempts, &requeued,
 			     &failed, &err) < 0)
 		wl_log_warn("recovery: %s", err.msg);
@@ -426,7 +436,7 @@ int wl_supervise(const struct runner_config *cfg, int argc, char **argv)
 	struct wl_store *st = NULL;
 	struct heartbeat hb = { 0 };
 	struct wl_error err;
-	char host[256] = "localhost";
+	char host[256];
 	long long runner_id = 0;
 	int status = 1, hb_started = 0;
 
@@ -435,7 +445,7 @@ int wl_supervise(const struct runner_config *cfg, int argc, char **argv)
 		wl_log_error("%s", err.msg);
 		goto out;
 	}
-	gethostname(host, sizeof(host) - 1);
+	host_name(cfg, host, sizeof(host));
 	if (wl_store_register_runner(st, host, (long long)getpid(), WL_VERSION, &runner_id, &err) < 0) {
 		wl_log_error("%s", err.msg);
 		goto out;

@@ -188,7 +188,7 @@ int wl_work(const struct runner_config *cfg)
 		wl_log_error("%s", err.msg);
 		goto out;
 	}
-	if (wl_cl_devices_find(cfg->devices, &devs, &err) < 0) {
+	if (wl_cl_devices_find(cfg->devices, cfg->host_name, &devs, &err) < 0) {
 		wl_log_error("%s", err.msg);
 		goto out;
 	}

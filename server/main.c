@@ -44,7 +44,7 @@ int main(int argc, char **argv)
 	};
 	const struct wl_option options[] = {
 		{ "listen", WL_OPT_STRING, &cfg.listen, "HOST:PORT", "address to serve on (default 127.0.0.1:8080; port 0 picks one)", 0, 0 },
-		{ "db", WL_OPT_STRING, &cfg.db, "PATH", "the store (SQLite file; default var/warplab.db)", 0, 0 },
+		{ "db", WL_OPT_STRING, &cfg.db, "STORE", "the store: a SQLite file (path or sqlite:PATH) or postgresql://... (default var/warplab.db)", 0, 0 },
 		{ "www", WL_OPT_STRING, &cfg.www, "DIR", "the dashboard's files (default www)", 0, 0 },
 		{ "catalog", WL_OPT_STRING, &cfg.catalog, "FILE", "the experiment catalog (default kernels/catalog.json)", 0, 0 },
 		{ "token-file", WL_OPT_STRING, &cfg.token_file, "FILE", "bearer tokens for writes, one per line (default: writes need none)", 0, 0 },

@@ -18,6 +18,18 @@ export LSAN_OPTIONS="suppressions=$(pwd)/tests/lsan.supp:print_suppressions=0"
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 
+# A PostgreSQL server of the suite's own (tests/postgres.sh), for the store's
+# tests on the second engine; stopped and removed when the suite ends.
+pgdir=$(mktemp -d /tmp/warplab-pg.XXXXXX)
+trap 'tests/postgres.sh stop "$pgdir"' EXIT
+if WARPLAB_TEST_PG=$(tests/postgres.sh start "$pgdir" 2>tests/out/postgres.log); then
+	export WARPLAB_TEST_PG
+else
+	echo "PostgreSQL did not start (tests/out/postgres.log):"
+	cat tests/out/postgres.log
+	failed=$((failed + 1))
+fi
+
 echo "== unit tests"
 "$BUILD/unit-tests" > tests/out/unit.log 2>&1
 cat tests/out/unit.log

@@ -1,7 +1,7 @@
 // Starts the real warplab-server and warplab-runner on a temporary store and
 // talks to them over HTTP, as a user would. Each test file gets its own store,
 // port and processes, and removes them when done.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -42,11 +42,23 @@ export function runToEnd(binary, args, timeoutMs = 30000) {
   });
 }
 
+// A fresh schema named after the test on the suite's PostgreSQL server
+// (tests/postgres.sh, WARPLAB_TEST_PG), as a --db value.
+function postgresStore(name) {
+  const base = process.env.WARPLAB_TEST_PG;
+  if (!base) throw new Error('WARPLAB_TEST_PG is not set: tests/run.sh starts PostgreSQL for this test');
+  const schema = `it_${name.replace(/[^a-z0-9]/g, '_')}`;
+  execFileSync('psql', [base, '-q', '-v', 'ON_ERROR_STOP=1', '-c',
+    `DROP SCHEMA IF EXISTS ${schema} CASCADE; CREATE SCHEMA ${schema}`], { stdio: ['ignore', 'ignore', 'inherit'] });
+  return `${base}${base.includes('?') ? '&' : '?'}options=-csearch_path%3D${schema}`;
+}
+
 export class Lab {
-  constructor(name) {
+  // store: 'sqlite' (a file in the lab's folder) or 'postgres'.
+  constructor(name, { store = 'sqlite' } = {}) {
     this.name = name;
     this.dir = mkdtempSync(join(tmpdir(), `warplab-${name}-`));
-    this.db = join(this.dir, 'warplab.db');
+    this.db = store === 'postgres' ? postgresStore(name) : join(this.dir, 'warplab.db');
     this.logs = { server: '', runner: '' };
     this.children = new Set();
   }

@@ -247,7 +247,7 @@ void test_device_random_inputs_match_the_host(void)
 	float *host = malloc(N * sizeof(float)), *dev = malloc(N * sizeof(float)), *other = malloc(N * sizeof(float));
 	struct wl_error err;
 
-	CHECK(wl_cl_devices_find("cpu", &devs, &err) == 0 && devs.count > 0, "a PoCL device: %s", err.msg);
+	CHECK(wl_cl_devices_find("cpu", NULL, &devs, &err) == 0 && devs.count > 0, "a PoCL device: %s", err.msg);
 	for (size_t kind = 0; devs.count && kind < 2; kind++) {
 		struct wl_point pt = { .dev = &devs.list[0], .programs = programs };
 		int max = kind ? 8 : 0;
@@ -336,7 +336,7 @@ void test_programs_are_kept_on_disk_across_restarts(void)
 	size_t len;
 
 	CHECK(mkdtemp(dir) != NULL, "temporary folder");
-	CHECK(wl_cl_devices_find("cpu", &devs, &err) == 0 && devs.count > 0, "a PoCL device: %s", err.msg);
+	CHECK(wl_cl_devices_find("cpu", NULL, &devs, &err) == 0 && devs.count > 0, "a PoCL device: %s", err.msg);
 	CHECK(wl_source_from_text(text, &src, &err) == 0 && wl_source_from_text(text, &custom, &err) == 0, "sources");
 	src.keep_binary = 1;
 	for (int round = 0; devs.count && round < 3; round++) {

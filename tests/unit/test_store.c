@@ -398,6 +398,22 @@ void test_store_releases_a_run_whose_worker_died(void)
 	json_decref(run);
 	CHECK(wl_store_release_run(st, id, 2, "again", &requeued, &err) == 0 && !requeued,
 	      "a run no longer running is left alone");
+	/* A run that did not name its device goes back to any device, not the
+	 * one it had (in a lab, that one's host may be the one that died). */
+	{
+		struct wl_new_run any = { "copy", NULL, "{}", "auto", NULL, 1, 100 };
+		long long free_run = 0;
+
+		wl_store_insert_run(st, &any, &free_run, &err);
+		wl_store_claim_run(st, runner, &devs, &c, &err);
+		CHECK(c.id == free_run && c.device_id && strcmp(c.device_id, "cpu-0") == 0, "claimed on cpu-0");
+		wl_claim_free(&c);
+		wl_store_release_run(st, free_run, 2, "the host died", &requeued, &err);
+		wl_store_get_run(st, free_run, 0, &run, &err);
+		CHECK(requeued && json_is_null(json_object_get(run, "device")),
+		      "requeued without its device: %s", json_dumps(json_object_get(run, "device"), JSON_ENCODE_ANY));
+		json_decref(run);
+	}
 	wl_store_close(st);
 }
 
