@@ -1,5 +1,5 @@
 # warplab: build, run, test, bench, install.
-#   make            build build/warplab-server, build/warplab-runner and www/vendor
+#   make            build build/warplab-server, build/warplab-runner, build/warplab-store and www/vendor
 #   make run        install missing packages, build, start both on 127.0.0.1:8080
 #   make test       install missing packages, build, run every suite
 #   make test SANITIZE=1   the same under AddressSanitizer + UBSan
@@ -32,11 +32,13 @@ RUNNER_LIBS = $(shell $(PKG_CONFIG) --libs jansson OpenCL sqlite3 libpq) -lpthre
 COMMON_SRC := $(wildcard common/*.c)
 SERVER_SRC := $(wildcard server/*.c)
 RUNNER_SRC := $(wildcard runner/*.c)
+TOOLS_SRC := $(wildcard tools/*.c)
 UNIT_SRC := $(wildcard tests/unit/*.c) tests/fuzz/fuzz_targets.c
 
 COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/obj/%.o)
 SERVER_OBJ := $(SERVER_SRC:%.c=$(BUILD)/obj/%.o)
 RUNNER_OBJ := $(RUNNER_SRC:%.c=$(BUILD)/obj/%.o)
+TOOLS_OBJ := $(TOOLS_SRC:%.c=$(BUILD)/obj/%.o)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/obj/%.o)
 # The unit tests link everything but the two mains.
 LIB_SERVER_OBJ := $(filter-out %/server/main.o,$(SERVER_OBJ))
@@ -59,7 +61,7 @@ VENDOR := $(addprefix www/vendor/,$(notdir $(VENDOR_FILES))) www/vendor/chartjs-
 
 all: build
 
-build: $(BUILD)/warplab-server $(BUILD)/warplab-runner $(VENDOR)
+build: $(BUILD)/warplab-server $(BUILD)/warplab-runner $(BUILD)/warplab-store $(VENDOR)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -70,6 +72,10 @@ $(BUILD)/warplab-server: $(SERVER_OBJ) $(COMMON_OBJ)
 
 $(BUILD)/warplab-runner: $(RUNNER_OBJ) $(COMMON_OBJ)
 	$(CC) $(WL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(RUNNER_LIBS)
+
+# Copy, export and import whole stores (SQLite <-> PostgreSQL, JSON lines).
+$(BUILD)/warplab-store: $(TOOLS_OBJ) $(COMMON_OBJ)
+	$(CC) $(WL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(SERVER_LIBS)
 
 $(BUILD)/unit-tests: $(UNIT_OBJ) $(LIB_SERVER_OBJ) $(LIB_RUNNER_OBJ) $(COMMON_OBJ)
 	$(CC) $(WL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(shell $(PKG_CONFIG) --libs $(LIBS_PKG)) -lpthread -lm -ldl

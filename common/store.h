@@ -234,4 +234,23 @@ int wl_store_recover(struct wl_store *st, long long self_runner_id, const char *
 		     long long window_s, long long max_attempts, int *requeued, int *failed,
 		     struct wl_error *err);
 
+/* ---- moving a whole store (warplab-store copy, export, import) ---- */
+
+/* Called with each record {"table", "row"}; a negative return stops the walk
+ * (err set). The record is the callee's to read, not to keep. */
+typedef int (*wl_store_row_fn)(void *ctx, json_t *record, struct wl_error *err);
+
+/* Every row of the store, in one snapshot, tables in an order that keeps
+ * references valid; ids and change numbers as stored. */
+int wl_store_each_row(struct wl_store *st, wl_store_row_fn fn, void *ctx, struct wl_error *err);
+
+/* Import: begin (WL_ERR_CONFLICT unless the store holds no runs and no
+ * runners), one call per record as wl_store_each_row gives them, then end
+ * (commit) or abort (nothing is kept). A bad record is WL_ERR_INVALID_FIELD
+ * naming the column. */
+int wl_store_import_begin(struct wl_store *st, struct wl_error *err);
+int wl_store_import_row(struct wl_store *st, const json_t *record, struct wl_error *err);
+int wl_store_import_end(struct wl_store *st, struct wl_error *err);
+void wl_store_import_abort(struct wl_store *st);
+
 #endif

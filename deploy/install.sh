@@ -25,7 +25,7 @@ else
 	sysusersdir=/etc/sysusers.d
 fi
 
-for f in "$build/warplab-server" "$build/warplab-runner" www/vendor/chart.umd.js; do
+for f in "$build/warplab-server" "$build/warplab-runner" "$build/warplab-store" www/vendor/chart.umd.js; do
 	[ -e "$f" ] || { echo "install: $f is missing: run make first" >&2; exit 1; }
 done
 
@@ -36,7 +36,7 @@ render() {
 
 install -d "$destdir$bindir" "$destdir$datadir" "$destdir$docdir" "$destdir/etc/warplab" \
 	"$destdir$unitdir" "$destdir$sysusersdir"
-install -m 0755 "$build/warplab-server" "$build/warplab-runner" "$destdir$bindir/"
+install -m 0755 "$build/warplab-server" "$build/warplab-runner" "$build/warplab-store" "$destdir$bindir/"
 rm -rf "$destdir$datadir/www" "$destdir$datadir/kernels"
 cp -R www "$destdir$datadir/www"
 cp -R kernels "$destdir$datadir/kernels"
