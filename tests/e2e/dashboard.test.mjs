@@ -5,6 +5,7 @@
 // the link, and the 404 and offline states — with no console errors. Screenshots
 // of each page go to tests/e2e/out/.
 import assert from 'node:assert/strict';
+import { hostname } from 'node:os';
 import { after, before, test } from 'node:test';
 
 import { Lab } from '../integration/harness.mjs';
@@ -45,7 +46,10 @@ test('home_shows_catalog_form_and_devices', async () => {
   assert.equal(await page.locator('#catalog .card').count(), 9);
   assert.match(await page.locator('.card[data-experiment="transpose"] .lesson').innerText(), /partition camping/);
   await page.waitForSelector('#devices td.ok');
-  assert.match(await page.locator('#devices tbody').innerText(), /online/);
+  const devices = await page.locator('#devices tbody').innerText();
+  assert.match(devices, /online/);
+  assert.ok(devices.includes(hostname()), `each device's host: ${devices}`);
+  assert.match(devices, /\d+ s ago/, 'the last heartbeat');
   assert.equal(await page.locator('#banner').isHidden(), true, 'no banner while a runner is online');
   await shot(page, 'home-1280x800');
   assert.deepEqual(page.errors, []);

@@ -4,7 +4,7 @@
 // compare page, and the devices.
 import { banner, getJSON, liveStream, postJSON } from './api.js';
 import { RunForm } from './form.js';
-import { el, fmtBytes } from './format.js';
+import { el, fmtAge, fmtBytes } from './format.js';
 import { runCells } from './run_rows.js';
 
 let form = null;
@@ -56,18 +56,20 @@ function renderRuns(runs) {
 function renderDevices(devices) {
   const body = document.querySelector('#devices tbody');
   if (devices.length === 0) {
-    body.replaceChildren(el('tr', {}, el('td', { colspan: '7', class: 'muted' }, 'No device registered yet: is warplab-runner started?')));
+    body.replaceChildren(el('tr', {}, el('td', { colspan: '9', class: 'muted' }, 'No device registered yet: is warplab-runner started?')));
     return;
   }
   body.replaceChildren(...devices.map((d) =>
     el('tr', {},
       el('td', { title: d.id }, d.name),
+      el('td', {}, d.host || ''),
       el('td', {}, d.type),
       el('td', {}, fmtBytes(d.global_mem_bytes)),
       el('td', {}, String(d.compute_units)),
       el('td', {}, fmtBytes(d.local_mem_bytes)),
       el('td', {}, `${d.platform} ${d.driver}`),
-      deviceState(d))));
+      deviceState(d),
+      el('td', { title: d.last_seen || '' }, d.last_seen ? fmtAge(d.last_seen) : ''))));
 }
 
 // Online and what it does: the run it executes (a link), or idle.
