@@ -89,13 +89,19 @@ int wl_store_copy_ceiling(struct wl_store *st, const char *device_id, const char
 int wl_store_previous_runs(struct wl_store *st, const char *device_id, const char *experiment,
 			   long long before_id, int limit, json_t **out, struct wl_error *err);
 
+/* The bounds of the run-duration histogram, seconds (the store keeps a count
+ * per bucket as runs finish). */
+#define WL_STORE_DURATION_BUCKETS 8
+extern const double wl_store_duration_le[WL_STORE_DURATION_BUCKETS];
+
 /* How long finished runs took (started to finished, seconds), as a cumulative
- * histogram over the bucket bounds le[0..n): counts[i] runs took at most le[i];
- * *total runs in all, *sum_s seconds together. */
-int wl_store_run_durations(struct wl_store *st, const double *le, size_t n, long long *counts,
+ * histogram: counts[i] runs took at most wl_store_duration_le[i]; *total runs
+ * in all, *sum_s seconds together. Kept as runs finish: no run is read. */
+int wl_store_run_durations(struct wl_store *st, long long counts[WL_STORE_DURATION_BUCKETS],
 			   long long *total, double *sum_s, struct wl_error *err);
 
-/* Runs per status, for health and metrics: {"queued":3,"running":1,...}. */
+/* Runs per status, for health and metrics: {"queued":3,"running":1,...};
+ * kept as runs change, so it costs the same however long the history. */
 int wl_store_count_runs(struct wl_store *st, json_t **out, struct wl_error *err);
 
 /* ---- devices and runners ---- */

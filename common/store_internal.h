@@ -16,6 +16,9 @@ struct store_migration {
 };
 extern const struct store_migration store_migrations[];
 extern const int store_nmigrations;
+/* Count the runs' totals (run_counts, run_durations) afresh, for a store
+ * filled other than through the triggers that keep them (an import). */
+extern const struct store_migration store_count_totals;
 
 /* The cached statement for sql, reset and unbound; NULL with err set. */
 struct wl_db_stmt *store_stmt(struct wl_store *st, const char *sql, struct wl_error *err);

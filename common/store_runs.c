@@ -541,38 +541,38 @@ int wl_store_copy_ceiling(struct wl_store *st, const char *device_id, const char
 	return 0;
 }
 
-static const char SQL_DURATIONS[] =
-	"SELECT {secs:finished_at} - {secs:started_at} FROM runs"
-	" WHERE status = 'done' AND started_at IS NOT NULL AND finished_at IS NOT NULL";
+static const char SQL_DURATIONS[] = "SELECT bucket, n, sum_s FROM run_durations";
 
-int wl_store_run_durations(struct wl_store *st, const double *le, size_t n, long long *counts,
+int wl_store_run_durations(struct wl_store *st, long long counts[WL_STORE_DURATION_BUCKETS],
 			   long long *total, double *sum_s, struct wl_error *err)
 {
 	struct wl_db_stmt *s = store_stmt(st, SQL_DURATIONS, err);
+	long long per_bucket[WL_STORE_DURATION_BUCKETS + 1] = { 0 };
 	int rc;
 
 	if (!s)
 		return -1;
-	memset(counts, 0, n * sizeof(*counts));
 	*total = 0;
 	*sum_s = 0;
 	while ((rc = wl_db_step(s)) == WL_DB_ROW) {
-		double d = wl_db_col_double(s, 0);
+		long long b = wl_db_col_int64(s, 0);
 
-		for (size_t i = 0; i < n; i++)
-			counts[i] += d <= le[i];
-		(*total)++;
-		*sum_s += d;
+		if (b >= 0 && b <= WL_STORE_DURATION_BUCKETS)
+			per_bucket[b] += wl_db_col_int64(s, 1);
+		*total += wl_db_col_int64(s, 1);
+		*sum_s += wl_db_col_double(s, 2);
 	}
 	wl_db_reset(s);
 	if (rc != WL_DB_DONE) {
 		store_fail(st, err, "read run durations");
 		return -1;
 	}
+	for (int i = 0; i < WL_STORE_DURATION_BUCKETS; i++)
+		counts[i] = per_bucket[i] + (i ? counts[i - 1] : 0);
 	return 0;
 }
 
-static const char SQL_COUNT_RUNS[] = "SELECT status, count(*) FROM runs GROUP BY status";
+static const char SQL_COUNT_RUNS[] = "SELECT status, n FROM run_counts";
 
 int wl_store_count_runs(struct wl_store *st, json_t **out, struct wl_error *err)
 {

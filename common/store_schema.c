@@ -8,6 +8,34 @@
 
 #include "wakeup.h"
 
+/* The bucket of a run's duration d (seconds) in the histogram of migration 7;
+ * the bounds are wl_store_duration_le's. */
+#define DURATION_BUCKET_SQLITE \
+	"CASE WHEN d <= 1 THEN 0 WHEN d <= 5 THEN 1 WHEN d <= 15 THEN 2 WHEN d <= 60 THEN 3" \
+	" WHEN d <= 300 THEN 4 WHEN d <= 900 THEN 5 WHEN d <= 3600 THEN 6 WHEN d <= 14400 THEN 7" \
+	" ELSE 8 END"
+#define DURATION_BUCKET_PG DURATION_BUCKET_SQLITE
+
+/* Fill the totals of migration 7 from the runs (emptied first). */
+#define COUNT_TOTALS_SQLITE \
+	"DELETE FROM run_counts; DELETE FROM run_durations;" \
+	"INSERT INTO run_counts SELECT status, count(*) FROM runs GROUP BY status;" \
+	"INSERT INTO run_durations SELECT " DURATION_BUCKET_SQLITE ", count(*), sum(d) FROM" \
+	"  (SELECT (julianday(finished_at) - julianday(started_at)) * 86400 AS d FROM runs" \
+	"   WHERE status = 'done' AND started_at IS NOT NULL AND finished_at IS NOT NULL)" \
+	"  GROUP BY 1;"
+#define COUNT_TOTALS_PG \
+	"DELETE FROM run_counts; DELETE FROM run_durations;" \
+	"INSERT INTO run_counts SELECT status, count(*) FROM runs GROUP BY status;" \
+	"INSERT INTO run_durations SELECT " DURATION_BUCKET_PG ", count(*), sum(d) FROM" \
+	"  (SELECT extract(epoch FROM CAST(finished_at AS timestamptz) - CAST(started_at AS timestamptz))" \
+	"   AS d FROM runs WHERE status = 'done' AND started_at IS NOT NULL AND finished_at IS NOT NULL) t" \
+	"  GROUP BY 1;"
+
+const struct store_migration store_count_totals = { COUNT_TOTALS_SQLITE, COUNT_TOTALS_PG };
+
+const double wl_store_duration_le[WL_STORE_DURATION_BUCKETS] = { 1, 5, 15, 60, 300, 900, 3600, 14400 };
+
 const struct store_migration store_migrations[] = {
 	/* 1: runs, results, runners, devices. */
 	{
@@ -215,6 +243,58 @@ const struct store_migration store_migrations[] = {
 		"CREATE TRIGGER runs_changed BEFORE UPDATE OF status, done, error, started_at, finished_at,"
 		"  device_id, device, requeues, cancel_requested ON runs"
 		"  FOR EACH ROW EXECUTE FUNCTION warplab_run_changed();",
+	},
+	/* 7: what /metrics and /api/health count, kept as runs change rather
+	 * than counted per scrape (a million runs took 0.5 s to count): runs per
+	 * status, and finished runs' durations per bucket of the histogram
+	 * (bounds in wl_store_duration_le: <=1 s, 5, 15, 60, 300, 900, 3600,
+	 * 14400, more). Filled from the runs there are, then kept by triggers. */
+	{
+		"CREATE TABLE run_counts (status TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;"
+		"CREATE TABLE run_durations (bucket INTEGER PRIMARY KEY, n INTEGER NOT NULL,"
+		"  sum_s REAL NOT NULL);"
+		COUNT_TOTALS_SQLITE
+		"CREATE TRIGGER runs_counted AFTER INSERT ON runs BEGIN"
+		"  INSERT INTO run_counts VALUES (NEW.status, 1)"
+		"   ON CONFLICT (status) DO UPDATE SET n = n + 1;"
+		" END;"
+		"CREATE TRIGGER runs_recounted AFTER UPDATE OF status ON runs"
+		"  WHEN OLD.status != NEW.status BEGIN"
+		"  UPDATE run_counts SET n = n - 1 WHERE status = OLD.status;"
+		"  INSERT INTO run_counts VALUES (NEW.status, 1)"
+		"   ON CONFLICT (status) DO UPDATE SET n = n + 1;"
+		" END;"
+		"CREATE TRIGGER runs_timed AFTER UPDATE OF status ON runs"
+		"  WHEN NEW.status = 'done' AND OLD.status != 'done' AND NEW.started_at IS NOT NULL"
+		"  AND NEW.finished_at IS NOT NULL BEGIN"
+		"  INSERT INTO run_durations SELECT " DURATION_BUCKET_SQLITE ", 1, d FROM"
+		"   (SELECT (julianday(NEW.finished_at) - julianday(NEW.started_at)) * 86400 AS d) WHERE true"
+		"   ON CONFLICT (bucket) DO UPDATE SET n = n + 1, sum_s = sum_s + excluded.sum_s;"
+		" END;",
+		"CREATE TABLE run_counts (status text PRIMARY KEY, n bigint NOT NULL);"
+		"CREATE TABLE run_durations (bucket integer PRIMARY KEY, n bigint NOT NULL,"
+		"  sum_s double precision NOT NULL);"
+		COUNT_TOTALS_PG
+		"CREATE FUNCTION warplab_run_totals() RETURNS trigger LANGUAGE plpgsql AS $$"
+		" DECLARE d double precision;"
+		" BEGIN"
+		"  IF TG_OP = 'UPDATE' THEN"
+		"   IF OLD.status = NEW.status THEN RETURN NULL; END IF;"
+		"   UPDATE run_counts SET n = n - 1 WHERE status = OLD.status;"
+		"  END IF;"
+		"  INSERT INTO run_counts VALUES (NEW.status, 1)"
+		"   ON CONFLICT (status) DO UPDATE SET n = run_counts.n + 1;"
+		"  IF TG_OP = 'UPDATE' AND NEW.status = 'done' AND NEW.started_at IS NOT NULL"
+		"   AND NEW.finished_at IS NOT NULL THEN"
+		"   d := extract(epoch FROM CAST(NEW.finished_at AS timestamptz) - CAST(NEW.started_at AS timestamptz));"
+		"   INSERT INTO run_durations VALUES (" DURATION_BUCKET_PG ", 1, d)"
+		"    ON CONFLICT (bucket) DO UPDATE SET n = run_durations.n + 1,"
+		"    sum_s = run_durations.sum_s + excluded.sum_s;"
+		"  END IF;"
+		"  RETURN NULL;"
+		" END $$;"
+		"CREATE TRIGGER runs_counted AFTER INSERT OR UPDATE OF status ON runs"
+		"  FOR EACH ROW EXECUTE FUNCTION warplab_run_totals();",
 	},
 };
 

@@ -309,7 +309,11 @@ static const char SQL_PG_NEXT_IDS[] =
 
 int wl_store_import_end(struct wl_store *st, struct wl_error *err)
 {
-	if (wl_db_kind(st->db) == WL_DB_POSTGRES && wl_db_exec(st->db, SQL_PG_NEXT_IDS, err) < 0) {
+	int pg = wl_db_kind(st->db) == WL_DB_POSTGRES;
+
+	/* Runs came in finished: count them as a whole. */
+	if ((pg && wl_db_exec(st->db, SQL_PG_NEXT_IDS, err) < 0) ||
+	    wl_db_exec(st->db, pg ? store_count_totals.postgres : store_count_totals.sqlite, err) < 0) {
 		store_rollback(st);
 		return -1;
 	}

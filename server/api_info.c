@@ -67,14 +67,11 @@ void wl_api_health(struct wl_server *srv, struct wl_response *resp)
 	wl_store_pool_put(srv->pool, st);
 }
 
-/* Bucket bounds of the run-duration histogram, seconds. */
-static const double DURATION_LE[] = { 1, 5, 15, 60, 300, 900, 3600, 14400 };
-
 void wl_api_metrics(struct wl_server *srv, struct wl_response *resp)
 {
 	struct wl_store *st = NULL;
 	struct wl_error err;
-	long long durations[sizeof(DURATION_LE) / sizeof(DURATION_LE[0])], durations_total = 0;
+	long long durations[WL_STORE_DURATION_BUCKETS], durations_total = 0;
 	double durations_sum = 0;
 	json_t *counts = NULL, *runners = NULL, *v;
 	const char *key;
@@ -85,8 +82,7 @@ void wl_api_metrics(struct wl_server *srv, struct wl_response *resp)
 	if (wl_store_pool_get(srv->pool, &st, &err) < 0 ||
 	    wl_store_count_runs(st, &counts, &err) < 0 ||
 	    wl_store_list_runners(st, srv->cfg->heartbeat, &runners, &err) < 0 ||
-	    wl_store_run_durations(st, DURATION_LE, sizeof(DURATION_LE) / sizeof(DURATION_LE[0]),
-				   durations, &durations_total, &durations_sum, &err) < 0) {
+	    wl_store_run_durations(st, durations, &durations_total, &durations_sum, &err) < 0) {
 		json_decref(runners);
 		json_decref(counts);
 		wl_store_pool_put(srv->pool, st);
@@ -121,8 +117,8 @@ void wl_api_metrics(struct wl_server *srv, struct wl_response *resp)
 			json_real_value(json_object_get(v, "last_seen_age_s")));
 	fputs("# HELP warplab_run_duration_seconds How long finished runs took, queue time excluded.\n"
 	      "# TYPE warplab_run_duration_seconds histogram\n", f);
-	for (i = 0; i < sizeof(DURATION_LE) / sizeof(DURATION_LE[0]); i++)
-		fprintf(f, "warplab_run_duration_seconds_bucket{le=\"%g\"} %lld\n", DURATION_LE[i],
+	for (i = 0; i < WL_STORE_DURATION_BUCKETS; i++)
+		fprintf(f, "warplab_run_duration_seconds_bucket{le=\"%g\"} %lld\n", wl_store_duration_le[i],
 			durations[i]);
 	fprintf(f, "warplab_run_duration_seconds_bucket{le=\"+Inf\"} %lld\n"
 		   "warplab_run_duration_seconds_sum %.3f\nwarplab_run_duration_seconds_count %lld\n",

@@ -481,3 +481,63 @@ void test_store_numbers_every_visible_change(void)
 	wl_wakeup_close(watch);
 	wl_store_close(st);
 }
+
+/* The run's count per status, as wl_store_count_runs keeps it, against the
+ * runs listed with that status. */
+static void check_counts(struct wl_store *st, const char *when)
+{
+	static const char *const statuses[] = { "queued", "running", "done", "failed", "cancelled" };
+	struct wl_error err;
+	json_t *counts = NULL;
+
+	CHECK(wl_store_count_runs(st, &counts, &err) == 0, "%s", err.msg);
+	for (size_t i = 0; i < sizeof(statuses) / sizeof(statuses[0]); i++) {
+		struct wl_run_filter f = { .limit = 200, .status = statuses[i] };
+		json_t *runs = NULL;
+		int more;
+
+		CHECK(wl_store_list_runs(st, &f, &runs, &more, &err) == 0, "%s", err.msg);
+		CHECK(json_integer_value(json_object_get(counts, statuses[i])) == (json_int_t)json_array_size(runs),
+		      "%s: %s kept as %lld, listed %zu", when, statuses[i],
+		      (long long)json_integer_value(json_object_get(counts, statuses[i])), json_array_size(runs));
+		json_decref(runs);
+	}
+	json_decref(counts);
+}
+
+void test_store_keeps_run_totals_as_runs_change(void)
+{
+	struct wl_store *st = fresh_store("totals");
+	const char *ids[] = { "cpu-0" };
+	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0" };
+	long long counts[WL_STORE_DURATION_BUCKETS], total = -1, runner, a, b;
+	double sum = -1;
+	struct wl_error err;
+	struct wl_claim c;
+	int requeued;
+
+	if (!st)
+		return;
+	runner = add_runner(st, getpid(), "cpu-0", "cpu");
+	CHECK(wl_store_run_durations(st, counts, &total, &sum, &err) == 0 && total == 0 && sum == 0,
+	      "no finished run yet: %lld, %g", total, sum);
+	a = queue(st, "copy", "cpu-0");
+	b = queue(st, "copy", "cpu-0");
+	queue(st, "copy", "cpu-0");
+	check_counts(st, "three queued");
+	wl_store_claim_run(st, runner, &devs, &c, &err);
+	wl_claim_free(&c);
+	check_counts(st, "one claimed");
+	CHECK(wl_store_finish_run(st, runner, a, "done", NULL, &err) == 0, "%s", err.msg);
+	CHECK(wl_store_cancel_run(st, b, &err) == 0, "%s", err.msg);
+	check_counts(st, "one done, one cancelled");
+	wl_store_claim_run(st, runner, &devs, &c, &err);
+	CHECK(wl_store_release_run(st, c.id, 3, "died", &requeued, &err) == 0 && requeued, "%s", err.msg);
+	wl_claim_free(&c);
+	check_counts(st, "one requeued");
+	CHECK(wl_store_run_durations(st, counts, &total, &sum, &err) == 0, "%s", err.msg);
+	CHECK(total == 1 && sum >= 0 && sum < 60, "the done run, and only it, timed: %lld runs, %g s", total, sum);
+	CHECK(counts[0] == 1 && counts[WL_STORE_DURATION_BUCKETS - 1] == 1,
+	      "it took under a second: cumulative %lld .. %lld", counts[0], counts[WL_STORE_DURATION_BUCKETS - 1]);
+	wl_store_close(st);
+}
