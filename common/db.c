@@ -139,14 +139,20 @@ char *wl_db_translate(const char *sql, const char *const (*dialect)[2], int doll
 					out[len++] = *t;
 				}
 			}
-		} else if (!quoted && dollar_params && *p == '?') {
-			out[len++] = '$';
 		} else {
 			out[len++] = *p;
 		}
 		p += take;
 	}
 	out[len] = '\0';
+	/* Then ?N becomes $N, in the tokens' texts too. */
+	quoted = 0;
+	for (char *q = out; dollar_params && *q; q++) {
+		if (*q == '\'')
+			quoted = !quoted;
+		else if (!quoted && *q == '?')
+			*q = '$';
+	}
 	return out;
 }
 

@@ -296,6 +296,20 @@ const struct store_migration store_migrations[] = {
 		"CREATE TRIGGER runs_counted AFTER INSERT OR UPDATE OF status ON runs"
 		"  FOR EACH ROW EXECUTE FUNCTION warplab_run_totals();",
 	},
+	/* 8: labels found by any part of them (?label=) through a trigram index,
+	 * not by reading every run: SQLite's FTS5 trigram tokenizer over the
+	 * runs' labels (filled here, kept by a trigger; labels never change),
+	 * PostgreSQL's pg_trgm on lower(label). */
+	{
+		"CREATE VIRTUAL TABLE run_labels USING fts5(label, content='runs', content_rowid='id',"
+		"  tokenize='trigram');"
+		"INSERT INTO run_labels (rowid, label) SELECT id, label FROM runs WHERE label IS NOT NULL;"
+		"CREATE TRIGGER runs_labelled AFTER INSERT ON runs WHEN NEW.label IS NOT NULL BEGIN"
+		"  INSERT INTO run_labels (rowid, label) VALUES (NEW.id, NEW.label);"
+		" END;",
+		"CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public;"
+		"CREATE INDEX runs_by_label ON runs USING gin (lower(label) public.gin_trgm_ops);",
+	},
 };
 
 const int store_nmigrations = (int)(sizeof(store_migrations) / sizeof(store_migrations[0]));

@@ -26,6 +26,7 @@ const char *check_store_pg;
 	X(store_releases_a_run_whose_worker_died)                               \
 	X(store_numbers_every_visible_change)                                   \
 	X(store_keeps_run_totals_as_runs_change)                                \
+	X(store_finds_runs_by_any_part_of_their_label)                          \
 	X(copy_ceiling_is_as_of_the_runs_end)
 
 #define TESTS(X)                                                                        \

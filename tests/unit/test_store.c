@@ -541,3 +541,51 @@ void test_store_keeps_run_totals_as_runs_change(void)
 	      "it took under a second: cumulative %lld .. %lld", counts[0], counts[WL_STORE_DURATION_BUCKETS - 1]);
 	wl_store_close(st);
 }
+
+void test_store_finds_runs_by_any_part_of_their_label(void)
+{
+	static const char *const labels[] = { "Partition Camping 50%", "camping_2", "a \"quoted\" run",
+					      "短い標签", NULL };
+	static const struct {
+		const char *text;
+		const char *ids;	/* the runs found, newest first */
+	} cases[] = {
+		{ "camp", "2,1" },		/* through the trigram index */
+		{ "CAMPING", "2,1" },		/* any case */
+		{ "50%", "1" },			/* % is a character, not a wildcard */
+		{ "g_2", "2" },			/* and so is _ */
+		{ "_", "2" },			/* short: by reading the runs */
+		{ "ng", "2,1" },
+		{ "\"quoted\"", "3" },		/* quotes are characters too */
+		{ "標签", "4" },		/* two characters, six bytes */
+		{ "い標签", "4" },
+		{ "xyz", "" },
+	};
+	struct wl_store *st = fresh_store("labels");
+	struct wl_error err;
+
+	if (!st)
+		return;
+	for (int i = 0; i <= 4; i++) {
+		struct wl_new_run run = { "copy", labels[i], "{}", "auto", NULL, 1, 100 };
+		long long id;
+
+		CHECK(wl_store_insert_run(st, &run, &id, &err) == 0, "%s", err.msg);
+	}
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct wl_run_filter f = { .limit = 50, .label = cases[i].text };
+		json_t *runs = NULL, *run;
+		char seen[64] = "";
+		size_t k, used = 0;
+		int more;
+
+		CHECK(wl_store_list_runs(st, &f, &runs, &more, &err) == 0, "%s: %s", cases[i].text, err.msg);
+		json_array_foreach(runs, k, run)
+			used += (size_t)snprintf(seen + used, sizeof(seen) - used, "%s%lld", k ? "," : "",
+						 (long long)json_integer_value(json_object_get(run, "id")));
+		CHECK(strcmp(seen, cases[i].ids) == 0, "label %s: runs %s, expected %s", cases[i].text, seen,
+		      cases[i].ids);
+		json_decref(runs);
+	}
+	wl_store_close(st);
+}
