@@ -14,6 +14,7 @@
 #   HISTORY      runs already in the store before the load (default 2000)
 #   ROUNDS       side-by-side rounds with nginx (default 3; 0 skips them)
 #   ROUND_S      seconds per round and side (default 10)
+#   STORE        sqlite (default) or postgres (bench/store.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 { command -v wrk && command -v nginx; } >/dev/null || ./deploy/install-deps.sh --bench
@@ -26,11 +27,13 @@ mkdir -p "$out"
 work=$(mktemp -d /tmp/warplab-load.XXXXXX)
 token=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')
 echo "$token" > "$work/tokens"
+. bench/store.sh
+bench_store "$work"
 
-"$build/warplab-server" --listen 127.0.0.1:0 --db "$work/warplab.db" --token-file "$work/tokens" \
+"$build/warplab-server" --listen 127.0.0.1:0 --db "$DB" --token-file "$work/tokens" \
 	--queue-limit 1000000 2> "$work/server.log" &
 server=$!
-trap 'kill $server ${runner:-} 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+trap 'kill $server ${runner:-} 2>/dev/null; wait 2>/dev/null; bench_store_stop; rm -rf "$work"' EXIT
 for _ in $(seq 50); do grep -q '(port [0-9]*)' "$work/server.log" && break; sleep 0.1; done
 port=$(grep -o '(port [0-9]*)' "$work/server.log" | grep -o '[0-9]*')
 base="http://127.0.0.1:$port"
@@ -40,15 +43,15 @@ post() {
 
 # History: a finished transpose sweep to read back, and many queued runs that
 # are cancelled so the list has depth.
-"$build/warplab-runner" --db "$work/warplab.db" --devices cpu 2> "$work/runner.log" &
+"$build/warplab-runner" --db "$DB" --devices cpu 2> "$work/runner.log" &
 runner=$!
 id=$(post '{"experiment":"transpose","params":{"n":{"from":256,"to":1024,"step":256}},"repeat":3}' | sed 's/.*"id":\([0-9]*\).*/\1/')
 until curl -sf "$base/api/runs/$id" | grep -q '"status":"done"'; do sleep 0.2; done
 kill $runner; wait $runner 2>/dev/null || true
 for _ in $(seq "$history"); do post '{"experiment":"copy","params":{"n":1024},"repeat":1}' > /dev/null; done
-sqlite3 "$work/warplab.db" "UPDATE runs SET status = 'cancelled' WHERE status = 'queued'"
+bench_sql "UPDATE runs SET status = 'cancelled' WHERE status = 'queued'"
 # A busy runner: a queue of real work to chew on during the whole load.
-"$build/warplab-runner" --db "$work/warplab.db" --devices cpu 2>> "$work/runner.log" &
+"$build/warplab-runner" --db "$DB" --devices cpu 2>> "$work/runner.log" &
 runner=$!
 for _ in $(seq 200); do post '{"experiment":"transpose","params":{"n":512},"repeat":5}' > /dev/null; done
 done_before=$(curl -sf "$base/api/health" | sed 's/.*"done":\([0-9]*\).*/\1/')
@@ -82,7 +85,7 @@ WARPLAB_TOKEN=$token run_wrk "POST /api/runs (token)" -s bench/wrk-post.lua "$ba
 done_after=$(curl -sf "$base/api/health" | sed 's/.*"done":\([0-9]*\).*/\1/')
 {
 	echo
-	echo "The runner finished $((done_after - done_before)) runs during the load; runs in the store at the end: $(sqlite3 "$work/warplab.db" 'SELECT count(*) FROM runs')."
+	echo "The runner finished $((done_after - done_before)) runs during the load; runs in the store at the end: $(bench_sql 'SELECT count(*) FROM runs')."
 } >> "$report"
 
 # Side by side with nginx, which serves the finished run's exact bytes.

@@ -8,15 +8,25 @@
 # results; then a server on it answers each read the dashboard, a script or
 # Prometheus makes, one request at a time, REPEAT times (default 20). Prints
 # the median and p99 (of 20: the slowest) in ms per read, and the store's size.
-# BIN (default build) picks the binaries.
+# BIN (default build) picks the binaries. STORE=postgres fills a schema of a
+# PostgreSQL server instead: PG (a libpq URI) names one, or the script starts
+# its own with tests/postgres.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(1000 1000000)
 repeat=${REPEAT:-20}
 bin=${BIN:-build}
+store=${STORE:-sqlite}
 
-fill() {	# $1 store, $2 runs
+# The totals the store's triggers keep as runs change (migration 7), counted
+# once for runs inserted finished.
+RECOUNT_SQLITE="DELETE FROM run_counts; DELETE FROM run_durations;
+INSERT INTO run_counts SELECT status, count(*) FROM runs GROUP BY status;
+INSERT INTO run_durations SELECT 0, count(*), sum((julianday(finished_at) - julianday(started_at)) * 86400)
+  FROM runs WHERE status = 'done';"
+
+fill_sqlite() {	# $1 store, $2 runs
 	sqlite3 "$1" <<SQL
 PRAGMA journal_mode = WAL;
 PRAGMA synchronous = OFF;
@@ -46,8 +56,70 @@ WITH RECURSIVE k(j) AS (SELECT 1 UNION ALL SELECT j + 1 FROM k WHERE j < 20)
 INSERT INTO results (run_id, seq, variant, params, median_ms, min_ms, max_ms, reps, bytes, verified)
 SELECT $2 - 5, j, 'float', '{"n":' || (1024 * j) || ',"local":256}', 0.01 * j, 0.009 * j, 0.011 * j, 10, 8192.0 * j, 1
 FROM k;
+$RECOUNT_SQLITE
 COMMIT;
 SQL
+}
+
+fill_postgres() {	# $1 store, $2 runs
+	psql "$1" -q -v ON_ERROR_STOP=1 <<SQL
+BEGIN;
+INSERT INTO runners (id, host, pid, version, started_at, last_seen, stopped_at)
+  VALUES (1, 'bench', 1, 'bench', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z');
+INSERT INTO devices (id, runner_id, ordinal, type, info) VALUES
+  ('gpu-0', 1, 0, 'gpu', '{"id":"gpu-0","type":"gpu","name":"Bench GPU"}'),
+  ('cpu-0', 1, 1, 'cpu', '{"id":"cpu-0","type":"cpu","name":"Bench CPU"}');
+INSERT INTO runs (id, experiment, label, status, request, device_req, device_id, total, done,
+                  created_at, started_at, finished_at, error, attempts, change_seq)
+SELECT i,
+  CASE WHEN i % 5000 = 0 THEN 'minplus' ELSE CASE i % 8 WHEN 0 THEN 'copy' WHEN 1 THEN 'transpose'
+    WHEN 2 THEN 'strided' WHEN 3 THEN 'offset' WHEN 4 THEN 'reduction' WHEN 5 THEN 'dot' WHEN 6 THEN 'myadd'
+    ELSE 'banks' END END,
+  CASE WHEN i % 1000 = 0 THEN 'needle ' || i ELSE 'run ' || i END,
+  CASE WHEN i > $2 - 5 THEN 'queued' WHEN i % 1000 = 3 THEN 'cancelled' WHEN i % 10000 = 7 THEN 'failed' ELSE 'done' END,
+  '{"experiment":"copy","params":{"n":1024},"repeat":1,"seed":1}', 'auto',
+  CASE i % 2 WHEN 0 THEN 'gpu-0' ELSE 'cpu-0' END, 20, CASE WHEN i > $2 - 5 THEN 0 ELSE 20 END,
+  to_char(timestamp '2026-01-01' + i * interval '1 second', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+  CASE WHEN i > $2 - 5 THEN NULL ELSE to_char(timestamp '2026-01-01' + i * interval '1 second', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') END,
+  CASE WHEN i > $2 - 5 THEN NULL ELSE to_char(timestamp '2026-01-01' + (i + 1) * interval '1 second', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') END,
+  CASE WHEN i % 10000 = 7 THEN 'bench failure' END, 1, i
+FROM generate_series(1, $2) AS i;
+INSERT INTO results (run_id, seq, variant, params, median_ms, min_ms, max_ms, reps, bytes, verified)
+SELECT $2 - 5, j, 'float', '{"n":' || (1024 * j) || ',"local":256}', 0.01 * j, 0.009 * j, 0.011 * j, 10, 8192.0 * j, 1
+FROM generate_series(1, 20) AS j;
+DELETE FROM run_counts; DELETE FROM run_durations;
+INSERT INTO run_counts SELECT status, count(*) FROM runs GROUP BY status;
+INSERT INTO run_durations SELECT 0, count(*), sum(extract(epoch FROM CAST(finished_at AS timestamptz) - CAST(started_at AS timestamptz)))
+  FROM runs WHERE status = 'done';
+SELECT setval(pg_get_serial_sequence('runs', 'id'), $2 + 1, false);
+COMMIT;
+ANALYZE;
+SQL
+}
+
+if [ "$store" = postgres ] && [ -z "${PG:-}" ]; then
+	pgdir=$(mktemp -d /tmp/warplab-bench-pg.XXXXXX)
+	trap 'tests/postgres.sh stop "$pgdir"' EXIT
+	PG=$(tests/postgres.sh start "$pgdir")
+fi
+
+# A fresh, empty store for size $1: its --db value.
+fresh() {
+	if [ "$store" = postgres ]; then
+		psql "$PG" -q -c "DROP SCHEMA IF EXISTS bench_$1 CASCADE; CREATE SCHEMA bench_$1" >/dev/null
+		echo "$PG$(case "$PG" in *\?*) echo '&' ;; *) echo '?' ;; esac)options=-csearch_path%3Dbench_$1"
+	else
+		echo "$work/warplab.db"
+	fi
+}
+
+size_mb() {	# $1 size
+	if [ "$store" = postgres ]; then
+		psql "$PG" -At -c "SELECT round(sum(pg_total_relation_size(c.oid)) / 1048576.0) FROM pg_class c
+			JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'bench_$1' AND c.relkind IN ('r', 'm')"
+	else
+		du -m "$work/warplab.db" | cut -f1
+	fi
 }
 
 measure() {	# $1 base URL, $2 name, $3 path: "name | median | p99"
@@ -61,19 +133,20 @@ measure() {	# $1 base URL, $2 name, $3 path: "name | median | p99"
 
 for size in "${sizes[@]}"; do
 	work=$(mktemp -d /tmp/warplab-history.XXXXXX)
-	"$bin"/warplab-server --listen 127.0.0.1:0 --db "$work/warplab.db" --www www --catalog kernels/catalog.json 2> "$work/server.log" &
+	db=$(fresh "$size")
+	"$bin"/warplab-server --listen 127.0.0.1:0 --db "$db" --www www --catalog kernels/catalog.json 2> "$work/server.log" &
 	server=$!
 	for _ in $(seq 100); do grep -q '(port [0-9]*)' "$work/server.log" && break; sleep 0.1; done
 	kill "$server"; wait "$server" 2>/dev/null || true
 	start=$(date +%s)
-	fill "$work/warplab.db" "$size" > /dev/null
+	if [ "$store" = postgres ]; then fill_postgres "$db" "$size" > /dev/null; else fill_sqlite "$db" "$size" > /dev/null; fi
 	filled=$(( $(date +%s) - start ))
-	"$bin"/warplab-server --listen 127.0.0.1:0 --db "$work/warplab.db" --www www --catalog kernels/catalog.json 2> "$work/server.log" &
+	"$bin"/warplab-server --listen 127.0.0.1:0 --db "$db" --www www --catalog kernels/catalog.json 2> "$work/server.log" &
 	server=$!
 	for _ in $(seq 100); do grep -q '(port [0-9]*)' "$work/server.log" && break; sleep 0.1; done
 	base="http://127.0.0.1:$(grep -o '(port [0-9]*)' "$work/server.log" | grep -o '[0-9]*')"
 	echo
-	echo "$size runs of history ($(du -m "$work/warplab.db" | cut -f1) MB, filled in ${filled} s), $repeat requests each, one at a time:"
+	echo "$store: $size runs of history ($(size_mb "$size") MB, filled in ${filled} s), $repeat requests each, one at a time:"
 	echo
 	echo "| read | median ms | p99 ms |"
 	echo "|---|---|---|"

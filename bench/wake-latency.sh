@@ -6,16 +6,20 @@
 # by the store, in ms). Prints the median, 90th percentile and maximum.
 # BIN (default build) picks other binaries, POLL_MS (default 5000) the poll,
 # DEVICES (default cpu) the runner's devices ("gpu" on the lent GPU machine,
-# with LD_LIBRARY_PATH naming the libraries bench/gpu.sh unpacks).
+# with LD_LIBRARY_PATH naming the libraries bench/gpu.sh unpacks), STORE
+# (sqlite or postgres, see bench/store.sh) the store: on PostgreSQL the runner
+# is woken by the database's NOTIFY.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-30}
 work=$(mktemp -d /tmp/warplab-wake.XXXXXX)
-"${BIN:-build}"/warplab-runner --db "$work/warplab.db" --kernels kernels --poll-ms "${POLL_MS:-5000}" --devices "${DEVICES:-cpu}" 2> "$work/runner.log" &
+. bench/store.sh
+bench_store "$work"
+"${BIN:-build}"/warplab-runner --db "$DB" --kernels kernels --poll-ms "${POLL_MS:-5000}" --devices "${DEVICES:-cpu}" 2> "$work/runner.log" &
 runner=$!
-"${BIN:-build}"/warplab-server --listen 127.0.0.1:0 --db "$work/warplab.db" --www www --catalog kernels/catalog.json 2> "$work/server.log" &
+"${BIN:-build}"/warplab-server --listen 127.0.0.1:0 --db "$DB" --www www --catalog kernels/catalog.json 2> "$work/server.log" &
 server=$!
-trap 'kill $runner $server 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+trap 'kill $runner $server 2>/dev/null; wait 2>/dev/null; bench_store_stop; rm -rf "$work"' EXIT
 for _ in $(seq 200); do
 	grep -q '(port [0-9]*)' "$work/server.log" 2>/dev/null && grep -q 'ready' "$work/runner.log" 2>/dev/null && break
 	sleep 0.1

@@ -276,7 +276,7 @@ int wl_db_begin_write(struct wl_db *db, struct wl_error *err)
 
 int wl_db_begin_read(struct wl_db *db, struct wl_error *err)
 {
-	return db->ops->exec(db->conn, "BEGIN", err);
+	return db->ops->exec(db->conn, db->ops->begin_read, err);
 }
 
 int wl_db_commit(struct wl_db *db, struct wl_error *err)

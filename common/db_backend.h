@@ -39,8 +39,9 @@ struct wl_db_ops {
 	void (*fail)(void *conn, struct wl_error *err, const char *doing);
 	int (*schema_version)(void *conn, int *version, struct wl_error *err);
 	int (*set_schema_version)(void *conn, int version, struct wl_error *err);
-	/* What begins a write transaction (see wl_db_begin_write). */
-	const char *begin_write;
+	/* What begins a write transaction (see wl_db_begin_write), and a read
+	 * one that sees one snapshot throughout. */
+	const char *begin_write, *begin_read;
 	/* The dialect: {token} or {token:ARG} in the store's SQL becomes the
 	 * entry's text, with each $ replaced by ARG. NULL-terminated pairs. */
 	const char *const (*dialect)[2];

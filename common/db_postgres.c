@@ -472,5 +472,7 @@ const struct wl_db_ops wl_db_postgres_ops = {
 	/* One lock per schema, so two labs in one database do not wait on each
 	 * other. */
 	.begin_write = "BEGIN; SELECT pg_advisory_xact_lock(7761, hashtext(current_schema()))",
+	/* READ COMMITTED would give each statement its own snapshot. */
+	.begin_read = "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY",
 	.dialect = pg_dialect,
 };

@@ -322,5 +322,6 @@ const struct wl_db_ops wl_db_sqlite_ops = {
 	.schema_version = sqlite_schema_version,
 	.set_schema_version = sqlite_set_schema_version,
 	.begin_write = "BEGIN IMMEDIATE",
+	.begin_read = "BEGIN",
 	.dialect = sqlite_dialect,
 };

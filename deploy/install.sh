@@ -41,7 +41,7 @@ rm -rf "$destdir$datadir/www" "$destdir$datadir/kernels"
 cp -R www "$destdir$datadir/www"
 cp -R kernels "$destdir$datadir/kernels"
 install -m 0644 README.md docs/*.md "$destdir$docdir/"
-for unit in warplab-server.service warplab-runner.service; do
+for unit in warplab-server.service warplab-runner.service warplab-lab-runner.service; do
 	render "systemd/$unit" > "$destdir$unitdir/$unit"
 	chmod 0644 "$destdir$unitdir/$unit"
 done

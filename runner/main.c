@@ -62,7 +62,7 @@ int main(int argc, char **argv)
 
 	wl_log_init("warplab-runner");
 	switch (wl_options_parse(options, argc, argv,
-				 "usage: warplab-runner --db PATH --kernels DIR [--config FILE] [--devices LIST]",
+				 "usage: warplab-runner --db STORE --kernels DIR [--config FILE] [--devices LIST] [--host-name NAME]",
 				 "warplab-runner " WL_VERSION, &err)) {
 	case WL_OPTIONS_EXIT_OK:
 		status = 0;

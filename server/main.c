@@ -71,7 +71,7 @@ int main(int argc, char **argv)
 
 	wl_log_init("warplab-server");
 	switch (wl_options_parse(options, argc, argv,
-				 "usage: warplab-server --listen HOST:PORT --db PATH --www DIR --catalog FILE [--config FILE] [--token-file FILE]",
+				 "usage: warplab-server --listen HOST:PORT --db STORE --www DIR --catalog FILE [--config FILE] [--token-file FILE]",
 				 "warplab-server " WL_VERSION, &err)) {
 	case WL_OPTIONS_EXIT_OK:
 		status = 0;

@@ -68,7 +68,7 @@ test('the_installed_tree_serves_the_dashboard', async () => {
 function renderedUnits() {
   const dir = join(lab.dir, 'units');
   mkdirSync(dir, { recursive: true });
-  return ['server', 'runner'].map((u) => {
+  return ['server', 'runner', 'lab-runner'].map((u) => {
     const text = readFileSync(join(ROOT, `systemd/warplab-${u}.service`), 'utf8')
       .replaceAll('@BINDIR@', BUILD).replaceAll('@DOCDIR@', join(ROOT, 'docs'));
     const path = join(dir, `warplab-${u}.service`);
@@ -84,8 +84,8 @@ test('units_pass_systemd_analyze_verify', () => {
 });
 
 test('units_are_hardened_server_2_0_runner_4_0', () => {
-  const [server, runner] = renderedUnits();
-  for (const [unit, limit] of [[server, 2.0], [runner, 4.0]]) {
+  const [server, runner, labRunner] = renderedUnits();
+  for (const [unit, limit] of [[server, 2.0], [runner, 4.0], [labRunner, 4.0]]) {
     const r = spawnSync('systemd-analyze', ['security', '--offline=true', `--threshold=${Math.round(limit * 10)}`, unit], { encoding: 'utf8' });
     const score = Number((r.stdout.match(/Overall exposure level for \S+: ([\d.]+)/) || [])[1]);
     assert.equal(r.status, 0, `${unit}: exposure ${score} over ${limit}\n${r.stdout.slice(-2000)}`);
