@@ -42,10 +42,10 @@ static const char *const pg_dialect[][2] = {
 	{ "secs", "extract(epoch FROM CAST($ AS timestamptz))" },
 	{ "strpos", "strpos" },
 	{ "string_agg", "string_agg" },
-	/* The same through the trigram index on lower(label) (migration 8);
-	 * LIKE's wildcards in the text are escaped. */
-	{ "label_ids", "SELECT id FROM runs WHERE lower(label) LIKE '%' || replace(replace(replace("
-		       "lower(?6), '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'" },
+	/* The same, which the trigram index on lower(label) (migration 8)
+	 * answers; LIKE's wildcards in the text are escaped. */
+	{ "label_match", "lower(r.label) LIKE '%' || replace(replace(replace("
+			 "lower(?6), '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'" },
 	/* Runners on several hosts claim at once: each skips the rows the
 	 * others are taking. */
 	{ "skip_locked", " FOR UPDATE SKIP LOCKED" },

@@ -32,10 +32,10 @@ static const char *const sqlite_dialect[][2] = {
 	{ "strpos", "instr" },
 	/* The column's values joined with a separator. */
 	{ "string_agg", "group_concat" },
-	/* The ids of runs whose label holds text ?6 (3 characters or more), from
-	 * the trigram index (migration 8), any case. */
-	{ "label_ids", "SELECT rowid FROM run_labels WHERE run_labels MATCH"
-		       " '\"' || replace(?6, '\"', '\"\"') || '\"'" },
+	/* Run r's label holds text ?6 (3 characters or more), any case: asked of
+	 * the trigram index (migration 8) first. */
+	{ "label_match", "r.id IN (SELECT rowid FROM run_labels WHERE run_labels MATCH"
+			 " '\"' || replace(?6, '\"', '\"\"') || '\"')" },
 	/* Claims need no row locks: writers take turns. */
 	{ "skip_locked", "" },
 	{ NULL, NULL },

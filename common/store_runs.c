@@ -304,7 +304,7 @@ fail:
 	LIST_SQL(label " AND r.experiment = ?2 AND r.device_id = ?3 AND r.status = ?4")
 static const char *const SQL_LIST_RUNS[16] = {
 	LIST_SQL_BY(""),
-	LIST_SQL_BY(" AND r.id IN ({label_ids})"),
+	LIST_SQL_BY(" AND {label_match}"),
 };
 
 /* Characters (not bytes) of UTF-8 text. */

@@ -223,7 +223,7 @@ const struct store_migration store_migrations[] = {
 		 * lock first (wl_db_begin_write takes it already; this keeps a
 		 * writer that forgot in turn), and announces the change at commit:
 		 * to servers' watchers always, to idle runners when the run is
-		 * queued. */
+		 * queued; an import (warplab.importing) announces nothing. */
 		"ALTER TABLE runs ADD COLUMN change_seq bigint NOT NULL DEFAULT 0;"
 		"CREATE INDEX runs_by_change ON runs(change_seq);"
 		"CREATE FUNCTION warplab_run_changed() RETURNS trigger LANGUAGE plpgsql AS $$"
@@ -232,6 +232,7 @@ const struct store_migration store_migrations[] = {
 		"  IF TG_OP = 'UPDATE' OR NEW.change_seq = 0 THEN"
 		"   NEW.change_seq := (SELECT coalesce(max(change_seq), 0) + 1 FROM runs);"
 		"  END IF;"
+		"  IF current_setting('warplab.importing', true) = 'on' THEN RETURN NEW; END IF;"
 		"  PERFORM pg_notify('warplab_" WL_WAKE_WATCHERS "', '');"
 		"  IF NEW.status = 'queued' THEN"
 		"   PERFORM pg_notify('warplab_" WL_WAKE_RUNNERS "', '');"
@@ -278,6 +279,10 @@ const struct store_migration store_migrations[] = {
 		"CREATE FUNCTION warplab_run_totals() RETURNS trigger LANGUAGE plpgsql AS $$"
 		" DECLARE d double precision;"
 		" BEGIN"
+		/* An import counts once at its end (store_count_totals): one row
+		 * updated for each of a million runs in one transaction would leave
+		 * a million versions of it to walk. */
+		"  IF current_setting('warplab.importing', true) = 'on' THEN RETURN NULL; END IF;"
 		"  IF TG_OP = 'UPDATE' THEN"
 		"   IF OLD.status = NEW.status THEN RETURN NULL; END IF;"
 		"   UPDATE run_counts SET n = n - 1 WHERE status = OLD.status;"

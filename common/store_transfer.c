@@ -183,6 +183,11 @@ int wl_store_import_begin(struct wl_store *st, struct wl_error *err)
 	build_sql();
 	if (store_begin(st, err) < 0)
 		return -1;
+	/* PostgreSQL's triggers skip counting and announcing while this
+	 * transaction imports; import_end counts once. */
+	if (wl_db_kind(st->db) == WL_DB_POSTGRES &&
+	    wl_db_exec(st->db, "SET LOCAL warplab.importing = 'on'", err) < 0)
+		goto fail;
 	s = store_stmt(st, SQL_ANY_RUNS, err);
 	if (!s)
 		goto fail;
