@@ -19,24 +19,19 @@ repeat=${REPEAT:-20}
 bin=${BIN:-build}
 store=${STORE:-sqlite}
 
-# The totals the store's triggers keep as runs change (migration 7), counted
-# once for runs inserted finished.
-RECOUNT_SQLITE="DELETE FROM run_counts; DELETE FROM run_durations;
-INSERT INTO run_counts SELECT status, count(*) FROM runs GROUP BY status;
-INSERT INTO run_durations SELECT 0, count(*), sum((julianday(finished_at) - julianday(started_at)) * 86400)
-  FROM runs WHERE status = 'done';"
-
-fill_sqlite() {	# $1 store, $2 runs
-	sqlite3 "$1" <<SQL
-PRAGMA journal_mode = WAL;
-PRAGMA synchronous = OFF;
-BEGIN;
+# The SQL both engines run: a runner, two devices, $1 runs and 20 results.
+# $2 is a function printing the engine's spelling of "2026-01-01 plus ARG
+# seconds" as the store's time text; $3 and $4 what comes before the runs'
+# INSERT and after its SELECT to count i from 1 to $1 (and j to 20 with "k").
+history_sql() {
+	local n=$1 at=$2
+	cat <<SQL
 INSERT INTO runners (id, host, pid, version, started_at, last_seen, stopped_at)
   VALUES (1, 'bench', 1, 'bench', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z');
 INSERT INTO devices (id, runner_id, ordinal, type, info) VALUES
   ('gpu-0', 1, 0, 'gpu', '{"id":"gpu-0","type":"gpu","name":"Bench GPU"}'),
   ('cpu-0', 1, 1, 'cpu', '{"id":"cpu-0","type":"cpu","name":"Bench CPU"}');
-WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $2)
+$3
 INSERT INTO runs (id, experiment, label, status, request, device_req, device_id, total, done,
                   created_at, started_at, finished_at, error, attempts, change_seq)
 SELECT i,
@@ -44,59 +39,44 @@ SELECT i,
     WHEN 2 THEN 'strided' WHEN 3 THEN 'offset' WHEN 4 THEN 'reduction' WHEN 5 THEN 'dot' WHEN 6 THEN 'myadd'
     ELSE 'banks' END END,
   CASE WHEN i % 1000 = 0 THEN 'needle ' || i ELSE 'run ' || i END,
-  CASE WHEN i > $2 - 5 THEN 'queued' WHEN i % 1000 = 3 THEN 'cancelled' WHEN i % 10000 = 7 THEN 'failed' ELSE 'done' END,
+  CASE WHEN i > $n - 5 THEN 'queued' WHEN i % 1000 = 3 THEN 'cancelled' WHEN i % 10000 = 7 THEN 'failed' ELSE 'done' END,
   '{"experiment":"copy","params":{"n":1024},"repeat":1,"seed":1}', 'auto',
-  CASE i % 2 WHEN 0 THEN 'gpu-0' ELSE 'cpu-0' END, 20, CASE WHEN i > $2 - 5 THEN 0 ELSE 20 END,
-  strftime('%Y-%m-%dT%H:%M:%fZ', '2026-01-01', '+' || i || ' seconds'),
-  CASE WHEN i > $2 - 5 THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%fZ', '2026-01-01', '+' || i || ' seconds') END,
-  CASE WHEN i > $2 - 5 THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%fZ', '2026-01-01', '+' || (i + 1) || ' seconds') END,
+  CASE i % 2 WHEN 0 THEN 'gpu-0' ELSE 'cpu-0' END, 20, CASE WHEN i > $n - 5 THEN 0 ELSE 20 END,
+  $($at i),
+  CASE WHEN i > $n - 5 THEN NULL ELSE $($at i) END,
+  CASE WHEN i > $n - 5 THEN NULL ELSE $($at "(i + 1)") END,
   CASE WHEN i % 10000 = 7 THEN 'bench failure' END, 1, i
-FROM n;
-WITH RECURSIVE k(j) AS (SELECT 1 UNION ALL SELECT j + 1 FROM k WHERE j < 20)
+$4;
 INSERT INTO results (run_id, seq, variant, params, median_ms, min_ms, max_ms, reps, bytes, verified)
-SELECT $2 - 5, j, 'float', '{"n":' || (1024 * j) || ',"local":256}', 0.01 * j, 0.009 * j, 0.011 * j, 10, 8192.0 * j, 1
-FROM k;
-$RECOUNT_SQLITE
-COMMIT;
+SELECT $n - 5, j, 'float', '{"n":' || (1024 * j) || ',"local":256}', 0.01 * j, 0.009 * j, 0.011 * j, 10, 8192.0 * j, 1
+$5;
+-- The totals the store's triggers keep as runs change (migration 7), counted
+-- once for runs inserted finished (every run here took 1 s).
+DELETE FROM run_counts; DELETE FROM run_durations;
+INSERT INTO run_counts SELECT status, count(*) FROM runs GROUP BY status;
+INSERT INTO run_durations SELECT 0, count(*), count(*) FROM runs WHERE status = 'done';
 SQL
 }
 
+at_sqlite() { echo "strftime('%Y-%m-%dT%H:%M:%fZ', '2026-01-01', '+' || $1 || ' seconds')"; }
+at_postgres() { echo "to_char(timestamp '2026-01-01' + $1 * interval '1 second', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"; }
+
+fill_sqlite() {	# $1 store, $2 runs
+	{
+		echo "PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF; BEGIN;"
+		history_sql "$2" at_sqlite "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $2)" \
+			"FROM n" "FROM (WITH RECURSIVE k(j) AS (SELECT 1 UNION ALL SELECT j + 1 FROM k WHERE j < 20) SELECT j FROM k)"
+		echo "COMMIT;"
+	} | sqlite3 "$1"
+}
+
 fill_postgres() {	# $1 store, $2 runs
-	psql "$1" -q -v ON_ERROR_STOP=1 <<SQL
-BEGIN;
--- As warplab-store import does: the triggers neither count nor announce.
-SET LOCAL warplab.importing = 'on';
-INSERT INTO runners (id, host, pid, version, started_at, last_seen, stopped_at)
-  VALUES (1, 'bench', 1, 'bench', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z');
-INSERT INTO devices (id, runner_id, ordinal, type, info) VALUES
-  ('gpu-0', 1, 0, 'gpu', '{"id":"gpu-0","type":"gpu","name":"Bench GPU"}'),
-  ('cpu-0', 1, 1, 'cpu', '{"id":"cpu-0","type":"cpu","name":"Bench CPU"}');
-INSERT INTO runs (id, experiment, label, status, request, device_req, device_id, total, done,
-                  created_at, started_at, finished_at, error, attempts, change_seq)
-SELECT i,
-  CASE WHEN i % 5000 = 0 THEN 'minplus' ELSE CASE i % 8 WHEN 0 THEN 'copy' WHEN 1 THEN 'transpose'
-    WHEN 2 THEN 'strided' WHEN 3 THEN 'offset' WHEN 4 THEN 'reduction' WHEN 5 THEN 'dot' WHEN 6 THEN 'myadd'
-    ELSE 'banks' END END,
-  CASE WHEN i % 1000 = 0 THEN 'needle ' || i ELSE 'run ' || i END,
-  CASE WHEN i > $2 - 5 THEN 'queued' WHEN i % 1000 = 3 THEN 'cancelled' WHEN i % 10000 = 7 THEN 'failed' ELSE 'done' END,
-  '{"experiment":"copy","params":{"n":1024},"repeat":1,"seed":1}', 'auto',
-  CASE i % 2 WHEN 0 THEN 'gpu-0' ELSE 'cpu-0' END, 20, CASE WHEN i > $2 - 5 THEN 0 ELSE 20 END,
-  to_char(timestamp '2026-01-01' + i * interval '1 second', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-  CASE WHEN i > $2 - 5 THEN NULL ELSE to_char(timestamp '2026-01-01' + i * interval '1 second', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') END,
-  CASE WHEN i > $2 - 5 THEN NULL ELSE to_char(timestamp '2026-01-01' + (i + 1) * interval '1 second', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') END,
-  CASE WHEN i % 10000 = 7 THEN 'bench failure' END, 1, i
-FROM generate_series(1, $2) AS i;
-INSERT INTO results (run_id, seq, variant, params, median_ms, min_ms, max_ms, reps, bytes, verified)
-SELECT $2 - 5, j, 'float', '{"n":' || (1024 * j) || ',"local":256}', 0.01 * j, 0.009 * j, 0.011 * j, 10, 8192.0 * j, 1
-FROM generate_series(1, 20) AS j;
-DELETE FROM run_counts; DELETE FROM run_durations;
-INSERT INTO run_counts SELECT status, count(*) FROM runs GROUP BY status;
-INSERT INTO run_durations SELECT 0, count(*), sum(extract(epoch FROM CAST(finished_at AS timestamptz) - CAST(started_at AS timestamptz)))
-  FROM runs WHERE status = 'done';
-SELECT setval(pg_get_serial_sequence('runs', 'id'), $2 + 1, false);
-COMMIT;
-ANALYZE;
-SQL
+	{
+		# As warplab-store import does: the triggers neither count nor announce.
+		echo "BEGIN; SET LOCAL warplab.importing = 'on';"
+		history_sql "$2" at_postgres "" "FROM generate_series(1, $2) AS i" "FROM generate_series(1, 20) AS j"
+		echo "SELECT setval(pg_get_serial_sequence('runs', 'id'), $2 + 1, false); COMMIT; ANALYZE;"
+	} | psql "$1" -q -v ON_ERROR_STOP=1
 }
 
 if [ "$store" = postgres ] && [ -z "${PG:-}" ]; then

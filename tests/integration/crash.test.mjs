@@ -57,13 +57,7 @@ test('repeated_runner_and_server_kills_leave_no_run_stuck_and_a_sound_store', as
   }
   // One last runner finishes everything: the killed runs and the copies above.
   await lab.startRunner(['--heartbeat', '3']);
-  const until = Date.now() + 300000;
-  let counts;
-  while (Date.now() < until) {
-    counts = (await lab.get('/api/health')).json.runs;
-    if (counts.queued === 0 && counts.running === 0) break;
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  const counts = await lab.waitIdle();
   assert.equal(counts.running, 0, 'no run is stuck running');
   assert.equal(counts.queued, 0, 'every queued run ran');
   for (const id of ids) {

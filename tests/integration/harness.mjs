@@ -165,6 +165,19 @@ export class Lab {
     throw new Error(`run ${id} did not reach the state in time: ${JSON.stringify(run && { status: run.status, progress: run.progress, error: run.error })}\nrunner log:\n${this.logs.runner}`);
   }
 
+  // Wait until no run is queued or running (or timeoutMs passes); resolves
+  // with the run counts of /api/health.
+  async waitIdle(timeoutMs = 300000) {
+    const until = Date.now() + timeoutMs;
+    let counts;
+    while (Date.now() < until) {
+      counts = (await this.get('/api/health')).json.runs;
+      if (counts.queued === 0 && counts.running === 0) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    return counts;
+  }
+
   waitDone(id, timeoutMs) {
     return this.waitRun(id, (r) => ['done', 'failed', 'cancelled'].includes(r.status), timeoutMs);
   }

@@ -61,13 +61,7 @@ test('twenty_random_kills_lose_no_run_answered_201', async () => {
     }
   }
   assert.ok(accepted.size >= 40, `${accepted.size} runs were answered 201`);
-  const until = Date.now() + 300000;
-  let counts;
-  while (Date.now() < until) {
-    counts = (await lab.get('/api/health')).json.runs;
-    if (counts.queued === 0 && counts.running === 0) break;
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  const counts = await lab.waitIdle();
   assert.equal(counts.queued + counts.running, 0, `nothing left waiting: ${JSON.stringify(counts)}`);
   const bad = [];
   for (const id of accepted) {
