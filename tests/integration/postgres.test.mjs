@@ -2,11 +2,14 @@
 // different --host-name, as a lab of GPU hosts would run them. Runs are
 // queued, shared between the hosts without any running twice or being lost,
 // read back (paging, CSV) through either server, cancelled and refused at the
-// queue limit; a runner killed mid-run has its run finished by the other host.
+// queue limit; a change made through one server reaches the live stream of
+// the other (PostgreSQL's NOTIFY); a runner killed mid-run has its run
+// finished by the other host.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
 import { Lab } from './harness.mjs';
+import { openStream } from './sse.mjs';
 
 const lab = new Lab('postgres', { store: 'postgres' });
 const SMALL = { experiment: 'copy', variants: ['float'], params: { n: 65536 }, repeat: 2 };
@@ -79,8 +82,14 @@ test('pages_csv_and_a_second_server_read_the_same_history', async () => {
   const full = await lab.post('/api/runs', SMALL);
   assert.equal(full.status, 429, full.text);
   assert.equal(full.json.error.code, 'queue_full');
+  // The first server's status stream hears of the second one's cancel.
+  const stream = openStream(first, '/api/events');
+  await stream.ready;
   const cancelled = await lab.post(`/api/runs/${queued.json.id}/cancel`);
   assert.equal(cancelled.json.status, 'cancelled');
+  await stream.until((x) => x.events.some((e) => e.event === 'run' && e.data.id === queued.json.id &&
+    e.data.status === 'cancelled'), 5000);
+  stream.close();
   lab.base = first;
   assert.equal((await lab.get(`/api/runs/${queued.json.id}`)).json.status, 'cancelled',
     'the first server sees the second one\'s cancel');
