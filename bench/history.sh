@@ -79,28 +79,15 @@ fill_postgres() {	# $1 store, $2 runs
 	} | psql "$1" -q -v ON_ERROR_STOP=1
 }
 
-if [ "$store" = postgres ] && [ -z "${PG:-}" ]; then
-	pgdir=$(mktemp -d /tmp/warplab-bench-pg.XXXXXX)
-	trap 'tests/postgres.sh stop "$pgdir"' EXIT
-	PG=$(tests/postgres.sh start "$pgdir")
-fi
+. bench/store.sh
+trap bench_store_stop EXIT
 
-# A fresh, empty store for size $1: its --db value.
-fresh() {
-	if [ "$store" = postgres ]; then
-		psql "$PG" -q -c "DROP SCHEMA IF EXISTS bench_$1 CASCADE; CREATE SCHEMA bench_$1" >/dev/null
-		echo "$PG$(case "$PG" in *\?*) echo '&' ;; *) echo '?' ;; esac)options=-csearch_path%3Dbench_$1"
-	else
-		echo "$work/warplab.db"
-	fi
-}
-
-size_mb() {	# $1 size
+size_mb() {
 	if [ "$store" = postgres ]; then
 		psql "$PG" -At -c "SELECT round(sum(pg_total_relation_size(c.oid)) / 1048576.0) FROM pg_class c
-			JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'bench_$1' AND c.relkind IN ('r', 'm')"
+			JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = '$BENCH_SCHEMA' AND c.relkind IN ('r', 'm')"
 	else
-		du -m "$work/warplab.db" | cut -f1
+		du -m "$DB" | cut -f1
 	fi
 }
 
@@ -115,7 +102,8 @@ measure() {	# $1 base URL, $2 name, $3 path: "name | median | p99"
 
 for size in "${sizes[@]}"; do
 	work=$(mktemp -d /tmp/warplab-history.XXXXXX)
-	db=$(fresh "$size")
+	bench_store "$work" "bench_$size"
+	db=$DB
 	"$bin"/warplab-server --listen 127.0.0.1:0 --db "$db" --www www --catalog kernels/catalog.json 2> "$work/server.log" &
 	server=$!
 	for _ in $(seq 100); do grep -q '(port [0-9]*)' "$work/server.log" && break; sleep 0.1; done
@@ -128,7 +116,7 @@ for size in "${sizes[@]}"; do
 	for _ in $(seq 100); do grep -q '(port [0-9]*)' "$work/server.log" && break; sleep 0.1; done
 	base="http://127.0.0.1:$(grep -o '(port [0-9]*)' "$work/server.log" | grep -o '[0-9]*')"
 	echo
-	echo "$store: $size runs of history ($(size_mb "$size") MB, filled in ${filled} s), $repeat requests each, one at a time:"
+	echo "$store: $size runs of history ($(size_mb) MB, filled in ${filled} s), $repeat requests each, one at a time:"
 	echo
 	echo "| read | median ms | p99 ms |"
 	echo "|---|---|---|"

@@ -1,8 +1,9 @@
-# bench/store.sh — sourced by the benches: bench_store WORKDIR sets DB to the
-# --db value of a fresh, empty store: a SQLite file in WORKDIR (STORE=sqlite,
-# the default) or, with STORE=postgres, a new schema on the server PG names (a
-# libpq URI) or, without PG, on a PostgreSQL server started for the bench
-# (tests/postgres.sh); bench_store_stop stops that one.
+# bench/store.sh — sourced by the benches: bench_store WORKDIR [NAME] sets DB
+# to the --db value of a fresh, empty store: a SQLite file in WORKDIR
+# (STORE=sqlite, the default) or, with STORE=postgres, a new schema NAME
+# (default bench_PID) on the server PG names (a libpq URI) or, without PG, on
+# a PostgreSQL server started for the bench (tests/postgres.sh, once);
+# bench_store_stop stops that one.
 bench_store() {
 	if [ "${STORE:-sqlite}" != postgres ]; then
 		DB="$1/warplab.db"
@@ -12,8 +13,9 @@ bench_store() {
 		BENCH_PGDIR=$(mktemp -d /tmp/warplab-bench-pg.XXXXXX)
 		PG=$(tests/postgres.sh start "$BENCH_PGDIR")
 	fi
-	local schema="bench_$$"
+	local schema="${2:-bench_$$}"
 	psql "$PG" -q -c "DROP SCHEMA IF EXISTS $schema CASCADE; CREATE SCHEMA $schema" >/dev/null 2>&1
+	BENCH_SCHEMA=$schema
 	case "$PG" in *\?*) DB="$PG&" ;; *) DB="$PG?" ;; esac
 	DB="${DB}options=-csearch_path%3D$schema"
 }

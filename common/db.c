@@ -45,6 +45,11 @@ int wl_db_sqlite_path(const char *target, char *out, size_t len)
 	return n > 0 && (size_t)n < len ? 0 : -1;
 }
 
+const char *wl_db_shown(const char *target)
+{
+	return wl_db_kind_of(target) == WL_DB_POSTGRES ? "PostgreSQL" : target;
+}
+
 int wl_db_open(const char *target, struct wl_db **out, struct wl_error *err)
 {
 	struct wl_db *db = calloc(1, sizeof(*db));

@@ -28,6 +28,10 @@ enum wl_db_kind wl_db_kind_of(const char *target);
  * into out; -1 for a PostgreSQL target or one that does not fit. */
 int wl_db_sqlite_path(const char *target, char *out, size_t len);
 
+/* The target as messages may show it: a PostgreSQL URI may hold a password,
+ * so it is shown as "PostgreSQL"; a SQLite file as its path. */
+const char *wl_db_shown(const char *target);
+
 /* Connect to target. Caller closes *out with wl_db_close(). */
 int wl_db_open(const char *target, struct wl_db **out, struct wl_error *err);
 void wl_db_close(struct wl_db *db);

@@ -135,12 +135,6 @@ int wl_store_beside(const char *target, const char *name, char *out, size_t len)
 	return n > 0 && (size_t)n < len ? 0 : -1;
 }
 
-/* The target as errors may show it: a PostgreSQL URI may hold a password. */
-static const char *shown(const char *target)
-{
-	return wl_db_kind_of(target) == WL_DB_POSTGRES ? "PostgreSQL" : target;
-}
-
 int wl_store_open(const char *target, struct wl_store **out, struct wl_error *err)
 {
 	struct wl_store *st = calloc(1, sizeof(*st));
@@ -154,7 +148,7 @@ int wl_store_open(const char *target, struct wl_store **out, struct wl_error *er
 
 		if (err) {
 			snprintf(inner, sizeof(inner), "%s", err->msg);
-			wl_error_set(err, err->kind, "%s (database %s)", inner, shown(target));
+			wl_error_set(err, err->kind, "%s (database %s)", inner, wl_db_shown(target));
 		}
 		wl_store_close(st);
 		return -1;

@@ -8,26 +8,25 @@
 
 #include "wakeup.h"
 
-/* The bucket of a run's duration d (seconds) in the histogram of migration 7;
- * the bounds are wl_store_duration_le's. */
-#define DURATION_BUCKET_SQLITE \
+/* The bucket of a run's duration d (seconds) in the histogram of migration 7,
+ * in SQL both engines read alike; the bounds are wl_store_duration_le's. */
+#define DURATION_BUCKET \
 	"CASE WHEN d <= 1 THEN 0 WHEN d <= 5 THEN 1 WHEN d <= 15 THEN 2 WHEN d <= 60 THEN 3" \
 	" WHEN d <= 300 THEN 4 WHEN d <= 900 THEN 5 WHEN d <= 3600 THEN 6 WHEN d <= 14400 THEN 7" \
 	" ELSE 8 END"
-#define DURATION_BUCKET_PG DURATION_BUCKET_SQLITE
 
 /* Fill the totals of migration 7 from the runs (emptied first). */
 #define COUNT_TOTALS_SQLITE \
 	"DELETE FROM run_counts; DELETE FROM run_durations;" \
 	"INSERT INTO run_counts SELECT status, count(*) FROM runs GROUP BY status;" \
-	"INSERT INTO run_durations SELECT " DURATION_BUCKET_SQLITE ", count(*), sum(d) FROM" \
+	"INSERT INTO run_durations SELECT " DURATION_BUCKET ", count(*), sum(d) FROM" \
 	"  (SELECT (julianday(finished_at) - julianday(started_at)) * 86400 AS d FROM runs" \
 	"   WHERE status = 'done' AND started_at IS NOT NULL AND finished_at IS NOT NULL)" \
 	"  GROUP BY 1;"
 #define COUNT_TOTALS_PG \
 	"DELETE FROM run_counts; DELETE FROM run_durations;" \
 	"INSERT INTO run_counts SELECT status, count(*) FROM runs GROUP BY status;" \
-	"INSERT INTO run_durations SELECT " DURATION_BUCKET_PG ", count(*), sum(d) FROM" \
+	"INSERT INTO run_durations SELECT " DURATION_BUCKET ", count(*), sum(d) FROM" \
 	"  (SELECT extract(epoch FROM CAST(finished_at AS timestamptz) - CAST(started_at AS timestamptz))" \
 	"   AS d FROM runs WHERE status = 'done' AND started_at IS NOT NULL AND finished_at IS NOT NULL) t" \
 	"  GROUP BY 1;"
@@ -268,7 +267,7 @@ const struct store_migration store_migrations[] = {
 		"CREATE TRIGGER runs_timed AFTER UPDATE OF status ON runs"
 		"  WHEN NEW.status = 'done' AND OLD.status != 'done' AND NEW.started_at IS NOT NULL"
 		"  AND NEW.finished_at IS NOT NULL BEGIN"
-		"  INSERT INTO run_durations SELECT " DURATION_BUCKET_SQLITE ", 1, d FROM"
+		"  INSERT INTO run_durations SELECT " DURATION_BUCKET ", 1, d FROM"
 		"   (SELECT (julianday(NEW.finished_at) - julianday(NEW.started_at)) * 86400 AS d) WHERE true"
 		"   ON CONFLICT (bucket) DO UPDATE SET n = n + 1, sum_s = sum_s + excluded.sum_s;"
 		" END;",
@@ -292,7 +291,7 @@ const struct store_migration store_migrations[] = {
 		"  IF TG_OP = 'UPDATE' AND NEW.status = 'done' AND NEW.started_at IS NOT NULL"
 		"   AND NEW.finished_at IS NOT NULL THEN"
 		"   d := extract(epoch FROM CAST(NEW.finished_at AS timestamptz) - CAST(NEW.started_at AS timestamptz));"
-		"   INSERT INTO run_durations VALUES (" DURATION_BUCKET_PG ", 1, d)"
+		"   INSERT INTO run_durations VALUES (" DURATION_BUCKET ", 1, d)"
 		"    ON CONFLICT (bucket) DO UPDATE SET n = run_durations.n + 1,"
 		"    sum_s = run_durations.sum_s + excluded.sum_s;"
 		"  END IF;"

@@ -33,12 +33,19 @@ struct wl_wakeup {
 	time_t last_try;
 };
 
-/* (Re)connect a PostgreSQL listener; 0 when it listens. */
+/* Send LISTEN on the (connected) listener; 0 when it listens. */
+static int pg_send_listen(struct wl_wakeup *w)
+{
+	PGresult *res = PQexec(w->pg, w->listen_sql);
+	int ok = PQresultStatus(res) == PGRES_COMMAND_OK;
+
+	PQclear(res);
+	return ok ? 0 : -1;
+}
+
+/* Reconnect a PostgreSQL listener that lost its connection; 0 when it listens. */
 static int pg_listen(struct wl_wakeup *w)
 {
-	PGresult *res;
-	int ok;
-
 	if (w->pg && PQstatus(w->pg) == CONNECTION_OK)
 		return 0;
 	if (time(NULL) == w->last_try)
@@ -47,10 +54,7 @@ static int pg_listen(struct wl_wakeup *w)
 	PQreset(w->pg);
 	if (PQstatus(w->pg) != CONNECTION_OK)
 		return -1;
-	res = PQexec(w->pg, w->listen_sql);
-	ok = PQresultStatus(res) == PGRES_COMMAND_OK;
-	PQclear(res);
-	return ok ? 0 : -1;
+	return pg_send_listen(w);
 }
 
 /* Read what the server sent; 1 when it held a notification. */
@@ -80,25 +84,15 @@ static int pg_open_listener(const char *target, const char *channel, struct wl_w
 	w->fd = -1;
 	snprintf(w->listen_sql, sizeof(w->listen_sql), "LISTEN warplab_%s", channel);
 	w->pg = PQconnectdb(target);
-	if (!w->pg || PQstatus(w->pg) != CONNECTION_OK) {
-		wl_error_set(err, WL_ERR_UNAVAILABLE, "cannot connect to PostgreSQL to listen: %s",
-			     w->pg ? PQerrorMessage(w->pg) : "out of memory");
+	if (!w->pg || PQstatus(w->pg) != CONNECTION_OK || pg_send_listen(w) < 0) {
+		char msg[256];
+
+		snprintf(msg, sizeof(msg), "%s", w->pg ? PQerrorMessage(w->pg) : "out of memory");
+		msg[strcspn(msg, "\n")] = '\0';
+		wl_error_set(err, WL_ERR_UNAVAILABLE, "cannot listen for wake-ups on PostgreSQL: %s", msg);
 		PQfinish(w->pg);
 		free(w);
 		return -1;
-	}
-	/* Connected: LISTEN now (pg_listen only acts on a lost connection). */
-	{
-		PGresult *res = PQexec(w->pg, w->listen_sql);
-		int ok = PQresultStatus(res) == PGRES_COMMAND_OK;
-
-		PQclear(res);
-		if (!ok) {
-			wl_error_set(err, WL_ERR_UNAVAILABLE, "cannot LISTEN: %s", PQerrorMessage(w->pg));
-			PQfinish(w->pg);
-			free(w);
-			return -1;
-		}
 	}
 	*out = w;
 	return 0;

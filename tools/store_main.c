@@ -58,11 +58,6 @@ static const char *arg(int argc, char **argv, const char *name)
 	return NULL;
 }
 
-static const char *shown(const char *target)
-{
-	return wl_db_kind_of(target) == WL_DB_POSTGRES ? "PostgreSQL" : target;
-}
-
 static int import_lines(struct wl_store *to, struct counts *c, struct wl_error *err)
 {
 	char *line = NULL;
@@ -132,7 +127,7 @@ int main(int argc, char **argv)
 	if (rc == 0)
 		fprintf(stderr, "warplab-store: %s %lld runs, %lld results (%lld records)%s%s\n",
 			strcmp(cmd, "export") == 0 ? "exported" : strcmp(cmd, "import") == 0 ? "imported" : "copied",
-			c.runs, c.results, c.records, dst ? " into " : "", dst ? shown(to) : "");
+			c.runs, c.results, c.records, dst ? " into " : "", dst ? wl_db_shown(to) : "");
 out:
 	if (rc < 0)
 		fprintf(stderr, "warplab-store: %s%s\n", err.msg,
