@@ -4,7 +4,6 @@
  * start instead of surfacing as a strange run. */
 #include "catalog.h"
 
-#include <ctype.h>
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,104 +94,34 @@ int wl_experiment_param(const struct wl_experiment *exp, const char *name)
 	return -1;
 }
 
-/* One factor of a term: an integer literal or a param name. */
-static int cost_factor(const struct wl_experiment *exp, const char *tok, size_t len,
-		       long long *coef, int *param, struct wl_error *err, const char *text)
+/* The experiment's param names, in order, as an expression's name table. */
+static const char **param_names(const struct wl_experiment *exp)
 {
-	char name[64];
+	const char **names = calloc(exp->nparams + 1, sizeof(*names));
 
-	if (len == 0 || len >= sizeof(name)) {
-		wl_error_set(err, WL_ERR_CONFIG, "formula '%s': empty or overlong factor", text);
-		return -1;
-	}
-	memcpy(name, tok, len);
-	name[len] = '\0';
-	if (isdigit((unsigned char)name[0])) {
-		char *end;
-		long long v = strtoll(name, &end, 10);
-
-		if (*end || v <= 0) {
-			wl_error_set(err, WL_ERR_CONFIG, "formula '%s': bad number '%s'", text, name);
-			return -1;
-		}
-		*coef *= v;
-		*param = -1;
-		return 0;
-	}
-	*param = wl_experiment_param(exp, name);
-	if (*param < 0) {
-		wl_error_set(err, WL_ERR_CONFIG, "formula '%s': unknown parameter '%s'", text, name);
-		return -1;
-	}
-	return 0;
+	for (size_t i = 0; names && i < exp->nparams; i++)
+		names[i] = exp->params[i].name;
+	return names;
 }
 
 int wl_cost_parse(const struct wl_experiment *exp, const char *text, struct wl_cost *out,
 		  struct wl_error *err)
 {
-	const char *p = text;
+	const char **names = param_names(exp);
+	int rc;
 
-	memset(out, 0, sizeof(*out));
-	for (;;) {
-		long long coef = 1;
-		int nf = 0;
-
-		if (out->nterms == WL_COST_MAX_TERMS) {
-			wl_error_set(err, WL_ERR_CONFIG, "formula '%s': more than %d terms", text,
-				     WL_COST_MAX_TERMS);
-			return -1;
-		}
-		for (;;) {
-			const char *start;
-			int param;
-
-			while (*p == ' ')
-				p++;
-			start = p;
-			while (isalnum((unsigned char)*p) || *p == '_')
-				p++;
-			if (cost_factor(exp, start, (size_t)(p - start), &coef, &param, err, text) < 0)
-				return -1;
-			if (param >= 0) {
-				if (nf == WL_COST_MAX_FACTORS) {
-					wl_error_set(err, WL_ERR_CONFIG,
-						     "formula '%s': more than %d factors", text,
-						     WL_COST_MAX_FACTORS);
-					return -1;
-				}
-				out->terms[out->nterms].param[nf++] = param;
-			}
-			while (*p == ' ')
-				p++;
-			if (*p != '*')
-				break;
-			p++;
-		}
-		out->terms[out->nterms].coef = coef;
-		out->terms[out->nterms].nfactors = nf;
-		out->nterms++;
-		if (*p == '\0')
-			return 0;
-		if (*p != '+') {
-			wl_error_set(err, WL_ERR_CONFIG, "formula '%s': unexpected '%c'", text, *p);
-			return -1;
-		}
-		p++;
+	if (!names) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return -1;
 	}
+	rc = wl_expr_parse(text, names, (int)exp->nparams, WL_EXPR_COST, &out->expr, err);
+	free(names);
+	return rc;
 }
 
 static double cost_eval(const struct wl_cost *c, const long long *values)
 {
-	double sum = 0;
-
-	for (int t = 0; t < c->nterms; t++) {
-		double term = (double)c->terms[t].coef;
-
-		for (int f = 0; f < c->terms[t].nfactors; f++)
-			term *= (double)values[c->terms[t].param[f]];
-		sum += term;
-	}
-	return sum;
+	return wl_expr_eval_double(&c->expr, values);
 }
 
 int wl_variant_has_cost(const struct wl_experiment *exp, const struct wl_variant_def *v,
@@ -302,11 +231,38 @@ static int load_param(struct wl_experiment *exp, size_t i, const json_t *obj, co
 	return 0;
 }
 
+int wl_experiment_model(const struct wl_experiment *exp, const struct wl_variant_def *like,
+			const json_t *obj, const char *where, struct wl_model **out,
+			struct wl_error *err)
+{
+	struct wl_model_shape shape;
+	const char **names;
+	int rc;
+
+	if (wl_model_shape_load(exp->model, &shape, where, err) < 0)
+		return -1;
+	if (like && like->model) {
+		shape.local = json_object_get(like->model->shown, "local");
+		shape.grid = json_object_get(like->model->shown, "grid");
+		shape.faster = like->model->faster;
+		shape.slower = like->model->slower;
+	}
+	names = param_names(exp);
+	if (!names) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return -1;
+	}
+	rc = wl_model_load(obj, &shape, names, (int)exp->nparams, where, out, err);
+	free(names);
+	return rc;
+}
+
 static int load_variant(const struct wl_experiment *exp, struct wl_variant_def *v,
 			const json_t *obj, const char *where, struct wl_error *err)
 {
-	static const char *const keys[] = { "id", "title", "note", "kernel", "cost", "launch", NULL };
-	json_t *cost;
+	static const char *const keys[] = { "id", "title", "note", "kernel", "cost", "launch", "model",
+					    NULL };
+	json_t *cost, *model;
 
 	if (!json_is_object(obj)) {
 		wl_error_set(err, WL_ERR_CONFIG, "%s: must be an object", where);
@@ -322,6 +278,14 @@ static int load_variant(const struct wl_experiment *exp, struct wl_variant_def *
 	cost = json_object_get(obj, "cost");
 	if (cost && load_costs(exp, cost, v->has_cost, v->cost, where, err) < 0)
 		return -1;
+	model = json_object_get(obj, "model");
+	if (model) {
+		char sub[400];
+
+		snprintf(sub, sizeof(sub), "experiment '%s' variant '%s' model", exp->id, v->id);
+		if (wl_experiment_model(exp, NULL, model, sub, &v->model, err) < 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -392,7 +356,7 @@ static int load_experiment(struct wl_experiment *exp, const json_t *obj, size_t 
 {
 	static const char *const keys[] = { "id", "title", "lesson", "summary", "seed", "source", "metric",
 					    "fp64", "params", "variants", "cost", "baseline", "drops",
-					    "launch", NULL };
+					    "launch", "model", NULL };
 	char where[256], sub[320];
 	json_t *params, *variants;
 	char *metric_name = NULL;
@@ -466,6 +430,13 @@ static int load_experiment(struct wl_experiment *exp, const json_t *obj, size_t 
 	if (json_object_get(obj, "cost") &&
 	    load_costs(exp, json_object_get(obj, "cost"), exp->has_cost, exp->cost, where, err) < 0)
 		return -1;
+	exp->model = json_incref(json_object_get(obj, "model"));
+	{
+		struct wl_model_shape shape;
+
+		if (wl_model_shape_load(exp->model, &shape, where, err) < 0)
+			return -1;
+	}
 	if (load_baseline(exp, json_object_get(obj, "baseline"), where, err) < 0 ||
 	    load_drops(exp, json_object_get(obj, "drops"), where, err) < 0)
 		return -1;
@@ -532,7 +503,9 @@ static void experiment_free(struct wl_experiment *exp)
 		free(exp->variants[i].note);
 		free(exp->variants[i].kernel);
 		free(exp->variants[i].launch);
+		wl_model_free(exp->variants[i].model);
 	}
+	json_decref(exp->model);
 	free(exp->params);
 	free(exp->variants);
 	free(exp->id);
@@ -699,10 +672,11 @@ json_t *wl_catalog_to_json(const struct wl_catalog *cat)
 			const char *launch = d->launch ? d->launch : e->launch;
 
 			json_array_append_new(
-				variants, json_pack("{s:s, s:s, s:s, s:s, s:s}", "id", d->id, "title",
+				variants, json_pack("{s:s, s:s, s:s, s:s, s:s, s:O?}", "id", d->id, "title",
 						    d->title ? d->title : d->id, "note",
 						    d->note ? d->note : "", "kernel", d->kernel,
-						    "launch", launch ? launch : ""));
+						    "launch", launch ? launch : "", "model",
+						    d->model ? d->model->shown : NULL));
 		}
 		for (size_t p = 0; p < e->nparams; p++)
 			json_object_set_new(params, e->params[p].name, param_to_json(e, &e->params[p]));

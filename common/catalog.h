@@ -8,20 +8,14 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "access_model.h"
 #include "error.h"
+#include "expr.h"
 
-#define WL_COST_MAX_TERMS 6
-#define WL_COST_MAX_FACTORS 6
-
-/* A cost formula: a sum of terms, each an integer coefficient times a product
- * of parameters, written "8*n*n + 4*tile" in the catalog. */
+/* A cost formula ("8*n*n + 4*tile"): an expression over the experiment's
+ * params, restricted to sums of products (WL_EXPR_COST). */
 struct wl_cost {
-	int nterms;
-	struct {
-		long long coef;
-		int nfactors;
-		int param[WL_COST_MAX_FACTORS];	/* indexes into the experiment's params */
-	} terms[WL_COST_MAX_TERMS];
+	struct wl_expr expr;
 };
 
 /* What a variant costs; each formula is evaluated at a point's values. */
@@ -51,6 +45,7 @@ struct wl_variant_def {
 	char *launch;			/* how the harness launches it, or NULL: the experiment's */
 	int has_cost[WL_COST_KINDS];	/* overrides the experiment's formula when set */
 	struct wl_cost cost[WL_COST_KINDS];
+	struct wl_model *model;		/* its declared accesses, or NULL: no prediction */
 };
 
 enum wl_metric { WL_METRIC_BANDWIDTH, WL_METRIC_THROUGHPUT };
@@ -70,6 +65,7 @@ struct wl_experiment {
 	struct wl_variant_def *variants;
 	int has_cost[WL_COST_KINDS];
 	struct wl_cost cost[WL_COST_KINDS];
+	json_t *model;			/* the shape its variants' models share, or NULL */
 };
 
 struct wl_catalog {
@@ -108,6 +104,14 @@ double wl_variant_cost(const struct wl_experiment *exp, const struct wl_variant_
 /* Parse "8*n*n + 4*tile" against exp's params into *out. */
 int wl_cost_parse(const struct wl_experiment *exp, const char *text, struct wl_cost *out,
 		  struct wl_error *err);
+
+/* Read a declaration of accesses (a variant's "model" object, or a custom
+ * kernel's {"accesses": [...]}) for exp, taking the work-group's shape and the
+ * departure causes it does not give from like (a variant, or NULL) and then
+ * from the experiment. Errors begin with where. */
+int wl_experiment_model(const struct wl_experiment *exp, const struct wl_variant_def *like,
+			const json_t *obj, const char *where, struct wl_model **out,
+			struct wl_error *err);
 
 /* The catalog as GET /api/experiments shows it. Caller owns the reference. */
 json_t *wl_catalog_to_json(const struct wl_catalog *cat);

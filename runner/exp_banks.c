@@ -2,14 +2,13 @@
  * work-items each summing iters reads of local memory in its variant's pattern.
  * Local memory holds each word's own index, so the CPU can form each
  * work-item's sum in the same order and the results must agree bit for bit (one
- * reference per local id: every work-group computes the same). Each result also
- * carries the conflict degree the bank model predicts (bank_model.h); the
- * server reports the slowdown against c = 1. Operations: the local reads. */
+ * reference per local id: every work-group computes the same). The server
+ * reports the slowdown against c = 1 beside the conflict degree the catalog's
+ * declared accesses predict (warp_model.h). Operations: the local reads. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bank_model.h"
 #include "experiments.h"
 
 struct banks_state {
@@ -103,10 +102,6 @@ static int banks_measure(const struct wl_point *pt, void *state, const struct wl
 	clSetKernelArg(l.kernel, 1, (s->local * s->c + 32) * sizeof(float), NULL);
 	clSetKernelArg(l.kernel, 2, sizeof(cl_int), &c);
 	clSetKernelArg(l.kernel, 3, sizeof(cl_int), &iters);
-	snprintf(res->extra, sizeof(res->extra),
-		 "{\"predicted_degree\":%.4g,\"bank_model\":\"%d banks x 4 bytes, %d lanes, mean over the group's warps\"}",
-		 wl_bank_predicted_degree(v->id, (long long)s->c, (long long)s->local), WL_BANKS,
-		 WL_WARP_LANES);
 	rc = wl_point_run(pt, &l, s->out, items * sizeof(float), (const void **)&s->output, res, err);
 	if (rc <= 0)
 		goto out;

@@ -51,7 +51,10 @@ const char *check_store_pg;
 	X(device_ids_are_slugs)                                                         \
 	X(tokens_compare_and_load)                                                      \
 	X(options_read_file_then_flags)                                                 \
-	X(bank_model_predicts_conflict_degree)                                          \
+	X(expressions_parse_and_evaluate)                                               \
+	X(model_predicts_the_seeds_by_hand)                                             \
+	X(model_matches_the_bank_table)                                                 \
+	X(catalog_refuses_bad_access_declarations)                                      \
 	X(minplus_reference_is_min_over_k)                                              \
 	X(banks_reference_sums_the_pattern)                                             \
 	X(exact_sums_catch_one_wrong_element)                                           \

@@ -163,3 +163,60 @@ void test_cost_formulas_parse_and_evaluate(void)
 	}
 	wl_catalog_free(cat);
 }
+
+#define MODEL_VARIANT(model) "\"variants\":[{\"id\":\"v\",\"kernel\":\"k\",\"model\":" model "}]}]}"
+#define ACCESS(index) "{\"local\":[\"32\"],\"accesses\":[{\"array\":\"a\",\"space\":\"global\",\"op\":\"load\",\"bytes\":4,\"index\":\"" index "\"}]}"
+
+void test_catalog_refuses_bad_access_declarations(void)
+{
+	static const struct {
+		const char *text;
+		const char *expect[3];	/* parts of the message; none: it loads */
+	} rows[] = {
+		{ EXP_HEAD GOOD_PARAMS GOOD_COST MODEL_VARIANT(ACCESS("gid0*n + lid0")), { NULL } },
+		{ EXP_HEAD GOOD_PARAMS GOOD_COST MODEL_VARIANT(ACCESS("gid0 +* 2")),
+		  { "variant 'v'", "'gid0 +* 2'", "unexpected '*'" } },
+		{ EXP_HEAD GOOD_PARAMS GOOD_COST MODEL_VARIANT(ACCESS("gid0*strde")),
+		  { "variant 'v'", "'gid0*strde'", "unknown variable 'strde'" } },
+		{ EXP_HEAD GOOD_PARAMS GOOD_COST MODEL_VARIANT(ACCESS("gid1")),
+		  { "accesses[0].index", "unknown variable 'gid1'", NULL } },	/* a 1-D group */
+		{ EXP_HEAD GOOD_PARAMS GOOD_COST MODEL_VARIANT(ACCESS("gsz0 - gid0")),
+		  { "unknown variable 'gsz0'", NULL } },			/* no grid declared */
+		{ EXP_HEAD GOOD_PARAMS GOOD_COST MODEL_VARIANT(
+			  "{\"local\":[\"32\"],\"accesses\":[{\"array\":\"a\",\"space\":\"global\",\"op\":\"load\",\"bytes\":4,\"index\":\"i\",\"loops\":[{\"var\":\"i\",\"from\":\"0\",\"while\":\"i < lid0\",\"next\":\"i + 1\"}]}]}"),
+		  { "accesses[0].loops[0].while", "'i < lid0'", "unknown variable 'lid0'" } },
+		{ EXP_HEAD GOOD_PARAMS GOOD_COST MODEL_VARIANT(
+			  "{\"local\":[\"32\"],\"accesses\":[{\"array\":\"a\",\"space\":\"global\",\"op\":\"load\",\"bytes\":4,\"index\":\"n\",\"loops\":[{\"var\":\"n\",\"from\":\"0\",\"while\":\"n < 4\",\"next\":\"n + 1\"}]}]}"),
+		  { "loops[0].var", "'n' is not allowed", NULL } },
+		{ EXP_HEAD GOOD_PARAMS GOOD_COST MODEL_VARIANT(
+			  "{\"accesses\":[{\"array\":\"a\",\"space\":\"global\",\"op\":\"load\",\"bytes\":4,\"index\":\"gid0\"}]}"),
+		  { "'local') is not declared", NULL } },
+		{ EXP_HEAD GOOD_PARAMS GOOD_COST MODEL_VARIANT(
+			  "{\"local\":[\"32\"],\"accesses\":[{\"array\":\"a\",\"space\":\"shared\",\"op\":\"load\",\"bytes\":4,\"index\":\"gid0\"}]}"),
+		  { "accesses[0].space", "'shared' is not allowed (global or local)", NULL } },
+		{ EXP_HEAD GOOD_PARAMS GOOD_COST MODEL_VARIANT(
+			  "{\"local\":[\"32\"],\"accesses\":[{\"array\":\"a\",\"space\":\"global\",\"op\":\"load\",\"bytes\":3,\"index\":\"gid0\"}]}"),
+		  { "accesses[0].bytes", "1, 2, 4, 8 or 16", NULL } },
+		{ EXP_HEAD GOOD_PARAMS GOOD_COST MODEL_VARIANT(
+			  "{\"local\":[\"32\"],\"accesses\":[{\"array\":\"a\",\"space\":\"global\",\"op\":\"load\",\"bytes\":4,\"index\":\"gid0\",\"stride\":2}]}"),
+		  { "unknown key 'stride'", NULL } },
+		{ EXP_HEAD GOOD_PARAMS GOOD_COST MODEL_VARIANT("{\"local\":[\"32\"],\"accesses\":[]}"),
+		  { "accesses: must be an array of 1 to 8", NULL } },
+		{ EXP_HEAD GOOD_PARAMS GOOD_COST "\"model\":{\"local\":[\"n\"],\"colour\":1}," GOOD_VARIANTS "}]}",
+		  { "unknown key 'colour'", NULL } },
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct wl_error err = { 0 };
+		int rc = load_text(rows[i].text, &err);
+
+		if (!rows[i].expect[0]) {
+			CHECK(rc == 0, "row %zu should load: %s", i, err.msg);
+			continue;
+		}
+		CHECK(rc < 0, "row %zu should be refused", i);
+		for (int k = 0; k < 3 && rows[i].expect[k]; k++)
+			CHECK(strstr(err.msg, rows[i].expect[k]) != NULL, "row %zu: '%s' lacks '%s'", i,
+			      err.msg, rows[i].expect[k]);
+	}
+}

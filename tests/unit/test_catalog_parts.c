@@ -1,61 +1,16 @@
-/* Pure parts of the seed catalog: the bank-conflict model, the CPU references
+/* Pure parts of the seed catalog: the CPU references
  * of minplus and banks, the exact-sum inputs and check, and the slowdown the
  * server derives. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bank_model.h"
 #include "catalog.h"
 #include "check.h"
 #include "derived.h"
 #include "experiment.h"
 #include "experiments.h"
 #include "rng.h"
-
-void test_bank_model_predicts_conflict_degree(void)
-{
-	static const struct {
-		long long addr[32];
-		int lanes, banks, degree;
-	} rows[] = {
-		{ { 0, 1, 2, 3 }, 4, 4, 1 },			/* the seed's conflict-free case */
-		{ { 0, 2, 4, 6 }, 4, 4, 2 },			/* t[lid * 2]: 2-way */
-		{ { 0, 1, 0, 1 }, 4, 4, 1 },			/* t[lid % 2]: broadcast */
-		{ { 0, 4, 8, 12 }, 4, 4, 4 },			/* one bank, four words */
-		{ { 5, 5, 5, 5 }, 4, 4, 1 },			/* one word for all */
-		{ { 0, 32, 64, 96, 0, 32 }, 6, 32, 4 },		/* four distinct words in bank 0 */
-		{ { -1, 31 }, 2, 32, 2 },			/* negative addresses wrap to bank 31 */
-	};
-
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		int got = wl_bank_conflict_degree(rows[i].addr, rows[i].lanes, rows[i].banks);
-
-		CHECK(got == rows[i].degree, "row %zu: degree %d, expected %d", i, got, rows[i].degree);
-	}
-	/* Stride c on 32 banks: the closed form gcd(c, 32), doubling with each
-	 * factor of two in c; odd c conflict-free. Broadcast and SoA: always 1. */
-	for (long long c = 1; c <= 64; c++) {
-		int want = (int)wl_gcd(c, 32);
-
-		CHECK(wl_bank_predicted_degree("stride", c, 128) == want, "stride %lld: %g, expected %d", c,
-		      wl_bank_predicted_degree("stride", c, 128), want);
-		CHECK(wl_bank_predicted_degree("struct", c, 128) == want, "struct %lld", c);
-		if (32 % c == 0 || c == 64)
-			CHECK(wl_bank_predicted_degree("broadcast", c, 128) == 1, "broadcast %lld", c);
-		CHECK(wl_bank_predicted_degree("soa", c, 128) == 1, "soa %lld", c);
-	}
-	CHECK(wl_bank_predicted_degree("stride", 32, 128) == 32, "32-way at c = 32");
-	/* Broadcast with c = 33 over 4 warps: the first warp reads words 0..31;
-	 * in the others lid % 33 wraps, putting words 0 and 32 in bank 0. */
-	CHECK(wl_bank_predicted_degree("broadcast", 33, 128) == 1.75, "broadcast 33: %g",
-	      wl_bank_predicted_degree("broadcast", 33, 128));
-	CHECK(wl_bank_predicted_degree("broadcast", 33, 32) == 1, "one warp: no wrap");
-	/* A 16-item group fills half a warp: stride 4 covers 8 banks twice. */
-	CHECK(wl_bank_predicted_degree("stride", 4, 16) == 2, "half a warp at stride 4");
-	CHECK(wl_bank_predicted_degree("nonsense", 4, 128) == -1, "unknown variant");
-	CHECK(wl_gcd(12, 18) == 6 && wl_gcd(7, 32) == 1 && wl_gcd(64, 32) == 32, "gcd");
-}
 
 void test_minplus_reference_is_min_over_k(void)
 {
