@@ -98,10 +98,41 @@ static int check_entry(const char *source, const char *entry, size_t i, const ch
 	return -1;
 }
 
+/* A kernel's declared accesses, when it gives them, read as the catalog reads
+ * a variant's (the work-group's shape from the variant it runs like), so the
+ * run page can set the same prediction beside it. */
+static int check_accesses(const struct wl_experiment *exp, const struct wl_variant_def *like,
+			  const json_t *accesses, size_t i, struct wl_error *err)
+{
+	struct wl_model *m = NULL;
+	char where[32], field[sizeof(err->field)];
+	json_t *obj;
+	int rc;
+
+	if (!accesses)
+		return 0;
+	snprintf(where, sizeof(where), "kernels[%zu]", i);
+	obj = json_pack("{s:O}", "accesses", accesses);
+	if (!obj) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return -1;
+	}
+	rc = wl_experiment_model(exp, like, obj, where, &m, err);
+	json_decref(obj);
+	wl_model_free(m);
+	if (rc < 0 && err && err->kind == WL_ERR_CONFIG) {
+		/* The request's field, not the catalog's: kernels[0].accesses[1].index. */
+		snprintf(field, sizeof(field), "%.24s.%.96s", where, err->field[0] ? err->field : "accesses");
+		err->kind = WL_ERR_INVALID_FIELD;
+		memcpy(err->field, field, sizeof(field));
+	}
+	return rc;
+}
+
 static int check_kernel(const struct wl_experiment *exp, const json_t *k, size_t i,
 			const json_t *seen, size_t *total, json_t *out, struct wl_error *err)
 {
-	static const char *const keys[] = { "name", "like", "entry", "source", NULL };
+	static const char *const keys[] = { "name", "like", "entry", "source", "accesses", NULL };
 	struct wl_kernel_list *list = NULL;
 	const char *name, *like, *entry, *source, *key;
 	char field[64], known[512], what[64];
@@ -122,7 +153,7 @@ static int check_kernel(const struct wl_experiment *exp, const json_t *k, size_t
 		if (!*a) {
 			snprintf(field, sizeof(field), "kernels[%zu].%.32s", i, key);
 			wl_error_field(err, WL_ERR_INVALID_FIELD, field,
-				       "%s: unknown field (allowed: name, like, source, entry)", field);
+				       "%s: unknown field (allowed: name, like, source, entry, accesses)", field);
 			return -1;
 		}
 	}
@@ -157,6 +188,10 @@ static int check_kernel(const struct wl_experiment *exp, const json_t *k, size_t
 		return -1;
 	}
 
+	if (check_accesses(exp, wl_experiment_variant(exp, like, NULL), json_object_get(k, "accesses"),
+			   i, err) < 0)
+		return -1;
+
 	snprintf(field, sizeof(field), "kernels[%zu].source", i);
 	*total += strlen(source);
 	if (*total > WL_CUSTOM_SOURCE_MAX) {
@@ -178,8 +213,8 @@ static int check_kernel(const struct wl_experiment *exp, const json_t *k, size_t
 	}
 	if (check_entry(source, entry, i, &entry, list, err) < 0)
 		goto out;
-	value = json_pack("{s:s, s:s, s:s, s:s}", "name", name, "like", like, "entry", entry,
-			  "source", source);
+	value = json_pack("{s:s, s:s, s:s, s:s, s:O*}", "name", name, "like", like, "entry", entry,
+			  "source", source, "accesses", json_object_get(k, "accesses"));
 	if (!value || json_array_append_new(out, value) < 0) {
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		goto out;

@@ -425,7 +425,10 @@ void wl_api_run_csv(struct wl_server *srv, const struct wl_request *req, long lo
 		const struct wl_experiment *exp = wl_catalog_find(
 			srv->catalog, json_string_value(json_object_get(run, "experiment")));
 
-		if (wl_results_csv(exp, run, &csv, &len) < 0)
+		/* The CSV carries the figures the page shows beside each time. */
+		if (wl_run_derive(exp, st, run, &err) < 0)
+			wl_response_from_error(resp, &err);
+		else if (wl_results_csv(exp, run, &csv, &len) < 0)
 			wl_response_error(resp, 500, "internal", NULL, "cannot build the CSV");
 		else
 			wl_respond_cacheable(srv, req, wl_run_is_finished(run) ? key : NULL, csv, len, CSV_TYPE,

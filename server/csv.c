@@ -34,6 +34,10 @@ int wl_results_csv(const struct wl_experiment *exp, const json_t *run, char **ou
 {
 	static const char *const tail[] = { "median_ms", "min_ms", "max_ms", "reps", "bytes", "gbps",
 					    "gops" };
+	/* The model's figures (predictions.h), each as predicted_<name>; empty
+	 * where the variant declares no accesses. */
+	static const char *const predicted[] = { "efficiency", "sectors_per_request",
+						 "conflict_degree", "pct", "ms", "ratio" };
 	json_t *results = json_object_get(run, "results"), *first = json_array_get(results, 0);
 	json_t *kernels = json_object_get(json_object_get(run, "request"), "kernels"), *k;
 	const char *names[64];
@@ -62,7 +66,10 @@ int wl_results_csv(const struct wl_experiment *exp, const json_t *run, char **ou
 	}
 	for (i = 0; i < sizeof(tail) / sizeof(tail[0]); i++)
 		fprintf(f, ",%s", tail[i]);
-	fputs(",verified,custom\r\n", f);
+	fputs(",verified,custom", f);
+	for (i = 0; i < sizeof(predicted) / sizeof(predicted[0]); i++)
+		fprintf(f, ",predicted_%s", predicted[i]);
+	fputs("\r\n", f);
 	json_array_foreach(results, i, row) {
 		json_t *params = json_object_get(row, "params");
 		const char *variant = json_string_value(json_object_get(row, "variant"));
@@ -82,8 +89,13 @@ int wl_results_csv(const struct wl_experiment *exp, const json_t *run, char **ou
 		json_array_foreach(kernels, c, k)
 			custom |= variant && json_is_string(json_object_get(k, "name")) &&
 				  strcmp(json_string_value(json_object_get(k, "name")), variant) == 0;
-		fprintf(f, ",%s,%s\r\n", json_is_true(json_object_get(row, "verified")) ? "true" : "false",
+		fprintf(f, ",%s,%s", json_is_true(json_object_get(row, "verified")) ? "true" : "false",
 			custom ? "true" : "false");
+		for (size_t t = 0; t < sizeof(predicted) / sizeof(predicted[0]); t++) {
+			fputc(',', f);
+			put_number(f, json_object_get(json_object_get(row, "prediction"), predicted[t]));
+		}
+		fputs("\r\n", f);
 	}
 	if (fclose(f) != 0) {
 		free(*out);

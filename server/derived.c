@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "drops.h"
+#include "predictions.h"
 #include "regressions.h"
 
 /* "variant|{params without the baseline param}"; caller frees. */
@@ -316,5 +317,9 @@ int wl_run_derive(const struct wl_experiment *exp, struct wl_store *st, json_t *
 	}
 	if (wl_run_add_ceiling(exp, st, run, err) < 0)
 		return -1;
+	if (wl_run_add_predictions(exp, run) < 0) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return -1;
+	}
 	return wl_run_add_previous(st, run, err);
 }

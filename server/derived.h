@@ -4,7 +4,8 @@
  * - drops: points of a sweep well below their neighbours (transpose: partition
  *   camping), labelled with the largest power of two dividing the swept value;
  * - ceiling: the device's copy bandwidth as of the run's end, and each result's
- *   share of it. */
+ *   share of it;
+ * - prediction: the memory-access model's figures beside each result. */
 #ifndef WL_DERIVED_H
 #define WL_DERIVED_H
 
@@ -47,7 +48,7 @@ int wl_run_add_cache_marks(const struct wl_experiment *exp, json_t *run);
 /* Whether a run's status is final: its JSON and CSV never change again. */
 int wl_run_is_finished(const json_t *run);
 
-/* All of the above. */
+/* All of the above, and each result's prediction (predictions.h). */
 int wl_run_derive(const struct wl_experiment *exp, struct wl_store *st, json_t *run,
 		  struct wl_error *err);
 

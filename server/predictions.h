@@ -1,0 +1,23 @@
+/* The prediction beside each measurement: what the warp model (warp_model.h)
+ * makes of the variant's declared accesses at the result's point, on the run's
+ * device (its warp width where known, its copy ceiling), and how far the
+ * measurement departs from it, with the cause the catalog gives. */
+#ifndef WL_PREDICTIONS_H
+#define WL_PREDICTIONS_H
+
+#include <jansson.h>
+
+#include "catalog.h"
+
+/* A result departs from its prediction beyond this factor, either way. */
+#define WL_DEPARTURE_FACTOR 2.0
+
+/* Add "prediction" to every result of run (after wl_run_add_ceiling and
+ * wl_run_add_slowdown): null where the variant (or custom kernel) declares no
+ * accesses, {"error": ...} where the model cannot be evaluated at the point,
+ * else {"lanes", "efficiency", "sectors_per_request", "conflict_degree",
+ * "pct", "ms", "gbps" or "gops", "slowdown", "ratio", "departure", "sampled",
+ * "accesses": [...]} as docs/api.md describes. -1 only when out of memory. */
+int wl_run_add_predictions(const struct wl_experiment *exp, json_t *run);
+
+#endif
