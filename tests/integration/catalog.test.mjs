@@ -88,13 +88,61 @@ test('banks_report_predicted_degree_and_slowdown', () => {
   for (const r of runs.banks.results) {
     if (r.variant !== 'broadcast') {
       const want = r.variant === 'soa' ? 1 : gcd(r.params.c, 32);
-      assert.equal(r.extra.predicted_degree, want, `${r.variant} c=${r.params.c}`);
+      assert.equal(r.prediction.conflict_degree, want, `${r.variant} c=${r.params.c}`);
+      assert.equal(r.prediction.slowdown, want, 'the slowdown predicted against c = 1');
+      assert.ok(r.prediction.ratio > 0, 'measured slowdown set against the predicted one');
     } else {
-      assert.ok(r.extra.predicted_degree >= 1 && r.extra.predicted_degree < 2, `broadcast c=${r.params.c}`);
+      assert.ok(r.prediction.conflict_degree >= 1 && r.prediction.conflict_degree < 2, `broadcast c=${r.params.c}`);
     }
     assert.equal(typeof r.slowdown, 'number', `${r.variant} c=${r.params.c} has a slowdown`);
     if (r.params.c === 1) assert.equal(r.slowdown, 1);
   }
+});
+
+test('every_variant_declares_its_accesses_and_every_result_carries_a_prediction', () => {
+  for (const e of catalog.experiments) {
+    for (const v of e.variants) {
+      assert.ok(v.model && v.model.accesses.length > 0, `${e.id}/${v.id} declares its accesses`);
+      assert.ok(Array.isArray(v.model.local), `${e.id}/${v.id}: the work-group's shape`);
+    }
+    for (const r of runs[e.id].results) {
+      const p = r.prediction;
+      const where = `${e.id}/${r.variant} ${JSON.stringify(r.params)}`;
+      assert.ok(p && !p.error, `${where}: ${p && p.error}`);
+      assert.equal(p.lanes, 32, 'PoCL tells no warp width: the model takes 32 lanes');
+      assert.equal(p.accesses.length, e.variants.find((v) => v.id === r.variant).model.accesses.length);
+      assert.ok(p.efficiency > 0 && p.efficiency <= 1, `${where}: efficiency ${p.efficiency}`);
+      if (e.metric === 'bandwidth') {
+        assert.ok(Math.abs(p.pct - 100 * p.efficiency) < 1e-9, `${where}: pct`);
+        assert.ok(p.ms > 0 && p.gbps > 0, `${where}: a time at the copy ceiling (${runs[e.id].ceiling})`);
+        assert.ok(Math.abs(p.ratio - p.ms / r.median_ms) < 1e-9 * p.ratio, `${where}: ratio`);
+        if (p.ratio > 2 || p.ratio < 0.5) assert.match(p.departure, /^Measured [\d.]+× (faster|slower) than predicted; /);
+        else assert.equal(p.departure, null);
+      }
+    }
+  }
+  const sectors = (id, pred, array) => runs[id].results.find(pred).prediction.accesses.find((a) => a.array === array).sectors_per_request;
+  assert.equal(sectors('strided', (r) => r.params.stride === 1, 'a'), 4);
+  assert.equal(sectors('strided', (r) => r.params.stride === 8, 'a'), 32);
+  assert.equal(sectors('offset', (r) => r.params.offset === 1, 'a'), 5);
+  assert.equal(sectors('transpose', (r) => r.variant === 'naive', 'odata'), 32);
+  const tiled = runs.transpose.results.find((r) => r.variant === 'tiled').prediction;
+  const padded = runs.transpose.results.find((r) => r.variant === 'padded').prediction;
+  assert.equal(tiled.conflict_degree, 32);
+  assert.equal(padded.conflict_degree, 1);
+  const v0 = runs.minplus.results.find((r) => r.variant === 'v0' && r.params.n === 520).prediction;
+  const v1 = runs.minplus.results.find((r) => r.variant === 'v1' && r.params.n === 520).prediction;
+  assert.ok(v1.efficiency > 3 * v0.efficiency, 'v1 coalesces what v0 does not');
+  assert.ok(v0.gops > 0, 'a throughput family is predicted from its grid');
+});
+
+test('the_csv_carries_the_predictions', async () => {
+  const csv = (await lab.get(`/api/runs/${runs.strided.id}/results.csv`)).text.split('\r\n');
+  const header = csv[0].split(',');
+  const col = header.indexOf('predicted_sectors_per_request');
+  assert.ok(col > 0 && header.includes('predicted_efficiency') && header.includes('predicted_ratio'), csv[0]);
+  const stride8 = csv.find((line) => line.startsWith('stride,8,'));
+  assert.equal(stride8.split(',')[col], '32', 'the worst global access: the strided load');
 });
 
 test('minplus_says_when_it_checked_a_sample', () => {

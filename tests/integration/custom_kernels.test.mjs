@@ -56,9 +56,25 @@ test('custom_transposes_right_wrong_and_broken_sit_beside_the_built_ins', async 
   const at = lines.findIndex((l) => l.includes('int index_out'));
   lines[at] = lines[at].replace('x + y * n', 'x + y * n + missing_name');
   const broken = lines.join('\n');
+  // mine pads by two columns and says so: the model finds the column read
+  // 2-way (34 words a row put every other row in the same bank).
+  const rows = [{ var: 'i', from: '0', while: 'i < tile', next: 'i + rows' }];
+  const accesses = [
+    { array: 'idata', space: 'global', op: 'load', bytes: 4, index: '(grp1*tile + lid1 + i)*n + grp0*tile + lid0', loops: rows },
+    { array: 'tile', space: 'local', op: 'store', bytes: 4, index: '(lid1 + i)*(tile + 2) + lid0', loops: rows },
+    { array: 'tile', space: 'local', op: 'load', bytes: 4, index: 'lid0*(tile + 2) + lid1 + i', loops: rows },
+    { array: 'odata', space: 'global', op: 'store', bytes: 4, index: '(grp0*tile + lid1 + i)*n + grp1*tile + lid0', loops: rows },
+  ];
+  const refused = await lab.post('/api/runs', {
+    experiment: 'transpose', params: { n: 256 },
+    kernels: [{ name: 'mine', like: 'padded', source: mine, accesses: [{ ...accesses[2], index: 'lid0*(tile + 2) + lid9' }] }],
+  });
+  assert.equal(refused.status, 400);
+  assert.equal(refused.json.error.field, 'kernels[0].accesses[0].index');
+  assert.match(refused.json.error.message, /'lid0\*\(tile \+ 2\) \+ lid9': unknown variable 'lid9'/);
   const id = await queue({
     experiment: 'transpose', params: { n: [256, 512] }, repeat: 2,
-    kernels: [{ name: 'mine', like: 'padded', source: mine },
+    kernels: [{ name: 'mine', like: 'padded', source: mine, accesses },
       { name: 'wrong', like: 'padded', source: wrong },
       { name: 'broken', like: 'tiled', source: broken }],
   });
@@ -71,7 +87,11 @@ test('custom_transposes_right_wrong_and_broken_sit_beside_the_built_ins', async 
   for (const r of of('mine')) {
     assert.ok(r.verified && r.custom, `mine at n=${r.params.n}: ${r.error}`);
     assert.ok(r.gbps > 0 && r.bytes === 8 * r.params.n * r.params.n, 'the bytes of its like variant');
+    assert.equal(r.prediction.conflict_degree, 2, 'its declared accesses are predicted');
+    assert.equal(r.prediction.efficiency, 1);
   }
+  for (const r of of('wrong')) assert.equal(r.prediction, null, 'no declaration, no prediction');
+  for (const r of of('padded')) assert.equal(r.prediction.conflict_degree, 1);
   for (const r of of('wrong')) {
     assert.equal(r.verified, false);
     assert.ok(r.median_ms > 0, 'a wrong result keeps its time');
@@ -93,10 +113,12 @@ test('custom_transposes_right_wrong_and_broken_sit_beside_the_built_ins', async 
   assert.equal(custom.like_source, padded, 'diffed against the template it came from');
   assert.match(src.variants.find((v) => v.id === 'padded').source, /void mtran_padded/);
   const csv = (await lab.get(`/api/runs/${id}/results.csv`)).text.split('\r\n');
-  assert.ok(csv.some((l) => l.startsWith('mine,256,') && l.endsWith(',true,true')), 'custom rows marked in the CSV');
+  const customCol = csv[0].split(',').indexOf('custom');
+  assert.ok(csv.some((l) => l.startsWith('mine,256,') && l.split(',')[customCol] === 'true'), 'custom rows marked in the CSV');
   // Run again re-submits the kernels: the stored request holds them.
   assert.equal(run.request.kernels.length, 3);
   assert.equal(run.request.kernels[0].entry, 'mine');
+  assert.deepEqual(run.request.kernels[0].accesses, accesses);
 });
 
 test('a_kernel_with_other_parameters_fails_its_points_saying_why', async () => {
