@@ -239,11 +239,51 @@ test('banks_page_sets_slowdown_beside_the_predicted_degree', async () => {
   await lab.waitDone(id);
   const page = await openPage(browser, { width: 1920, height: 1080 });
   await page.goto(`${lab.base}/runs/${id}`);
-  await page.waitForSelector('#second:not([hidden])');
-  assert.match(await page.locator('#second-title').innerText(), /predicted conflict degree/);
-  assert.ok(await paintedPixels(page, '#chart2') > 2000);
+  await page.waitForSelector('#model:not([hidden])');
+  assert.match(await page.locator('#model-title').innerText(), /beside the slowdown the conflict degree predicts/);
+  assert.ok(await paintedPixels(page, '#model-chart') > 2000);
   assert.match(await page.locator('#table').innerText(), /× c=1/);
+  assert.match(await page.locator('#table').innerText(), /model: .*32-way/, 'stride 32: the predicted degree in its cell');
+  assert.match(await page.locator('#accesses').innerText(), /s\[lid0\*c \+ it % 32\]/, 'the declared index');
   await shot(page, 'run-banks-1920x1080');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('run_page_sets_the_prediction_beside_the_measurement', async () => {
+  // A copy run first: the device's ceiling that both curves are shares of.
+  await lab.waitDone((await lab.post('/api/runs', { experiment: 'copy', params: { n: 1048576 }, repeat: 2 })).json.id);
+  const strided = (await lab.post('/api/runs', { experiment: 'strided', params: { stride: [1, 2, 4, 8, 16, 32], n: 65536 }, repeat: 2 })).json.id;
+  const transpose = (await lab.post('/api/runs', { experiment: 'transpose', params: { n: [64, 128] }, repeat: 2 })).json.id;
+  const run = await lab.waitDone(strided);
+  await lab.waitDone(transpose);
+  const page = await openPage(browser, { width: 1280, height: 900 });
+  await page.goto(`${lab.base}/runs/${strided}`);
+  await page.waitForSelector('#model:not([hidden])');
+  assert.match(await page.locator('#model-title').innerText(), /% of the copy ceiling vs stride/);
+  assert.ok(await paintedPixels(page, '#model-chart') > 2000, 'both curves drawn');
+  // Each cell carries the model's figures: stride 8 reads 32 sectors for 4 useful bytes each.
+  const cells = await page.$$eval('#table td[data-variant] .predicted', (xs) => xs.map((x) => [x.textContent, x.dataset.efficiency]));
+  assert.equal(cells.length, 6);
+  assert.match(cells[3][0], /^model: 22\.2% of copy · 32 sectors\/req/);
+  assert.equal(Number(cells[0][1]), 1, 'stride 1 coalesces');
+  assert.match(await page.locator('#accesses').innerText(), /a\[gid0\*stride\]/);
+  // Every departure beyond 2x is said once per variant and direction, with its cause.
+  const departing = new Set(run.results.filter((r) => r.prediction.departure).map((r) => `${r.variant}${r.prediction.ratio > 1}`));
+  const sentences = await page.$$eval('#departure-list li', (xs) => xs.map((x) => x.textContent));
+  assert.equal(sentences.length, departing.size);
+  for (const s of sentences) assert.match(s, /at stride = .*: Measured [\d.]+× (faster|slower) than predicted; likely cause: /);
+  assert.equal(await page.locator('#departures').isHidden(), departing.size === 0);
+  await shot(page, 'run-strided-model-1280x900');
+  // The transpose: naive's writes explained by their 32 sectors per request, the tile's 32-way read.
+  await page.goto(`${lab.base}/runs/${transpose}`);
+  await page.waitForSelector('#accesses');
+  const rows = await page.$$eval('#accesses tbody tr', (xs) => xs.map((x) => [x.dataset.variant, ...[...x.cells].map((c) => c.textContent)]));
+  const naiveWrite = rows.find((r) => r[0] === 'naive' && r[2] === 'global store');
+  assert.equal(naiveWrite[4], '32', 'naive: 32 sectors per write request');
+  const tiledRead = rows.find((r) => r[0] === 'tiled' && r[2] === 'local load');
+  assert.equal(tiledRead[7], '32-way');
+  assert.equal(rows.find((r) => r[0] === 'padded' && r[2] === 'local load')[7], '1-way');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

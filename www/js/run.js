@@ -2,14 +2,15 @@
 // run's event stream until it ends; polled when the stream fails), device and
 // request, the metric over the swept parameter with
 // one line per variant — with partition-camping drops marked for transpose
-// sweeps, and slowdown beside the predicted conflict degree for banks — and the
-// timing table. Everything shown comes from GET /api/runs/{id} and the
+// sweeps — the memory-access model's prediction beside the measurement
+// (model.js), and the timing table. Everything shown comes from GET /api/runs/{id} and the
 // stream's events, which carry the same objects; a finished run renders from
 // GET alone, the same on every load.
 import { ApiError, banner, getJSON, liveStream } from './api.js';
 import { lineChart } from './charts.js';
 import { el, fmtBytes, fmtMs, fmtNumber, fmtPct } from './format.js';
 import { isMultiplying, metricOf, paramNames, pointRows, runVariants, sweptParam, variantLabel, variantTitle } from './results.js';
+import { predictionLine, renderModel } from './model.js';
 import { renderSources } from './sources.js';
 
 const runId = (location.pathname.match(/^\/runs\/(\d+)$/) || [])[1];
@@ -117,7 +118,8 @@ function resultCell(r, metric) {
   r.ceiling_pct !== null && r.ceiling_pct !== undefined ? el('span', { class: 'sub' }, `${fmtNumber(r.ceiling_pct, 3)}% of copy`) : null,
   r.peak_pct !== null && r.peak_pct !== undefined ? el('span', { class: 'sub' }, `${fmtNumber(r.peak_pct, 3)}% of peak`) : null,
   r.discarded ? el('span', { class: 'sub warn', title: 'samples taken while the GPU reported a power or thermal cap' }, `${r.discarded} throttled samples dropped`) : null,
-  r.slowdown !== null && r.slowdown !== undefined ? el('span', { class: 'sub' }, `${fmtNumber(r.slowdown, 3)}× c=1`) : null);
+  r.slowdown !== null && r.slowdown !== undefined ? el('span', { class: 'sub' }, `${fmtNumber(r.slowdown, 3)}× c=1`) : null,
+  predictionLine(r));
 }
 
 // A chart point: the rate, its interval as error bars, and what the tooltip
@@ -192,30 +194,6 @@ function renderChart(run) {
   }
 }
 
-// banks: measured slowdown against c = 1 beside the model's predicted degree.
-function renderSecond(run) {
-  const show = run.experiment === 'banks';
-  document.getElementById('second').hidden = !show;
-  if (!show) return;
-  const x = 'c';
-  document.getElementById('second-title').textContent = 'Slowdown vs c, beside the predicted conflict degree';
-  const model = (run.results.find((r) => r.extra && r.extra.bank_model) || {}).extra;
-  document.getElementById('second-note').textContent =
-    `Solid: measured time over the time at c = 1. Dashed: the conflict degree of the bank model${model ? ` (${model.bank_model})` : ''}.`;
-  const series = [];
-  runVariants(run, experiment).forEach((v, i) => {
-    const rs = run.results.filter((r) => r.variant === v.id && r.verified).sort((a, b) => a.params[x] - b.params[x]);
-    series.push({ label: `${variantLabel(v, experiment)}: measured`, style: i, dash: 0,
-      points: rs.filter((r) => r.slowdown !== null && r.slowdown !== undefined).map((r) => ({ x: r.params[x], y: r.slowdown })) });
-    // A custom kernel has no prediction: the model knows the built-in patterns.
-    if (!v.custom) {
-      series.push({ label: `${variantLabel(v, experiment)}: predicted`, style: i, dash: 1,
-        points: rs.filter((r) => r.extra).map((r) => ({ x: r.params[x], y: r.extra.predicted_degree })) });
-    }
-  });
-  chart2 = lineChart(document.getElementById('chart2'), chart2, { series, xTitle: 'c — stride / struct words', yTitle: 'slowdown (×)' });
-}
-
 let delay = 1000;
 let lastDone = -1;
 let healthChecked = 0;
@@ -247,7 +225,7 @@ function renderAll(run) {
   renderFacts(run);
   renderTable(run);
   renderChart(run);
-  renderSecond(run);
+  chart2 = renderModel(run, experiment, chart2);
   renderSources(run, (id) => variantTitle(experiment, id));
 }
 

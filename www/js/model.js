@@ -1,0 +1,140 @@
+// The memory-access model on the run page: each result's prediction (which
+// the server derives from the variant's declared accesses) in its table cell,
+// a chart of predicted against measured over the swept parameter, each
+// variant's accesses with what the model makes of them, and a sentence for
+// every place the measurement departs from the prediction by more than 2×.
+// Nothing here recomputes a figure the server provides.
+
+import { lineChart } from './charts.js';
+import { el, fmtNumber } from './format.js';
+import { metricOf, runVariants, sweptParam, variantLabel, variantTitle } from './results.js';
+
+const known = (v) => v !== null && v !== undefined;
+
+// The line a table cell gets under its measurement.
+export function predictionLine(r) {
+  const p = r.prediction;
+  if (!p || p.error) return p && p.error ? el('span', { class: 'sub muted', title: p.error }, 'no prediction here') : null;
+  const parts = [];
+  if (known(p.pct)) parts.push(`${fmtNumber(p.pct, 3)}% of copy`);
+  if (known(p.sectors_per_request)) parts.push(`${fmtNumber(p.sectors_per_request, 3)} sectors/req`);
+  if (known(p.conflict_degree)) parts.push(`${fmtNumber(p.conflict_degree, 3)}-way`);
+  return el('span', {
+    class: `sub predicted${p.departure ? ' departs' : ''}`, 'data-efficiency': known(p.efficiency) ? String(p.efficiency) : '',
+    title: p.departure || 'the model: one work-group\'s warps over the declared accesses',
+  }, `model: ${parts.join(' · ')}${p.departure ? ' ⚠' : ''}`);
+}
+
+// What the chart compares: the measured and predicted share of the copy
+// ceiling (bandwidth), the rates (throughput), or slowdown against the baseline.
+function comparison(run, experiment) {
+  if (experiment && experiment.baseline && run.results.some((r) => r.prediction && known(r.prediction.slowdown))) {
+    return {
+      title: `Slowdown vs ${experiment.baseline.param}, beside the slowdown the conflict degree predicts`,
+      unit: 'slowdown (×)', measured: (r) => r.slowdown, predicted: (r) => r.prediction.slowdown,
+      note: `Solid: measured time over the time at ${experiment.baseline.param} = ${experiment.baseline.value}. Dashed: the model's conflict degree over the degree there (32 banks × 4 bytes, warps of ${lanesOf(run)}, every warp of the first work-group).`,
+    };
+  }
+  const metric = metricOf(experiment);
+  if (metric.key === 'gbps') {
+    return {
+      title: `Predicted beside measured: % of the copy ceiling vs ${sweptParam(run, experiment)}`,
+      unit: '% of copy', measured: (r) => r.ceiling_pct, predicted: (r) => r.prediction.pct,
+      note: `Solid: measured, as a share of this device's copy ceiling. Dashed: the useful share of the bytes the predicted sectors move (32-byte sectors, warps of ${lanesOf(run)}).`,
+    };
+  }
+  return {
+    title: `Predicted beside measured: ${metric.unit} vs ${sweptParam(run, experiment)}`,
+    unit: metric.unit, measured: (r) => r[metric.key], predicted: (r) => r.prediction[metric.key],
+    note: `Solid: measured. Dashed: the bytes the predicted sectors move, at this device's copy ceiling (warps of ${lanesOf(run)}).`,
+  };
+}
+
+function lanesOf(run) {
+  const p = run.results.map((r) => r.prediction).find((x) => x && x.lanes);
+  return p ? `${p.lanes} lanes` : '32 lanes';
+}
+
+function rangeOf(values) {
+  const v = [...new Set(values)].sort((a, b) => a - b);
+  return v.length <= 4 ? v.join(', ') : `${v[0]} … ${v[v.length - 1]} (${v.length} points)`;
+}
+
+// One sentence per variant and direction: where it departs, and the catalog's
+// cause as the server wrote it, taken from its widest departure.
+function departures(run, experiment, x) {
+  const groups = new Map();
+  for (const r of run.results) {
+    const p = r.prediction;
+    if (!p || !p.departure || !r.verified) continue;
+    const key = `${r.variant}|${p.ratio > 1 ? 'faster' : 'slower'}`;
+    const g = groups.get(key) || { variant: r.variant, xs: [], worst: p };
+    g.xs.push(r.params[x]);
+    if (Math.abs(Math.log(p.ratio)) > Math.abs(Math.log(g.worst.ratio))) g.worst = p;
+    groups.set(key, g);
+  }
+  return [...groups.values()].map((g) => el('li', { 'data-variant': g.variant },
+    el('strong', {}, `${variantTitle(experiment, g.variant)} at ${x} = ${rangeOf(g.xs)}: `), g.worst.departure));
+}
+
+// The declared accesses of each variant with a prediction, and the model's
+// figures for them at the variant's last point.
+function accessTable(run, experiment, x) {
+  const rows = [];
+  for (const v of runVariants(run, experiment)) {
+    const rs = run.results.filter((r) => r.variant === v.id && r.prediction && r.prediction.accesses);
+    if (!rs.length) continue;
+    const last = rs[rs.length - 1];
+    const decl = v.custom
+      ? ((run.request.kernels || []).find((k) => k.name === v.id) || {}).accesses
+      : ((experiment && experiment.variants.find((d) => d.id === v.id)) || { model: {} }).model.accesses;
+    last.prediction.accesses.forEach((a, i) => {
+      const d = (decl || [])[i] || {};
+      rows.push(el('tr', { 'data-variant': v.id },
+        el('td', {}, i === 0 ? variantLabel(v, experiment) : ''),
+        el('td', {}, `${a.space} ${a.op}`),
+        el('td', {}, el('code', {}, `${a.array}[${d.index || '?'}]`),
+          d.when ? el('span', { class: 'sub' }, `when ${d.when}`) : null,
+          (d.loops || []).length ? el('span', { class: 'sub' }, d.loops.map((l) => `${l.var} = ${l.from}; ${l.while}; ${l.var} = ${l.next}`).join(' / ')) : null),
+        el('td', { class: 'num' }, fmtNumber(a.sectors_per_request, 3)),
+        el('td', { class: 'num' }, fmtNumber(a.lines_per_request, 3)),
+        el('td', { class: 'num' }, known(a.efficiency) ? `${fmtNumber(100 * a.efficiency, 3)}%` : '–'),
+        el('td', { class: 'num' }, known(a.conflict_degree) ? `${fmtNumber(a.conflict_degree, 3)}-way` : '–'),
+        el('td', { class: 'num' }, i === 0 ? `${x} = ${last.params[x]}` : '')));
+    });
+  }
+  if (!rows.length) return null;
+  return el('table', { class: 'grid numbers', id: 'accesses' },
+    el('thead', {}, el('tr', {}, ['variant', 'access', 'index', 'sectors/request', 'lines/request', 'useful bytes', 'bank conflict', 'at']
+      .map((h) => el('th', { scope: 'col' }, h)))),
+    el('tbody', {}, rows));
+}
+
+// The section: hidden when no result has a prediction. Returns the chart.
+export function renderModel(run, experiment, chart) {
+  const section = document.getElementById('model');
+  const any = run.results.some((r) => r.prediction && !r.prediction.error);
+  section.hidden = !any;
+  if (!any) return chart;
+  const x = sweptParam(run, experiment);
+  const c = comparison(run, experiment);
+  document.getElementById('model-title').textContent = c.title;
+  document.getElementById('model-note').textContent = c.note;
+  const series = [];
+  runVariants(run, experiment).forEach((v, i) => {
+    const rs = run.results.filter((r) => r.variant === v.id && r.verified).sort((a, b) => a.params[x] - b.params[x]);
+    const withPrediction = rs.filter((r) => r.prediction && !r.prediction.error && known(c.predicted(r)));
+    series.push({ label: `${variantLabel(v, experiment)}: measured`, style: i, dash: 0,
+      points: rs.filter((r) => known(c.measured(r))).map((r) => ({ x: r.params[x], y: c.measured(r) })) });
+    if (withPrediction.length) {
+      series.push({ label: `${variantLabel(v, experiment)}: predicted`, style: i, dash: 1,
+        points: withPrediction.map((r) => ({ x: r.params[x], y: c.predicted(r) })) });
+    }
+  });
+  const list = departures(run, experiment, x);
+  const box = document.getElementById('departures');
+  box.hidden = list.length === 0;
+  document.getElementById('departure-list').replaceChildren(...list);
+  document.getElementById('access-table').replaceChildren(...[accessTable(run, experiment, x)].filter(Boolean));
+  return lineChart(document.getElementById('model-chart'), chart, { series, xTitle: x, yTitle: c.unit });
+}
