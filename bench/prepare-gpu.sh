@@ -8,6 +8,8 @@ make build
 mkdir -p .gpu/debs .gpu/bin
 (cd .gpu/debs && apt-get download ocl-icd-libopencl1 libjansson4 libsqlite3-0 libmicrohttpd12 \
 	libgnutls30 libp11-kit0 libidn2-0 libunistring2 libtasn1-6 libnettle8 libhogweed6 libgmp10 \
-	libffi8 libgomp1 zlib1g clinfo)
+	libffi8 libgomp1 zlib1g clinfo \
+	libpq5 libssl3 libgssapi-krb5-2 libkrb5-3 libk5crypto3 libkrb5support0 libkeyutils1 libcom-err2 \
+	libldap-2.5-0 libsasl2-2)
 cp build/warplab-runner build/warplab-server .gpu/bin/
 du -sh .gpu
