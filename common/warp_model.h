@@ -21,7 +21,7 @@
 #define WL_MODEL_BANK_BYTES 4
 #define WL_MODEL_LANES_MAX 64		/* NVIDIA's warps are 32, AMD's wavefronts 64 */
 #define WL_MODEL_GROUP_MAX 4096		/* work-items of the simulated group */
-#define WL_MODEL_SAMPLE 256		/* warp requests simulated per access */
+#define WL_MODEL_SAMPLE 64		/* warp requests simulated per access (at least one iteration) */
 #define WL_MODEL_TRIPS_MAX (1LL << 24)	/* a loop nest longer than this is refused */
 
 struct wl_access_figures {

@@ -113,9 +113,31 @@ static json_t *departure(const struct wl_model *m, double ratio)
 	return json_string(text);
 }
 
+/* The conflict degree at the baseline point for variant name at values (the
+ * baseline param already set), from memo or the model; 0 when unknown. The
+ * points of a sweep over the baseline param share it, so it is simulated once. */
+static double baseline_degree(const struct wl_experiment *exp, const char *name,
+			      const struct wl_model *m, const long long *values, int lanes, json_t *memo)
+{
+	char key[512];
+	int used = snprintf(key, sizeof(key), "%s", name);
+	struct wl_prediction base;
+	struct wl_error err;
+
+	for (size_t i = 0; i < exp->nparams && used > 0 && (size_t)used < sizeof(key); i++)
+		used += snprintf(key + used, sizeof(key) - (size_t)used, "|%lld", values[i]);
+	if (json_object_get(memo, key))
+		return json_real_value(json_object_get(memo, key));
+	if (wl_model_predict(m, values, (int)exp->nparams, lanes, &base, &err) < 0)
+		base.conflict_degree = 0;
+	json_object_set_new(memo, key, json_real(base.conflict_degree));
+	return base.conflict_degree;
+}
+
 /* The prediction of one result. */
 static json_t *predict_result(const struct wl_experiment *exp, const struct wl_variant_def *costs,
-			      const struct wl_model *m, const json_t *r, int lanes, double ceiling)
+			      const struct wl_model *m, const json_t *r, int lanes, double ceiling,
+			      json_t *memo)
 {
 	long long *values = calloc(exp->nparams + 1, sizeof(*values));
 	double median = json_real_value(json_object_get(r, "median_ms"));
@@ -136,12 +158,13 @@ static json_t *predict_result(const struct wl_experiment *exp, const struct wl_v
 		goto out;
 	}
 	if (exp->baseline_param >= 0 && p.has_local) {
-		struct wl_prediction base;
+		double base;
 
 		values[exp->baseline_param] = exp->baseline_value;
-		if (wl_model_predict(m, values, (int)exp->nparams, lanes, &base, &err) == 0 &&
-		    base.conflict_degree > 0) {
-			slowdown = p.conflict_degree / base.conflict_degree;
+		base = baseline_degree(exp, json_string_value(json_object_get(r, "variant")), m, values,
+				       lanes, memo);
+		if (base > 0) {
+			slowdown = p.conflict_degree / base;
 			by_slowdown = json_real_value(json_object_get(r, "slowdown")) > 0;
 			if (by_slowdown)
 				ratio = slowdown / json_real_value(json_object_get(r, "slowdown"));
@@ -182,11 +205,15 @@ int wl_run_add_predictions(const struct wl_experiment *exp, json_t *run)
 	int lanes = json_is_integer(warp) && json_integer_value(warp) > 0 ?
 		(int)json_integer_value(warp) : 32;
 	struct custom_models customs;
+	json_t *memo;
 	size_t i;
 	int rc = 0;
 
 	if (!exp)
 		return 0;
+	memo = json_object();
+	if (!memo)
+		return -1;
 	customs_load(exp, run, &customs);
 	json_array_foreach(json_object_get(run, "results"), i, r) {
 		const char *name = json_string_value(json_object_get(r, "variant"));
@@ -206,12 +233,13 @@ int wl_run_add_predictions(const struct wl_experiment *exp, json_t *run)
 		else if (!m || !def)
 			p = json_null();
 		else
-			p = predict_result(exp, def, m, r, lanes, ceiling);
+			p = predict_result(exp, def, m, r, lanes, ceiling, memo);
 		if (!p || json_object_set_new(r, "prediction", p) < 0) {
 			rc = -1;
 			break;
 		}
 	}
 	customs_free(&customs);
+	json_decref(memo);
 	return rc;
 }
