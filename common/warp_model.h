@@ -22,7 +22,7 @@
 #define WL_MODEL_LANES_MAX 64		/* NVIDIA's warps are 32, AMD's wavefronts 64 */
 #define WL_MODEL_GROUP_MAX 4096		/* work-items of the simulated group */
 #define WL_MODEL_SAMPLE 64		/* warp requests simulated per access (at least one iteration) */
-#define WL_MODEL_TRIPS_MAX (1LL << 24)	/* a loop nest longer than this is refused */
+#define WL_MODEL_TRIPS_MAX (1LL << 22)	/* a loop nest longer than this is refused */
 
 struct wl_access_figures {
 	double requests;		/* warp requests in one work-group */
@@ -48,8 +48,11 @@ struct wl_prediction {
 
 /* Predict m at params[0..nparams) (the point's values, in catalog order) for
  * warps of lanes work-items. -1 with the reason in err where the model cannot
- * be evaluated there (a division by zero, a negative index, a group too big). */
+ * be evaluated there (a division by zero, a negative index, a group too big),
+ * or where *budget (when not NULL: loop steps and warp requests the caller
+ * still allows, decremented as they are spent) runs out: a custom kernel's
+ * declaration is a client's input, and its loops must not hold the server. */
 int wl_model_predict(const struct wl_model *m, const long long *params, int nparams, int lanes,
-		     struct wl_prediction *out, struct wl_error *err);
+		     long long *budget, struct wl_prediction *out, struct wl_error *err);
 
 #endif

@@ -13,6 +13,12 @@
 #include "custom_kernels.h"
 #include "warp_model.h"
 
+/* Loop steps and warp requests one derivation of a run may simulate in all:
+ * about a second of a core at worst. The catalog's runs use far less (a
+ * 256-result banks run well under a million); a custom kernel's loops are a
+ * client's input and could ask for any amount. */
+#define WL_PREDICTION_BUDGET (40LL * 1000 * 1000)
+
 /* The models of a run's custom kernels that declare accesses. */
 struct custom_models {
 	size_t n;
@@ -117,7 +123,8 @@ static json_t *departure(const struct wl_model *m, double ratio)
  * baseline param already set), from memo or the model; 0 when unknown. The
  * points of a sweep over the baseline param share it, so it is simulated once. */
 static double baseline_degree(const struct wl_experiment *exp, const char *name,
-			      const struct wl_model *m, const long long *values, int lanes, json_t *memo)
+			      const struct wl_model *m, const long long *values, int lanes, json_t *memo,
+			      long long *budget)
 {
 	char key[512];
 	int used = snprintf(key, sizeof(key), "%s", name);
@@ -128,7 +135,7 @@ static double baseline_degree(const struct wl_experiment *exp, const char *name,
 		used += snprintf(key + used, sizeof(key) - (size_t)used, "|%lld", values[i]);
 	if (json_object_get(memo, key))
 		return json_real_value(json_object_get(memo, key));
-	if (wl_model_predict(m, values, (int)exp->nparams, lanes, &base, &err) < 0)
+	if (wl_model_predict(m, values, (int)exp->nparams, lanes, budget, &base, &err) < 0)
 		base.conflict_degree = 0;
 	json_object_set_new(memo, key, json_real(base.conflict_degree));
 	return base.conflict_degree;
@@ -137,7 +144,7 @@ static double baseline_degree(const struct wl_experiment *exp, const char *name,
 /* The prediction of one result. */
 static json_t *predict_result(const struct wl_experiment *exp, const struct wl_variant_def *costs,
 			      const struct wl_model *m, const json_t *r, int lanes, double ceiling,
-			      json_t *memo)
+			      json_t *memo, long long *budget)
 {
 	long long *values = calloc(exp->nparams + 1, sizeof(*values));
 	double median = json_real_value(json_object_get(r, "median_ms"));
@@ -153,7 +160,7 @@ static json_t *predict_result(const struct wl_experiment *exp, const struct wl_v
 		o = json_pack("{s:s}", "error", "the result lacks a parameter of its experiment");
 		goto out;
 	}
-	if (wl_model_predict(m, values, (int)exp->nparams, lanes, &p, &err) < 0) {
+	if (wl_model_predict(m, values, (int)exp->nparams, lanes, budget, &p, &err) < 0) {
 		o = json_pack("{s:s}", "error", err.msg);
 		goto out;
 	}
@@ -162,7 +169,7 @@ static json_t *predict_result(const struct wl_experiment *exp, const struct wl_v
 
 		values[exp->baseline_param] = exp->baseline_value;
 		base = baseline_degree(exp, json_string_value(json_object_get(r, "variant")), m, values,
-				       lanes, memo);
+				       lanes, memo, budget);
 		if (base > 0) {
 			slowdown = p.conflict_degree / base;
 			by_slowdown = json_real_value(json_object_get(r, "slowdown")) > 0;
@@ -205,6 +212,7 @@ int wl_run_add_predictions(const struct wl_experiment *exp, json_t *run)
 	int lanes = json_is_integer(warp) && json_integer_value(warp) > 0 ?
 		(int)json_integer_value(warp) : 32;
 	struct custom_models customs;
+	long long budget = WL_PREDICTION_BUDGET;
 	json_t *memo;
 	size_t i;
 	int rc = 0;
@@ -233,7 +241,7 @@ int wl_run_add_predictions(const struct wl_experiment *exp, json_t *run)
 		else if (!m || !def)
 			p = json_null();
 		else
-			p = predict_result(exp, def, m, r, lanes, ceiling, memo);
+			p = predict_result(exp, def, m, r, lanes, ceiling, memo, &budget);
 		if (!p || json_object_set_new(r, "prediction", p) < 0) {
 			rc = -1;
 			break;
