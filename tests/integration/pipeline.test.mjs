@@ -129,7 +129,8 @@ test('downloads_results_as_csv', async () => {
   assert.match(res.headers.get('content-type'), /^text\/csv/);
   assert.match(res.headers.get('content-disposition'), new RegExp(`warplab-run-${sweep}\\.csv`));
   const lines = res.text.trim().split(/\r\n/);
-  assert.equal(lines[0], 'variant,n,tile,rows,median_ms,min_ms,max_ms,reps,bytes,gbps,gops,verified,custom');
+  assert.equal(lines[0], 'variant,n,tile,rows,median_ms,min_ms,max_ms,reps,bytes,gbps,gops,verified,custom,'
+    + 'predicted_efficiency,predicted_sectors_per_request,predicted_conflict_degree,predicted_pct,predicted_ms,predicted_ratio');
   assert.equal(lines.length, 21);
   const run = (await lab.get(`/api/runs/${sweep}`)).json;
   const first = lines[1].split(',');
@@ -137,6 +138,8 @@ test('downloads_results_as_csv', async () => {
   assert.equal(Number(first[1]), run.results[0].params.n);
   assert.ok(Math.abs(Number(first[4]) - run.results[0].median_ms) < 1e-6 * run.results[0].median_ms);
   assert.equal(first[11], 'true');
+  assert.ok(Math.abs(Number(first[13]) - run.results[0].prediction.efficiency) < 1e-6, 'the model rides along');
+  assert.equal(Number(first[14]), run.results[0].prediction.sectors_per_request);
 });
 
 test('serves_catalog_devices_and_health', async () => {
