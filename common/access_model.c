@@ -66,6 +66,8 @@ static int parse_at(const json_t *v, const struct names *t, struct wl_expr *out,
 	return -1;
 }
 
+/* Fail unless obj is an object whose keys are all in allowed; field (or NULL:
+ * obj is where itself) names it in the message. */
 static int check_keys(const json_t *obj, const char *const *allowed, const char *where,
 		      const char *field, struct wl_error *err)
 {
@@ -73,7 +75,8 @@ static int check_keys(const json_t *obj, const char *const *allowed, const char 
 	json_t *value;
 
 	if (!json_is_object(obj)) {
-		wl_error_field(err, WL_ERR_CONFIG, field, "%s.%s: must be an object", where, field);
+		wl_error_field(err, WL_ERR_CONFIG, field, "%s%s%s: must be an object", where,
+			       field ? "." : "", field ? field : "");
 		return -1;
 	}
 	json_object_foreach((json_t *)obj, key, value) {
@@ -88,8 +91,9 @@ static int check_keys(const json_t *obj, const char *const *allowed, const char 
 		for (a = allowed; *a; a++)
 			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
 				 a == allowed ? "" : ", ", *a);
-		wl_error_field(err, WL_ERR_CONFIG, field, "%s.%s: unknown key '%.40s' (allowed: %s)",
-			       where, field, key, list);
+		wl_error_field(err, WL_ERR_CONFIG, field ? field : key,
+			       "%s%s%s: unknown key '%.40s' (allowed: %s)", where, field ? "." : "",
+			       field ? field : "", key, list);
 		return -1;
 	}
 	return 0;
@@ -316,30 +320,15 @@ int wl_model_load(const json_t *obj, const struct wl_model_shape *base,
 	static const char *const keys[] = { "accesses", "local", "grid", "faster", "slower", NULL };
 	struct wl_model *m = calloc(1, sizeof(*m));
 	const json_t *local, *grid, *accesses;
-	const char *faster, *slower, *key;
-	json_t *value;
+	const char *faster, *slower;
 
 	*out = NULL;
 	if (!m) {
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		return -1;
 	}
-	if (!json_is_object(obj)) {
-		wl_error_set(err, WL_ERR_CONFIG, "%s: must be an object", where);
+	if (check_keys(obj, keys, where, NULL, err) < 0)
 		goto fail;
-	}
-	json_object_foreach((json_t *)obj, key, value) {
-		const char *const *k;
-
-		for (k = keys; *k && strcmp(*k, key) != 0; k++)
-			;
-		if (!*k) {
-			wl_error_field(err, WL_ERR_CONFIG, key,
-				       "%s: unknown key '%.40s' (allowed: accesses, local, grid, faster, slower)",
-				       where, key);
-			goto fail;
-		}
-	}
 	local = json_object_get(obj, "local") ? json_object_get(obj, "local") : base ? base->local : NULL;
 	grid = json_object_get(obj, "grid") ? json_object_get(obj, "grid") : base ? base->grid : NULL;
 	faster = base ? base->faster : NULL;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "custom_kernels.h"
+#include "derived.h"
 #include "warp_model.h"
 
 /* Loop steps and warp requests one derivation of a run may simulate in all:
@@ -89,21 +90,6 @@ static json_t *accesses_json(const struct wl_model *m, const struct wl_predictio
 	return list;
 }
 
-/* The point's values in catalog order from a result's params; -1 if one is missing. */
-static int point_values(const struct wl_experiment *exp, const json_t *result, long long *values)
-{
-	json_t *params = json_object_get(result, "params");
-
-	for (size_t i = 0; i < exp->nparams; i++) {
-		json_t *v = json_object_get(params, exp->params[i].name);
-
-		if (!json_is_integer(v))
-			return -1;
-		values[i] = json_integer_value(v);
-	}
-	return 0;
-}
-
 /* The sentence a departure gets: the factor, the direction, the catalog's cause. */
 static json_t *departure(const struct wl_model *m, double ratio)
 {
@@ -141,12 +127,13 @@ static double baseline_degree(const struct wl_experiment *exp, const char *name,
 	return base.conflict_degree;
 }
 
-/* The prediction of one result. */
-static json_t *predict_result(const struct wl_experiment *exp, const struct wl_variant_def *costs,
-			      const struct wl_model *m, const json_t *r, int lanes, double ceiling,
-			      json_t *memo, long long *budget)
+/* The prediction of one result. Its work (bytes or operations) is the one the
+ * runner counted for it, so a custom kernel's is its like variant's. */
+static json_t *predict_result(const struct wl_experiment *exp, const struct wl_model *m,
+			      const json_t *r, int lanes, double ceiling, json_t *memo,
+			      long long *budget)
 {
-	long long *values = calloc(exp->nparams + 1, sizeof(*values));
+	long long *values = calloc(2 * exp->nparams + 1, sizeof(*values));
 	double median = json_real_value(json_object_get(r, "median_ms"));
 	double ms = 0, rate = 0, slowdown = 0, ratio = 0;
 	struct wl_prediction p;
@@ -156,7 +143,7 @@ static json_t *predict_result(const struct wl_experiment *exp, const struct wl_v
 
 	if (!values)
 		return NULL;
-	if (point_values(exp, r, values) < 0) {
+	if (wl_result_values(exp, r, values) < 0) {
 		o = json_pack("{s:s}", "error", "the result lacks a parameter of its experiment");
 		goto out;
 	}
@@ -165,10 +152,12 @@ static json_t *predict_result(const struct wl_experiment *exp, const struct wl_v
 		goto out;
 	}
 	if (exp->baseline_param >= 0 && p.has_local) {
+		long long *at_base = values + exp->nparams;
 		double base;
 
-		values[exp->baseline_param] = exp->baseline_value;
-		base = baseline_degree(exp, json_string_value(json_object_get(r, "variant")), m, values,
+		memcpy(at_base, values, exp->nparams * sizeof(*values));
+		at_base[exp->baseline_param] = exp->baseline_value;
+		base = baseline_degree(exp, json_string_value(json_object_get(r, "variant")), m, at_base,
 				       lanes, memo, budget);
 		if (base > 0) {
 			slowdown = p.conflict_degree / base;
@@ -176,10 +165,9 @@ static json_t *predict_result(const struct wl_experiment *exp, const struct wl_v
 			if (by_slowdown)
 				ratio = slowdown / json_real_value(json_object_get(r, "slowdown"));
 		}
-		point_values(exp, r, values);
 	}
 	if (p.has_global && p.efficiency > 0 && ceiling > 0) {
-		double work = wl_variant_cost(exp, costs, bandwidth ? WL_COST_BYTES : WL_COST_OPS, values);
+		double work = json_number_value(json_object_get(r, bandwidth ? "bytes" : "ops"));
 		double moved = bandwidth ? work / p.efficiency : p.groups * p.moved_bytes;
 
 		timed = moved > 0;
@@ -241,7 +229,7 @@ int wl_run_add_predictions(const struct wl_experiment *exp, json_t *run)
 		else if (!m || !def)
 			p = json_null();
 		else
-			p = predict_result(exp, def, m, r, lanes, ceiling, memo, &budget);
+			p = predict_result(exp, m, r, lanes, ceiling, memo, &budget);
 		if (!p || json_object_set_new(r, "prediction", p) < 0) {
 			rc = -1;
 			break;
