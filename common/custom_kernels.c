@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "directive_check.h"
 #include "kernel_source.h"
 
 static int valid_name(const char *s)
@@ -202,7 +203,7 @@ static int check_kernel(const struct wl_experiment *exp, const json_t *k, size_t
 	}
 	if (wl_source_check_directives(source, strlen(source), what, sizeof(what), &line) < 0) {
 		wl_error_field(err, WL_ERR_INVALID_FIELD, field,
-			       "%s: line %d uses %s, which is not allowed: a custom kernel is one self-contained source (allowed directives: #define, #undef, #if/#ifdef/#ifndef/#elif/#else/#endif, #pragma, #error, #warning, #line)",
+			       "%s: line %d uses %s, which is not allowed: a custom kernel is one self-contained source (allowed: #define, #undef, #if/#ifdef/#ifndef/#elif/#else/#endif, #error, #warning, #line, and #pragma OPENCL, STDC, unroll, nounroll or clang loop; no ##, _Pragma or __has_include)",
 			       field, line, what);
 		return -1;
 	}

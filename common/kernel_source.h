@@ -1,8 +1,9 @@
 /* Reading OpenCL C source without compiling it: where each __kernel function
- * is (its name, signature and body), which preprocessor directives a source
- * uses, and a variant's template (its family's file with the other kernels cut
- * out). The server uses it to check custom kernels before they are queued and
- * to show built-in kernels as starting points; nothing here runs a compiler. */
+ * is (its name, signature and body), and a variant's template (its family's
+ * file with the other kernels cut out). The server uses it to read custom
+ * kernels before they are queued and to show built-in kernels as starting
+ * points; nothing here runs a compiler. What a source may ask of the
+ * preprocessor is directive_check.h. */
 #ifndef WL_KERNEL_SOURCE_H
 #define WL_KERNEL_SOURCE_H
 
@@ -62,14 +63,6 @@ int wl_kernels_scan(const char *text, size_t len, struct wl_kernel_list *out,
 
 /* The kernel called name in list, or NULL. */
 const struct wl_kernel_span *wl_kernels_find(const struct wl_kernel_list *list, const char *name);
-
-/* Check that text uses no preprocessor directive but define, undef, if, ifdef,
- * ifndef, elif, elifdef, elifndef, else, endif, pragma, error, warning and
- * line, however it is spelled (line splices, comments, %: and ??=), and no
- * __has_include. Returns 0 when it is clean; otherwise -1, with what was found
- * ("#include", "__has_include") in what and its 1-based line in *line. */
-int wl_source_check_directives(const char *text, size_t len, char *what, size_t what_len,
-			       int *line);
 
 /* The template of kernel name of a family's source: the whole text with every
  * other kernel definition (and the comment just above it) removed, so that it

@@ -10,15 +10,17 @@ set -eu
 # libpq: the PostgreSQL client, for a lab's shared store.
 # Tests: Debian's Chromium (driven headless by playwright-core from npm) and a
 # font for it to render text with; systemd-analyze to check the units; a
-# PostgreSQL 15 server, which the tests start in a temporary folder of their own.
+# PostgreSQL 15 server, which the tests start in a temporary folder of their own;
+# Debian's clang, whose preprocessor the custom-kernel directive check is tested
+# against.
 pkgs="make gcc pkg-config libmicrohttpd-dev libjansson-dev libsqlite3-dev sqlite3 libpq-dev zlib1g-dev
 ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo curl ca-certificates
-chromium fonts-dejavu-core systemd postgresql-15"
+chromium fonts-dejavu-core systemd postgresql-15 clang"
 
 # The dashboard's Chart.js and the browser tests come from npm; use Debian's Node
 # only where the machine has none of its own.
 # `make fuzz` (deploy/install-deps.sh --fuzz): clang and its libFuzzer runtime.
-[ "${1:-}" = "--fuzz" ] && pkgs="$pkgs clang libclang-rt-dev"
+[ "${1:-}" = "--fuzz" ] && pkgs="$pkgs libclang-rt-dev"
 # `make bench` (--bench): wrk for the API load test, nginx beside it.
 [ "${1:-}" = "--bench" ] && pkgs="$pkgs wrk nginx-light"
 

@@ -481,6 +481,13 @@ static int plan_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 		return -1;
 	if (plan_variants(p, why) < 0)
 		return -1;
+	for (size_t k = 0; ex->unconfined && k < p->nvariants; k++)
+		if (p->variants[k].custom) {
+			wl_error_set(why, WL_ERR_CONFIG,
+				     "custom kernel '%s' not run: this runner cannot confine the kernels it builds (%s), so it runs none but the catalog's; docs/operations.md, 'Custom kernels', says what to do",
+				     p->variants[k].name, ex->unconfined);
+			return -1;
+		}
 	p->repeat = json_integer_value(json_object_get(p->request, "repeat"));
 	p->seed = (unsigned long long)json_integer_value(json_object_get(p->request, "seed"));
 	if (p->repeat < 1)

@@ -24,6 +24,11 @@ struct wl_executor {
 	long long point_timeout_max;	/* the longest any point may be given, seconds */
 	size_t flush_max;		/* the largest cache flush, bytes (0: no cap) */
 	volatile sig_atomic_t *stop;	/* raised by SIGTERM/SIGINT */
+	/* NULL where custom kernels may run: the worker is confined
+	 * (confine.h) or the operator allowed them unconfined; otherwise
+	 * why the worker is not confined, and runs with custom kernels
+	 * fail saying so. */
+	const char *unconfined;
 	/* Told before each point with how long it may take (seconds), so a
 	 * supervisor can stop a device that hangs; NULL when nobody listens. */
 	void (*on_point)(void *ctx, long long run_id, long long deadline_s);

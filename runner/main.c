@@ -50,6 +50,7 @@ int main(int argc, char **argv)
 		{ "stop-timeout", WL_OPT_INT, &cfg.stop_timeout, "SECONDS", "how long a stopping runner lets the current point finish (default 60)", 1, 3600 },
 		{ "flush-max", WL_OPT_INT, &cfg.flush_max, "BYTES", "the most a cold timing writes to flush the cache before each launch (default 1073741824; four times the measured cache otherwise)", 1048576, 1L << 40 },
 		{ "no-fp64", WL_OPT_FLAG, &cfg.no_fp64, NULL, "treat devices as without fp64: double experiments run in float", 0, 0 },
+		{ "unconfined-kernels", WL_OPT_FLAG, &cfg.unconfined_kernels, NULL, "run custom kernels even where the worker cannot be confined (no Landlock): their source could then read any file this user can (default: such runs fail saying why)", 0, 0 },
 		{ "test-kernels", WL_OPT_FLAG, &cfg.test_kernels, NULL, "allow the catalog's test-only experiments (for warplab's own tests)", 0, 0 },
 		{ "worker-fd", WL_OPT_INT, &cfg.worker_fd, "FD", "(internal) run as the worker, reporting on FD", 0, 65535 },
 		{ "runner-id", WL_OPT_INT, &cfg.runner_id, "ID", "(internal) the worker's runner id", 1, 1L << 62 },

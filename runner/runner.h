@@ -24,6 +24,7 @@ struct runner_config {
 	long flush_max;		/* the largest cache flush of a cold timing, bytes */
 	long stop_timeout;	/* how long a stopping worker may finish its point */
 	int no_fp64;
+	int unconfined_kernels;	/* run custom kernels without confinement */
 	int test_kernels;	/* allow the test-only experiments (tests only) */
 	long worker_fd;		/* >= 0: this process is the worker, reporting on this fd */
 	long runner_id;		/* the worker's runner id, given by the supervisor */

@@ -18,6 +18,7 @@
 #include "cl_device.h"
 #include "cl_program.h"
 #include "checker.h"
+#include "confine.h"
 #include "executor.h"
 #include "experiment.h"
 #include "log.h"
@@ -104,9 +105,26 @@ static void describe_clocks(struct wl_cl_device *dev)
 	}
 }
 
-static int register_device(struct wl_store *st, long long runner_id, long long slot,
-			   struct wl_cl_device *dev, struct wl_error *err)
+/* Confine this process to what the worker needs (confine.h): the kernels,
+ * a SQLite store's folder, the program cache. */
+static int confine(const struct runner_config *cfg, char *what, size_t len)
 {
+	char store_dir[4096], programs[4096];
+	struct wl_confine_paths paths = { .kernels = cfg->kernels };
+
+	if (wl_store_beside(cfg->db, ".", store_dir, sizeof(store_dir)) == 0)
+		paths.store_dir = store_dir;
+	if (cfg->program_cache)
+		paths.programs = cfg->program_cache;
+	else if (wl_store_beside(cfg->db, "programs", programs, sizeof(programs)) == 0)
+		paths.programs = programs;
+	return wl_confine(&paths, what, len);
+}
+
+static int register_device(struct wl_store *st, long long runner_id, long long slot,
+			   struct wl_cl_device *dev, const char *confinement, struct wl_error *err)
+{
+	json_object_set_new(dev->info, "confinement", json_string(confinement));
 	describe_clocks(dev);
 	describe_cache(st, dev);
 	if (wl_store_upsert_device(st, runner_id, slot, dev->info, err) < 0)
@@ -171,9 +189,9 @@ int wl_work(const struct runner_config *cfg)
 	struct wl_cl_devices devs = { 0 };
 	struct wl_program_cache *programs = NULL;
 	struct wl_error err;
-	char path[4096];
+	char path[4096], confinement[256];
 	size_t found;
-	int status = 1, runner_has_gpu = 0;
+	int status = 1, runner_has_gpu = 0, confined;
 
 	wl_log_init("warplab-runner[worker]");
 	report_fd = (int)cfg->worker_fd;
@@ -181,6 +199,14 @@ int wl_work(const struct runner_config *cfg)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() == 1)
 		return 1;
+	/* Before OpenCL starts a thread or reads a kernel: see confine.h. */
+	confined = confine(cfg, confinement, sizeof(confinement)) == 0;
+	if (!confined)
+		wl_log_warn("kernels are not confined: %s; %s", confinement,
+			    cfg->unconfined_kernels ? "custom kernels run all the same (--unconfined-kernels)" :
+			    "runs with custom kernels will fail (see docs/operations.md, 'Custom kernels')");
+	else
+		wl_log_info("kernels are confined: %s", confinement);
 
 	snprintf(path, sizeof(path), "%s/catalog.json", cfg->kernels);
 	if (wl_catalog_load(path, &cat, &err) < 0 ||
@@ -212,7 +238,7 @@ int wl_work(const struct runner_config *cfg)
 		omp_set_num_threads(omp_get_num_procs() / (int)found > 1 ? omp_get_num_procs() / (int)found : 1);
 	wl_cl_devices_keep(&devs, (size_t)cfg->device_slot);
 	if (wl_store_open(cfg->db, &st, &err) < 0 ||
-	    register_device(st, cfg->runner_id, cfg->device_slot, &devs.list[0], &err) < 0) {
+	    register_device(st, cfg->runner_id, cfg->device_slot, &devs.list[0], confinement, &err) < 0) {
 		wl_log_error("%s", err.msg);
 		goto out;
 	}
@@ -236,6 +262,7 @@ int wl_work(const struct runner_config *cfg)
 			.runner_id = cfg->runner_id,
 			.point_timeout_max = cfg->run_timeout,
 			.flush_max = (size_t)cfg->flush_max,
+			.unconfined = confined || cfg->unconfined_kernels ? NULL : confinement,
 			.stop = &wl_runner_stop,
 			.on_point = on_point,
 			.on_custom = on_custom,

@@ -67,6 +67,8 @@ const char *check_store_pg;
 	X(custom_kernels_are_validated_and_counted)                                     \
 	X(custom_kernels_refusals_name_the_field)                                       \
 	X(custom_kernels_limits_and_shapes)                                             \
+	X(directive_check_refuses_every_spelling)                                       \
+	X(directive_check_agrees_with_clang)                                            \
 	X(kernel_scanner_reads_the_repository_sources)                                  \
 	X(median_interval_from_order_statistics)                                        \
 	X(sampling_stops_on_noise_budget_or_max)                                        \

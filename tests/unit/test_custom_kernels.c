@@ -9,6 +9,7 @@
 #include "catalog.h"
 #include "check.h"
 #include "custom_kernels.h"
+#include "directive_check.h"
 #include "kernel_source.h"
 #include "request.h"
 
