@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct sim {
 	const struct wl_access *a;
@@ -15,10 +16,18 @@ struct sim {
 	int nparams, lanes;
 	long long items, lsz0, warps;
 	long long sample_visits, visits, trips, steps;
-	long long *budget;
+	double deadline;	/* CLOCK_MONOTONIC seconds, or 0 */
 	double requests, sectors, lines, useful, degree;
 	struct wl_error *err;
 };
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 static int cmp_ll(const void *x, const void *y)
 {
@@ -137,8 +146,6 @@ static int run_loops(struct sim *s, int k)
 		if (s->visits >= s->sample_visits)
 			return 0;
 		s->visits++;
-		if (s->budget && (*s->budget -= s->warps) < 0)
-			goto spent;
 		return visit(s);
 	}
 	var = &s->vars[s->nparams + WL_VAR_BUILTINS + k];
@@ -155,14 +162,14 @@ static int run_loops(struct sim *s, int k)
 				     a->array, WL_MODEL_TRIPS_MAX);
 			return -1;
 		}
-		if (s->budget && --*s->budget < 0)
+		if (s->deadline > 0 && (s->steps & 4095) == 0 && now_s() > s->deadline)
 			goto spent;
 		if (run_loops(s, k + 1) < 0 || eval(s, &a->loops[k].next, var, "loop step") < 0)
 			return -1;
 	}
 spent:
 	wl_error_set(s->err, WL_ERR_INVALID_PARAM,
-		     "the model's work allowance for this read is spent (loops too long to simulate)");
+		     "the model's time for this prediction ran out (its loops take too long to simulate)");
 	return -1;
 }
 
@@ -218,7 +225,7 @@ static int shape(const struct wl_model *m, long long *v, const long long *params
 }
 
 int wl_model_predict(const struct wl_model *m, const long long *params, int nparams, int lanes,
-		     long long *budget, struct wl_prediction *out, struct wl_error *err)
+		     double deadline, struct wl_prediction *out, struct wl_error *err)
 {
 	long long *vars = calloc((size_t)nparams + WL_VAR_BUILTINS + WL_ACCESS_LOOPS, sizeof(*vars));
 	int rc = -1;
@@ -235,7 +242,7 @@ int wl_model_predict(const struct wl_model *m, const long long *params, int npar
 	out->naccesses = m->naccesses;
 	for (int i = 0; i < m->naccesses; i++) {
 		struct sim s = { .a = &m->accesses[i], .vars = vars, .nparams = nparams,
-				 .lanes = out->lanes, .budget = budget, .err = err };
+				 .lanes = out->lanes, .deadline = deadline, .err = err };
 		struct wl_access_figures *f = &out->access[i];
 
 		s.lsz0 = vars[nparams + WL_VAR_LSZ0];

@@ -49,10 +49,10 @@ struct wl_prediction {
 /* Predict m at params[0..nparams) (the point's values, in catalog order) for
  * warps of lanes work-items. -1 with the reason in err where the model cannot
  * be evaluated there (a division by zero, a negative index, a group too big),
- * or where *budget (when not NULL: loop steps and warp requests the caller
- * still allows, decremented as they are spent) runs out: a custom kernel's
- * declaration is a client's input, and its loops must not hold the server. */
+ * or where deadline (CLOCK_MONOTONIC seconds; 0: none) passes before the
+ * simulation ends: a custom kernel's declaration is a client's input, and its
+ * loops must not hold the server. */
 int wl_model_predict(const struct wl_model *m, const long long *params, int nparams, int lanes,
-		     long long *budget, struct wl_prediction *out, struct wl_error *err);
+		     double deadline, struct wl_prediction *out, struct wl_error *err);
 
 #endif

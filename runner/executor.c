@@ -55,13 +55,16 @@ static struct wl_cl_device *find_device(struct wl_cl_devices *devs, const char *
 static int finish(struct wl_executor *ex, long long id, const char *status, const char *msg,
 		  struct wl_error *err)
 {
-	if (wl_store_finish_run(ex->store, ex->runner_id, id, status, msg, err) < 0)
-		return -1;
-	if (msg)
+	/* A failure may quote a build log: no host path goes into the store. */
+	char *shown = msg ? wl_build_log_for_users(msg) : NULL;
+	int rc = wl_store_finish_run(ex->store, ex->runner_id, id, status, shown ? shown : msg, err);
+
+	if (rc == 0 && msg)
 		wl_log_info("run %lld %s: %s", id, status, msg);
-	else
+	else if (rc == 0)
 		wl_log_info("run %lld %s", id, status);
-	return 0;
+	free(shown);
+	return rc;
 }
 
 /* The result row of one measurement at pt; params_text is the point's. */
@@ -101,19 +104,18 @@ static void measurement_row(const struct wl_point *pt, const struct run_variant 
 static char *custom_failure_text(struct wl_executor *ex, const struct wl_point *pt,
 				 const struct run_variant *rv, const struct wl_error *why)
 {
-	char *text = NULL;
+	char *text = NULL, *shown;
 
 	if (why->kind == WL_ERR_BUILD) {
-		char *log = wl_build_log_for_users(wl_program_cache_build_log(ex->programs));
-
-		if (!log || asprintf(&text, "custom kernel '%s' did not build on %s (options as for '%s'); build log:\n%s",
-				     rv->name, pt->dev->id, rv->def.id, log) < 0)
+		if (asprintf(&text, "custom kernel '%s' did not build on %s (options as for '%s'); build log:\n%s",
+			     rv->name, pt->dev->id, rv->def.id, wl_program_cache_build_log(ex->programs)) < 0)
 			text = NULL;
-		free(log);
 	} else if (asprintf(&text, "custom kernel '%s' failed: %s", rv->name, why->msg) < 0) {
 		text = NULL;
 	}
-	return text;
+	shown = text ? wl_build_log_for_users(text) : NULL;
+	free(text);
+	return shown;
 }
 
 /* A point's results as they are measured, written a few at a time: a fast

@@ -4,6 +4,8 @@
  * claims queued runs for that device one at a time and executes them, telling
  * the supervisor over its pipe when each point starts and how long it may
  * take. SIGTERM stops it after the current point, the run requeued. */
+#include <errno.h>
+#include <fcntl.h>
 #include <omp.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -105,6 +107,17 @@ static void describe_clocks(struct wl_cl_device *dev)
 	}
 }
 
+/* Point standard output at /dev/null. */
+static int discard_stdout(void)
+{
+	int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	int rc = fd < 0 ? -1 : dup2(fd, STDOUT_FILENO);
+
+	if (fd >= 0)
+		close(fd);
+	return rc < 0 ? -1 : 0;
+}
+
 /* Confine this process to what the worker needs (confine.h): the kernels,
  * a SQLite store's folder, the program cache. */
 static int confine(const struct runner_config *cfg, char *what, size_t len)
@@ -199,6 +212,11 @@ int wl_work(const struct runner_config *cfg)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() == 1)
 		return 1;
+	/* A kernel's printf writes to this process's standard output, which is
+	 * the runner's log: as many lines as work-items, in any words. Kernel
+	 * output is not kept; the log keeps only the runner's own lines. */
+	if (discard_stdout() < 0)
+		wl_log_warn("cannot send kernel output to /dev/null: %s", strerror(errno));
 	/* Before OpenCL starts a thread or reads a kernel: see confine.h. */
 	confined = confine(cfg, confinement, sizeof(confinement)) == 0;
 	if (!confined)

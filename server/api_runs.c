@@ -374,7 +374,7 @@ void wl_api_get_run(struct wl_server *srv, const struct wl_request *req, long lo
 	} else if (!(text = json_dumps(run, JSON_COMPACT))) {
 		wl_response_error(resp, 500, "internal", NULL, "out of memory");
 	} else {
-		wl_respond_cacheable(srv, req, wl_run_is_finished(run) ? key : NULL, text, strlen(text),
+		wl_respond_cacheable(srv, req, wl_run_is_final(run) ? key : NULL, text, strlen(text),
 				     JSON_TYPE, resp);
 		free(text);
 	}
@@ -431,7 +431,7 @@ void wl_api_run_csv(struct wl_server *srv, const struct wl_request *req, long lo
 		else if (wl_results_csv(exp, run, &csv, &len) < 0)
 			wl_response_error(resp, 500, "internal", NULL, "cannot build the CSV");
 		else
-			wl_respond_cacheable(srv, req, wl_run_is_finished(run) ? key : NULL, csv, len, CSV_TYPE,
+			wl_respond_cacheable(srv, req, wl_run_is_final(run) ? key : NULL, csv, len, CSV_TYPE,
 					     resp);
 		free(csv);
 		json_decref(run);

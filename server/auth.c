@@ -43,7 +43,10 @@ void wl_tokens_free(struct wl_tokens *t)
 
 int wl_tokens_load(const char *path, struct wl_tokens *out, struct wl_error *err)
 {
-	char line[1024];
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t got;
+	long lineno = 0;
 	FILE *f = fopen(path, "r");
 
 	memset(out, 0, sizeof(*out));
@@ -51,32 +54,42 @@ int wl_tokens_load(const char *path, struct wl_tokens *out, struct wl_error *err
 		wl_error_set(err, WL_ERR_CONFIG, "token file %s: %s", path, strerror(errno));
 		return -1;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		char *s = line, *end, **grown;
+	/* Whole lines, however long: a line cut in two would make two tokens. */
+	while ((got = getline(&line, &cap, f)) >= 0) {
+		char *s = line, *end = line + got, **grown;
 
+		lineno++;
 		while (*s == ' ' || *s == '\t')
 			s++;
-		end = s + strlen(s);
 		while (end > s && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t'))
 			*--end = '\0';
 		if (*s == '\0' || *s == '#')
 			continue;
+		if (strlen(s) != (size_t)(end - s) || end - s > WL_TOKEN_MAX) {
+			wl_error_set(err, WL_ERR_CONFIG, "token file %s, line %ld: %s; a token is one line of at most %d characters",
+				     path, lineno, strlen(s) != (size_t)(end - s) ? "holds a NUL byte" : "is too long", WL_TOKEN_MAX);
+			goto fail;
+		}
 		grown = realloc(out->list, (out->count + 1) * sizeof(*out->list));
 		if (!grown || !(grown[out->count] = strdup(s))) {
 			if (grown)
 				out->list = grown;
-			fclose(f);
-			wl_tokens_free(out);
 			wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
-			return -1;
+			goto fail;
 		}
 		out->list = grown;
 		out->count++;
 	}
+	free(line);
 	fclose(f);
 	if (out->count == 0) {
 		wl_error_set(err, WL_ERR_CONFIG, "token file %s holds no token", path);
 		return -1;
 	}
 	return 0;
+fail:
+	free(line);
+	fclose(f);
+	wl_tokens_free(out);
+	return -1;
 }

@@ -12,8 +12,12 @@ struct wl_tokens {
 	char **list;
 };
 
-/* Load the token file at path into out; a file with no token is an error (it
- * would lock every write out). Caller frees with wl_tokens_free(). */
+#define WL_TOKEN_MAX 4096	/* characters in one token */
+
+/* Load the token file at path into out, each line whole. A file with no
+ * token is an error (it would lock every write out), and so is a token over
+ * WL_TOKEN_MAX characters or with a NUL byte: the message names the line.
+ * On failure out holds nothing. Caller frees with wl_tokens_free(). */
 int wl_tokens_load(const char *path, struct wl_tokens *out, struct wl_error *err);
 void wl_tokens_free(struct wl_tokens *t);
 

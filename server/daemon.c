@@ -10,23 +10,28 @@
 #include "daemon.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <microhttpd.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "body_cache.h"
 #include "event_stream.h"
 #include "events.h"
+#include "gate.h"
 #include "log.h"
 
 struct wl_daemon {
 	struct MHD_Daemon *mhd;
 	struct wl_server *srv;
+	struct wl_gate *gate;	/* owns the listening socket's connections first */
+	int listen_fd;
 };
 
 /* How long a stopping server waits for its event streams to end cleanly. */
@@ -229,6 +234,13 @@ static enum MHD_Result access_handler(void *cls, struct MHD_Connection *conn, co
 		return too_large(srv, conn);
 	}
 
+	/* An absolute-form target (RFC 9112, 3.2.2) names its path after the
+	 * authority. */
+	if (strncasecmp(url, "http://", 7) == 0 || strncasecmp(url, "https://", 8) == 0) {
+		const char *path = strchr(url + (url[4] == ':' ? 7 : 8), '/');
+
+		url = path ? path : "/";
+	}
 	wl_response_init(&resp);
 	req = (struct wl_request){
 		.method = method,
@@ -256,6 +268,21 @@ static void request_completed(void *cls, struct MHD_Connection *conn, void **con
 		free(cs);
 		*con_cls = NULL;
 	}
+}
+
+/* A connection the gate handed on has closed: the gate counts it out. */
+static void connection_notice(void *cls, struct MHD_Connection *conn, void **socket_context,
+			      enum MHD_ConnectionNotificationCode toe)
+{
+	struct wl_daemon *d = cls;
+	const union MHD_ConnectionInfo *ci;
+
+	(void)socket_context;
+	if (toe != MHD_CONNECTION_NOTIFY_CLOSED)
+		return;
+	ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	if (ci && ci->client_addr)
+		wl_gate_closed(d->gate, ci->client_addr);
 }
 
 static void mhd_log(void *cls, const char *fmt, va_list ap)
@@ -332,15 +359,35 @@ int wl_listen_is_loopback(const char *listen)
 	return 0;
 }
 
+/* A socket bound to ss and listening; -1 with err set. */
+static int listen_on(const struct sockaddr_storage *ss, socklen_t len, const char *listen_text,
+		     struct wl_error *err)
+{
+	int fd = socket(ss->ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0), one = 1;
+
+	if (fd >= 0 && setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) == 0 &&
+	    bind(fd, (const struct sockaddr *)ss, len) == 0 && listen(fd, 512) == 0)
+		return fd;
+	wl_error_set(err, WL_ERR_CONFIG, "cannot listen on %s (%s)", listen_text, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
+
 int wl_daemon_start(struct wl_server *srv, struct wl_daemon **out, unsigned *port,
 		    struct wl_error *err)
 {
 	const struct wl_server_config *cfg = srv->cfg;
-	struct sockaddr_storage ss;
-	socklen_t sslen;
+	struct sockaddr_storage ss, bound;
+	socklen_t sslen, blen = sizeof(bound);
 	struct wl_daemon *d;
-	const union MHD_DaemonInfo *info;
-	unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME;
+	struct wl_gate_config gc = { .max_connections = cfg->max_connections,
+				     .per_ip_connections = cfg->per_ip_connections,
+				     .head_timeout = cfg->connection_timeout };
+	/* The gate owns the listening socket and enforces the limits with an
+	 * answer; libmicrohttpd's own would reset the connection. */
+	unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME |
+			 MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ITC;
 
 	if (resolve_listen(cfg->listen, &ss, &sslen, err) < 0)
 		return -1;
@@ -351,25 +398,36 @@ int wl_daemon_start(struct wl_server *srv, struct wl_daemon **out, unsigned *por
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		return -1;
 	}
+	d->listen_fd = listen_on(&ss, sslen, cfg->listen, err);
+	if (d->listen_fd < 0) {
+		free(d);
+		return -1;
+	}
 	d->mhd = MHD_start_daemon(
 		flags, 0, NULL, NULL, access_handler, srv,
 		MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
-		MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
 		MHD_OPTION_NOTIFY_COMPLETED, request_completed, NULL,
+		MHD_OPTION_NOTIFY_CONNECTION, connection_notice, d,
 		MHD_OPTION_THREAD_POOL_SIZE, (unsigned)4,
-		MHD_OPTION_CONNECTION_LIMIT, (unsigned)cfg->max_connections,
-		MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)cfg->per_ip_connections,
+		MHD_OPTION_CONNECTION_LIMIT, (unsigned)cfg->max_connections + 16,
 		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->connection_timeout,
 		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(128 * 1024),
 		MHD_OPTION_END);
 	if (!d->mhd) {
-		wl_error_set(err, WL_ERR_CONFIG,
-			     "cannot listen on %s (address in use, or not allowed?)", cfg->listen);
+		wl_error_set(err, WL_ERR_CONFIG, "cannot start the HTTP server on %s", cfg->listen);
+		close(d->listen_fd);
 		free(d);
 		return -1;
 	}
-	info = MHD_get_daemon_info(d->mhd, MHD_DAEMON_INFO_BIND_PORT);
-	*port = info ? info->port : 0;
+	if (wl_gate_start(d->listen_fd, d->mhd, &gc, &d->gate, err) < 0) {
+		MHD_stop_daemon(d->mhd);
+		close(d->listen_fd);
+		free(d);
+		return -1;
+	}
+	*port = getsockname(d->listen_fd, (struct sockaddr *)&bound, &blen) == 0 ?
+		ntohs(bound.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&bound)->sin6_port :
+						    ((struct sockaddr_in *)&bound)->sin_port) : 0;
 	d->srv = srv;
 	*out = d;
 	return 0;
@@ -377,16 +435,14 @@ int wl_daemon_start(struct wl_server *srv, struct wl_daemon **out, unsigned *por
 
 void wl_daemon_stop(struct wl_daemon *d)
 {
-	MHD_socket listen_fd;
-
 	if (!d)
 		return;
 	/* Take no new connections, let the event streams end with their last
 	 * chunk (a client sees the end of the stream, not a reset), then stop. */
-	listen_fd = MHD_quiesce_daemon(d->mhd);
+	wl_gate_stop(d->gate);
+	close(d->listen_fd);
 	wl_events_end_all(d->srv->events, STREAMS_END_MS);
 	MHD_stop_daemon(d->mhd);
-	if (listen_fd != MHD_INVALID_SOCKET)
-		close(listen_fd);
+	wl_gate_free(d->gate);	/* after the last close notice */
 	free(d);
 }

@@ -316,6 +316,11 @@ int wl_run_is_finished(const json_t *run)
 			  strcmp(status, "cancelled") == 0);
 }
 
+int wl_run_is_final(const json_t *run)
+{
+	return wl_run_is_finished(run) && !json_object_get(run, "predictions_pending");
+}
+
 int wl_run_derive(const struct wl_experiment *exp, struct wl_store *st, json_t *run,
 		  struct wl_error *err)
 {

@@ -52,6 +52,10 @@ int wl_run_add_cache_marks(const struct wl_experiment *exp, json_t *run);
 /* Whether a run's status is final: its JSON and CSV never change again. */
 int wl_run_is_finished(const json_t *run);
 
+/* Whether a derived run will read the same from now on: finished, and no
+ * prediction still being computed (so its body may be cached). */
+int wl_run_is_final(const json_t *run);
+
 /* All of the above, and each result's prediction (predictions.h). */
 int wl_run_derive(const struct wl_experiment *exp, struct wl_store *st, json_t *run,
 		  struct wl_error *err);

@@ -12,24 +12,24 @@
 
 #include "custom_kernels.h"
 #include "derived.h"
+#include "prediction_memo.h"
 #include "warp_model.h"
 
-/* Loop steps and warp requests one derivation of a run may simulate in all:
- * about a second of a core at worst. The catalog's runs use far less (a
- * 256-result banks run well under a million); a custom kernel's loops are a
- * client's input and could ask for any amount. */
-#define WL_PREDICTION_BUDGET (40LL * 1000 * 1000)
+/* How long a read waits for predictions the memo has not computed yet. */
+#define WAIT_MS 100
 
-/* The models of a run's custom kernels that declare accesses. */
-struct custom_models {
+/* A run's custom kernels: name, like variant, declared accesses and their
+ * model (parsed here for its descriptions; the memo predicts with its own). */
+struct customs {
 	size_t n;
 	const char *name[WL_CUSTOM_MAX];
 	const struct wl_variant_def *like[WL_CUSTOM_MAX];
+	const json_t *accesses[WL_CUSTOM_MAX];
 	struct wl_model *model[WL_CUSTOM_MAX];
 	char error[WL_CUSTOM_MAX][256];
 };
 
-static void customs_load(const struct wl_experiment *exp, const json_t *run, struct custom_models *c)
+static void customs_load(const struct wl_experiment *exp, const json_t *run, struct customs *c)
 {
 	json_t *k;
 	size_t i;
@@ -43,6 +43,7 @@ static void customs_load(const struct wl_experiment *exp, const json_t *run, str
 			break;
 		c->name[c->n] = json_string_value(json_object_get(k, "name"));
 		c->like[c->n] = wl_custom_kernel_like(exp, k);
+		c->accesses[c->n] = accesses;
 		if (accesses) {
 			obj = json_pack("{s:O}", "accesses", accesses);
 			if (!obj || wl_experiment_model(exp, c->like[c->n], obj, "accesses",
@@ -55,7 +56,7 @@ static void customs_load(const struct wl_experiment *exp, const json_t *run, str
 	}
 }
 
-static void customs_free(struct custom_models *c)
+static void customs_free(struct customs *c)
 {
 	for (size_t i = 0; i < c->n; i++)
 		wl_model_free(c->model[i]);
@@ -105,70 +106,27 @@ static json_t *departure(const struct wl_model *m, double ratio)
 	return json_string(text);
 }
 
-/* The conflict degree at the baseline point for variant name at values (the
- * baseline param already set), from memo or the model; 0 when unknown. The
- * points of a sweep over the baseline param share it, so it is simulated once. */
-static double baseline_degree(const struct wl_experiment *exp, const char *name,
-			      const struct wl_model *m, const long long *values, int lanes, json_t *memo,
-			      long long *budget)
-{
-	char key[512];
-	int used = snprintf(key, sizeof(key), "%s", name);
-	struct wl_prediction base;
-	struct wl_error err;
-
-	for (size_t i = 0; i < exp->nparams && used > 0 && (size_t)used < sizeof(key); i++)
-		used += snprintf(key + used, sizeof(key) - (size_t)used, "|%lld", values[i]);
-	if (json_object_get(memo, key))
-		return json_real_value(json_object_get(memo, key));
-	if (wl_model_predict(m, values, (int)exp->nparams, lanes, budget, &base, &err) < 0)
-		base.conflict_degree = 0;
-	json_object_set_new(memo, key, json_real(base.conflict_degree));
-	return base.conflict_degree;
-}
-
-/* The prediction of one result. Its work (bytes or operations) is the one the
+/* The prediction of one result from the model's figures p (and base's, at
+ * the baseline point, or NULL). Its work (bytes or operations) is the one the
  * runner counted for it, so a custom kernel's is its like variant's. */
 static json_t *predict_result(const struct wl_experiment *exp, const struct wl_model *m,
-			      const json_t *r, int lanes, double ceiling, json_t *memo,
-			      long long *budget)
+			      const json_t *r, const struct wl_prediction *p,
+			      const struct wl_prediction *base, double ceiling)
 {
-	long long *values = calloc(2 * exp->nparams + 1, sizeof(*values));
 	double median = json_real_value(json_object_get(r, "median_ms"));
 	double ms = 0, rate = 0, slowdown = 0, ratio = 0;
-	struct wl_prediction p;
-	struct wl_error err = { 0 };
 	int bandwidth = exp->metric == WL_METRIC_BANDWIDTH, timed = 0, by_slowdown = 0;
-	json_t *o = NULL;
+	json_t *o;
 
-	if (!values)
-		return NULL;
-	if (wl_result_values(exp, r, values) < 0) {
-		o = json_pack("{s:s}", "error", "the result lacks a parameter of its experiment");
-		goto out;
+	if (base && p->has_local && base->conflict_degree > 0) {
+		slowdown = p->conflict_degree / base->conflict_degree;
+		by_slowdown = json_real_value(json_object_get(r, "slowdown")) > 0;
+		if (by_slowdown)
+			ratio = slowdown / json_real_value(json_object_get(r, "slowdown"));
 	}
-	if (wl_model_predict(m, values, (int)exp->nparams, lanes, budget, &p, &err) < 0) {
-		o = json_pack("{s:s}", "error", err.msg);
-		goto out;
-	}
-	if (exp->baseline_param >= 0 && p.has_local) {
-		long long *at_base = values + exp->nparams;
-		double base;
-
-		memcpy(at_base, values, exp->nparams * sizeof(*values));
-		at_base[exp->baseline_param] = exp->baseline_value;
-		base = baseline_degree(exp, json_string_value(json_object_get(r, "variant")), m, at_base,
-				       lanes, memo, budget);
-		if (base > 0) {
-			slowdown = p.conflict_degree / base;
-			by_slowdown = json_real_value(json_object_get(r, "slowdown")) > 0;
-			if (by_slowdown)
-				ratio = slowdown / json_real_value(json_object_get(r, "slowdown"));
-		}
-	}
-	if (p.has_global && p.efficiency > 0 && ceiling > 0) {
+	if (p->has_global && p->efficiency > 0 && ceiling > 0) {
 		double work = json_number_value(json_object_get(r, bandwidth ? "bytes" : "ops"));
-		double moved = bandwidth ? work / p.efficiency : p.groups * p.moved_bytes;
+		double moved = bandwidth ? work / p->efficiency : p->groups * p->moved_bytes;
 
 		timed = moved > 0;
 		ms = moved / (ceiling * 1e6);
@@ -176,66 +134,120 @@ static json_t *predict_result(const struct wl_experiment *exp, const struct wl_m
 		if (timed && !by_slowdown && median > 0)
 			ratio = ms / median;
 	}
-	o = json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o}", "lanes", p.lanes,
-		      "efficiency", real_or_null(p.has_global, p.efficiency),
-		      "sectors_per_request", real_or_null(p.has_global, p.sectors_per_request),
-		      "conflict_degree", real_or_null(p.has_local, p.conflict_degree),
-		      "pct", real_or_null(p.has_global && bandwidth, 100 * p.efficiency),
+	o = json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o}", "lanes", p->lanes,
+		      "efficiency", real_or_null(p->has_global, p->efficiency),
+		      "sectors_per_request", real_or_null(p->has_global, p->sectors_per_request),
+		      "conflict_degree", real_or_null(p->has_local, p->conflict_degree),
+		      "pct", real_or_null(p->has_global && bandwidth, 100 * p->efficiency),
 		      "ms", real_or_null(timed, ms),
 		      bandwidth ? "gbps" : "gops", real_or_null(timed, rate),
 		      "slowdown", real_or_null(slowdown > 0, slowdown),
-		      "ratio", real_or_null(ratio > 0, ratio), "sampled", p.sampled,
-		      "accesses", accesses_json(m, &p));
+		      "ratio", real_or_null(ratio > 0, ratio), "sampled", p->sampled,
+		      "accesses", accesses_json(m, p));
 	if (o)
 		json_object_set_new(o, "departure", ratio > 0 ? departure(m, ratio) : json_null());
-out:
-	free(values);
 	return o;
 }
+
+/* What one result is predicted from. */
+struct result_model {
+	const struct wl_model *m;	/* NULL: no prediction */
+	const char *error;		/* the declaration cannot be read */
+	size_t ask, base;		/* its asks; base is (size_t)-1 without a baseline */
+};
 
 int wl_run_add_predictions(const struct wl_experiment *exp, json_t *run)
 {
 	json_t *warp = json_object_get(json_object_get(run, "device"), "warp_width"), *r;
+	json_t *results = json_object_get(run, "results");
 	double ceiling = json_real_value(json_object_get(json_object_get(run, "ceiling"), "gbps"));
 	int lanes = json_is_integer(warp) && json_integer_value(warp) > 0 ?
 		(int)json_integer_value(warp) : 32;
-	struct custom_models customs;
-	long long budget = WL_PREDICTION_BUDGET;
-	json_t *memo;
-	size_t i;
-	int rc = 0;
+	size_t n = json_array_size(results), nasks = 0, i;
+	struct result_model *rm = NULL;
+	struct wl_memo_ask *asks = NULL;
+	long long *values = NULL;
+	struct customs customs;
+	int rc = -1, pending = 0;
 
 	if (!exp)
 		return 0;
-	memo = json_object();
-	if (!memo)
-		return -1;
 	customs_load(exp, run, &customs);
-	json_array_foreach(json_object_get(run, "results"), i, r) {
+	rm = calloc(n + 1, sizeof(*rm));
+	asks = calloc(2 * n + 1, sizeof(*asks));
+	values = calloc((2 * n + 1) * (exp->nparams + 1), sizeof(*values));
+	if (!rm || !asks || !values)
+		goto out;
+	/* What each result needs from the memo: its point, and for an
+	 * experiment with a baseline (banks) the baseline point too. */
+	json_array_foreach(results, i, r) {
 		const char *name = json_string_value(json_object_get(r, "variant"));
 		const struct wl_variant_def *def = name ? wl_experiment_variant(exp, name, NULL) : NULL;
-		const struct wl_model *m = def ? def->model : NULL;
-		const char *error = NULL;
-		json_t *p;
+		struct wl_memo_ask proto = { .exp = exp, .lanes = lanes };
+		long long *v = values + nasks * (exp->nparams + 1);
 
+		rm[i].base = (size_t)-1;
+		if (def) {
+			rm[i].m = def->model;
+			proto.model = def->model;
+			proto.variant = def->id;
+		}
 		for (size_t c = 0; !def && name && c < customs.n; c++)
 			if (strcmp(customs.name[c], name) == 0) {
 				def = customs.like[c];
-				m = customs.model[c];
-				error = customs.error[c][0] ? customs.error[c] : NULL;
+				rm[i].m = customs.model[c];
+				rm[i].error = customs.error[c][0] ? customs.error[c] : NULL;
+				proto.like = def;
+				proto.accesses = customs.accesses[c];
 			}
-		if (error)
-			p = json_pack("{s:s}", "error", error);
-		else if (!m || !def)
-			p = json_null();
-		else
-			p = predict_result(exp, m, r, lanes, ceiling, memo, &budget);
-		if (!p || json_object_set_new(r, "prediction", p) < 0) {
-			rc = -1;
-			break;
+		if (!rm[i].m || !def)
+			continue;
+		if (wl_result_values(exp, r, v) < 0) {
+			rm[i].error = "the result lacks a parameter of its experiment";
+			continue;
+		}
+		proto.values = v;
+		asks[nasks] = proto;
+		wl_memo_ask_set(&asks[nasks]);
+		rm[i].ask = nasks++;
+		if (exp->baseline_param >= 0) {
+			long long *b = values + nasks * (exp->nparams + 1);
+
+			memcpy(b, v, exp->nparams * sizeof(*b));
+			b[exp->baseline_param] = exp->baseline_value;
+			proto.values = b;
+			asks[nasks] = proto;
+			wl_memo_ask_set(&asks[nasks]);
+			rm[i].base = nasks++;
 		}
 	}
+	wl_memo_lookup(asks, nasks, WAIT_MS);
+	json_array_foreach(results, i, r) {
+		const struct wl_memo_ask *a = &asks[rm[i].ask], *b = rm[i].base == (size_t)-1 ? NULL : &asks[rm[i].base];
+		json_t *p;
+
+		if (rm[i].error)
+			p = json_pack("{s:s}", "error", rm[i].error);
+		else if (!rm[i].m)
+			p = json_null();
+		else if (a->state == WL_MEMO_FAILED)
+			p = json_pack("{s:s}", "error", a->error);
+		else if (a->state == WL_MEMO_PENDING || (b && b->state == WL_MEMO_PENDING))
+			p = json_pack("{s:b}", "pending", 1);
+		else
+			p = predict_result(exp, rm[i].m, r, &a->p, b && b->state == WL_MEMO_DONE ? &b->p : NULL,
+					   ceiling);
+		pending |= p && json_object_get(p, "pending") != NULL;
+		if (!p || json_object_set_new(r, "prediction", p) < 0)
+			goto out;
+	}
+	if (pending && json_object_set_new(run, "predictions_pending", json_true()) < 0)
+		goto out;
+	rc = 0;
+out:
 	customs_free(&customs);
-	json_decref(memo);
+	free(rm);
+	free(asks);
+	free(values);
 	return rc;
 }

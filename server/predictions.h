@@ -13,8 +13,11 @@
 #define WL_DEPARTURE_FACTOR 2.0
 
 /* Add "prediction" to every result of run (after wl_run_add_ceiling and
- * wl_run_add_slowdown): null where the variant (or custom kernel) declares no
- * accesses, {"error": ...} where the model cannot be evaluated at the point,
+ * wl_run_add_slowdown), from the server's memo (prediction_memo.h): null
+ * where the variant (or custom kernel) declares no accesses, {"error": ...}
+ * where the model cannot be evaluated at the point (or not within its time),
+ * {"pending": true} while the memo is still computing it (the run then has
+ * "predictions_pending": true),
  * else {"lanes", "efficiency", "sectors_per_request", "conflict_degree",
  * "pct", "ms", "gbps" or "gops", "slowdown", "ratio", "departure", "sampled",
  * "accesses": [...]} as docs/api.md describes. -1 only when out of memory. */

@@ -83,7 +83,7 @@ static int predict(const struct wl_catalog *cat, const char *id, const char *var
 	for (; name; name = va_arg(ap, const char *))
 		values[wl_experiment_param(exp, name)] = va_arg(ap, long long);
 	va_end(ap);
-	if (wl_model_predict(v->model, values, (int)exp->nparams, 32, NULL, p, &err) < 0) {
+	if (wl_model_predict(v->model, values, (int)exp->nparams, 32, 0, p, &err) < 0) {
 		CHECK(0, "%s/%s: %s", id, variant, err.msg);
 		return -1;
 	}
@@ -181,18 +181,19 @@ void test_model_predicts_the_seeds_by_hand(void)
 		CHECK(f && f->sectors_per_request == 32, "naive dot: %g sectors",
 		      f ? f->sectors_per_request : -1);
 	}
-	/* A caller's allowance bounds the work, however long the declared loops. */
+	/* A caller's deadline bounds the work, however long the declared loops. */
 	{
 		const struct wl_experiment *dot = wl_catalog_find(cat, "dot");
 		const struct wl_variant_def *naive = wl_experiment_variant(dot, "naive", NULL);
-		long long values[3], budget = 1000;
+		long long values[3];
 
 		values[wl_experiment_param(dot, "n")] = 268435456;
 		values[wl_experiment_param(dot, "items")] = 64;
 		values[wl_experiment_param(dot, "local")] = 64;
-		CHECK(wl_model_predict(naive->model, values, 3, 32, &budget, &p, &err) < 0 &&
-		      strstr(err.msg, "allowance") != NULL, "4 Mi iterations in 1000 steps: %s", err.msg);
-		CHECK(wl_model_predict(naive->model, values, 3, 32, NULL, &p, &err) == 0 &&
+		CHECK(wl_model_predict(naive->model, values, 3, 32, 1e-9, &p, &err) < 0 &&
+		      strstr(err.msg, "time for this prediction ran out") != NULL,
+		      "4 Mi iterations past a deadline: %s", err.msg);
+		CHECK(wl_model_predict(naive->model, values, 3, 32, 0, &p, &err) == 0 &&
 		      p.access[0].requests == 2.0 * 4194304, "unbounded it runs: %s", err.msg);
 	}
 	wl_catalog_free(cat);

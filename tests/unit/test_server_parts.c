@@ -94,6 +94,41 @@ void test_tokens_compare_and_load(void)
 	fputs("# nothing\n", f);
 	fclose(f);
 	CHECK(wl_tokens_load(path, &t, &err) < 0 && strstr(err.msg, "holds no token"), "empty file refused");
+
+	/* Long lines stay whole: a 1024-character token is one token, and
+	 * neither its start nor its last character alone is accepted. */
+	{
+		static const int lengths[] = { 1023, 1024, 1025, 3000, WL_TOKEN_MAX };
+		char header[WL_TOKEN_MAX + 16], token[WL_TOKEN_MAX + 1];
+
+		for (size_t i = 0; i < sizeof(lengths) / sizeof(lengths[0]); i++) {
+			int n = lengths[i];
+
+			for (int k = 0; k < n; k++)
+				token[k] = (char)('a' + k % 26);
+			token[n - 1] = 'Z';
+			token[n] = '\0';
+			f = fopen(path, "w");
+			fprintf(f, "%s\n", token);
+			fclose(f);
+			CHECK(wl_tokens_load(path, &t, &err) == 0 && t.count == 1, "length %d: %zu tokens (%s)", n,
+			      t.count, err.msg);
+			snprintf(header, sizeof(header), "Bearer %s", token);
+			CHECK(wl_tokens_allow(&t, header), "length %d: the whole token", n);
+			CHECK(!wl_tokens_allow(&t, "Bearer Z"), "length %d: its last character alone", n);
+			snprintf(header, sizeof(header), "Bearer %.*s", n - 1, token);
+			CHECK(!wl_tokens_allow(&t, header), "length %d: all but its last character", n);
+			wl_tokens_free(&t);
+		}
+		f = fopen(path, "w");
+		fputs("short\n", f);
+		for (int k = 0; k <= WL_TOKEN_MAX; k++)
+			fputc('x', f);
+		fputc('\n', f);
+		fclose(f);
+		CHECK(wl_tokens_load(path, &t, &err) < 0 && strstr(err.msg, "line 2: is too long") && t.count == 0,
+		      "an over-long token refused naming its line: %s", err.msg);
+	}
 }
 
 void test_options_read_file_then_flags(void)

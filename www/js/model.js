@@ -14,6 +14,7 @@ const known = (v) => v !== null && v !== undefined;
 // The line a table cell gets under its measurement.
 export function predictionLine(r) {
   const p = r.prediction;
+  if (p && p.pending) return el('span', { class: 'sub muted' }, 'model: computing…');
   if (!p || p.error) return p && p.error ? el('span', { class: 'sub muted', title: p.error }, 'no prediction here') : null;
   const parts = [];
   if (known(p.pct)) parts.push(`${fmtNumber(p.pct, 3)}% of copy`);

@@ -234,6 +234,9 @@ const isLive = (run) => run.status === 'queued' || run.status === 'running';
 function render(run) {
   run0 = run;
   renderAll(run);
+  // The server computes predictions once, off its request threads: a run
+  // read before they are ready is read again shortly.
+  if (!isLive(run) && run.predictions_pending) setTimeout(refresh, 1000);
   if (!isLive(run)) return;
   watchRunners();
   if (follow(run)) return;

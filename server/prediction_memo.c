@@ -1,0 +1,203 @@
+/* The prediction memo (see prediction_memo.h). Entries live in an array in
+ * the order they were asked for, which is also the queue: the thread computes
+ * entry next_job, then the one after. A jansson object maps each key to its
+ * place. The memo starts afresh when it is full and every entry has been
+ * computed; a full memo with work still queued takes no new jobs until then
+ * (their asks stay pending). The thread starts with the first ask. */
+#include "prediction_memo.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "kernel_source.h"
+
+struct entry {
+	enum wl_memo_state state;
+	struct wl_prediction p;
+	char error[256];
+	/* The job, until it is done. */
+	const struct wl_experiment *exp;
+	const struct wl_model *model;
+	const struct wl_variant_def *like;
+	json_t *accesses;		/* owned */
+	long long *values;		/* owned */
+	int lanes;
+};
+
+static struct {
+	pthread_once_t once;
+	pthread_mutex_t lock;
+	pthread_cond_t queued, done;
+	json_t *index;			/* key -> place in entries */
+	struct entry **entries;
+	size_t n, next_job;
+	int running;			/* the thread started */
+} memo = { .once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER,
+	   .queued = PTHREAD_COND_INITIALIZER, .done = PTHREAD_COND_INITIALIZER };
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void wl_memo_ask_set(struct wl_memo_ask *ask)
+{
+	int used;
+
+	if (ask->model) {
+		used = snprintf(ask->key, sizeof(ask->key), "%s|b%s", ask->exp->id, ask->variant);
+	} else {
+		char *text = json_dumps(ask->accesses, JSON_COMPACT | JSON_SORT_KEYS);
+
+		used = snprintf(ask->key, sizeof(ask->key), "%s|c%s|%016llx", ask->exp->id, ask->like->id,
+				text ? (unsigned long long)wl_fnv1a64(text, strlen(text)) : 0ULL);
+		free(text);
+	}
+	for (size_t i = 0; i < ask->exp->nparams && used > 0 && (size_t)used < sizeof(ask->key); i++)
+		used += snprintf(ask->key + used, sizeof(ask->key) - (size_t)used, "|%lld", ask->values[i]);
+	if (used > 0 && (size_t)used < sizeof(ask->key))
+		snprintf(ask->key + used, sizeof(ask->key) - (size_t)used, "|%d", ask->lanes);
+}
+
+/* Compute e (the lock not held). */
+static void compute(struct entry *e)
+{
+	struct wl_model *parsed = NULL;
+	const struct wl_model *m = e->model;
+	struct wl_error err = { 0 };
+	int rc = -1;
+
+	if (!m) {
+		json_t *obj = json_pack("{s:O}", "accesses", e->accesses);
+
+		if (obj && wl_experiment_model(e->exp, e->like, obj, "accesses", &parsed, &err) == 0)
+			m = parsed;
+		else if (!obj)
+			wl_error_set(&err, WL_ERR_INTERNAL, "out of memory");
+		json_decref(obj);
+	}
+	if (m)
+		rc = wl_model_predict(m, e->values, (int)e->exp->nparams, e->lanes, now_s() + WL_MEMO_PREDICT_S,
+				      &e->p, &err);
+	wl_model_free(parsed);
+	pthread_mutex_lock(&memo.lock);
+	e->state = rc == 0 ? WL_MEMO_DONE : WL_MEMO_FAILED;
+	if (rc < 0)
+		snprintf(e->error, sizeof(e->error), "%.255s", err.msg);
+	json_decref(e->accesses);
+	e->accesses = NULL;
+	free(e->values);
+	e->values = NULL;
+	pthread_cond_broadcast(&memo.done);
+	pthread_mutex_unlock(&memo.lock);
+}
+
+static void *memo_main(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		struct entry *e;
+
+		pthread_mutex_lock(&memo.lock);
+		while (memo.next_job >= memo.n)
+			pthread_cond_wait(&memo.queued, &memo.lock);
+		e = memo.entries[memo.next_job++];
+		pthread_mutex_unlock(&memo.lock);
+		compute(e);
+	}
+	return NULL;
+}
+
+static void memo_init(void)
+{
+	pthread_t thread;
+
+	memo.index = json_object();
+	memo.entries = calloc(WL_MEMO_ENTRIES, sizeof(*memo.entries));
+	if (memo.index && memo.entries && pthread_create(&thread, NULL, memo_main, NULL) == 0) {
+		pthread_detach(thread);
+		memo.running = 1;
+	}
+}
+
+/* Start afresh, when every entry has been computed. Lock held. */
+static void wipe(void)
+{
+	for (size_t i = 0; i < memo.n; i++)
+		free(memo.entries[i]);
+	memo.n = memo.next_job = 0;
+	json_object_clear(memo.index);
+}
+
+/* The entry of ask, queued when missing; NULL when the memo cannot take it.
+ * Lock held. */
+static struct entry *find_or_queue(const struct wl_memo_ask *ask)
+{
+	json_t *at = json_object_get(memo.index, ask->key);
+	struct entry *e;
+
+	if (at)
+		return memo.entries[json_integer_value(at)];
+	if (memo.n == WL_MEMO_ENTRIES && memo.next_job == memo.n)
+		wipe();
+	if (memo.n == WL_MEMO_ENTRIES || !(e = calloc(1, sizeof(*e))))
+		return NULL;
+	e->values = malloc((ask->exp->nparams + 1) * sizeof(*e->values));
+	if (!e->values || json_object_set_new(memo.index, ask->key, json_integer((json_int_t)memo.n)) < 0) {
+		free(e->values);
+		free(e);
+		return NULL;
+	}
+	memcpy(e->values, ask->values, ask->exp->nparams * sizeof(*e->values));
+	e->state = WL_MEMO_PENDING;
+	e->exp = ask->exp;
+	e->model = ask->model;
+	e->like = ask->like;
+	e->accesses = ask->model ? NULL : json_deep_copy(ask->accesses);
+	e->lanes = ask->lanes;
+	memo.entries[memo.n++] = e;
+	pthread_cond_signal(&memo.queued);
+	return e;
+}
+
+void wl_memo_lookup(struct wl_memo_ask *asks, size_t n, long wait_ms)
+{
+	double until = now_s() + (double)wait_ms / 1000;
+	int pending;
+
+	pthread_once(&memo.once, memo_init);
+	pthread_mutex_lock(&memo.lock);
+	for (;;) {
+		pending = 0;
+		for (size_t i = 0; i < n; i++) {
+			struct entry *e = memo.running ? find_or_queue(&asks[i]) : NULL;
+
+			asks[i].state = e ? e->state : WL_MEMO_PENDING;
+			if (e && e->state == WL_MEMO_DONE)
+				asks[i].p = e->p;
+			else if (e && e->state == WL_MEMO_FAILED)
+				snprintf(asks[i].error, sizeof(asks[i].error), "%s", e->error);
+			pending |= asks[i].state == WL_MEMO_PENDING;
+		}
+		if (!pending || now_s() >= until)
+			break;
+		{
+			struct timespec ts;
+			double t = until;
+
+			/* pthread_cond_timedwait counts on the realtime clock. */
+			clock_gettime(CLOCK_REALTIME, &ts);
+			t = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 + (until - now_s());
+			ts.tv_sec = (time_t)t;
+			ts.tv_nsec = (long)((t - (double)ts.tv_sec) * 1e9);
+			pthread_cond_timedwait(&memo.done, &memo.lock, &ts);
+		}
+	}
+	pthread_mutex_unlock(&memo.lock);
+}
