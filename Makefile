@@ -119,7 +119,7 @@ FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined -DWL_VERSION='"$(VERSION)"' -Icommon -Iserver -Itests/fuzz \
 	$(shell $(PKG_CONFIG) --cflags jansson sqlite3 libpq zlib)
 FUZZ_LIBS = $(shell $(PKG_CONFIG) --libs jansson sqlite3 libpq zlib) -lpthread -lm
-FUZZ_SRC = $(COMMON_SRC) $(filter-out server/main.c server/daemon.c,$(SERVER_SRC)) tests/fuzz/fuzz_targets.c
+FUZZ_SRC = $(COMMON_SRC) $(filter-out server/main.c server/daemon.c server/gate.c,$(SERVER_SRC)) tests/fuzz/fuzz_targets.c
 
 build/fuzz/fuzz-%: tests/fuzz/fuzz_main.c $(FUZZ_SRC)
 	@mkdir -p build/fuzz
@@ -127,7 +127,7 @@ build/fuzz/fuzz-%: tests/fuzz/fuzz_main.c $(FUZZ_SRC)
 
 fuzz:
 	./deploy/install-deps.sh --fuzz
-	$(MAKE) build/fuzz/fuzz-request build/fuzz/fuzz-http
+	$(MAKE) build/fuzz/fuzz-request build/fuzz/fuzz-http build/fuzz/fuzz-head build/fuzz/fuzz-source
 	./tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 bench: deps

@@ -19,7 +19,7 @@
 
 #include "error.h"
 
-#define WL_GATE_HEAD_MAX (16 * 1024)
+#define WL_GATE_HEAD_MAX (16 * 1024)	/* bytes of a request head */
 
 struct MHD_Daemon;
 struct wl_gate;
@@ -29,11 +29,6 @@ struct wl_gate_config {
 	long per_ip_connections;	/* open at once from one address */
 	long head_timeout;		/* seconds a connection may take to send its head */
 };
-
-/* The verdict on one request head (everything up to and including the blank
- * line): 0 when it may go on, else the HTTP status to answer with and a
- * message for the JSON error in msg. */
-int wl_gate_check_head(const char *head, size_t len, char *msg, size_t msg_len);
 
 /* Serve listen_fd (bound and listening) in a thread of its own, handing sound
  * connections to mhd (started with MHD_USE_NO_LISTEN_SOCKET). On failure

@@ -12,6 +12,9 @@
 #include <unistd.h>
 
 #include "catalog.h"
+#include "directive_check.h"
+#include "http_head.h"
+#include "kernel_source.h"
 #include "request.h"
 #include "server.h"
 
@@ -204,4 +207,27 @@ void wl_fuzz_http(const uint8_t *data, size_t size)
 	if (resp.status < 200 || resp.status > 599)
 		abort();	/* every request gets a real status */
 	wl_response_free(&resp);
+}
+
+void wl_fuzz_head(const uint8_t *data, size_t size)
+{
+	char msg[256];
+
+	wl_http_head_check((const char *)data, size, msg, sizeof(msg));
+}
+
+void wl_fuzz_source(const uint8_t *data, size_t size)
+{
+	char *text = malloc(size + 1), what[128];
+	struct wl_kernel_list *list = malloc(sizeof(*list));
+	int line;
+
+	if (text && list) {
+		memcpy(text, data, size);
+		text[size] = '\0';
+		wl_source_check_directives(text, strlen(text), what, sizeof(what), &line);
+		wl_kernels_scan(text, strlen(text), list, NULL);
+	}
+	free(list);
+	free(text);
 }

@@ -1,6 +1,7 @@
 /* What the fuzzers exercise, callable from libFuzzer and from the unit tests
  * (which replay the seed corpus and every past finding): request validation,
- * and the whole HTTP handling path without a socket. */
+ * the whole HTTP handling path without a socket, the gate's framing check and
+ * the custom-kernel source checks. */
 #ifndef WL_FUZZ_TARGETS_H
 #define WL_FUZZ_TARGETS_H
 
@@ -18,6 +19,13 @@ void wl_fuzz_request(const uint8_t *data, size_t size);
 /* A whole request: "METHOD PATH?QUERY\n", header lines "Name: value\n", an
  * empty line, then the body. Routed through wl_server_handle(). */
 void wl_fuzz_http(const uint8_t *data, size_t size);
+
+/* A raw request head through the gate's framing check (http_head.h). */
+void wl_fuzz_head(const uint8_t *data, size_t size);
+
+/* A kernel source through the directive check and the kernel scanner, as a
+ * custom kernel's is before it is queued. */
+void wl_fuzz_source(const uint8_t *data, size_t size);
 
 /* Release what wl_fuzz_init() made (for the replaying unit test). */
 void wl_fuzz_fini(void);

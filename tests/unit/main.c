@@ -69,6 +69,9 @@ const char *check_store_pg;
 	X(custom_kernels_limits_and_shapes)                                             \
 	X(directive_check_refuses_every_spelling)                                       \
 	X(directive_check_agrees_with_clang)                                            \
+	X(http_heads_with_unsound_framing_are_refused)                                  \
+	X(build_logs_lose_every_host_path)                                              \
+	X(the_worker_confinement_holds_alone)                                           \
 	X(kernel_scanner_reads_the_repository_sources)                                  \
 	X(median_interval_from_order_statistics)                                        \
 	X(sampling_stops_on_noise_budget_or_max)                                        \

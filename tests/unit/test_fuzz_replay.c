@@ -52,6 +52,12 @@ void test_fuzz_corpus_and_findings_replay_cleanly(void)
 	CHECK(n >= 20, "%d request seeds", n);
 	n = replay_dir("tests/fuzz/corpus/http", wl_fuzz_http);
 	CHECK(n >= 20, "%d http seeds", n);
+	n = replay_dir("tests/fuzz/corpus/head", wl_fuzz_head);
+	CHECK(n >= 8, "%d head seeds", n);
+	n = replay_dir("tests/fuzz/corpus/source", wl_fuzz_source);
+	CHECK(n >= 8, "%d source seeds", n);
+	CHECK(replay_dir("tests/fuzz/regressions/head", wl_fuzz_head) >= 0, "head findings");
+	CHECK(replay_dir("tests/fuzz/regressions/source", wl_fuzz_source) >= 0, "source findings");
 	CHECK(replay_dir("tests/fuzz/regressions/request", wl_fuzz_request) >= 0, "request findings");
 	CHECK(replay_dir("tests/fuzz/regressions/http", wl_fuzz_http) >= 0, "http findings");
 	wl_fuzz_fini();

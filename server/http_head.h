@@ -1,0 +1,17 @@
+/* Whether a request head's framing is sound: what the gate (gate.h) checks
+ * before libmicrohttpd reads a byte, kept apart from the sockets so the unit
+ * tests and the fuzzers call it directly. */
+#ifndef WL_HTTP_HEAD_H
+#define WL_HTTP_HEAD_H
+
+#include <stddef.h>
+
+/* The verdict on one request head (the request line through the blank line
+ * that ends the headers): 0 when it may go on, else 400 with what is wrong
+ * in msg — a target with %00, a control character or a space; several or a
+ * malformed Content-Length (1 to 18 digits); a Transfer-Encoding other than
+ * "chunked", or beside a Content-Length; a folded or colon-less header line;
+ * HTTP/1.1 without exactly one Host. */
+int wl_http_head_check(const char *head, size_t len, char *msg, size_t msg_len);
+
+#endif

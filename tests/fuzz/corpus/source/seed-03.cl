@@ -1,0 +1,2 @@
+char c = 'x;
+#include "x"

@@ -1,0 +1,2 @@
+int q = 1 ??/
+#include "x"

@@ -1,0 +1,1 @@
+#define C(a,b) a##b
