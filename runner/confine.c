@@ -125,7 +125,15 @@ static const char *const system_read[] = {
 	"/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin",
 	"/etc/OpenCL", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",
 	"/etc/alternatives", "/sys", "/proc/cpuinfo", "/proc/meminfo", "/proc/stat",
-	"/proc/driver/nvidia", "/proc/sys/vm/overcommit_memory", NULL,
+	"/proc/driver/nvidia", "/proc/sys/vm/overcommit_memory", "/proc/sys/kernel", NULL,
+};
+
+/* Of the process's own /proc entry, what the drivers read (the CPUs it may
+ * use, its memory map and limits, its mounts): never its environment, its
+ * command line or its memory. */
+static const char *const self_read[] = {
+	"cpuset", "status", "stat", "statm", "maps", "limits", "cgroup", "mounts", "mountinfo",
+	"auxv", "fd", NULL,
 };
 
 int wl_confine(const struct wl_confine_paths *paths, char *what, size_t len)
@@ -148,12 +156,17 @@ int wl_confine(const struct wl_confine_paths *paths, char *what, size_t len)
 	}
 	driver_cache("POCL_CACHE_DIR", ".cache/pocl", pocl, sizeof(pocl));
 	driver_cache("CUDA_CACHE_PATH", ".nv", nvidia, sizeof(nvidia));
-	snprintf(self, sizeof(self), "/proc/%d", (int)getpid());
+	snprintf(self, sizeof(self), "/proc/%d/", (int)getpid());
 	if (paths->programs && *paths->programs)
 		make_dirs(paths->programs);
 	for (const char *const *p = system_read; *p; p++)
 		ok &= allow(ruleset, *p, FS_READ, handled) == 0;
-	ok &= allow(ruleset, self, FS_READ, handled) == 0;
+	for (const char *const *p = self_read; *p; p++) {
+		char path[96];
+
+		snprintf(path, sizeof(path), "%s%s", self, *p);
+		ok &= allow(ruleset, path, FS_READ, handled) == 0;
+	}
 	ok &= allow(ruleset, paths->kernels, FS_READ, handled) == 0;
 	/* Device nodes (NVIDIA's take ioctls), /dev/null, /dev/shm. */
 	ok &= allow(ruleset, "/dev", FS_READ | FS_WRITE | LANDLOCK_ACCESS_FS_IOCTL_DEV, handled) == 0;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -118,6 +119,24 @@ static int discard_stdout(void)
 	return rc < 0 ? -1 : 0;
 }
 
+/* A folder for temporary files inside what the worker may write: tmp/ in a
+ * SQLite store's folder, else in the program cache. Named in TMPDIR and
+ * SQLITE_TMPDIR; left as it is where neither exists. */
+static void scratch_dir(const struct runner_config *cfg)
+{
+	char dir[4096];
+
+	if (wl_store_beside(cfg->db, "tmp", dir, sizeof(dir)) < 0) {
+		if (!cfg->program_cache || !*cfg->program_cache)
+			return;
+		snprintf(dir, sizeof(dir), "%s/tmp", cfg->program_cache);
+	}
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+		return;
+	setenv("TMPDIR", dir, 1);
+	setenv("SQLITE_TMPDIR", dir, 1);
+}
+
 /* Confine this process to what the worker needs (confine.h): the kernels,
  * a SQLite store's folder, the program cache. */
 static int confine(const struct runner_config *cfg, char *what, size_t len)
@@ -162,17 +181,14 @@ static void claim_devices(const struct wl_cl_device *dev, int runner_has_gpu, co
 	out->auto_id = dev->is_gpu || !runner_has_gpu ? dev->id : NULL;
 }
 
-static void serve(struct wl_store *st, struct wl_executor *ex, const char *db, long poll_ms,
+/* Claim and execute runs until stopped; wake (or NULL: polling alone) is
+ * how the server says a run was queued. */
+static void serve(struct wl_store *st, struct wl_executor *ex, struct wl_wakeup *wake, long poll_ms,
 		  int runner_has_gpu)
 {
 	const char *ids[1];
 	struct wl_claim_devices cd;
-	struct wl_wakeup *wake = NULL;
-	struct wl_error werr;
 
-	/* Woken by the server when a run is queued; polling stays the fallback. */
-	if (wl_wakeup_listen(db, WL_WAKE_RUNNERS, &wake, &werr) < 0)
-		wl_log_warn("no wake-ups (%s): polling every %ld ms", werr.msg, poll_ms);
 	claim_devices(&ex->devs->list[0], runner_has_gpu, ids, &cd);
 	while (!wl_runner_stop) {
 		struct wl_claim claim;
@@ -192,7 +208,6 @@ static void serve(struct wl_store *st, struct wl_executor *ex, const char *db, l
 		report("%s", WL_MSG_IDLE);
 		wl_claim_free(&claim);
 	}
-	wl_wakeup_close(wake);
 }
 
 int wl_work(const struct runner_config *cfg)
@@ -201,6 +216,7 @@ int wl_work(const struct runner_config *cfg)
 	struct wl_store *st = NULL;
 	struct wl_cl_devices devs = { 0 };
 	struct wl_program_cache *programs = NULL;
+	struct wl_wakeup *wake = NULL;
 	struct wl_error err;
 	char path[4096], confinement[256];
 	size_t found;
@@ -217,6 +233,17 @@ int wl_work(const struct runner_config *cfg)
 	 * output is not kept; the log keeps only the runner's own lines. */
 	if (discard_stdout() < 0)
 		wl_log_warn("cannot send kernel output to /dev/null: %s", strerror(errno));
+	/* Temporary files (SQLite's, the drivers') go where the confined
+	 * worker may write; SQLite reads the setting at its first call. */
+	scratch_dir(cfg);
+	/* The store's connections are made before the confinement: a
+	 * PostgreSQL password file stays out of the kernels' reach. */
+	if (wl_store_open(cfg->db, &st, &err) < 0) {
+		wl_log_error("%s", err.msg);
+		goto out;
+	}
+	if (wl_wakeup_listen(cfg->db, WL_WAKE_RUNNERS, &wake, &err) < 0)
+		wl_log_warn("no wake-ups (%s): polling every %ld ms", err.msg, cfg->poll_ms);
 	/* Before OpenCL starts a thread or reads a kernel: see confine.h. */
 	confined = confine(cfg, confinement, sizeof(confinement)) == 0;
 	if (!confined)
@@ -255,8 +282,7 @@ int wl_work(const struct runner_config *cfg)
 	if (found > 1 && !getenv("OMP_NUM_THREADS"))
 		omp_set_num_threads(omp_get_num_procs() / (int)found > 1 ? omp_get_num_procs() / (int)found : 1);
 	wl_cl_devices_keep(&devs, (size_t)cfg->device_slot);
-	if (wl_store_open(cfg->db, &st, &err) < 0 ||
-	    register_device(st, cfg->runner_id, cfg->device_slot, &devs.list[0], confinement, &err) < 0) {
+	if (register_device(st, cfg->runner_id, cfg->device_slot, &devs.list[0], confinement, &err) < 0) {
 		wl_log_error("%s", err.msg);
 		goto out;
 	}
@@ -289,11 +315,12 @@ int wl_work(const struct runner_config *cfg)
 		/* Without the thread, checks run in turn: slower, not wrong. */
 		if (wl_checker_new(omp_get_max_threads(), &ex.checker, &err) < 0)
 			wl_log_info("%s; verifying in turn", err.msg);
-		serve(st, &ex, cfg->db, cfg->poll_ms, runner_has_gpu);
+		serve(st, &ex, wake, cfg->poll_ms, runner_has_gpu);
 		wl_checker_free(ex.checker);
 	}
 	status = 0;
 out:
+	wl_wakeup_close(wake);
 	wl_program_cache_free(programs);
 	wl_cl_devices_free(&devs);
 	wl_store_close(st);

@@ -16,7 +16,7 @@
 #include "warp_model.h"
 
 /* How long a read waits for predictions the memo has not computed yet. */
-#define WAIT_MS 100
+#define WAIT_MS 50
 
 /* A run's custom kernels: name, like variant, declared accesses and their
  * model (parsed here for its descriptions; the memo predicts with its own). */
