@@ -78,7 +78,7 @@ json_t *store_col_json(struct wl_db_stmt *s, int col)
 	return v ? v : json_null();
 }
 
-static int migrate(struct wl_store *st, struct wl_error *err)
+static int migrate_steps(struct wl_store *st, struct wl_error *err)
 {
 	int pg = wl_db_kind(st->db) == WL_DB_POSTGRES;
 	int version;
@@ -116,6 +116,26 @@ static int migrate(struct wl_store *st, struct wl_error *err)
 		version++;
 	}
 	return 0;
+}
+
+/* Bring the schema to the latest version. Processes that start together
+ * take turns: SQLite's writers through BEGIN IMMEDIATE; on PostgreSQL through
+ * a session-wide advisory lock taken before each migration's transaction
+ * begins, so that the transaction, started after the lock, sees the tables
+ * the previous holder made (a lock taken inside a transaction that had already
+ * begun would leave it reading the catalog as it was). */
+static int migrate(struct wl_store *st, struct wl_error *err)
+{
+	static const char lock[] = "SELECT pg_advisory_lock(7762, hashtext(current_schema()))";
+	static const char unlock[] = "SELECT pg_advisory_unlock(7762, hashtext(current_schema()))";
+	int pg = wl_db_kind(st->db) == WL_DB_POSTGRES, rc;
+
+	if (pg && wl_db_exec(st->db, lock, err) < 0)
+		return -1;
+	rc = migrate_steps(st, err);
+	if (pg)
+		wl_db_exec(st->db, unlock, NULL);
+	return rc;
 }
 
 int wl_store_schema_version(struct wl_store *st, int *version, struct wl_error *err)
