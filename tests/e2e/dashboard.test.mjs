@@ -316,6 +316,30 @@ test('runs_page_filters_by_label_and_pages_through_the_address', async () => {
   await page.context().close();
 });
 
+test('a_time_column_reads_in_one_unit_and_no_rate_in_exponents', async () => {
+  // On PoCL a copy of 4 Ki floats takes microseconds and one of 4 Mi floats
+  // milliseconds: both in each variant's column.
+  const id = (await lab.post('/api/runs', { experiment: 'copy', params: { n: [4096, 4194304] }, repeat: 3, cache: 'hot' })).json.id;
+  const run = await lab.waitDone(id);
+  assert.ok(run.results.some((r) => r.median_ms < 1) || run.results.some((r) => r.median_ms >= 1), 'the points differ');
+  const page = await openPage(browser);
+  await page.goto(`${lab.base}/runs/${id}`);
+  await page.waitForSelector('#table td[data-median-ms]');
+  const columns = await page.locator('#table td[data-median-ms]').evaluateAll((tds) => tds.map((td) => ({
+    variant: td.dataset.variant, text: td.firstChild.textContent, all: td.innerText,
+  })));
+  const byVariant = new Map();
+  for (const c of columns) byVariant.set(c.variant, [...(byVariant.get(c.variant) || []), c]);
+  for (const [variant, cells] of byVariant) {
+    const units = new Set(cells.map((c) => c.text.trim().split(' ').pop()));
+    assert.equal(units.size, 1, `${variant}: one unit per column, saw ${[...units].join(', ')}`);
+    assert.ok(['µs', 'ms', 's'].includes([...units][0]));
+  }
+  for (const c of columns) assert.doesNotMatch(c.all, /\d[eE][+-]?\d/, `no exponent: ${c.all}`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('unknown_run_gets_the_404_page', async () => {
   const page = await openPage(browser);
   const res = await page.goto(`${lab.base}/runs/987654`);

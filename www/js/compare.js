@@ -6,7 +6,7 @@
 // all the others. The runs' curves are overlaid.
 import { ApiError, banner, getJSON } from './api.js';
 import { lineChart } from './charts.js';
-import { el, fmtMs, fmtNumber, fmtPct } from './format.js';
+import { el, fmtMs, fmtNumber, fmtPct, timeUnit } from './format.js';
 import { metricOf, paramNames, pointKey, runVariants, sweptParam, variantLabel } from './results.js';
 
 function runIds() {
@@ -73,6 +73,8 @@ function render(runs, catalog) {
   }).map((x) => x.row);
   const head = el('tr', {}, el('th', { scope: 'col' }, 'Kernel'), el('th', { scope: 'col' }, 'Point'),
     runs.map((run) => el('th', { scope: 'col', class: 'num', 'data-run': String(run.id) }, columnTitle(run))));
+  // One unit of time per column (a run), chosen for the column's values.
+  const units = new Map(runs.map((run) => [run.id, timeUnit(sorted.map((row) => row.cells.get(run.id) && row.cells.get(run.id).median_ms))]));
   const body = sorted.map((row) => {
     const verified = [...row.cells.values()].filter((r) => r.verified && r.median_ms !== null);
     const min = verified.length > 1 ? Math.min(...verified.map((r) => r.median_ms)) : null;
@@ -96,7 +98,7 @@ function render(runs, catalog) {
           'data-run': String(run.id), 'data-median-ms': String(r.median_ms), 'data-verdict': v ? v.word : null, title: r.error || '',
         },
           fastest ? el('span', { class: 'star', 'aria-label': 'fastest' }, '★ ') : null,
-          fmtMs(r.median_ms), r.ci_pct !== null && r.ci_pct !== undefined ? el('span', { class: 'pm' }, ` ±${fmtPct(r.ci_pct)}%`) : null,
+          fmtMs(r.median_ms, units.get(run.id)), r.ci_pct !== null && r.ci_pct !== undefined ? el('span', { class: 'pm' }, ` ±${fmtPct(r.ci_pct)}%`) : null,
           r.verified ? '' : ' ✗',
           el('span', { class: 'sub' }, rate === null ? '' : `${fmtNumber(rate)} ${metricOf(byId(run.experiment)).unit}`),
           v ? el('span', { class: 'sub verdict' }, `${v.change >= 0 ? '+' : '−'}${fmtPct(Math.abs(v.change))}% time, ${said}`) : null);

@@ -1,10 +1,13 @@
 // Number, size and time formatting shared by the pages. The pages render what
 // the API returns; these only decide how it reads.
 
+// A plain number with digits significant digits; whole numbers at and above
+// 10^digits (1300, never 1.30e+3); exponents only for the tiny.
 export function fmtNumber(v, digits = 3) {
   if (v === null || v === undefined || Number.isNaN(v)) return '–';
   const a = Math.abs(v);
-  if (a !== 0 && (a < 0.001 || a >= 1e6)) return v.toExponential(2);
+  if (a !== 0 && a < 0.001) return v.toExponential(2);
+  if (a >= 10 ** digits) return String(Math.round(v));
   return v.toPrecision(digits).replace(/\.?0+$/, (m) => (m.startsWith('.') ? '' : m));
 }
 
@@ -14,10 +17,20 @@ export function fmtPct(v) {
   return Math.abs(v) >= 10 ? String(Math.round(v)) : fmtNumber(v, 2);
 }
 
-export function fmtMs(v) {
+// The unit a column of times (in ms) reads in, chosen for all its values so
+// that none needs an exponent: µs when the shortest is under 0.1 ms, s when
+// every one is 10 s or more, else ms.
+export function timeUnit(msValues) {
+  const known = msValues.filter((v) => v !== null && v !== undefined && !Number.isNaN(v));
+  if (known.length && Math.min(...known) < 0.1) return { name: 'µs', scale: 1000 };
+  if (known.length && Math.min(...known) >= 10000) return { name: 's', scale: 0.001 };
+  return { name: 'ms', scale: 1 };
+}
+
+// A time in ms, in unit (timeUnit's; default: the unit of this value alone).
+export function fmtMs(v, unit = timeUnit([v])) {
   if (v === null || v === undefined) return '–';
-  if (v < 0.01) return `${(v * 1000).toPrecision(3)} µs`;
-  return `${fmtNumber(v, 4)} ms`;
+  return `${fmtNumber(v * unit.scale, 4)} ${unit.name}`;
 }
 
 export function fmtBytes(b) {

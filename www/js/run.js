@@ -8,7 +8,7 @@
 // GET alone, the same on every load.
 import { ApiError, banner, getJSON, liveStream } from './api.js';
 import { lineChart } from './charts.js';
-import { el, fmtBytes, fmtMs, fmtNumber, fmtPct } from './format.js';
+import { el, fmtBytes, fmtMs, fmtNumber, fmtPct, timeUnit } from './format.js';
 import { isMultiplying, metricOf, paramNames, pointRows, runVariants, sweptParam, variantLabel, variantTitle } from './results.js';
 import { predictionLine, renderModel } from './model.js';
 import { renderSources } from './sources.js';
@@ -99,7 +99,7 @@ function renderFacts(run) {
   document.getElementById('request').textContent = JSON.stringify(run.request, null, 2);
 }
 
-function resultCell(r, metric) {
+function resultCell(r, metric, unit) {
   if (!r) return el('td', { class: 'num muted' }, '…');
   if (r.median_ms === null) return el('td', { class: 'num bad', title: r.error || '' }, '✗ failed');
   const rate = r[metric.key];
@@ -107,7 +107,7 @@ function resultCell(r, metric) {
     class: `num${r.verified ? '' : ' unverified'}`, 'data-variant': r.variant, 'data-median-ms': String(r.median_ms),
     'data-rate': rate === null ? '' : String(rate), title: r.error || r.note || '',
   },
-  `${fmtMs(r.median_ms)} `,
+  `${fmtMs(r.median_ms, unit)} `,
   r.ci_pct !== null && r.ci_pct !== undefined ? el('span', { class: 'pm', title: `95% interval of the median, ${r.reps} samples, spread (IQR) ${fmtNumber(100 * r.spread, 2)}%, stopped on ${r.stopped}` }, `±${fmtPct(r.ci_pct)}% `) : null,
   el('span', { class: r.verified ? 'ok' : 'bad', 'aria-label': r.verified ? 'verified' : 'not verified' }, r.verified ? '✓' : '✗'),
   el('span', { class: 'sub' }, rate === null ? '' : `${fmtNumber(rate)} ${metric.unit}`),
@@ -145,8 +145,10 @@ function renderTable(run) {
   const head = el('tr', {}, names.map((n) => el('th', { class: 'num', scope: 'col' }, n)),
     variants.map((v) => el('th', { class: `num${v.custom ? ' custom' : ''}`, scope: 'col', 'data-variant': v.id },
       v.title, v.custom ? el('span', { class: 'sub' }, `custom, like ${variantTitle(experiment, v.like)}`) : null)));
+  // One unit of time per column, chosen for the column's values.
+  const units = new Map(variants.map((v) => [v.id, timeUnit(rows.map(({ cells }) => cells[v.id] && cells[v.id].median_ms))]));
   const body = rows.map(({ params, cells }) =>
-    el('tr', {}, names.map((n) => el('td', { class: 'num' }, String(params[n]))), variants.map((v) => resultCell(cells[v.id], metric))));
+    el('tr', {}, names.map((n) => el('td', { class: 'num' }, String(params[n]))), variants.map((v) => resultCell(cells[v.id], metric, units.get(v.id)))));
   if (rows.length === 0) {
     body.push(el('tr', {}, el('td', { colspan: String(names.length + variants.length), class: 'muted' },
       run.status === 'queued' ? 'Waiting for a runner…' : run.status === 'running' ? 'The first point is being measured…' : 'This run has no results.')));
