@@ -1,6 +1,8 @@
 /* The last-level cache probe (see cache_probe.h). Each working set is read
  * with float4 loads by a grid-stride kernel, launched twice to warm the cache
- * and then five times timed; the median gives its bandwidth. The largest set
+ * and then five times timed (a small set read over and over, so that a launch
+ * lasts), after the clocks were warmed on the largest; the median gives its
+ * bandwidth. The largest set
  * (far beyond any cache) gives the DRAM plateau, and the cache size is the
  * largest set still read at least 1.5 times faster than that. */
 #include "cache_probe.h"
@@ -10,26 +12,44 @@
 
 #include "measure.h"
 #include "stats.h"
+#include "time_budget.h"
 
 static const char PROBE_SOURCE[] =
-	"__kernel void probe_read(__global const float4 *in, __global float *out, uint n4)\n"
+	"__kernel void probe_read(__global const float4 *in, __global float *out, uint n4, uint reps)\n"
 	"{\n"
 	"	float4 acc = (float4)(0.0f);\n"
-	"	for (uint i = get_global_id(0); i < n4; i += get_global_size(0))\n"
-	"		acc += in[i];\n"
+	"	for (uint r = 0; r < reps; r++)\n"
+	"		for (uint i = get_global_id(0); i < n4; i += get_global_size(0))\n"
+	"			acc += in[i];\n"
 	"	out[get_global_id(0)] = acc.x + acc.y + acc.z + acc.w;\n"
 	"}\n";
 
 #define PROBE_MIN ((size_t)1 << 20)
-#define PROBE_ITEMS 65536
 #define PROBE_FASTER 1.5
+/* Each launch reads at least this much (a small set read again and again),
+ * so that it lasts long enough to time and measures bandwidth, not latency. */
+#define PROBE_LAUNCH_BYTES ((size_t)64 << 20)
+/* Launches of the largest set before the sweep, to bring the clocks up. */
+#define PROBE_WARM_S 0.2
+
+/* Work-items enough for every compute unit to have many in flight. */
+static size_t probe_items(const struct wl_cl_device *dev)
+{
+	size_t items = (size_t)dev->compute_units * 2048;
+
+	if (items < 65536)
+		items = 65536;
+	if (items > ((size_t)1 << 20))
+		items = (size_t)1 << 20;
+	return items / 256 * 256;
+}
 
 size_t wl_cache_flush_bytes(const struct wl_cl_device *dev, long long cache_bytes, size_t max)
 {
-	size_t bytes = (size_t)(cache_bytes > 0 ? cache_bytes : 0) * 4, cap = dev->max_alloc;
+	size_t bytes = cache_bytes > 0 ? (size_t)cache_bytes * 4 : WL_FLUSH_UNKNOWN, cap = dev->max_alloc;
 
-	if (bytes < 8u << 20)
-		bytes = 8u << 20;
+	if (bytes < WL_FLUSH_MIN)
+		bytes = WL_FLUSH_MIN;
 	if (max && bytes > max)
 		bytes = max;
 	if (cap > dev->global_mem / 4)
@@ -47,10 +67,26 @@ static size_t probe_max(const struct wl_cl_device *dev)
 	return max;
 }
 
+/* Two warm-up launches reading bytes of in reps times, then five timed ones
+ * into samples (ms). */
+static int probe_launches(struct wl_cl_device *dev, cl_kernel kernel, cl_mem in, cl_mem partial,
+			  size_t bytes, size_t items, cl_uint reps, double *samples, struct wl_error *err)
+{
+	cl_uint n4 = (cl_uint)(bytes / 16);
+	struct wl_launch l = { .kernel = kernel, .dims = 1, .global = { items }, .local = { 256 } };
+	cl_int code;
+
+	clSetKernelArg(kernel, 0, sizeof(cl_mem), &in);
+	clSetKernelArg(kernel, 1, sizeof(cl_mem), &partial);
+	clSetKernelArg(kernel, 2, sizeof(cl_uint), &n4);
+	clSetKernelArg(kernel, 3, sizeof(cl_uint), &reps);
+	return wl_time_launches(dev->queue, &l, 2, 5, NULL, samples, &code, err);
+}
+
 int wl_cache_probe(struct wl_cl_device *dev, json_t **out, struct wl_error *err)
 {
 	const char *src = PROBE_SOURCE;
-	size_t max = probe_max(dev), cache = 0, nsizes = 0;
+	size_t max = probe_max(dev), cache = 0, nsizes = 0, items = probe_items(dev);
 	double gbps[40], samples[5];
 	size_t sizes[40];
 	cl_program program = NULL;
@@ -69,30 +105,29 @@ int wl_cache_probe(struct wl_cl_device *dev, json_t **out, struct wl_error *err)
 		goto out;
 	}
 	in = clCreateBuffer(dev->context, CL_MEM_READ_ONLY, max, NULL, &rc);
-	partial = in ? clCreateBuffer(dev->context, CL_MEM_WRITE_ONLY, PROBE_ITEMS * sizeof(float), NULL, &rc) : NULL;
+	partial = in ? clCreateBuffer(dev->context, CL_MEM_WRITE_ONLY, items * sizeof(float), NULL, &rc) : NULL;
 	if (!in || !partial ||
 	    clEnqueueFillBuffer(dev->queue, in, &pattern, sizeof(pattern), 0, max, 0, NULL, NULL) != CL_SUCCESS ||
 	    clFinish(dev->queue) != CL_SUCCESS) {
 		wl_error_set(err, WL_ERR_INTERNAL, "cache probe: cannot fill %zu bytes on %s", max, dev->id);
 		goto out;
 	}
-	/* 1, 1.5, 2, 3, 4, 6 ... MiB: steps of 1.5 and 4/3, so a 50 MB cache is
-	 * found at 48 MiB rather than 32. */
+	/* Warm the clocks on the largest set, then sweep 1, 1.5, 2, 3, 4, 6 ...
+	 * MiB: steps of 1.5 and 4/3, so a 50 MB cache is found at 48 MiB rather
+	 * than 32. */
+	for (double until = wl_now_ms() + PROBE_WARM_S * 1000; wl_now_ms() < until;)
+		if (probe_launches(dev, kernel, in, partial, max, items, 1, samples, err) < 0)
+			goto out;
 	for (size_t bytes = PROBE_MIN; bytes <= max && nsizes < 40;
 	     bytes = (bytes & (bytes - 1)) ? bytes / 3 * 4 : bytes / 2 * 3) {
-		cl_uint n4 = (cl_uint)(bytes / 16);
-		struct wl_launch l = { .kernel = kernel, .dims = 1, .global = { PROBE_ITEMS }, .local = { 256 } };
 		struct wl_stats s;
-		cl_int code;
+		cl_uint reps = bytes >= PROBE_LAUNCH_BYTES ? 1 : (cl_uint)(PROBE_LAUNCH_BYTES / bytes);
 
-		clSetKernelArg(kernel, 0, sizeof(cl_mem), &in);
-		clSetKernelArg(kernel, 1, sizeof(cl_mem), &partial);
-		clSetKernelArg(kernel, 2, sizeof(cl_uint), &n4);
-		if (wl_time_launches(dev->queue, &l, 2, 5, NULL, samples, &code, err) < 0 ||
+		if (probe_launches(dev, kernel, in, partial, bytes, items, reps, samples, err) < 0 ||
 		    wl_stats_summary(samples, 5, &s) < 0 || s.median <= 0)
 			goto out;
 		sizes[nsizes] = bytes;
-		gbps[nsizes++] = (double)bytes / (s.median * 1e6);
+		gbps[nsizes++] = (double)bytes * reps / (s.median * 1e6);
 	}
 	for (size_t i = 0; i + 1 < nsizes; i++)
 		if (gbps[i] >= PROBE_FASTER * gbps[nsizes - 1])
@@ -104,8 +139,10 @@ int wl_cache_probe(struct wl_cl_device *dev, json_t **out, struct wl_error *err)
 			json_array_append_new(js, json_integer((json_int_t)sizes[i]));
 			json_array_append_new(jg, json_real(gbps[i]));
 		}
-		*out = json_pack("{s:I, s:s, s:o, s:o}", "bytes", (json_int_t)cache, "method",
-				 "read sweep: the largest working set read 1.5x faster than the largest one",
+		*out = json_pack("{s:I, s:s, s:s, s:o, s:o}", "bytes", (json_int_t)cache,
+				 "source", cache ? "probe" : "unknown", "method",
+				 cache ? "read sweep: the largest working set read 1.5x faster than the largest one" :
+					 "read sweep: no working set read 1.5x faster than the largest one, so the size is unknown",
 				 "sizes", js, "gbps", jg);
 	}
 	status = *out ? 0 : -1;

@@ -11,12 +11,23 @@
 #include "cl_device.h"
 
 /* Probe dev (opened here if needed) and return the result as a JSON object
- * {"bytes", "method", "sizes": [...], "gbps": [...]} that the
- * caller owns; bytes is 0 when no size read faster than the largest. */
+ * {"bytes", "source", "method", "sizes": [...], "gbps": [...]} that the
+ * caller owns; source is "probe", or "unknown" with bytes 0 when no size read
+ * faster than the largest. The probe fills the device (work-items for every
+ * compute unit), warms its clocks first, and makes every launch read at least
+ * 64 MiB, so it measures the cache's bandwidth rather than latency. */
 int wl_cache_probe(struct wl_cl_device *dev, json_t **out, struct wl_error *err);
 
+#define WL_FLUSH_MIN ((size_t)8 << 20)
+/* What a cold launch writes where the cache size is unknown: more than any
+ * device's last-level cache (an H100's L2 is 50 MB, an H200's 60 MB, the
+ * largest CPU L3s hundreds of MiB). */
+#define WL_FLUSH_UNKNOWN ((size_t)512 << 20)
+
 /* The bytes to write before a cold launch: four times the cache (at least
- * 8 MiB), within what dev lets one buffer hold and at most max (0: no cap). */
+ * WL_FLUSH_MIN), WL_FLUSH_UNKNOWN where cache_bytes is unknown (0), within
+ * what dev lets one buffer hold (and a quarter of its memory) and at most max
+ * (0: no cap). */
 size_t wl_cache_flush_bytes(const struct wl_cl_device *dev, long long cache_bytes, size_t max);
 
 #endif

@@ -22,6 +22,7 @@
 #include "cl_program.h"
 #include "checker.h"
 #include "confine.h"
+#include "cuda_driver.h"
 #include "executor.h"
 #include "experiment.h"
 #include "log.h"
@@ -69,26 +70,59 @@ static void on_custom(void *ctx, const char *name, const char *point)
 		report("%s -", WL_MSG_CUSTOM);
 }
 
-/* The device's last-level cache as stored when it was last registered with
- * the same driver, or measured now (a second or two, once per driver). */
+/* The CUDA driver's devices, asked before the worker confines itself. */
+static struct wl_cuda_devices cuda;
+static char cuda_why[256];
+
+/* The L2 of an NVIDIA GPU as its CUDA driver gives it, as the device's
+ * "cache" object; NULL where there is no such answer (said in the log; a
+ * device that is not NVIDIA's has nothing to say). */
+static json_t *cache_from_driver(const struct wl_cl_device *dev)
+{
+	unsigned domain, bus, slot;
+	long long bytes;
+
+	if (wl_cl_pci_address(dev, &domain, &bus, &slot) < 0)
+		return NULL;
+	bytes = wl_cuda_l2_bytes(&cuda, domain, bus, slot);
+	if (bytes <= 0) {
+		wl_log_info("device %s: %s; its cache size will be probed", dev->id,
+			    cuda_why[0] ? cuda_why : "the CUDA driver has no device at its PCI address");
+		return NULL;
+	}
+	return json_pack("{s:I, s:s, s:s}", "bytes", (json_int_t)bytes, "source", "driver", "method",
+			 "the CUDA driver's L2 size (CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE), matched by PCI address");
+}
+
+/* The device's last-level cache: from the CUDA driver where it knows it, else
+ * as probed when the device was last registered with the same driver, else
+ * probed now (a second or two, once per driver). A size that stays unknown is
+ * said so ("source": "unknown"), and cold timings then flush
+ * WL_FLUSH_UNKNOWN. */
 static void describe_cache(struct wl_store *st, struct wl_cl_device *dev)
 {
-	json_t *known = NULL, *cache = NULL;
+	json_t *known = NULL, *cache = cache_from_driver(dev), *stored;
 	struct wl_error err;
 
-	if (wl_store_get_device_info(st, dev->id, &known, &err) == 0 && known &&
+	if (!cache && wl_store_get_device_info(st, dev->id, &known, &err) == 0 && known &&
 	    json_equal(json_object_get(known, "driver"), json_object_get(dev->info, "driver")) &&
-	    json_is_object(json_object_get(known, "cache")))
-		cache = json_incref(json_object_get(known, "cache"));
+	    json_is_object(stored = json_object_get(known, "cache")) &&
+	    json_is_string(json_object_get(stored, "source")))
+		cache = json_incref(stored);
 	json_decref(known);
-	if (!cache) {
-		if (wl_cache_probe(dev, &cache, &err) < 0) {
-			wl_log_warn("device %s: %s; cold timings flush 8 MiB", dev->id, err.msg);
-			return;
-		}
-		wl_log_info("device %s: last-level cache %lld bytes (measured)", dev->id,
-			    (long long)json_integer_value(json_object_get(cache, "bytes")));
+	if (!cache && wl_cache_probe(dev, &cache, &err) < 0) {
+		wl_log_warn("device %s: %s", dev->id, err.msg);
+		cache = json_pack("{s:i, s:s, s:s}", "bytes", 0, "source", "unknown", "method", err.msg);
 	}
+	if (!cache)
+		return;
+	if (json_integer_value(json_object_get(cache, "bytes")) > 0)
+		wl_log_info("device %s: last-level cache %lld bytes (%s)", dev->id,
+			    (long long)json_integer_value(json_object_get(cache, "bytes")),
+			    json_string_value(json_object_get(cache, "source")));
+	else
+		wl_log_warn("device %s: last-level cache size unknown; cold timings flush %zu MiB", dev->id,
+			    WL_FLUSH_UNKNOWN >> 20);
 	json_object_set_new(dev->info, "cache", cache);
 }
 
@@ -244,6 +278,10 @@ int wl_work(const struct runner_config *cfg)
 	}
 	if (wl_wakeup_listen(cfg->db, WL_WAKE_RUNNERS, &wake, &err) < 0)
 		wl_log_warn("no wake-ups (%s): polling every %ld ms", err.msg, cfg->poll_ms);
+	/* The CUDA driver opens files of its own the confinement does not list. */
+	if (wl_cuda_devices_load(WL_CUDA_DRIVER_LIB, &cuda, cuda_why, sizeof(cuda_why)) < 0 &&
+	    strncmp(cuda_why, "no CUDA driver", 14) != 0)
+		wl_log_warn("%s", cuda_why);
 	/* Before OpenCL starts a thread or reads a kernel: see confine.h. */
 	confined = confine(cfg, confinement, sizeof(confinement)) == 0;
 	if (!confined)

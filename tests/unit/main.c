@@ -72,6 +72,8 @@ const char *check_store_pg;
 	X(http_heads_with_unsound_framing_are_refused)                                  \
 	X(build_logs_lose_every_host_path)                                              \
 	X(the_worker_confinement_holds_alone)                                           \
+	X(cold_flush_is_never_less_than_safe)                                           \
+	X(cuda_driver_absent_is_said_not_failed)                                        \
 	X(kernel_scanner_reads_the_repository_sources)                                  \
 	X(median_interval_from_order_statistics)                                        \
 	X(sampling_stops_on_noise_budget_or_max)                                        \

@@ -42,6 +42,14 @@ function clocksText(c) {
   return `start: ${at(c.start)}; end: ${at(c.end)}. Theoretical peak memory bandwidth ${fmtNumber(c.peak_gbps, 4)} GB/s.`;
 }
 
+// The device's cache as the runner found it: from the driver, probed, or
+// unknown (then said plainly, since a cold figure may then hold cache hits).
+function cacheSaid(cache) {
+  if (!cache || !cache.bytes) return 'CACHE SIZE UNKNOWN: the most any such device has was flushed';
+  if (cache.source === 'driver') return `L2 ${fmtBytes(cache.bytes)}, from the driver`;
+  return `cache ${fmtBytes(cache.bytes)}, probed`;
+}
+
 function renderFacts(run) {
   document.title = `Run #${run.id} · ${run.experiment} · warplab`;
   document.getElementById('title').textContent =
@@ -66,8 +74,8 @@ function renderFacts(run) {
       ? `until the median is known to ±${fmtNumber(100 * run.request.noise, 2)}% (95%), at most ${run.request.repeat} timed launches or ${run.request.budget_ms} ms per point, after 2 warm-ups; seed ${run.request.seed}`
       : `${run.request.repeat} timed launches per point after 2 warm-ups; seed ${run.request.seed}`],
     ['Cache', run.request.cache === 'cold'
-      ? `cold: ${run.flush_bytes ? `${fmtBytes(run.flush_bytes)} written` : 'the cache flushed'} before each timed launch (measured cache ${d.cache ? fmtBytes(d.cache.bytes) : 'unknown'})`
-      : run.request.cache === 'hot' ? `hot: launches back to back; points whose data fit the measured cache (${d.cache ? fmtBytes(d.cache.bytes) : 'unknown'}) are marked "in cache"` : null],
+      ? `cold: ${run.flush_bytes ? `${fmtBytes(run.flush_bytes)} written` : 'the cache flushed'} before each timed launch (${cacheSaid(d.cache)})`
+      : run.request.cache === 'hot' ? `hot: launches back to back; points whose data fit the cache (${cacheSaid(d.cache)}) are marked "in cache"` : null],
     ['Queued', run.created_at],
     ['Started', run.started_at],
     ['Finished', run.finished_at],
