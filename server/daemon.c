@@ -25,6 +25,7 @@
 #include "event_stream.h"
 #include "events.h"
 #include "gate.h"
+#include "http_head.h"
 #include "log.h"
 
 struct wl_daemon {
@@ -44,6 +45,8 @@ struct conn_state {
 	size_t discarded;	/* bytes dropped after the limit was passed */
 	int too_large;		/* the body passed the limit */
 	int answered;		/* a response is already queued */
+	int started;		/* the handler's first call is done */
+	char bad_target[160];	/* why the target as sent is refused, or "" */
 };
 
 /* Bytes past the limit a chunked sender may still send before it is cut off. */
@@ -80,6 +83,8 @@ static void add_headers(struct MHD_Response *r, const struct wl_response *resp)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, resp->content_encoding);
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL,
 				resp->cache_control ? resp->cache_control : "no-store");
+	if (resp->close)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
 }
 
 static void release_body(void *cls)
@@ -170,6 +175,59 @@ static enum MHD_Result too_large(struct wl_server *srv, struct MHD_Connection *c
 	return send_response(srv, conn, &resp);
 }
 
+/* libmicrohttpd's first word on a request, before it decodes the target: the
+ * per-request state starts here so that the target is checked as it was sent
+ * (a %00 would otherwise end the path early, unseen). */
+static void *uri_seen(void *cls, const char *uri, struct MHD_Connection *conn)
+{
+	struct conn_state *cs = calloc(1, sizeof(*cs));
+
+	(void)cls;
+	(void)conn;
+	if (cs && uri)
+		wl_http_target_check(uri, strlen(uri), cs->bad_target, sizeof(cs->bad_target));
+	return cs;
+}
+
+static enum MHD_Result count_framing(void *cls, enum MHD_ValueKind kind, const char *key,
+				     const char *value)
+{
+	struct { struct wl_http_framing f; char msg[160]; int status; } *c = cls;
+
+	(void)kind;
+	if (!c->status && key)
+		c->status = wl_http_framing_add(&c->f, key, strlen(key), value ? value : "",
+						value ? strlen(value) : 0, c->msg, sizeof(c->msg));
+	return MHD_YES;
+}
+
+/* The gate checked the first request of a connection; this checks every one,
+ * the later requests of a kept-alive connection too. 0, or a response queued. */
+static int framing_refused(struct wl_server *srv, struct MHD_Connection *conn, const char *version,
+			   struct conn_state *cs, enum MHD_Result *ret)
+{
+	struct { struct wl_http_framing f; char msg[160]; int status; } c = { 0 };
+	struct wl_response resp;
+
+	c.f.http11 = version && strcmp(version, "HTTP/1.1") == 0;
+	MHD_get_connection_values(conn, MHD_HEADER_KIND, count_framing, &c);
+	if (cs->bad_target[0]) {
+		c.status = 400;
+		snprintf(c.msg, sizeof(c.msg), "%s", cs->bad_target);
+	} else if (!c.status) {
+		c.status = wl_http_framing_verdict(&c.f, c.msg, sizeof(c.msg));
+	}
+	if (!c.status)
+		return 0;
+	cs->answered = cs->too_large = 1;	/* the body, if any, is discarded */
+	wl_response_init(&resp);
+	wl_response_error(&resp, 400, "bad_request", NULL, "%s", c.msg);
+	resp.route = "bad_request";
+	resp.close = 1;
+	*ret = send_response(srv, conn, &resp);
+	return 1;
+}
+
 static enum MHD_Result access_handler(void *cls, struct MHD_Connection *conn, const char *url,
 				      const char *method, const char *version,
 				      const char *upload_data, size_t *upload_data_size,
@@ -180,15 +238,17 @@ static enum MHD_Result access_handler(void *cls, struct MHD_Connection *conn, co
 	struct wl_response resp;
 	struct wl_request req;
 
-	(void)version;
-	if (!cs) {
+	if (!cs || !cs->started) {
 		const char *length = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
 								 MHD_HTTP_HEADER_CONTENT_LENGTH);
+		enum MHD_Result ret;
 
-		cs = calloc(1, sizeof(*cs));
-		if (!cs)
+		if (!cs && !(cs = calloc(1, sizeof(*cs))))
 			return MHD_NO;
 		*con_cls = cs;
+		cs->started = 1;
+		if (framing_refused(srv, conn, version, cs, &ret))
+			return ret;
 		if (length && strtoull(length, NULL, 10) > (unsigned long long)srv->cfg->max_body) {
 			cs->too_large = cs->answered = 1;
 			return too_large(srv, conn);
@@ -407,6 +467,7 @@ int wl_daemon_start(struct wl_server *srv, struct wl_daemon **out, unsigned *por
 		flags, 0, NULL, NULL, access_handler, srv,
 		MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
 		MHD_OPTION_NOTIFY_COMPLETED, request_completed, NULL,
+		MHD_OPTION_URI_LOG_CALLBACK, uri_seen, NULL,
 		MHD_OPTION_NOTIFY_CONNECTION, connection_notice, d,
 		MHD_OPTION_THREAD_POOL_SIZE, (unsigned)4,
 		MHD_OPTION_CONNECTION_LIMIT, (unsigned)cfg->max_connections + 16,

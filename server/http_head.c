@@ -7,13 +7,6 @@
 #include <string.h>
 #include <strings.h>
 
-static int header_is(const char *line, size_t len, const char *name)
-{
-	size_t n = strlen(name);
-
-	return len > n && line[n] == ':' && strncasecmp(line, name, n) == 0;
-}
-
 /* The value of a header line without the name, the colon and blanks around. */
 static void header_value(const char *line, size_t len, const char **v, size_t *vlen)
 {
@@ -33,9 +26,7 @@ static int refuse(char *msg, size_t len, const char *fmt, const char *detail)
 	return 400;
 }
 
-/* The request target: no %00 (it would end the path early once decoded) and
- * no control character or space. */
-static int check_target(const char *t, size_t n, char *msg, size_t msg_len)
+int wl_http_target_check(const char *t, size_t n, char *msg, size_t msg_len)
 {
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)t[i];
@@ -51,7 +42,8 @@ static int check_target(const char *t, size_t n, char *msg, size_t msg_len)
 int wl_http_head_check(const char *head, size_t len, char *msg, size_t msg_len)
 {
 	const char *line = head, *end = head + len, *sp1, *sp2, *eol;
-	int lengths = 0, host = 0, te = 0, http11, status;
+	struct wl_http_framing framing = { 0 };
+	int status;
 
 	eol = memchr(line, '\n', len);
 	if (!eol)
@@ -60,9 +52,9 @@ int wl_http_head_check(const char *head, size_t len, char *msg, size_t msg_len)
 	sp2 = sp1 ? memchr(sp1 + 1, ' ', (size_t)(eol - sp1 - 1)) : NULL;
 	if (!sp1 || !sp2 || sp1 == line || sp2 == sp1 + 1)
 		return refuse(msg, msg_len, "the request line is not METHOD TARGET VERSION%s", "");
-	if ((status = check_target(sp1 + 1, (size_t)(sp2 - sp1 - 1), msg, msg_len)))
+	if ((status = wl_http_target_check(sp1 + 1, (size_t)(sp2 - sp1 - 1), msg, msg_len)))
 		return status;
-	http11 = eol - sp2 - 1 >= 8 && strncmp(sp2 + 1, "HTTP/1.1", 8) == 0;
+	framing.http11 = eol - sp2 - 1 >= 8 && strncmp(sp2 + 1, "HTTP/1.1", 8) == 0;
 	for (line = eol + 1; line < end; line = eol + 1) {
 		size_t n;
 
@@ -78,36 +70,47 @@ int wl_http_head_check(const char *head, size_t len, char *msg, size_t msg_len)
 			return refuse(msg, msg_len, "a header line is folded (obsolete line folding is refused)%s", "");
 		if (!memchr(line, ':', n))
 			return refuse(msg, msg_len, "a header line has no colon%s", "");
-		if (header_is(line, n, "Host")) {
-			host++;
-		} else if (header_is(line, n, "Content-Length")) {
-			const char *v;
+		{
+			const char *v, *colon = memchr(line, ':', n);
 			size_t vlen;
 
 			header_value(line, n, &v, &vlen);
-			lengths++;
-			if (vlen == 0 || vlen > 18 || strspn(v, "0123456789") < vlen) {
-				snprintf(msg, msg_len, "Content-Length '%.*s' is not a length: 1 to 18 digits are allowed",
-					 (int)(vlen > 40 ? 40 : vlen), v);
-				return 400;
-			}
-		} else if (header_is(line, n, "Transfer-Encoding")) {
-			const char *v;
-			size_t vlen;
-
-			header_value(line, n, &v, &vlen);
-			te++;
-			if (vlen != 7 || strncasecmp(v, "chunked", 7) != 0)
-				return refuse(msg, msg_len, "Transfer-Encoding must be 'chunked' alone%s", "");
+			if ((status = wl_http_framing_add(&framing, line, (size_t)(colon - line), v, vlen, msg, msg_len)))
+				return status;
 		}
 	}
-	if (lengths > 1)
+	return wl_http_framing_verdict(&framing, msg, msg_len);
+}
+
+int wl_http_framing_add(struct wl_http_framing *f, const char *name, size_t name_len, const char *value,
+			size_t value_len, char *msg, size_t msg_len)
+{
+	if (name_len == 4 && strncasecmp(name, "Host", 4) == 0) {
+		f->hosts++;
+	} else if (name_len == 14 && strncasecmp(name, "Content-Length", 14) == 0) {
+		f->lengths++;
+		if (value_len == 0 || value_len > 18 || strspn(value, "0123456789") < value_len) {
+			snprintf(msg, msg_len, "Content-Length '%.*s' is not a length: 1 to 18 digits are allowed",
+				 (int)(value_len > 40 ? 40 : value_len), value);
+			return 400;
+		}
+	} else if (name_len == 17 && strncasecmp(name, "Transfer-Encoding", 17) == 0) {
+		f->encodings++;
+		if (value_len != 7 || strncasecmp(value, "chunked", 7) != 0)
+			return refuse(msg, msg_len, "Transfer-Encoding must be 'chunked' alone%s", "");
+	}
+	return 0;
+}
+
+int wl_http_framing_verdict(const struct wl_http_framing *f, char *msg, size_t msg_len)
+{
+	if (f->lengths > 1)
 		return refuse(msg, msg_len, "the request has %s Content-Length headers; one is allowed", "several");
-	if (te > 1)
+	if (f->encodings > 1)
 		return refuse(msg, msg_len, "the request has several Transfer-Encoding headers%s", "");
-	if (lengths && te)
+	if (f->lengths && f->encodings)
 		return refuse(msg, msg_len, "the request has both Content-Length and Transfer-Encoding%s", "");
-	if (http11 && host != 1)
+	if (f->http11 && f->hosts != 1)
 		return refuse(msg, msg_len, "an HTTP/1.1 request needs %s Host header", "exactly one");
 	return 0;
 }

@@ -14,4 +14,17 @@
  * HTTP/1.1 without exactly one Host. */
 int wl_http_head_check(const char *head, size_t len, char *msg, size_t msg_len);
 
+/* The same rules, a piece at a time, for a request libmicrohttpd has already
+ * read (the later requests of a kept-alive connection): the target as sent
+ * (before %-decoding), then each header, then the verdict. Each returns 0 or
+ * 400 with msg set. */
+struct wl_http_framing {
+	int http11;
+	int hosts, lengths, encodings;
+};
+int wl_http_target_check(const char *target, size_t len, char *msg, size_t msg_len);
+int wl_http_framing_add(struct wl_http_framing *f, const char *name, size_t name_len, const char *value,
+			size_t value_len, char *msg, size_t msg_len);
+int wl_http_framing_verdict(const struct wl_http_framing *f, char *msg, size_t msg_len);
+
 #endif

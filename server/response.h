@@ -41,6 +41,7 @@ struct wl_response {
 	struct wl_event_stream *stream;	/* an endless body fed by the event hub; the
 					 * connection's reference, owned */
 	const char *route;		/* a route name for metrics ("GET /api/runs/{id}") */
+	int close;			/* close the connection after it (Connection: close) */
 };
 
 /* A fresh, empty response (status 500 until a handler sets one). */

@@ -221,3 +221,36 @@ test('streams_past_an_address_share_are_answered_429_and_closed', async () => {
     await other.close();
   }
 });
+
+test('the_second_request_of_a_kept_alive_connection_is_checked_too', async () => {
+  const port = Number(new URL(lab.base).port);
+  const body = '{"experiment":"copy","params":{"n":4096}}';
+  const before = (await lab.get('/api/runs?limit=200')).json.runs.length;
+  for (const [second, message] of [
+    [`POST /api/runs HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nContent-Length: 5\r\n\r\n${body}`, /several Content-Length/],
+    ['GET /index.html%00.png HTTP/1.1\r\nHost: x\r\n\r\n', /%00/],
+    ['GET /api/health HTTP/1.1\r\n\r\n', /Host header/],
+  ]) {
+    const got = await new Promise((ok, fail) => {
+      const s = connect(port, '127.0.0.1', () => s.write('GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n'));
+      let text = '';
+      let sent = false;
+      s.on('data', (d) => {
+        text += d;
+        // The first answer in, the second request goes on the same connection.
+        if (!sent && text.includes('"status":"ok"')) {
+          sent = true;
+          text = '';
+          s.write(second);
+        }
+      });
+      s.on('end', () => ok(text));
+      s.on('error', fail);
+    });
+    const { status, json, head } = statusAndJson(got);
+    assert.equal(status, 400, second);
+    assert.match(json.error.message, message);
+    assert.match(head, /Connection: close/i);
+  }
+  assert.equal((await lab.get('/api/runs?limit=200')).json.runs.length, before, 'nothing was queued');
+});
