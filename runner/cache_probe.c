@@ -7,6 +7,7 @@
  * largest set still read at least 1.5 times faster than that. */
 #include "cache_probe.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,6 +82,41 @@ static int probe_launches(struct wl_cl_device *dev, cl_kernel kernel, cl_mem in,
 	clSetKernelArg(kernel, 2, sizeof(cl_uint), &n4);
 	clSetKernelArg(kernel, 3, sizeof(cl_uint), &reps);
 	return wl_time_launches(dev->queue, &l, 2, 5, NULL, samples, &code, err);
+}
+
+long long wl_cpu_cache_bytes(const char *sysfs_cpu)
+{
+	long long best = 0;
+	int best_level = 0;
+
+	for (int i = 0; i < 16; i++) {
+		char path[512], size[32] = "";
+		int level = 0;
+		long long bytes;
+		char unit = 0;
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/cache/index%d/level", sysfs_cpu, i);
+		if (!(f = fopen(path, "r")))
+			break;
+		if (fscanf(f, "%d", &level) != 1)
+			level = 0;
+		fclose(f);
+		snprintf(path, sizeof(path), "%s/cache/index%d/size", sysfs_cpu, i);
+		if (!(f = fopen(path, "r")))
+			continue;
+		if (!fgets(size, sizeof(size), f))
+			size[0] = '\0';
+		fclose(f);
+		if (sscanf(size, "%lld%c", &bytes, &unit) < 1)
+			continue;
+		bytes *= unit == 'K' ? 1024 : unit == 'M' ? 1024 * 1024 : unit == 'G' ? 1024LL * 1024 * 1024 : 1;
+		if (level > best_level || (level == best_level && bytes > best)) {
+			best_level = level;
+			best = bytes;
+		}
+	}
+	return best;
 }
 
 int wl_cache_probe(struct wl_cl_device *dev, json_t **out, struct wl_error *err)

@@ -18,6 +18,11 @@
  * 64 MiB, so it measures the cache's bandwidth rather than latency. */
 int wl_cache_probe(struct wl_cl_device *dev, json_t **out, struct wl_error *err);
 
+/* The last-level cache of the CPU described at sysfs_cpu
+ * ("/sys/devices/system/cpu/cpu0"), as the kernel reports it: the size of
+ * its highest cache level; 0 where sysfs says nothing. */
+long long wl_cpu_cache_bytes(const char *sysfs_cpu);
+
 #define WL_FLUSH_MIN ((size_t)8 << 20)
 /* What a cold launch writes where the cache size is unknown: more than any
  * device's last-level cache (an H100's L2 is 50 MB, an H200's 60 MB, the

@@ -94,7 +94,8 @@ static json_t *cache_from_driver(const struct wl_cl_device *dev)
 			 "the CUDA driver's L2 size (CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE), matched by PCI address");
 }
 
-/* The device's last-level cache: from the CUDA driver where it knows it, else
+/* The device's last-level cache: from the CUDA driver where it knows it, a
+ * CPU's from Linux, else
  * as probed when the device was last registered with the same driver, else
  * probed now (a second or two, once per driver). A size that stays unknown is
  * said so ("source": "unknown"), and cold timings then flush
@@ -103,6 +104,12 @@ static void describe_cache(struct wl_store *st, struct wl_cl_device *dev)
 {
 	json_t *known = NULL, *cache = cache_from_driver(dev), *stored;
 	struct wl_error err;
+	long long cpu = dev->is_gpu ? 0 : wl_cpu_cache_bytes("/sys/devices/system/cpu/cpu0");
+
+	/* A CPU's caches are the kernel's to say. */
+	if (!cache && cpu > 0)
+		cache = json_pack("{s:I, s:s, s:s}", "bytes", (json_int_t)cpu, "source", "system", "method",
+				  "the CPU's last cache level as Linux reports it (/sys/devices/system/cpu/cpu0/cache)");
 
 	if (!cache && wl_store_get_device_info(st, dev->id, &known, &err) == 0 && known &&
 	    json_equal(json_object_get(known, "driver"), json_object_get(dev->info, "driver")) &&

@@ -27,16 +27,20 @@ async function run(body) {
   return done;
 }
 
-test('the_device_cache_is_measured_and_shown', async () => {
+test('the_device_cache_is_found_and_shown', async () => {
   const dev = (await lab.get('/api/devices')).json.devices[0];
   assert.ok(dev.cache, 'the device has a cache description');
-  assert.equal(dev.cache.sizes.length, dev.cache.gbps.length);
-  assert.ok(dev.cache.sizes.length >= 5 && dev.cache.sizes[0] === 1 << 20, `probed ${dev.cache.sizes}`);
-  assert.ok(dev.cache.gbps.every((g) => g > 0));
-  assert.ok(dev.cache.bytes === 0 || dev.cache.sizes.includes(dev.cache.bytes));
-  // PoCL has no CUDA driver to ask: the size was probed, or is said unknown.
-  assert.equal(dev.cache.source, dev.cache.bytes ? 'probe' : 'unknown');
-  assert.match(lab.logs.runner, /last-level cache (\d+ bytes \(probe\)|size unknown)/);
+  // PoCL runs on the CPU: Linux says its cache size; without sysfs it is
+  // probed, or said unknown.
+  assert.ok(['system', 'probe', 'unknown'].includes(dev.cache.source), JSON.stringify(dev.cache));
+  assert.equal(dev.cache.bytes > 0, dev.cache.source !== 'unknown');
+  if (dev.cache.source === 'probe') {
+    assert.equal(dev.cache.sizes.length, dev.cache.gbps.length);
+    assert.ok(dev.cache.sizes.length >= 5 && dev.cache.sizes[0] === 1 << 20, `probed ${dev.cache.sizes}`);
+    assert.ok(dev.cache.gbps.every((g) => g > 0));
+    assert.ok(dev.cache.sizes.includes(dev.cache.bytes));
+  }
+  assert.match(lab.logs.runner, /last-level cache (\d+ bytes \((system|probe)\)|size unknown)/);
 });
 
 test('cold_and_hot_runs_verify_and_hot_points_in_cache_are_marked', async () => {

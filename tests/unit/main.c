@@ -74,6 +74,7 @@ const char *check_store_pg;
 	X(the_worker_confinement_holds_alone)                                           \
 	X(cold_flush_is_never_less_than_safe)                                           \
 	X(cuda_driver_absent_is_said_not_failed)                                        \
+	X(a_cpus_cache_comes_from_sysfs)                                                \
 	X(kernel_scanner_reads_the_repository_sources)                                  \
 	X(median_interval_from_order_statistics)                                        \
 	X(sampling_stops_on_noise_budget_or_max)                                        \

@@ -1,7 +1,9 @@
 /* Where a device's cache size comes from and what a cold launch flushes: the
  * flush for a known, a probed and an unknown size, and the CUDA driver's
  * answer where the library is absent (as on every PoCL machine). */
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cache_probe.h"
 #include "check.h"
@@ -49,4 +51,41 @@ void test_cuda_driver_absent_is_said_not_failed(void)
 	CHECK(wl_cuda_l2_bytes(&cuda, 0, 0x1b, 0) == 52428800, "the first GPU's L2");
 	CHECK(wl_cuda_l2_bytes(&cuda, 0, 0x2c, 0) == 62914560, "the second GPU's L2");
 	CHECK(wl_cuda_l2_bytes(&cuda, 1, 0x1b, 0) == 0, "another domain is another device");
+}
+
+/* Write text to dir/name. */
+static void put(const char *dir, const char *name, const char *text)
+{
+	char path[700];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+void test_a_cpus_cache_comes_from_sysfs(void)
+{
+	static const char *const levels[][3] = {
+		{ "index0", "1\n", "32K\n" }, { "index1", "1\n", "32K\n" },
+		{ "index2", "2\n", "1024K\n" }, { "index3", "3\n", "32768K\n" },
+	};
+	char cpu[400], dir[500];
+
+	snprintf(cpu, sizeof(cpu), "%s/cpu0", check_tmpdir);
+	mkdir(cpu, 0700);
+	snprintf(dir, sizeof(dir), "%s/cache", cpu);
+	mkdir(dir, 0700);
+	CHECK(wl_cpu_cache_bytes(cpu) == 0, "no cache entries: 0");
+	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
+		snprintf(dir, sizeof(dir), "%s/cache/%s", cpu, levels[i][0]);
+		mkdir(dir, 0700);
+		put(dir, "level", levels[i][1]);
+		put(dir, "size", levels[i][2]);
+	}
+	CHECK(wl_cpu_cache_bytes(cpu) == 32768LL * 1024, "the L3: %lld", wl_cpu_cache_bytes(cpu));
+	CHECK(wl_cpu_cache_bytes("/nonexistent/cpu0") == 0, "no sysfs: 0");
 }

@@ -47,6 +47,7 @@ function clocksText(c) {
 function cacheSaid(cache) {
   if (!cache || !cache.bytes) return 'CACHE SIZE UNKNOWN: the most any such device has was flushed';
   if (cache.source === 'driver') return `L2 ${fmtBytes(cache.bytes)}, from the driver`;
+  if (cache.source === 'system') return `cache ${fmtBytes(cache.bytes)}, as Linux reports it`;
   return `cache ${fmtBytes(cache.bytes)}, probed`;
 }
 
