@@ -28,7 +28,7 @@ id=$(python3 -c 'import json,sys; print(json.dumps({"experiment": "transpose", "
   "kernels": [{"name": "reader", "like": "naive", "source": sys.argv[1]}]}))' "$source" |
 	curl -s -X POST -H 'Content-Type: application/json' -d @- "$base/api/runs" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
 evil=$(printf '#include "/etc/hostname"\n%s' "$source" | python3 -c 'import sys; print("'"'"'" + sys.stdin.read().replace("'"'"'", "'"'"''"'"'") + "'"'"'")')
-LD_LIBRARY_PATH="$ld" "$sqlite" "$work/w.db" "UPDATE runs SET request = json_set(request, '\$.kernels[0].source', $evil) WHERE id = $id"
+LD_LIBRARY_PATH="$ld" "$sqlite" -cmd ".timeout 10000" "$work/w.db" "UPDATE runs SET request = json_set(request, '\$.kernels[0].source', $evil) WHERE id = $id"
 LD_LIBRARY_PATH="$ld" "$bin/warplab-runner" --db "$work/w.db" --kernels kernels --devices "${DEVICES:-gpu}" 2> "$out/confine-runner.log" &
 runner=$!
 for _ in $(seq 300); do

@@ -46,7 +46,7 @@ async function queue(body) {
 // the store directly: the server's check never sees it.
 function replaceSource(id, source) {
   const quoted = `'${source.replaceAll("'", "''")}'`;
-  execFileSync('sqlite3', [lab.db, `UPDATE runs SET request = json_set(request, '$.kernels[0].source', ${quoted}) WHERE id = ${id}`]);
+  execFileSync('sqlite3', ['-cmd', '.timeout 10000', lab.db, `UPDATE runs SET request = json_set(request, '$.kernels[0].source', ${quoted}) WHERE id = ${id}`]);
 }
 
 test('a_kernel_that_includes_a_host_file_fails_to_build_even_past_the_check', async () => {
