@@ -50,6 +50,8 @@ test('home_shows_catalog_form_and_devices', async () => {
   assert.match(devices, /online/);
   assert.ok(devices.includes(hostname()), `each device's host: ${devices}`);
   assert.match(devices, /\d+ s ago/, 'the last heartbeat');
+  const cache = (await lab.get('/api/devices')).json.devices[0].cache;
+  assert.ok(devices.includes(cache.bytes ? `(${cache.source})` : 'unknown'), `the cache and its source: ${devices}`);
   assert.equal(await page.locator('#banner').isHidden(), true, 'no banner while a runner is online');
   await shot(page, 'home-1280x800');
   assert.deepEqual(page.errors, []);

@@ -56,7 +56,7 @@ function renderRuns(runs) {
 function renderDevices(devices) {
   const body = document.querySelector('#devices tbody');
   if (devices.length === 0) {
-    body.replaceChildren(el('tr', {}, el('td', { colspan: '9', class: 'muted' }, 'No device registered yet: is warplab-runner started?')));
+    body.replaceChildren(el('tr', {}, el('td', { colspan: '10', class: 'muted' }, 'No device registered yet: is warplab-runner started?')));
     return;
   }
   body.replaceChildren(...devices.map((d) =>
@@ -67,9 +67,17 @@ function renderDevices(devices) {
       el('td', {}, fmtBytes(d.global_mem_bytes)),
       el('td', {}, String(d.compute_units)),
       el('td', {}, fmtBytes(d.local_mem_bytes)),
+      cacheCell(d.cache),
       el('td', {}, `${d.platform} ${d.driver}`),
       deviceState(d),
       el('td', { title: d.last_seen || '' }, d.last_seen ? fmtAge(d.last_seen) : ''))));
+}
+
+// The last-level cache and where its size came from; unknown said plainly,
+// since cold timings on that device flush a guess.
+function cacheCell(cache) {
+  if (!cache || !cache.bytes) return el('td', { class: 'bad', title: cache ? cache.method : '' }, 'unknown');
+  return el('td', { title: cache.method }, `${fmtBytes(cache.bytes)} (${cache.source || 'probe'})`);
 }
 
 // Online and what it does: the run it executes (a link), or idle.
