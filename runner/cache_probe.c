@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuda_driver.h"
 #include "measure.h"
 #include "stats.h"
 #include "time_budget.h"
@@ -194,4 +195,46 @@ out:
 	if (program)
 		clReleaseProgram(program);
 	return status;
+}
+
+/* The L2 of an NVIDIA GPU as its CUDA driver gives it; NULL where it has no
+ * such answer (why then says so, for the "probe" record). */
+static json_t *from_driver(const struct wl_cl_device *dev, const struct wl_cuda_devices *cuda,
+			   const char *cuda_why, char *why, size_t why_len)
+{
+	unsigned domain, bus, slot;
+	long long bytes;
+
+	why[0] = '\0';
+	if (wl_cl_pci_address(dev, &domain, &bus, &slot) < 0)
+		return NULL;	/* not NVIDIA's: nothing to ask */
+	bytes = wl_cuda_l2_bytes(cuda, domain, bus, slot);
+	if (bytes <= 0) {
+		snprintf(why, why_len, "%s", cuda_why && cuda_why[0] ? cuda_why :
+			 "the CUDA driver has no device at its PCI address");
+		return NULL;
+	}
+	return json_pack("{s:I, s:s, s:s}", "bytes", (json_int_t)bytes, "source", "driver", "method",
+			 "the CUDA driver's L2 size (CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE), matched by PCI address");
+}
+
+json_t *wl_cache_describe(struct wl_cl_device *dev, const struct wl_cuda_devices *cuda, const char *cuda_why,
+			  const json_t *stored)
+{
+	char why[256];
+	json_t *cache = from_driver(dev, cuda, cuda_why, why, sizeof(why));
+	long long cpu = dev->is_gpu ? 0 : wl_cpu_cache_bytes("/sys/devices/system/cpu/cpu0");
+	struct wl_error err;
+
+	if (!cache && cpu > 0)
+		cache = json_pack("{s:I, s:s, s:s}", "bytes", (json_int_t)cpu, "source", "system", "method",
+				  "the CPU's last cache level as Linux reports it (/sys/devices/system/cpu/cpu0/cache)");
+	/* A probe is kept per driver; records from before "source" are not. */
+	if (!cache && json_is_object(stored) && json_is_string(json_object_get(stored, "source")))
+		cache = json_deep_copy(stored);
+	if (!cache && wl_cache_probe(dev, &cache, &err) < 0)
+		cache = json_pack("{s:i, s:s, s:s}", "bytes", 0, "source", "unknown", "method", err.msg);
+	if (cache && why[0])
+		json_object_set_new(cache, "driver_said", json_string(why));
+	return cache;
 }

@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "cl_device.h"
+#include "cuda_driver.h"
 
 /* Probe dev (opened here if needed) and return the result as a JSON object
  * {"bytes", "source", "method", "sizes": [...], "gbps": [...]} that the
@@ -17,6 +18,16 @@
  * compute unit), warms its clocks first, and makes every launch read at least
  * 64 MiB, so it measures the cache's bandwidth rather than latency. */
 int wl_cache_probe(struct wl_cl_device *dev, json_t **out, struct wl_error *err);
+
+/* dev's last-level cache as the device's "cache" object {"bytes", "source",
+ * "method", ...}, from the source that knows: "driver" for an NVIDIA GPU the
+ * CUDA driver knows (cuda, asked before the worker confined itself; cuda_why
+ * its reason where it could not answer, kept as "driver_said"), "system" for
+ * a CPU (Linux's sysfs), else stored (what the store kept from a probe of the
+ * same driver, or NULL), else "probe" now, or "unknown" with bytes 0. NULL
+ * only when out of memory. Caller owns it. */
+json_t *wl_cache_describe(struct wl_cl_device *dev, const struct wl_cuda_devices *cuda, const char *cuda_why,
+			  const json_t *stored);
 
 /* The last-level cache of the CPU described at sysfs_cpu
  * ("/sys/devices/system/cpu/cpu0"), as the kernel reports it: the size of

@@ -486,7 +486,7 @@ static int plan_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 	for (size_t k = 0; ex->unconfined && k < p->nvariants; k++)
 		if (p->variants[k].custom) {
 			wl_error_set(why, WL_ERR_CONFIG,
-				     "custom kernel '%s' not run: this runner cannot confine the kernels it builds (%s), so it runs none but the catalog's; docs/operations.md, 'Custom kernels', says what to do",
+				     "custom kernel '%s' not run: this runner cannot confine the kernels it builds (%s), so it runs none but the catalog's; docs/operations.md, \"Other people's kernels\", says what to do",
 				     p->variants[k].name, ex->unconfined);
 			return -1;
 		}

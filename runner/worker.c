@@ -74,53 +74,20 @@ static void on_custom(void *ctx, const char *name, const char *point)
 static struct wl_cuda_devices cuda;
 static char cuda_why[256];
 
-/* The L2 of an NVIDIA GPU as its CUDA driver gives it, as the device's
- * "cache" object; NULL where there is no such answer (said in the log; a
- * device that is not NVIDIA's has nothing to say). */
-static json_t *cache_from_driver(const struct wl_cl_device *dev)
-{
-	unsigned domain, bus, slot;
-	long long bytes;
-
-	if (wl_cl_pci_address(dev, &domain, &bus, &slot) < 0)
-		return NULL;
-	bytes = wl_cuda_l2_bytes(&cuda, domain, bus, slot);
-	if (bytes <= 0) {
-		wl_log_info("device %s: %s; its cache size will be probed", dev->id,
-			    cuda_why[0] ? cuda_why : "the CUDA driver has no device at its PCI address");
-		return NULL;
-	}
-	return json_pack("{s:I, s:s, s:s}", "bytes", (json_int_t)bytes, "source", "driver", "method",
-			 "the CUDA driver's L2 size (CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE), matched by PCI address");
-}
-
-/* The device's last-level cache: from the CUDA driver where it knows it, a
- * CPU's from Linux, else
- * as probed when the device was last registered with the same driver, else
- * probed now (a second or two, once per driver). A size that stays unknown is
- * said so ("source": "unknown"), and cold timings then flush
- * WL_FLUSH_UNKNOWN. */
+/* The device's last-level cache (cache_probe.h), with what the store kept
+ * for it when it was last registered with the same driver. */
 static void describe_cache(struct wl_store *st, struct wl_cl_device *dev)
 {
-	json_t *known = NULL, *cache = cache_from_driver(dev), *stored;
+	json_t *known = NULL, *cache;
 	struct wl_error err;
-	long long cpu = dev->is_gpu ? 0 : wl_cpu_cache_bytes("/sys/devices/system/cpu/cpu0");
 
-	/* A CPU's caches are the kernel's to say. */
-	if (!cache && cpu > 0)
-		cache = json_pack("{s:I, s:s, s:s}", "bytes", (json_int_t)cpu, "source", "system", "method",
-				  "the CPU's last cache level as Linux reports it (/sys/devices/system/cpu/cpu0/cache)");
-
-	if (!cache && wl_store_get_device_info(st, dev->id, &known, &err) == 0 && known &&
-	    json_equal(json_object_get(known, "driver"), json_object_get(dev->info, "driver")) &&
-	    json_is_object(stored = json_object_get(known, "cache")) &&
-	    json_is_string(json_object_get(stored, "source")))
-		cache = json_incref(stored);
-	json_decref(known);
-	if (!cache && wl_cache_probe(dev, &cache, &err) < 0) {
-		wl_log_warn("device %s: %s", dev->id, err.msg);
-		cache = json_pack("{s:i, s:s, s:s}", "bytes", 0, "source", "unknown", "method", err.msg);
+	if (wl_store_get_device_info(st, dev->id, &known, &err) < 0 || !known ||
+	    !json_equal(json_object_get(known, "driver"), json_object_get(dev->info, "driver"))) {
+		json_decref(known);
+		known = NULL;
 	}
+	cache = wl_cache_describe(dev, &cuda, cuda_why, json_object_get(known, "cache"));
+	json_decref(known);
 	if (!cache)
 		return;
 	if (json_integer_value(json_object_get(cache, "bytes")) > 0)
@@ -128,8 +95,8 @@ static void describe_cache(struct wl_store *st, struct wl_cl_device *dev)
 			    (long long)json_integer_value(json_object_get(cache, "bytes")),
 			    json_string_value(json_object_get(cache, "source")));
 	else
-		wl_log_warn("device %s: last-level cache size unknown; cold timings flush %zu MiB", dev->id,
-			    WL_FLUSH_UNKNOWN >> 20);
+		wl_log_warn("device %s: last-level cache size unknown (%s); cold timings flush %zu MiB", dev->id,
+			    json_string_value(json_object_get(cache, "method")), WL_FLUSH_UNKNOWN >> 20);
 	json_object_set_new(dev->info, "cache", cache);
 }
 
@@ -192,6 +159,42 @@ static int confine(const struct runner_config *cfg, char *what, size_t len)
 	else if (wl_store_beside(cfg->db, "programs", programs, sizeof(programs)) == 0)
 		paths.programs = programs;
 	return wl_confine(&paths, what, len);
+}
+
+/* Ready the worker before it opens OpenCL, in this order: kernel output to
+ * /dev/null, temporary files where it may write, the store and its wake-ups
+ * (a PostgreSQL password file is read now and never again), the CUDA
+ * driver's answers, and then the confinement (confine.h), said in the log
+ * and in what. Returns -1 only when the store cannot be opened (logged). */
+static int prepare(const struct runner_config *cfg, struct wl_store **st, struct wl_wakeup **wake,
+		   char *what, size_t what_len, int *confined)
+{
+	struct wl_error err;
+
+	/* A kernel's printf writes to this process's standard output, which is
+	 * the runner's log: as many lines as work-items, in any words. */
+	if (discard_stdout() < 0)
+		wl_log_warn("cannot send kernel output to /dev/null: %s", strerror(errno));
+	/* SQLite reads where its temporary files go at its first call. */
+	scratch_dir(cfg);
+	if (wl_store_open(cfg->db, st, &err) < 0) {
+		wl_log_error("%s", err.msg);
+		return -1;
+	}
+	if (wl_wakeup_listen(cfg->db, WL_WAKE_RUNNERS, wake, &err) < 0)
+		wl_log_warn("no wake-ups (%s): polling every %ld ms", err.msg, cfg->poll_ms);
+	/* The CUDA driver opens files of its own the confinement does not list. */
+	if (wl_cuda_devices_load(WL_CUDA_DRIVER_LIB, &cuda, cuda_why, sizeof(cuda_why)) < 0 &&
+	    strncmp(cuda_why, "no CUDA driver", 14) != 0)
+		wl_log_warn("%s", cuda_why);
+	*confined = confine(cfg, what, what_len) == 0;
+	if (*confined)
+		wl_log_info("kernels are confined: %s", what);
+	else
+		wl_log_warn("kernels are not confined: %s; %s", what,
+			    cfg->unconfined_kernels ? "custom kernels run all the same (--unconfined-kernels)" :
+			    "runs with custom kernels will fail (docs/operations.md, \"Other people's kernels\")");
+	return 0;
 }
 
 static int register_device(struct wl_store *st, long long runner_id, long long slot,
@@ -269,34 +272,8 @@ int wl_work(const struct runner_config *cfg)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() == 1)
 		return 1;
-	/* A kernel's printf writes to this process's standard output, which is
-	 * the runner's log: as many lines as work-items, in any words. Kernel
-	 * output is not kept; the log keeps only the runner's own lines. */
-	if (discard_stdout() < 0)
-		wl_log_warn("cannot send kernel output to /dev/null: %s", strerror(errno));
-	/* Temporary files (SQLite's, the drivers') go where the confined
-	 * worker may write; SQLite reads the setting at its first call. */
-	scratch_dir(cfg);
-	/* The store's connections are made before the confinement: a
-	 * PostgreSQL password file stays out of the kernels' reach. */
-	if (wl_store_open(cfg->db, &st, &err) < 0) {
-		wl_log_error("%s", err.msg);
+	if (prepare(cfg, &st, &wake, confinement, sizeof(confinement), &confined) < 0)
 		goto out;
-	}
-	if (wl_wakeup_listen(cfg->db, WL_WAKE_RUNNERS, &wake, &err) < 0)
-		wl_log_warn("no wake-ups (%s): polling every %ld ms", err.msg, cfg->poll_ms);
-	/* The CUDA driver opens files of its own the confinement does not list. */
-	if (wl_cuda_devices_load(WL_CUDA_DRIVER_LIB, &cuda, cuda_why, sizeof(cuda_why)) < 0 &&
-	    strncmp(cuda_why, "no CUDA driver", 14) != 0)
-		wl_log_warn("%s", cuda_why);
-	/* Before OpenCL starts a thread or reads a kernel: see confine.h. */
-	confined = confine(cfg, confinement, sizeof(confinement)) == 0;
-	if (!confined)
-		wl_log_warn("kernels are not confined: %s; %s", confinement,
-			    cfg->unconfined_kernels ? "custom kernels run all the same (--unconfined-kernels)" :
-			    "runs with custom kernels will fail (see docs/operations.md, 'Custom kernels')");
-	else
-		wl_log_info("kernels are confined: %s", confinement);
 
 	snprintf(path, sizeof(path), "%s/catalog.json", cfg->kernels);
 	if (wl_catalog_load(path, &cat, &err) < 0 ||
