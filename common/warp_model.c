@@ -4,6 +4,7 @@
  * request touches. Counting distinct sectors, lines and words makes coalescing,
  * misalignment, broadcast and bank conflicts all fall out of one rule. */
 #include "warp_model.h"
+#include "clock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,14 +21,6 @@ struct sim {
 	double requests, sectors, lines, useful, degree;
 	struct wl_error *err;
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static int cmp_ll(const void *x, const void *y)
 {
@@ -162,7 +155,7 @@ static int run_loops(struct sim *s, int k)
 				     a->array, WL_MODEL_TRIPS_MAX);
 			return -1;
 		}
-		if (s->deadline > 0 && (s->steps & 4095) == 0 && now_s() > s->deadline)
+		if (s->deadline > 0 && (s->steps & 4095) == 0 && wl_monotonic_s() > s->deadline)
 			goto spent;
 		if (run_loops(s, k + 1) < 0 || eval(s, &a->loops[k].next, var, "loop step") < 0)
 			return -1;

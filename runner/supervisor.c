@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "clock.h"
 #include "runner.h"
 #include "store.h"
 
@@ -32,14 +33,6 @@ struct heartbeat {
 	long interval_ms;
 	pthread_t thread;
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* The heartbeat has its own connection: a store handle serves one thread. */
 static void *heartbeat_main(void *arg)
@@ -165,7 +158,7 @@ static int spawn(struct worker *w, int argc, char **argv, long long runner_id)
 		return -1;
 	}
 	w->fd = fds[0];
-	w->started = now_s();
+	w->started = wl_monotonic_s();
 	return 0;
 }
 
@@ -183,7 +176,7 @@ static void handle_line(struct worker *w, long long runner_id, char *line)
 	} else if (sscanf(line, WL_MSG_POINT " %lld %lld", &a, &b) == 2) {
 		w->run_id = a;
 		w->limit_s = b;
-		w->deadline = now_s() + (double)b;
+		w->deadline = wl_monotonic_s() + (double)b;
 	} else if (strcmp(line, WL_MSG_IDLE) == 0) {
 		w->run_id = 0;
 		w->deadline = 0;
@@ -326,8 +319,8 @@ static int reap(struct wl_store *st, long long runner_id, const struct runner_co
 		describe_exit(wstatus, why, sizeof(why));
 		wl_log_warn("%s; starting a new one", why);
 	}
-	w->quick_deaths = now_s() - w->started < 10 ? w->quick_deaths + 1 : 0;
-	w->restart_at = now_s() + (w->quick_deaths < 5 ? w->quick_deaths : 5);
+	w->quick_deaths = wl_monotonic_s() - w->started < 10 ? w->quick_deaths + 1 : 0;
+	w->restart_at = wl_monotonic_s() + (w->quick_deaths < 5 ? w->quick_deaths : 5);
 	return 0;
 }
 
@@ -344,7 +337,7 @@ static int add_slots(struct worker **ws, size_t *n, long long found)
 	memset(grown + *n, 0, ((size_t)found - *n) * sizeof(*grown));
 	for (size_t i = *n; i < (size_t)found; i++) {
 		grown[i].slot = (long long)i;
-		grown[i].restart_at = now_s();
+		grown[i].restart_at = wl_monotonic_s();
 	}
 	*ws = grown;
 	*n = (size_t)found;
@@ -360,15 +353,15 @@ static int watch(struct wl_store *st, long long runner_id, const struct runner_c
 	struct worker *ws = calloc(1, sizeof(*ws));
 	struct pollfd *fds = NULL;
 	size_t n = 1;
-	double last_recovery = now_s();
+	double last_recovery = wl_monotonic_s();
 	long long found = 1;
 	int status = 0, broken = 0;	/* broken: a worker could not be started */
 
 	if (!ws)
 		return 1;
-	ws[0].restart_at = now_s();
+	ws[0].restart_at = wl_monotonic_s();
 	for (;;) {
-		double now = now_s();
+		double now = wl_monotonic_s();
 		size_t live = 0, usable = 0, nfds = 0;
 		struct pollfd *grown;
 

@@ -189,10 +189,17 @@ static void *uri_seen(void *cls, const char *uri, struct MHD_Connection *conn)
 	return cs;
 }
 
+/* A request's framing headers as they are counted, and the first refusal. */
+struct framing_count {
+	struct wl_http_framing f;
+	char msg[160];
+	int status;
+};
+
 static enum MHD_Result count_framing(void *cls, enum MHD_ValueKind kind, const char *key,
 				     const char *value)
 {
-	struct { struct wl_http_framing f; char msg[160]; int status; } *c = cls;
+	struct framing_count *c = cls;
 
 	(void)kind;
 	if (!c->status && key)
@@ -206,7 +213,7 @@ static enum MHD_Result count_framing(void *cls, enum MHD_ValueKind kind, const c
 static int framing_refused(struct wl_server *srv, struct MHD_Connection *conn, const char *version,
 			   struct conn_state *cs, enum MHD_Result *ret)
 {
-	struct { struct wl_http_framing f; char msg[160]; int status; } c = { 0 };
+	struct framing_count c = { 0 };
 	struct wl_response resp;
 
 	c.f.http11 = version && strcmp(version, "HTTP/1.1") == 0;

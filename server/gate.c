@@ -7,6 +7,7 @@
  * passes), so the answer is not lost to a reset. Addresses are counted from
  * accept to libmicrohttpd's close notice. */
 #include "gate.h"
+#include "clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -62,14 +63,6 @@ struct wl_gate {
 	struct waiting *w;	/* the gate thread's alone */
 	size_t nw;
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* ---- counting addresses ---- */
 
@@ -189,7 +182,7 @@ static void answer(struct waiting *w, unsigned status, const char *message)
 	}
 	shutdown(w->fd, SHUT_WR);
 	w->draining = 1;
-	w->deadline = now_s() + DRAIN_S;
+	w->deadline = wl_monotonic_s() + DRAIN_S;
 }
 
 /* ---- the waiting list ---- */
@@ -225,7 +218,7 @@ static void accept_all(struct wl_gate *g)
 		if (fd < 0)
 			return;
 		w.fd = fd;
-		w.deadline = now_s() + (double)g->cfg.head_timeout;
+		w.deadline = wl_monotonic_s() + (double)g->cfg.head_timeout;
 		w.refuse = take_place(g, (struct sockaddr *)&w.addr);
 		w.counted = w.refuse == 0;
 		grown = (w.refuse && refused_now(g) >= REFUSED_MAX) ? NULL :
@@ -281,7 +274,8 @@ static int read_head(struct wl_gate *g, size_t i)
 	if (!end)
 		end = strstr(buf, "\n\n");
 	if (!end && (size_t)n >= WL_GATE_HEAD_MAX) {
-		answer(w, 431, "the request head is over " "16384" " bytes");
+		snprintf(msg, sizeof(msg), "the request head is over %d bytes", WL_GATE_HEAD_MAX);
+		answer(w, 431, msg);
 		return 0;
 	}
 	if (!end) {
@@ -324,7 +318,7 @@ static void *gate_main(void *arg)
 	for (;;) {
 		size_t nfds = g->nw + 2;
 		struct pollfd *grown = realloc(fds, nfds * sizeof(*fds));
-		double now = now_s(), next = now + 1.0;
+		double now = wl_monotonic_s(), next = now + 1.0;
 		int timeout;
 
 		if (!grown) {
@@ -352,7 +346,7 @@ static void *gate_main(void *arg)
 				continue;
 			if (fds[k - 1].revents && read_head(g, i))
 				continue;
-			if (now_s() > g->w[i].deadline)
+			if (wl_monotonic_s() > g->w[i].deadline)
 				drop(g, i, 1);	/* silent too long, or drained enough */
 		}
 		if (fds[1].revents)

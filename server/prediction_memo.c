@@ -5,6 +5,7 @@
  * computed; a full memo with work still queued takes no new jobs until then
  * (their asks stay pending). The thread starts with the first ask. */
 #include "prediction_memo.h"
+#include "clock.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -37,14 +38,6 @@ static struct {
 	int running;			/* the thread started */
 } memo = { .once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER,
 	   .queued = PTHREAD_COND_INITIALIZER, .done = PTHREAD_COND_INITIALIZER };
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 void wl_memo_ask_set(struct wl_memo_ask *ask)
 {
@@ -83,7 +76,7 @@ static void compute(struct entry *e)
 		json_decref(obj);
 	}
 	if (m)
-		rc = wl_model_predict(m, e->values, (int)e->exp->nparams, e->lanes, now_s() + WL_MEMO_PREDICT_S,
+		rc = wl_model_predict(m, e->values, (int)e->exp->nparams, e->lanes, wl_monotonic_s() + WL_MEMO_PREDICT_S,
 				      &e->p, &err);
 	wl_model_free(parsed);
 	pthread_mutex_lock(&memo.lock);
@@ -168,7 +161,7 @@ static struct entry *find_or_queue(const struct wl_memo_ask *ask)
 
 void wl_memo_lookup(struct wl_memo_ask *asks, size_t n, long wait_ms)
 {
-	double until = now_s() + (double)wait_ms / 1000;
+	double until = wl_monotonic_s() + (double)wait_ms / 1000;
 	int pending;
 
 	pthread_once(&memo.once, memo_init);
@@ -185,7 +178,7 @@ void wl_memo_lookup(struct wl_memo_ask *asks, size_t n, long wait_ms)
 				snprintf(asks[i].error, sizeof(asks[i].error), "%s", e->error);
 			pending |= asks[i].state == WL_MEMO_PENDING;
 		}
-		if (!pending || now_s() >= until)
+		if (!pending || wl_monotonic_s() >= until)
 			break;
 		{
 			struct timespec ts;
@@ -193,7 +186,7 @@ void wl_memo_lookup(struct wl_memo_ask *asks, size_t n, long wait_ms)
 
 			/* pthread_cond_timedwait counts on the realtime clock. */
 			clock_gettime(CLOCK_REALTIME, &ts);
-			t = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 + (until - now_s());
+			t = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 + (until - wl_monotonic_s());
 			ts.tv_sec = (time_t)t;
 			ts.tv_nsec = (long)((t - (double)ts.tv_sec) * 1e9);
 			pthread_cond_timedwait(&memo.done, &memo.lock, &ts);

@@ -1,0 +1,9 @@
+/* The monotonic clock, in seconds: what deadlines and waits are measured on
+ * (never the wall clock, which can jump). */
+#ifndef WL_CLOCK_H
+#define WL_CLOCK_H
+
+/* Seconds on CLOCK_MONOTONIC: only differences mean anything. */
+double wl_monotonic_s(void);
+
+#endif
