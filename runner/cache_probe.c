@@ -202,13 +202,14 @@ out:
 static json_t *from_driver(const struct wl_cl_device *dev, const struct wl_cuda_devices *cuda,
 			   const char *cuda_why, char *why, size_t why_len)
 {
-	unsigned domain, bus, slot;
+	const char *platform = json_string_value(json_object_get(dev->info, "platform"));
+	struct wl_pci_address pci;
 	long long bytes;
 
 	why[0] = '\0';
-	if (wl_cl_pci_address(dev, &domain, &bus, &slot) < 0)
+	if (!platform || !strstr(platform, "NVIDIA") || wl_cl_device_pci(dev, &pci) < 0)
 		return NULL;	/* not NVIDIA's: nothing to ask */
-	bytes = wl_cuda_l2_bytes(cuda, domain, bus, slot);
+	bytes = wl_cuda_l2_bytes(cuda, pci.domain, pci.bus, pci.device);
 	if (bytes <= 0) {
 		snprintf(why, why_len, "%s", cuda_why && cuda_why[0] ? cuda_why :
 			 "the CUDA driver has no device at its PCI address");

@@ -3,6 +3,8 @@
  * the same across runner restarts on the same machine. */
 #include "cl_device.h"
 
+#include <CL/cl_ext.h>
+
 #include "nvml.h"
 
 #include <ctype.h>
@@ -394,4 +396,29 @@ void wl_cl_device_limits(const struct wl_cl_device *dev, struct wl_device_limits
 	out->max_alloc = (double)dev->max_alloc;
 	out->local_mem = (double)dev->local_mem;
 	out->max_work_group = (long long)dev->max_work_group;
+}
+
+/* From cl_ext.h's cl_nv_device_attribute_query, for drivers without the
+ * Khronos extension. */
+#define CL_DEVICE_PCI_BUS_ID_NV 0x4008
+#define CL_DEVICE_PCI_SLOT_ID_NV 0x4009
+#define CL_DEVICE_PCI_DOMAIN_ID_NV 0x400A
+
+int wl_cl_device_pci(const struct wl_cl_device *dev, struct wl_pci_address *out)
+{
+	cl_device_pci_bus_info_khr khr;
+	cl_uint d = 0, b = 0, s = 0;
+
+	if (clGetDeviceInfo(dev->device, CL_DEVICE_PCI_BUS_INFO_KHR, sizeof(khr), &khr, NULL) == CL_SUCCESS) {
+		*out = (struct wl_pci_address){ khr.pci_domain, khr.pci_bus, khr.pci_device, khr.pci_function };
+		return 0;
+	}
+	if (clGetDeviceInfo(dev->device, CL_DEVICE_PCI_BUS_ID_NV, sizeof(b), &b, NULL) != CL_SUCCESS ||
+	    clGetDeviceInfo(dev->device, CL_DEVICE_PCI_SLOT_ID_NV, sizeof(s), &s, NULL) != CL_SUCCESS)
+		return -1;
+	/* Older drivers lack the domain: 0 then, as on most machines. */
+	if (clGetDeviceInfo(dev->device, CL_DEVICE_PCI_DOMAIN_ID_NV, sizeof(d), &d, NULL) != CL_SUCCESS)
+		d = 0;
+	*out = (struct wl_pci_address){ d, b, s, 0 };
+	return 0;
 }

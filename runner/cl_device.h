@@ -55,6 +55,16 @@ void wl_cl_devices_free(struct wl_cl_devices *devs);
  * serves one device. */
 void wl_cl_devices_keep(struct wl_cl_devices *devs, size_t index);
 
+/* A device's PCI address. */
+struct wl_pci_address {
+	unsigned domain, bus, device, function;
+};
+
+/* dev's PCI address, from cl_khr_pci_bus_info, else NVIDIA's
+ * cl_nv_device_attribute_query. Returns 0 with *out set; -1 where the device
+ * reports none (a CPU, most drivers but NVIDIA's and AMD's). */
+int wl_cl_device_pci(const struct wl_cl_device *dev, struct wl_pci_address *out);
+
 /* Mark every device as without fp64 (its description too), so experiments in
  * double run in float. */
 void wl_cl_devices_disable_fp64(struct wl_cl_devices *devs);

@@ -13,27 +13,6 @@
 #define CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID 34
 #define CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID 50
 
-/* From cl_ext.h's cl_nv_device_attribute_query. */
-#define CL_DEVICE_PCI_BUS_ID_NV 0x4008
-#define CL_DEVICE_PCI_SLOT_ID_NV 0x4009
-#define CL_DEVICE_PCI_DOMAIN_ID_NV 0x400A
-
-int wl_cl_pci_address(const struct wl_cl_device *dev, unsigned *domain, unsigned *bus, unsigned *slot)
-{
-	cl_uint d = 0, b = 0, s = 0;
-
-	if (clGetDeviceInfo(dev->device, CL_DEVICE_PCI_BUS_ID_NV, sizeof(b), &b, NULL) != CL_SUCCESS ||
-	    clGetDeviceInfo(dev->device, CL_DEVICE_PCI_SLOT_ID_NV, sizeof(s), &s, NULL) != CL_SUCCESS)
-		return -1;
-	/* Older drivers lack the domain: 0 then, as on most machines. */
-	if (clGetDeviceInfo(dev->device, CL_DEVICE_PCI_DOMAIN_ID_NV, sizeof(d), &d, NULL) != CL_SUCCESS)
-		d = 0;
-	*domain = d;
-	*bus = b;
-	*slot = s;
-	return 0;
-}
-
 static void *loaded;
 
 int wl_cuda_devices_load(const char *lib, struct wl_cuda_devices *out, char *why, size_t why_len)

@@ -5,7 +5,7 @@
  * simply has no answer here. The driver is asked once, when the worker starts
  * and before it confines itself (runner/confine.h), for every device's PCI
  * address and L2 size; the OpenCL device is then matched by its PCI address
- * (cl_nv_device_attribute_query). */
+ * (wl_cl_device_pci). */
 #ifndef WL_CUDA_DRIVER_H
 #define WL_CUDA_DRIVER_H
 
@@ -30,10 +30,6 @@ struct wl_cuda_devices {
  * CUDA driver (libcuda.so.1): ...", "cuInit failed (error 100)") and out
  * empty, which is no error for the caller: cache sizes are probed instead. */
 int wl_cuda_devices_load(const char *lib, struct wl_cuda_devices *out, char *why, size_t why_len);
-
-/* The PCI address of dev from NVIDIA's OpenCL extension: 0 with *domain,
- * *bus and *slot set, -1 where the device does not report it (not NVIDIA). */
-int wl_cl_pci_address(const struct wl_cl_device *dev, unsigned *domain, unsigned *bus, unsigned *slot);
 
 /* The L2 size of the device at domain:bus:slot in cuda, or 0 when it has
  * none there. */

@@ -36,12 +36,11 @@ struct wl_nvml {
 /* The device's PCI address as NVML writes it, from the OpenCL extension. */
 static int pci_address(const struct wl_cl_device *dev, char *out, size_t len)
 {
-	cl_device_pci_bus_info_khr pci;
+	struct wl_pci_address pci;
 
-	if (clGetDeviceInfo(dev->device, CL_DEVICE_PCI_BUS_INFO_KHR, sizeof(pci), &pci, NULL) != CL_SUCCESS)
+	if (wl_cl_device_pci(dev, &pci) < 0)
 		return -1;
-	snprintf(out, len, "%08x:%02x:%02x.%x", pci.pci_domain, pci.pci_bus, pci.pci_device,
-		 pci.pci_function);
+	snprintf(out, len, "%08x:%02x:%02x.%x", pci.domain, pci.bus, pci.device, pci.function);
 	return 0;
 }
 
