@@ -22,20 +22,32 @@ endif
 
 # Recursively expanded: pkg-config runs when a rule needs it, after `deps`.
 WL_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -MMD -MP \
-	-DWL_VERSION='"$(VERSION)"' -Icommon -Irunner -Iserver -Itests/fuzz $(SAN_FLAGS) -fopenmp \
+	-DWL_VERSION='"$(VERSION)"' $(SAN_FLAGS) -fopenmp \
 	$(shell $(PKG_CONFIG) --cflags $(LIBS_PKG))
+# The layering (docs/architecture.md), enforced: a folder's files find only the
+# headers of the folders below them. common/ is the floor; store/ and catalog/
+# stand on it side by side; server/, runner/ and tools/ stand on all three and
+# never on each other. The tests see everything.
+INC_common := -Icommon
+INC_store := -Istore -Icommon
+INC_catalog := -Icatalog -Icommon
+INC_server := -Iserver -Istore -Icatalog -Icommon
+INC_runner := -Irunner -Istore -Icatalog -Icommon
+INC_tools := -Itools -Istore -Icatalog -Icommon
+INC_tests := -Itests/fuzz -Iserver -Irunner -Istore -Icatalog -Icommon
+layer_flags = $(INC_$(firstword $(subst /, ,$(1))))
 WL_LDFLAGS = $(SAN_FLAGS) -fopenmp
 SERVER_LIBS = $(shell $(PKG_CONFIG) --libs libmicrohttpd jansson sqlite3 libpq zlib) -lpthread
 # NVML is opened at run time with dlopen (-ldl), never linked.
 RUNNER_LIBS = $(shell $(PKG_CONFIG) --libs jansson OpenCL sqlite3 libpq) -lpthread -lm -ldl
 
-COMMON_SRC := $(wildcard common/*.c)
+SHARED_SRC := $(wildcard common/*.c) $(wildcard store/*.c) $(wildcard catalog/*.c)
 SERVER_SRC := $(wildcard server/*.c)
 RUNNER_SRC := $(wildcard runner/*.c)
 TOOLS_SRC := $(wildcard tools/*.c)
 UNIT_SRC := $(wildcard tests/unit/*.c) tests/fuzz/fuzz_targets.c
 
-COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/obj/%.o)
+SHARED_OBJ := $(SHARED_SRC:%.c=$(BUILD)/obj/%.o)
 SERVER_OBJ := $(SERVER_SRC:%.c=$(BUILD)/obj/%.o)
 RUNNER_OBJ := $(RUNNER_SRC:%.c=$(BUILD)/obj/%.o)
 TOOLS_OBJ := $(TOOLS_SRC:%.c=$(BUILD)/obj/%.o)
@@ -65,19 +77,19 @@ build: $(BUILD)/warplab-server $(BUILD)/warplab-runner $(BUILD)/warplab-store $(
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(WL_CFLAGS) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+	$(CC) $(WL_CFLAGS) $(call layer_flags,$<) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/warplab-server: $(SERVER_OBJ) $(COMMON_OBJ)
+$(BUILD)/warplab-server: $(SERVER_OBJ) $(SHARED_OBJ)
 	$(CC) $(WL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(SERVER_LIBS)
 
-$(BUILD)/warplab-runner: $(RUNNER_OBJ) $(COMMON_OBJ)
+$(BUILD)/warplab-runner: $(RUNNER_OBJ) $(SHARED_OBJ)
 	$(CC) $(WL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(RUNNER_LIBS)
 
 # Copy, export and import whole stores (SQLite <-> PostgreSQL, JSON lines).
-$(BUILD)/warplab-store: $(TOOLS_OBJ) $(COMMON_OBJ)
+$(BUILD)/warplab-store: $(TOOLS_OBJ) $(SHARED_OBJ)
 	$(CC) $(WL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(SERVER_LIBS)
 
-$(BUILD)/unit-tests: $(UNIT_OBJ) $(LIB_SERVER_OBJ) $(LIB_RUNNER_OBJ) $(COMMON_OBJ)
+$(BUILD)/unit-tests: $(UNIT_OBJ) $(LIB_SERVER_OBJ) $(LIB_RUNNER_OBJ) $(SHARED_OBJ)
 	$(CC) $(WL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(shell $(PKG_CONFIG) --libs $(LIBS_PKG)) -lpthread -lm -ldl
 
 # Chart.js with its annotation and error-bar plugins, Prism (kernel source highlighting, line
@@ -116,10 +128,10 @@ test: deps
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=undefined -DWL_VERSION='"$(VERSION)"' -Icommon -Iserver -Itests/fuzz \
+	-fno-sanitize-recover=undefined -DWL_VERSION='"$(VERSION)"' $(INC_tests) \
 	$(shell $(PKG_CONFIG) --cflags jansson sqlite3 libpq zlib)
 FUZZ_LIBS = $(shell $(PKG_CONFIG) --libs jansson sqlite3 libpq zlib) -lpthread -lm
-FUZZ_SRC = $(COMMON_SRC) $(filter-out server/main.c server/daemon.c server/gate.c,$(SERVER_SRC)) tests/fuzz/fuzz_targets.c
+FUZZ_SRC = $(SHARED_SRC) $(filter-out server/main.c server/daemon.c server/gate.c,$(SERVER_SRC)) tests/fuzz/fuzz_targets.c
 
 build/fuzz/fuzz-%: tests/fuzz/fuzz_main.c $(FUZZ_SRC)
 	@mkdir -p build/fuzz

@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "error.h"
-#include "experiment.h"
+#include "verify.h"
 
 struct wl_checker;
 

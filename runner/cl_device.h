@@ -9,7 +9,8 @@
 #include <jansson.h>
 
 #include "error.h"
-#include "request.h"
+#include "device_fit.h"
+#include "pci_address.h"
 
 struct wl_cl_device {
 	char id[96];
@@ -54,11 +55,6 @@ void wl_cl_devices_free(struct wl_cl_devices *devs);
 /* Keep only the device at index (< count), releasing the others: a worker
  * serves one device. */
 void wl_cl_devices_keep(struct wl_cl_devices *devs, size_t index);
-
-/* A device's PCI address. */
-struct wl_pci_address {
-	unsigned domain, bus, device, function;
-};
 
 /* dev's PCI address, from cl_khr_pci_bus_info, else NVIDIA's
  * cl_nv_device_attribute_query. Returns 0 with *out set; -1 where the device

@@ -13,6 +13,8 @@
 #include "experiment.h"
 #include "log.h"
 #include "nvml.h"
+#include "device_fit.h"
+#include "points.h"
 #include "request.h"
 #include "rng.h"
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "experiments.h"
+#include "json_strict.h"
 
 /* Experiments that exist for warplab's own tests (a kernel that never ends);
  * a catalog may list them only for a runner started with --test-kernels. */
@@ -56,8 +57,7 @@ int wl_experiments_check(const struct wl_catalog *cat, int allow_test, struct wl
 			return -1;
 		}
 		if (!wl_experiment_ops_find(id))
-			snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing), "%s%s",
-				 missing[0] ? ", " : "", id);
+			wl_list_append(missing, sizeof(missing), id);
 	}
 	if (missing[0]) {
 		wl_error_set(err, WL_ERR_CONFIG,

@@ -33,28 +33,18 @@ struct wl_nvml {
 	int (*bus_width)(nvml_device, unsigned *);
 };
 
-/* The device's PCI address as NVML writes it, from the OpenCL extension. */
-static int pci_address(const struct wl_cl_device *dev, char *out, size_t len)
-{
-	struct wl_pci_address pci;
-
-	if (wl_cl_device_pci(dev, &pci) < 0)
-		return -1;
-	snprintf(out, len, "%08x:%02x:%02x.%x", pci.domain, pci.bus, pci.device, pci.function);
-	return 0;
-}
-
-void wl_nvml_open(const struct wl_cl_device *dev, struct wl_nvml **out, char *why, size_t why_len)
+void wl_nvml_open(const struct wl_nvml_target *target, struct wl_nvml **out, char *why,
+		  size_t why_len)
 {
 	struct wl_nvml *n = NULL;
 	int (*init)(void);
 	int (*by_pci)(const char *, nvml_device *);
 	int (*by_index)(unsigned, nvml_device *);
-	const char *vendor = json_string_value(json_object_get(dev->info, "vendor"));
+	const struct wl_pci_address *pci = target->pci;
 	char address[32];
 
 	*out = NULL;
-	if (!dev->is_gpu || !vendor || !strstr(vendor, "NVIDIA")) {
+	if (!target->nvidia) {
 		snprintf(why, why_len, "not an NVIDIA GPU");
 		return;
 	}
@@ -89,9 +79,13 @@ void wl_nvml_open(const struct wl_cl_device *dev, struct wl_nvml **out, char *wh
 		snprintf(why, why_len, "NVML did not start (nvmlInit_v2 failed)");
 		goto fail;
 	}
-	if (!(by_pci && pci_address(dev, address, sizeof(address)) == 0 && by_pci(address, &n->dev) == 0) &&
-	    by_index((unsigned)dev->nvidia_index, &n->dev) != 0) {
-		snprintf(why, why_len, "NVML does not know device %s", dev->id);
+	/* The PCI address as NVML writes it. */
+	if (pci)
+		snprintf(address, sizeof(address), "%08x:%02x:%02x.%x", pci->domain, pci->bus,
+			 pci->device, pci->function);
+	if (!(by_pci && pci && by_pci(address, &n->dev) == 0) &&
+	    by_index((unsigned)target->nvidia_index, &n->dev) != 0) {
+		snprintf(why, why_len, "NVML does not know device %s", target->id);
 		n->shutdown();
 		goto fail;
 	}

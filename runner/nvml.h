@@ -8,13 +8,26 @@
 
 #include <jansson.h>
 
-#include "cl_device.h"
+#include <stddef.h>
+
+#include "pci_address.h"
 
 struct wl_nvml;
 
-/* Load NVML for dev; *out is NULL (with why filled) when dev is no NVIDIA GPU
- * or NVML cannot be loaded or does not know it. Free with wl_nvml_close(). */
-void wl_nvml_open(const struct wl_cl_device *dev, struct wl_nvml **out, char *why, size_t why_len);
+/* The GPU NVML is asked for: by PCI address where known, else by NVIDIA's
+ * index. */
+struct wl_nvml_target {
+	const char *id;				/* the device, for messages */
+	int nvidia;				/* an NVIDIA GPU; nothing else is opened */
+	const struct wl_pci_address *pci;	/* or NULL */
+	int nvidia_index;
+};
+
+/* Load NVML for target; *out is NULL (with why filled) when it is no NVIDIA
+ * GPU or NVML cannot be loaded or does not know it; nothing is left loaded
+ * then. Free with wl_nvml_close(). */
+void wl_nvml_open(const struct wl_nvml_target *target, struct wl_nvml **out, char *why,
+		  size_t why_len);
 void wl_nvml_close(struct wl_nvml *n);
 
 /* The state now: {"sm_mhz", "mem_mhz", "max_sm_mhz", "max_mem_mhz",

@@ -103,9 +103,17 @@ static void describe_cache(struct wl_store *st, struct wl_cl_device *dev)
 /* Open NVML for dev where it knows it; the device's description says which. */
 static void describe_clocks(struct wl_cl_device *dev)
 {
+	const char *vendor = json_string_value(json_object_get(dev->info, "vendor"));
+	struct wl_pci_address pci;
+	struct wl_nvml_target target = {
+		.id = dev->id,
+		.nvidia = dev->is_gpu && vendor && strstr(vendor, "NVIDIA"),
+		.pci = wl_cl_device_pci(dev, &pci) == 0 ? &pci : NULL,
+		.nvidia_index = dev->nvidia_index,
+	};
 	char why[160];
 
-	wl_nvml_open(dev, &dev->nvml, why, sizeof(why));
+	wl_nvml_open(&target, &dev->nvml, why, sizeof(why));
 	if (dev->nvml) {
 		json_object_set_new(dev->info, "clocks", json_string("nvml"));
 		json_object_set_new(dev->info, "peak_gbps", json_real(wl_nvml_peak_gbps(dev->nvml)));

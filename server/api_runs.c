@@ -8,6 +8,8 @@
 
 #include "csv.h"
 #include "derived.h"
+#include "json_strict.h"
+#include "device_fit.h"
 #include "request.h"
 #include "server.h"
 #include "store.h"
@@ -79,8 +81,7 @@ static int resolve_device(const json_t *devices, const char *want, const json_t 
 		const char *id = json_string_value(json_object_get(d, "id"));
 
 		if (id)
-			snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s",
-				 known[0] ? ", " : "", id);
+			wl_list_append(known, sizeof(known), id);
 		if (rank > best_rank) {
 			best_rank = rank;
 			*device = d;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "drops.h"
+#include "points.h"
 #include "predictions.h"
 #include "regressions.h"
 
@@ -109,20 +110,6 @@ int wl_run_add_intervals(const struct wl_experiment *exp, json_t *run)
 	return 0;
 }
 
-int wl_result_values(const struct wl_experiment *exp, const json_t *result, long long *values)
-{
-	json_t *params = json_object_get(result, "params");
-
-	for (size_t i = 0; i < exp->nparams; i++) {
-		json_t *v = json_object_get(params, exp->params[i].name);
-
-		if (!json_is_integer(v))
-			return -1;
-		values[i] = json_integer_value(v);
-	}
-	return 0;
-}
-
 int wl_run_add_cache_marks(const struct wl_experiment *exp, json_t *run)
 {
 	const char *mode = json_string_value(json_object_get(json_object_get(run, "request"), "cache"));
@@ -140,7 +127,7 @@ int wl_run_add_cache_marks(const struct wl_experiment *exp, json_t *run)
 		json_array_foreach(kernels, j, k)
 			if (!v && variant && strcmp(json_string_value(json_object_get(k, "name")), variant) == 0)
 				v = wl_experiment_variant(exp, json_string_value(json_object_get(k, "like")), NULL);
-		if (hot && v && cache > 0 && exp->nparams <= 64 && wl_result_values(exp, r, values) == 0)
+		if (hot && v && cache > 0 && exp->nparams <= 64 && wl_point_from_json(exp, json_object_get(r, "params"), values) == 0)
 			in_cache = wl_variant_cost(exp, v, WL_COST_MEMORY, values) <= (double)cache;
 		json_object_set_new(r, "in_cache", json_boolean(in_cache));
 	}

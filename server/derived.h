@@ -41,10 +41,6 @@ int wl_run_add_variants(const struct wl_experiment *exp, json_t *run);
  * median) to every result; null where a result has no interval. */
 int wl_run_add_intervals(const struct wl_experiment *exp, json_t *run);
 
-/* A result's point as values in exp's param order (what wl_variant_cost and
- * the model take); -1 when the result lacks one of them. */
-int wl_result_values(const struct wl_experiment *exp, const json_t *result, long long *values);
-
 /* Add "in_cache" to every result: true in a hot run when the point's working
  * set (the variant's memory formula) fits in the device's measured cache. */
 int wl_run_add_cache_marks(const struct wl_experiment *exp, json_t *run);

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "custom_kernels.h"
-#include "derived.h"
+#include "points.h"
 #include "prediction_memo.h"
 #include "warp_model.h"
 
@@ -202,7 +202,7 @@ int wl_run_add_predictions(const struct wl_experiment *exp, json_t *run)
 			}
 		if (!rm[i].m || !def)
 			continue;
-		if (wl_result_values(exp, r, v) < 0) {
+		if (wl_point_from_json(exp, json_object_get(r, "params"), v) < 0) {
 			rm[i].error = "the result lacks a parameter of its experiment";
 			continue;
 		}

@@ -15,6 +15,8 @@
 #include "directive_check.h"
 #include "http_head.h"
 #include "kernel_source.h"
+#include "device_fit.h"
+#include "points.h"
 #include "request.h"
 #include "server.h"
 

@@ -6,6 +6,8 @@
 
 #include "catalog.h"
 #include "check.h"
+#include "device_fit.h"
+#include "points.h"
 #include "request.h"
 
 static int validate(const struct wl_catalog *cat, const char *text, json_t **norm,

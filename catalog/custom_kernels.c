@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "directive_check.h"
+#include "json_strict.h"
 #include "kernel_source.h"
 
 static int valid_name(const char *s)
@@ -20,19 +21,12 @@ static int valid_name(const char *s)
 	return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == n;
 }
 
-static void variant_ids(const struct wl_experiment *exp, char *buf, size_t len)
-{
-	buf[0] = '\0';
-	for (size_t k = 0; k < exp->nvariants; k++)
-		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", k ? ", " : "", exp->variants[k].id);
-}
-
 /* The names of list's kernels, for messages. */
 static void kernel_names(const struct wl_kernel_list *list, char *buf, size_t len)
 {
 	buf[0] = '\0';
 	for (size_t k = 0; k < list->count; k++)
-		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", k ? ", " : "", list->items[k].name);
+		wl_list_append(buf, len, list->items[k].name);
 }
 
 /* A required string member of kernel i; NULL (err set) when missing or not a
@@ -133,7 +127,7 @@ static int check_accesses(const struct wl_experiment *exp, const struct wl_varia
 static int check_kernel(const struct wl_experiment *exp, const json_t *k, size_t i,
 			const json_t *seen, size_t *total, json_t *out, struct wl_error *err)
 {
-	static const char *const keys[] = { "name", "like", "entry", "source", "accesses", NULL };
+	static const char *const keys[] = { "name", "like", "source", "entry", "accesses", NULL };
 	struct wl_kernel_list *list = NULL;
 	const char *name, *like, *entry, *source, *key;
 	char field[64], known[512], what[64];
@@ -146,17 +140,15 @@ static int check_kernel(const struct wl_experiment *exp, const json_t *k, size_t
 			       "%s: expected an object {\"name\", \"like\", \"source\"[, \"entry\"]}", field);
 		return -1;
 	}
-	json_object_foreach((json_t *)k, key, value) {
-		const char *const *a = keys;
+	key = wl_json_unknown_key(k, keys);
+	if (key) {
+		char list[96];
 
-		while (*a && strcmp(*a, key))
-			a++;
-		if (!*a) {
-			snprintf(field, sizeof(field), "kernels[%zu].%.32s", i, key);
-			wl_error_field(err, WL_ERR_INVALID_FIELD, field,
-				       "%s: unknown field (allowed: name, like, source, entry, accesses)", field);
-			return -1;
-		}
+		wl_list_join(keys, list, sizeof(list));
+		snprintf(field, sizeof(field), "kernels[%zu].%.32s", i, key);
+		wl_error_field(err, WL_ERR_INVALID_FIELD, field, "%s: unknown field (allowed: %s)",
+			       field, list);
+		return -1;
 	}
 	if (!(name = member(k, i, "name", 1, err)) || !(like = member(k, i, "like", 1, err)) ||
 	    !(source = member(k, i, "source", 1, err)) || !(entry = member(k, i, "entry", 0, err)))
@@ -182,7 +174,7 @@ static int check_kernel(const struct wl_experiment *exp, const json_t *k, size_t
 
 	snprintf(field, sizeof(field), "kernels[%zu].like", i);
 	if (!wl_experiment_variant(exp, like, NULL)) {
-		variant_ids(exp, known, sizeof(known));
+		wl_experiment_variant_list(exp, known, sizeof(known));
 		wl_error_field(err, WL_ERR_UNKNOWN_VARIANT, field,
 			       "%s: '%.64s' is not a variant of %s (allowed: %s)", field, like, exp->id,
 			       known);

@@ -11,6 +11,7 @@
 #include "access_model.h"
 #include "error.h"
 #include "expr.h"
+#include "param_spec.h"
 
 /* A cost formula ("8*n*n + 4*tile"): an expression over the experiment's
  * params, restricted to sums of products (WL_EXPR_COST). */
@@ -27,17 +28,6 @@ enum wl_cost_kind {
 	WL_COST_LOCAL,		/* local memory per work-group */
 	WL_COST_WORK_GROUP,	/* work-items per work-group */
 	WL_COST_KINDS
-};
-
-struct wl_param_def {
-	char *name;
-	char *title;
-	long long min, max;
-	long long multiple_of;		/* 0 when unconstrained */
-	int multiple_of_param;		/* index of a param this must be a multiple of, or -1 */
-	char *multiple_of_name;		/* that param's name, as the catalog wrote it */
-	int pow2;			/* must be a power of two */
-	json_t *default_spec;		/* a value, list or range, as a request may give */
 };
 
 struct wl_variant_def {
@@ -88,6 +78,9 @@ const struct wl_experiment *wl_catalog_find(const struct wl_catalog *cat, const 
 /* The variant of exp with id, or NULL; index through *index when not NULL. */
 const struct wl_variant_def *wl_experiment_variant(const struct wl_experiment *exp,
 						   const char *id, size_t *index);
+
+/* exp's variant ids as "a, b, c" into buf (cut to fit len), for messages. */
+void wl_experiment_variant_list(const struct wl_experiment *exp, char *buf, size_t len);
 
 /* The param of exp named name, or -1. */
 int wl_experiment_param(const struct wl_experiment *exp, const char *name);

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "request.h"
+#include "json_strict.h"
 
 static const char *const cost_keys[WL_COST_KINDS] = {
 	[WL_COST_BYTES] = "bytes",	 [WL_COST_OPS] = "ops",
@@ -19,27 +19,6 @@ static const char *const cost_keys[WL_COST_KINDS] = {
 const char *wl_metric_name(enum wl_metric m)
 {
 	return m == WL_METRIC_THROUGHPUT ? "throughput" : "bandwidth";
-}
-
-/* Fail unless every key of obj is in allowed (NULL-terminated). */
-static int check_keys(const json_t *obj, const char *const *allowed, const char *where,
-		      struct wl_error *err)
-{
-	const char *key;
-	json_t *value;
-
-	json_object_foreach((json_t *)obj, key, value) {
-		const char *const *a;
-
-		for (a = allowed; *a; a++)
-			if (strcmp(*a, key) == 0)
-				break;
-		if (!*a) {
-			wl_error_set(err, WL_ERR_CONFIG, "%s: unknown key '%s'", where, key);
-			return -1;
-		}
-	}
-	return 0;
 }
 
 /* Copy obj[key] (a string) into *out; absent is an error only when required. */
@@ -84,6 +63,14 @@ static int get_int(const json_t *obj, const char *key, int required, long long *
 	}
 	*out = json_integer_value(v);
 	return 0;
+}
+
+void wl_experiment_variant_list(const struct wl_experiment *exp, char *buf, size_t len)
+{
+	if (len)
+		buf[0] = '\0';
+	for (size_t k = 0; k < exp->nvariants; k++)
+		wl_list_append(buf, len, exp->variants[k].id);
 }
 
 int wl_experiment_param(const struct wl_experiment *exp, const char *name)
@@ -191,7 +178,7 @@ static int load_param(struct wl_experiment *exp, size_t i, const json_t *obj, co
 		wl_error_set(err, WL_ERR_CONFIG, "%s: must be an object", where);
 		return -1;
 	}
-	if (check_keys(obj, keys, where, err) < 0 ||
+	if (wl_json_check_keys(obj, keys, where, NULL, err) < 0 ||
 	    get_string(obj, "name", 1, &p->name, where, err) < 0 ||
 	    get_string(obj, "title", 0, &p->title, where, err) < 0 ||
 	    get_int(obj, "min", 1, &p->min, where, err) < 0 ||
@@ -268,7 +255,7 @@ static int load_variant(const struct wl_experiment *exp, struct wl_variant_def *
 		wl_error_set(err, WL_ERR_CONFIG, "%s: must be an object", where);
 		return -1;
 	}
-	if (check_keys(obj, keys, where, err) < 0 ||
+	if (wl_json_check_keys(obj, keys, where, NULL, err) < 0 ||
 	    get_string(obj, "id", 1, &v->id, where, err) < 0 ||
 	    get_string(obj, "title", 0, &v->title, where, err) < 0 ||
 	    get_string(obj, "note", 0, &v->note, where, err) < 0 ||
@@ -302,7 +289,7 @@ static int load_baseline(struct wl_experiment *exp, const json_t *obj, const cha
 	exp->baseline_value = -1;
 	if (!obj)
 		return 0;
-	if (!json_is_object(obj) || check_keys(obj, keys, where, err) < 0 ||
+	if (!json_is_object(obj) || wl_json_check_keys(obj, keys, where, NULL, err) < 0 ||
 	    get_string(obj, "param", 1, &param, where, err) < 0 ||
 	    get_int(obj, "value", 1, &exp->baseline_value, where, err) < 0)
 		goto out;
@@ -331,7 +318,7 @@ static int load_drops(struct wl_experiment *exp, const json_t *obj, const char *
 	exp->drops_threshold = -1;
 	if (!obj)
 		return 0;
-	if (!json_is_object(obj) || check_keys(obj, keys, where, err) < 0 ||
+	if (!json_is_object(obj) || wl_json_check_keys(obj, keys, where, NULL, err) < 0 ||
 	    get_string(obj, "param", 1, &param, where, err) < 0)
 		goto out;
 	t = json_object_get(obj, "threshold");
@@ -369,7 +356,7 @@ static int load_experiment(struct wl_experiment *exp, const json_t *obj, size_t 
 	if (get_string(obj, "id", 1, &exp->id, where, err) < 0)
 		return -1;
 	snprintf(where, sizeof(where), "experiment '%s'", exp->id);
-	if (check_keys(obj, keys, where, err) < 0 ||
+	if (wl_json_check_keys(obj, keys, where, NULL, err) < 0 ||
 	    get_string(obj, "title", 1, &exp->title, where, err) < 0 ||
 	    get_string(obj, "lesson", 1, &exp->lesson, where, err) < 0 ||
 	    get_string(obj, "summary", 1, &exp->summary, where, err) < 0 ||
@@ -479,7 +466,7 @@ static int load_experiment(struct wl_experiment *exp, const json_t *obj, size_t 
 		struct wl_error inner;
 		long long count;
 
-		if (wl_param_spec_count(exp, (int)i, exp->params[i].default_spec, 1024, &count,
+		if (wl_param_spec_count(&exp->params[i], exp->params[i].default_spec, 1024, &count,
 					&inner) < 0) {
 			wl_error_set(err, WL_ERR_CONFIG, "%s: default of '%s': %s", where,
 				     exp->params[i].name, inner.msg);
@@ -538,13 +525,13 @@ static int catalog_from_json(const json_t *root, struct wl_catalog *cat, struct 
 		wl_error_set(err, WL_ERR_CONFIG, "top level must be an object");
 		return -1;
 	}
-	if (check_keys(root, keys, "top level", err) < 0)
+	if (wl_json_check_keys(root, keys, "top level", NULL, err) < 0)
 		return -1;
 	cat->max_measurements = 1024;
 	cat->max_list = 1024;
 	limits = json_object_get(root, "limits");
 	if (limits) {
-		if (!json_is_object(limits) || check_keys(limits, limit_keys, "limits", err) < 0 ||
+		if (!json_is_object(limits) || wl_json_check_keys(limits, limit_keys, "limits", NULL, err) < 0 ||
 		    get_int(limits, "max_measurements", 0, &cat->max_measurements, "limits", err) < 0 ||
 		    get_int(limits, "max_list", 0, &cat->max_list, "limits", err) < 0) {
 			if (err && err->kind == WL_ERR_NONE)

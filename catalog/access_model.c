@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_strict.h"
+
 static const char *const builtin_names[WL_VAR_BUILTINS] = {
 	[WL_VAR_LID0] = "lid0", [WL_VAR_LID1] = "lid1", [WL_VAR_GRP0] = "grp0",
 	[WL_VAR_GRP1] = "grp1", [WL_VAR_GID0] = "gid0", [WL_VAR_GID1] = "gid1",
@@ -66,39 +68,6 @@ static int parse_at(const json_t *v, const struct names *t, struct wl_expr *out,
 	return -1;
 }
 
-/* Fail unless obj is an object whose keys are all in allowed; field (or NULL:
- * obj is where itself) names it in the message. */
-static int check_keys(const json_t *obj, const char *const *allowed, const char *where,
-		      const char *field, struct wl_error *err)
-{
-	const char *key;
-	json_t *value;
-
-	if (!json_is_object(obj)) {
-		wl_error_field(err, WL_ERR_CONFIG, field, "%s%s%s: must be an object", where,
-			       field ? "." : "", field ? field : "");
-		return -1;
-	}
-	json_object_foreach((json_t *)obj, key, value) {
-		const char *const *a;
-		char list[160] = "";
-
-		for (a = allowed; *a; a++)
-			if (strcmp(*a, key) == 0)
-				break;
-		if (*a)
-			continue;
-		for (a = allowed; *a; a++)
-			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
-				 a == allowed ? "" : ", ", *a);
-		wl_error_field(err, WL_ERR_CONFIG, field ? field : key,
-			       "%s%s%s: unknown key '%.40s' (allowed: %s)", where, field ? "." : "",
-			       field ? field : "", key, list);
-		return -1;
-	}
-	return 0;
-}
-
 /* A name of a loop counter: a C identifier no other name already is. */
 static int loop_var(const json_t *v, const struct names *t, char *out, const char *where,
 		    const char *field, struct wl_error *err)
@@ -143,7 +112,7 @@ static int load_loops(const json_t *loops, const char *const *params, int nparam
 		int rc;
 
 		snprintf(sub, sizeof(sub), "%s[%zu]", field, k);
-		if (check_keys(l, keys, where, sub, err) < 0)
+		if (wl_json_check_keys(l, keys, where, sub, err) < 0)
 			return -1;
 		/* The counter may not shadow anything outside it. */
 		if (names_make(&t, params, nparams, m, 1, a, (int)k) < 0) {
@@ -190,7 +159,7 @@ static int load_access(const json_t *obj, const char *const *params, int nparams
 	int rc;
 
 	snprintf(field, sizeof(field), "accesses[%d]", i);
-	if (check_keys(obj, keys, where, field, err) < 0)
+	if (wl_json_check_keys(obj, keys, where, field, err) < 0)
 		return -1;
 	array = json_string_value(json_object_get(obj, "array"));
 	space = json_string_value(json_object_get(obj, "space"));
@@ -303,7 +272,7 @@ int wl_model_shape_load(const json_t *obj, struct wl_model_shape *out, const cha
 	memset(out, 0, sizeof(*out));
 	if (!obj)
 		return 0;
-	if (check_keys(obj, keys, where, "model", err) < 0)
+	if (wl_json_check_keys(obj, keys, where, "model", err) < 0)
 		return -1;
 	out->local = json_object_get(obj, "local");
 	out->grid = json_object_get(obj, "grid");
@@ -327,7 +296,7 @@ int wl_model_load(const json_t *obj, const struct wl_model_shape *base,
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		return -1;
 	}
-	if (check_keys(obj, keys, where, NULL, err) < 0)
+	if (wl_json_check_keys(obj, keys, where, NULL, err) < 0)
 		goto fail;
 	local = json_object_get(obj, "local") ? json_object_get(obj, "local") : base ? base->local : NULL;
 	grid = json_object_get(obj, "grid") ? json_object_get(obj, "grid") : base ? base->grid : NULL;

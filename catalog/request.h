@@ -1,0 +1,30 @@
+/* A run request (the body of POST /api/runs): validation against the catalog
+ * and normalisation (defaults and a seed filled in), and the limits and
+ * defaults of its fields. Its points are expanded by points.h, its fit on a
+ * device checked by device_fit.h. */
+#ifndef WL_REQUEST_H
+#define WL_REQUEST_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "catalog.h"
+#include "error.h"
+
+#define WL_SEED_MAX ((1LL << 53) - 1)	/* exact in a JavaScript number */
+#define WL_LABEL_MAX 200		/* characters */
+#define WL_REPEAT_MAX 10000		/* timed launches of a point, at most: enough for ±1% on kernels of a few µs */
+#define WL_REPEAT_DEFAULT 100
+#define WL_NOISE_DEFAULT 0.01		/* the median known to ±1% at 95% */
+#define WL_NOISE_MIN 0.0001
+#define WL_NOISE_MAX 0.5
+#define WL_BUDGET_MS_DEFAULT 1000	/* sampling time per point and variant */
+#define WL_BUDGET_MS_MAX 60000
+
+/* Validate body against cat. On success *normalized (caller owns the reference)
+ * holds every field with defaults and a seed filled in, and *measurements the
+ * number of (variant, point) pairs. Errors carry the API's kind and field. */
+int wl_request_validate(const struct wl_catalog *cat, const json_t *body, json_t **normalized,
+			long long *measurements, struct wl_error *err);
+
+#endif

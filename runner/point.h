@@ -1,0 +1,96 @@
+/* One point of a run as a family's host code sees it, and the helpers every
+ * family shares to measure a variant there: building its kernel, buffers
+ * filled and poisoned, timing launches into a measurement, reading back, and
+ * handing the output to verification. */
+#ifndef WL_POINT_H
+#define WL_POINT_H
+
+#include <stdint.h>
+
+#include "catalog.h"
+#include "cl_device.h"
+#include "cl_program.h"
+#include "measure.h"
+#include "time_budget.h"
+#include "verify.h"
+
+struct wl_checker;
+
+/* One point of a run, as the host code sees it. */
+struct wl_point {
+	struct wl_cl_device *dev;
+	const struct wl_experiment *exp;
+	const long long *values;	/* one per param, in catalog order */
+	uint64_t seed;			/* for this point's inputs */
+	long long warmup, repeat;
+	struct wl_program_cache *programs;
+	const struct wl_source *source;
+	/* For a custom kernel (pt->source is its code): the family's source and
+	 * the built-in kernel it stands in for, whose parameters it must take. */
+	const struct wl_source *family;
+	const char *like_kernel;
+	/* How long to sample (pt->repeat is the most samples; NULL: exactly
+	 * repeat), and the flush before each launch for cold timings (NULL: hot). */
+	const struct wl_sampling *sampling;
+	const struct wl_flush *flush;
+	struct wl_time_budget *budget;	/* where the helpers count their time, or NULL */
+	/* Where exact checks run while the next variant is timed; NULL: they
+	 * run before measure returns. */
+	struct wl_checker *checker;
+};
+
+/* The value of param name at pt (the catalog guarantees it exists). */
+long long wl_point_value(const struct wl_point *pt, const char *name);
+
+/* The kernel called name from pt's source built with options. Caller releases
+ * it with clReleaseKernel(). */
+int wl_point_kernel(const struct wl_point *pt, const char *options, const char *name,
+		    cl_kernel *out, struct wl_error *err);
+
+/* A device buffer of bytes, filled from init when not NULL. */
+int wl_point_buffer(const struct wl_point *pt, cl_mem_flags flags, size_t bytes,
+		    const void *init, cl_mem *out, struct wl_error *err);
+
+/* A device buffer of n floats with the random values that wl_rng_fill_float
+ * (small_int_max 0) or wl_rng_fill_small_int (with that max) would write from
+ * r, made on the device; host, when not NULL, receives the same values (a
+ * reference that evaluates wl_rng_float_at() per element needs none), and r
+ * advances as those fills advance it. */
+struct wl_rng;
+int wl_point_random(const struct wl_point *pt, struct wl_rng *r, size_t n, int small_int_max,
+		    float *host, cl_mem_flags flags, cl_mem *out, struct wl_error *err);
+
+/* Fill buf with 0xFF bytes (NaN as floats) so that an element the kernel does
+ * not write fails verification. */
+int wl_point_poison(const struct wl_point *pt, cl_mem buf, size_t bytes, struct wl_error *err);
+
+/* Read bytes of buf back into out (blocking). */
+int wl_point_read(const struct wl_point *pt, cl_mem buf, size_t bytes, void *out,
+		  struct wl_error *err);
+
+/* Time launch l after pt->warmup warm-ups into res, in batches, until
+ * pt->sampling says the median is known well enough (or its budget or
+ * pt->repeat samples are reached). A work-group size the driver refuses is
+ * recorded in res->error (the point fails, not the run). */
+int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
+		  struct wl_measurement *res, struct wl_error *err);
+
+/* The steps every variant takes: poison out (bytes), time launch l, read out
+ * back into the device's pinned staging memory, *host pointing at it (valid
+ * until the next wl_point_run on the device). Returns 1 when the output is
+ * there to verify, 0 when the point failed without output (res->error says
+ * why), -1 for an error that stops the run. */
+int wl_point_run(const struct wl_point *pt, const struct wl_launch *l, cl_mem out, size_t bytes,
+		 const void **host, struct wl_measurement *res, struct wl_error *err);
+
+/* Release *m if set and clear it; for teardown functions. */
+void wl_mem_release(cl_mem *m);
+
+/* Check a variant's output exactly, setting res->verified: in the background
+ * (pt->checker) while the next variant is timed, else now. The output (in
+ * staging memory) and the reference must stay as they are until the executor
+ * has waited for the check, which it does before a point's teardown. */
+void wl_point_verify(const struct wl_point *pt, const struct wl_exact_check *job,
+		     struct wl_measurement *res);
+
+#endif
