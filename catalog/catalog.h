@@ -11,6 +11,7 @@
 #include "access_model.h"
 #include "error.h"
 #include "expr.h"
+#include "launch_decl.h"
 #include "param_spec.h"
 
 /* A cost formula ("8*n*n + 4*tile"): an expression over the experiment's
@@ -32,7 +33,8 @@ enum wl_cost_kind {
 
 struct wl_variant_def {
 	char *id, *title, *note, *kernel;
-	char *launch;			/* how the harness launches it, or NULL: the experiment's */
+	char *launch;			/* how the harness launches it, in words, or NULL: the experiment's */
+	struct wl_launch_decl host;	/* how the harness launches it, as data */
 	int has_cost[WL_COST_KINDS];	/* overrides the experiment's formula when set */
 	struct wl_cost cost[WL_COST_KINDS];
 	struct wl_model *model;		/* its declared accesses, or NULL: no prediction */
@@ -56,6 +58,7 @@ struct wl_experiment {
 	int has_cost[WL_COST_KINDS];
 	struct wl_cost cost[WL_COST_KINDS];
 	json_t *model;			/* the shape its variants' models share, or NULL */
+	json_t *host;			/* the launch its variants share (launch_decl.h) */
 };
 
 struct wl_catalog {
@@ -100,8 +103,10 @@ int wl_cost_parse(const struct wl_experiment *exp, const char *text, struct wl_c
 
 /* Read a declaration of accesses (a variant's "model" object, or a custom
  * kernel's {"accesses": [...]}) for exp, taking the work-group's shape and the
- * departure causes it does not give from like (a variant, or NULL) and then
- * from the experiment. Errors begin with where. */
+ * departure causes it does not give from like (the variant it describes or
+ * stands in for: its model where loaded, else its launch declaration) and
+ * then from the experiment. Errors begin with where; on failure *out is
+ * NULL. */
 int wl_experiment_model(const struct wl_experiment *exp, const struct wl_variant_def *like,
 			const json_t *obj, const char *where, struct wl_model **out,
 			struct wl_error *err);
@@ -109,6 +114,10 @@ int wl_experiment_model(const struct wl_experiment *exp, const struct wl_variant
 /* The catalog as GET /api/experiments shows it. Caller owns the reference. */
 json_t *wl_catalog_to_json(const struct wl_catalog *cat);
 
+/* "bandwidth" or "throughput". */
 const char *wl_metric_name(enum wl_metric m);
+
+/* A cost kind's key in the catalog ("bytes", "work_group"). */
+const char *wl_cost_name(enum wl_cost_kind kind);
 
 #endif

@@ -2,6 +2,7 @@
 #include "json_strict.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *wl_json_type_name(const json_t *v)
@@ -73,5 +74,48 @@ int wl_json_check_keys(const json_t *obj, const char *const *allowed, const char
 			       field ? field : "", key, list);
 		return -1;
 	}
+	return 0;
+}
+
+int wl_json_get_string(const json_t *obj, const char *key, int required, char **out,
+			const char *where, struct wl_error *err)
+{
+	json_t *v = json_object_get(obj, key);
+
+	*out = NULL;
+	if (!v) {
+		if (!required)
+			return 0;
+		wl_error_set(err, WL_ERR_CONFIG, "%s: '%s' is missing", where, key);
+		return -1;
+	}
+	if (!json_is_string(v)) {
+		wl_error_set(err, WL_ERR_CONFIG, "%s: '%s' must be a string", where, key);
+		return -1;
+	}
+	*out = strdup(json_string_value(v));
+	if (!*out) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+int wl_json_get_int(const json_t *obj, const char *key, int required, long long *out,
+		     const char *where, struct wl_error *err)
+{
+	json_t *v = json_object_get(obj, key);
+
+	if (!v) {
+		if (!required)
+			return 0;
+		wl_error_set(err, WL_ERR_CONFIG, "%s: '%s' is missing", where, key);
+		return -1;
+	}
+	if (!json_is_integer(v)) {
+		wl_error_set(err, WL_ERR_CONFIG, "%s: '%s' must be an integer", where, key);
+		return -1;
+	}
+	*out = json_integer_value(v);
 	return 0;
 }

@@ -25,6 +25,17 @@ const char *wl_json_unknown_key(const json_t *obj, const char *const *allowed);
 int wl_json_check_keys(const json_t *obj, const char *const *allowed, const char *where,
 		       const char *field, struct wl_error *err);
 
+/* Copy obj[key], a string, into *out (caller frees); absent leaves *out NULL
+ * and is an error only when required. On failure (-1, WL_ERR_CONFIG naming
+ * where and key) *out is NULL. */
+int wl_json_get_string(const json_t *obj, const char *key, int required, char **out,
+			const char *where, struct wl_error *err);
+
+/* obj[key], an integer, into *out; absent leaves *out as it was and is an
+ * error only when required. On failure (-1) *out is unchanged. */
+int wl_json_get_int(const json_t *obj, const char *key, int required, long long *out,
+		     const char *where, struct wl_error *err);
+
 /* Append item to the comma-separated list in buf ("a, b" becomes "a, b, c");
  * what does not fit in len is cut, and buf stays a terminated string. */
 void wl_list_append(char *buf, size_t len, const char *item);

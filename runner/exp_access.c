@@ -71,27 +71,30 @@ static int access_measure(const struct wl_point *pt, void *state, const struct w
 			  struct wl_measurement *res, struct wl_error *err)
 {
 	struct access_state *s = state;
-	struct wl_launch l = { .dims = 1, .global = { s->n }, .local = { ACCESS_LOCAL } };
-	cl_int k = (cl_int)s->k;
+	const struct wl_arg_buffer buffers[] = { { "a", &s->in }, { "out", &s->out } };
+	struct wl_launch l = { 0 };
 	char options[64];
 	int rc = -1;
 
 	snprintf(options, sizeof(options), "-D LOCAL_SIZE=%d", ACCESS_LOCAL);
 	if (wl_point_kernel(pt, options, v->kernel, &l.kernel, err) < 0)
 		return -1;
-	clSetKernelArg(l.kernel, 0, sizeof(cl_mem), &s->in);
-	clSetKernelArg(l.kernel, 1, sizeof(cl_mem), &s->out);
-	clSetKernelArg(l.kernel, 2, sizeof(cl_int), &k);
+	if (wl_point_launch(pt, v, buffers, 2, &l, err) < 0)
+		goto out;
 	rc = wl_point_run(pt, &l, s->out, s->n * sizeof(float), (const void **)&s->output, res, err);
 	if (rc > 0)
 		wl_point_verify(pt, &(struct wl_exact_check){ .got = s->output, .want = access_expected,
 							      .ctx = s, .n = s->n }, res);
+out:
 	clReleaseKernel(l.kernel);
 	return rc < 0 ? -1 : 0;
 }
 
+static const char *const access_buffers[] = { "a", "out", NULL };
+
 const struct wl_experiment_ops wl_exp_strided = {
 	.id = "strided",
+	.buffers = access_buffers,
 	.setup = access_setup,
 	.measure = access_measure,
 	.teardown = access_teardown,
@@ -99,6 +102,7 @@ const struct wl_experiment_ops wl_exp_strided = {
 
 const struct wl_experiment_ops wl_exp_offset = {
 	.id = "offset",
+	.buffers = access_buffers,
 	.setup = access_setup,
 	.measure = access_measure,
 	.teardown = access_teardown,

@@ -56,11 +56,11 @@ fail:
 	return -1;
 }
 
-void wl_banks_reference(const char *variant, size_t c, size_t local, size_t iters, float *want)
+void wl_banks_reference(const char *pattern, size_t c, size_t local, size_t iters, float *want)
 {
-	enum { STRIDE, BROADCAST, STRUCT, SOA } pattern = strcmp(variant, "stride") == 0 ? STRIDE
-		: strcmp(variant, "broadcast") == 0 ? BROADCAST
-		: strcmp(variant, "struct") == 0 ? STRUCT : SOA;
+	enum { STRIDE, BROADCAST, STRUCT, SOA } kind = strcmp(pattern, "stride") == 0 ? STRIDE
+		: strcmp(pattern, "broadcast") == 0 ? BROADCAST
+		: strcmp(pattern, "struct") == 0 ? STRUCT : SOA;
 
 #pragma omp parallel for schedule(static) if (local * iters > 65536)
 	for (size_t lid = 0; lid < local; lid++) {
@@ -70,11 +70,11 @@ void wl_banks_reference(const char *variant, size_t c, size_t local, size_t iter
 		for (size_t it = 0; it < iters; it++) {
 			size_t word;
 
-			if (pattern == STRIDE)
+			if (kind == STRIDE)
 				word = lid * c;
-			else if (pattern == BROADCAST)
+			else if (kind == BROADCAST)
 				word = lid % c;
-			else if (pattern == STRUCT)
+			else if (kind == STRUCT)
 				word = lid * c + f;
 			else
 				word = f * local + lid;
@@ -90,22 +90,20 @@ static int banks_measure(const struct wl_point *pt, void *state, const struct wl
 {
 	struct banks_state *s = state;
 	size_t items = s->groups * s->local, bad = 0, first = 0;
-	struct wl_launch l = { .dims = 1, .global = { items }, .local = { s->local } };
-	cl_int c = (cl_int)s->c, iters = (cl_int)s->iters;
+	const struct wl_arg_buffer buffers[] = { { "out", &s->out } };
+	struct wl_launch l = { 0 };
 	char options[64];
 	int rc = -1;
 
 	snprintf(options, sizeof(options), "-D LOCAL_SIZE=%zu", s->local);
 	if (wl_point_kernel(pt, options, v->kernel, &l.kernel, err) < 0)
 		return -1;
-	clSetKernelArg(l.kernel, 0, sizeof(cl_mem), &s->out);
-	clSetKernelArg(l.kernel, 1, (s->local * s->c + 32) * sizeof(float), NULL);
-	clSetKernelArg(l.kernel, 2, sizeof(cl_int), &c);
-	clSetKernelArg(l.kernel, 3, sizeof(cl_int), &iters);
+	if (wl_point_launch(pt, v, buffers, 1, &l, err) < 0)
+		goto out;
 	rc = wl_point_run(pt, &l, s->out, items * sizeof(float), (const void **)&s->output, res, err);
 	if (rc <= 0)
 		goto out;
-	wl_banks_reference(v->id, s->c, s->local, s->iters, s->want);
+	wl_banks_reference(v->host.output, s->c, s->local, s->iters, s->want);
 	first = items;
 #pragma omp parallel for reduction(+ : bad) reduction(min : first) schedule(static) if (items > 65536)
 	for (size_t k = 0; k < items; k++) {
@@ -124,8 +122,13 @@ out:
 	return rc < 0 ? -1 : 0;
 }
 
+static const char *const banks_buffers[] = { "out", NULL };
+static const char *const banks_outputs[] = { "stride", "broadcast", "struct", "soa", NULL };
+
 const struct wl_experiment_ops wl_exp_banks = {
 	.id = "banks",
+	.buffers = banks_buffers,
+	.outputs = banks_outputs,
 	.setup = banks_setup,
 	.measure = banks_measure,
 	.teardown = banks_teardown,

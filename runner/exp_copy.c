@@ -55,44 +55,35 @@ fail:
 	return -1;
 }
 
-/* Elements per work-item of each variant's kernel. */
-static size_t copy_width(const struct wl_variant_def *v)
-{
-	if (strcmp(v->id, "float4") == 0)
-		return 4;
-	if (strcmp(v->id, "float2") == 0)
-		return 2;
-	return 1;
-}
+static const char *const copy_buffers[] = { "in", "out", NULL };
 
 static int copy_measure(const struct wl_point *pt, void *state, const struct wl_variant_def *v,
 			struct wl_measurement *res, struct wl_error *err)
 {
 	struct copy_state *s = state;
-	size_t width = copy_width(v), bytes = s->n * sizeof(float);
-	cl_uint count = (cl_uint)(s->n / width);
-	struct wl_launch l = { .dims = 1 };
+	const struct wl_arg_buffer buffers[] = { { "in", &s->in }, { "out", &s->out } };
+	size_t bytes = s->n * sizeof(float);
+	struct wl_launch l = { 0 };
 	char options[64];
 	int rc = -1;
 
 	snprintf(options, sizeof(options), "-D LOCAL_SIZE=%zu", s->local);
 	if (wl_point_kernel(pt, options, v->kernel, &l.kernel, err) < 0)
 		return -1;
-	clSetKernelArg(l.kernel, 0, sizeof(cl_mem), &s->in);
-	clSetKernelArg(l.kernel, 1, sizeof(cl_mem), &s->out);
-	clSetKernelArg(l.kernel, 2, sizeof(cl_uint), &count);
-	l.local[0] = s->local;
-	l.global[0] = (count + s->local - 1) / s->local * s->local;
+	if (wl_point_launch(pt, v, buffers, 2, &l, err) < 0)
+		goto out;
 	rc = wl_point_run(pt, &l, s->out, bytes, (const void **)&s->output, res, err);
 	if (rc > 0)
 		wl_point_verify(pt, &(struct wl_exact_check){ .got = s->output, .want = copy_expected,
 							      .ctx = s, .n = s->n }, res);
+out:
 	clReleaseKernel(l.kernel);
 	return rc < 0 ? -1 : 0;
 }
 
 const struct wl_experiment_ops wl_exp_copy = {
 	.id = "copy",
+	.buffers = copy_buffers,
 	.setup = copy_setup,
 	.measure = copy_measure,
 	.teardown = copy_teardown,

@@ -86,30 +86,37 @@ static int dot_measure(const struct wl_point *pt, void *state, const struct wl_v
 		       struct wl_measurement *res, struct wl_error *err)
 {
 	struct dot_state *s = state;
-	struct wl_launch l = { .dims = 1, .global = { s->items }, .local = { s->local } };
-	int naive = strcmp(v->id, "naive") == 0;
-	size_t partials = strcmp(v->id, "local") == 0 ? s->items / s->local : s->items;
+	const struct wl_arg_buffer buffers[] = { { "v1", &s->d1 }, { "v2", &s->d2 },
+						 { "resps", &s->resps }, { "NN", &s->nn },
+						 { "KK", &s->kk } };
+	struct wl_launch l = { 0 };
+	size_t partials;
 	char options[64];
 	int rc = -1;
 
 	snprintf(options, sizeof(options), "-D LOCAL_SIZE=%zu", s->local);
 	if (wl_point_kernel(pt, options, v->kernel, &l.kernel, err) < 0)
 		return -1;
-	clSetKernelArg(l.kernel, 0, sizeof(cl_mem), &s->d1);
-	clSetKernelArg(l.kernel, 1, sizeof(cl_mem), &s->d2);
-	clSetKernelArg(l.kernel, 2, sizeof(cl_mem), &s->resps);
-	clSetKernelArg(l.kernel, 3, sizeof(cl_mem), naive ? &s->nn : &s->kk);
-	/* All items slots are poisoned and read back; the local variant fills the
-	 * first items / local of them. */
+	if (wl_point_launch(pt, v, buffers, 5, &l, err) < 0)
+		goto out;
+	/* All items slots are poisoned and read back; a variant that writes one
+	 * partial per work-group fills the first items / local of them. */
+	partials = wl_launch_decl_output_is(&v->host, "per_group") ? s->items / s->local : s->items;
 	rc = wl_point_run(pt, &l, s->resps, s->items * sizeof(float), (const void **)&s->partials, res, err);
 	if (rc > 0)
 		res->verified = wl_verify_partial_sums(s->partials, partials, s->dot, res);
+out:
 	clReleaseKernel(l.kernel);
 	return rc < 0 ? -1 : 0;
 }
 
+static const char *const dot_buffers[] = { "v1", "v2", "resps", "NN", "KK", NULL };
+static const char *const dot_outputs[] = { "per_item", "per_group", NULL };
+
 const struct wl_experiment_ops wl_exp_dot = {
 	.id = "dot",
+	.buffers = dot_buffers,
+	.outputs = dot_outputs,
 	.setup = dot_setup,
 	.measure = dot_measure,
 	.teardown = dot_teardown,

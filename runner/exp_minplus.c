@@ -14,7 +14,6 @@
 
 #define MINPLUS_FULL_CHECK 512
 #define MINPLUS_SAMPLES 16384
-#define MINPLUS_LOCAL 16	/* 16 x 16 work-groups, as in the seed */
 
 struct minplus_state {
 	size_t n, nchecks;
@@ -130,36 +129,32 @@ static int minplus_measure(const struct wl_point *pt, void *state, const struct 
 			   struct wl_measurement *res, struct wl_error *err)
 {
 	struct minplus_state *s = state;
-	size_t count = s->n * s->n, rounded = (s->n + MINPLUS_LOCAL - 1) / MINPLUS_LOCAL * MINPLUS_LOCAL;
-	struct wl_launch l = { .dims = 2, .global = { rounded, rounded },
-			       .local = { MINPLUS_LOCAL, MINPLUS_LOCAL } };
-	int transposed = strcmp(v->id, "v0_transposed") == 0;
-	cl_int n = (cl_int)s->n;
+	const struct wl_arg_buffer buffers[] = { { "r", &s->dr }, { "d", &s->dd }, { "t", &s->dt } };
+	size_t count = s->n * s->n;
+	struct wl_launch l = { 0 };
 	int rc = -1;
 
-	/* The transposed copy is made (untimed) only for the variant that reads it. */
-	if (transposed && !s->dt &&
+	/* The transposed copy is made (untimed) only for a variant that reads it. */
+	if (wl_launch_decl_reads(&v->host, "t") && !s->dt &&
 	    wl_point_buffer(pt, CL_MEM_READ_ONLY, count * sizeof(float), s->t, &s->dt, err) < 0)
 		return -1;
 	if (wl_point_kernel(pt, "", v->kernel, &l.kernel, err) < 0)
 		return -1;
-	clSetKernelArg(l.kernel, 0, sizeof(cl_mem), &s->dr);
-	clSetKernelArg(l.kernel, 1, sizeof(cl_mem), &s->dd);
-	if (transposed) {
-		clSetKernelArg(l.kernel, 2, sizeof(cl_mem), &s->dt);
-		clSetKernelArg(l.kernel, 3, sizeof(cl_int), &n);
-	} else {
-		clSetKernelArg(l.kernel, 2, sizeof(cl_int), &n);
-	}
+	if (wl_point_launch(pt, v, buffers, 3, &l, err) < 0)
+		goto out;
 	rc = wl_point_run(pt, &l, s->dr, count * sizeof(float), (const void **)&s->output, res, err);
 	if (rc > 0)
 		minplus_verify(s, res);
+out:
 	clReleaseKernel(l.kernel);
 	return rc < 0 ? -1 : 0;
 }
 
+static const char *const minplus_buffers[] = { "r", "d", "t", NULL };
+
 const struct wl_experiment_ops wl_exp_minplus = {
 	.id = "minplus",
+	.buffers = minplus_buffers,
 	.setup = minplus_setup,
 	.measure = minplus_measure,
 	.teardown = minplus_teardown,

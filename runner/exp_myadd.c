@@ -126,18 +126,18 @@ static int myadd_measure(const struct wl_point *pt, void *state, const struct wl
 {
 	struct myadd_state *s = state;
 	size_t count = s->n * s->n, bytes = count * s->elem, bad = 0, first = 0;
-	int two_d = strstr(v->id, "_2D") != NULL, by_column = strstr(v->id, "_col") != NULL;
-	const void *want = by_column ? s->expected_cols : s->expected_rows;
-	struct wl_launch l = { .dims = two_d ? 2 : 1, .global = { s->n, s->n } };
-	cl_uint n = (cl_uint)s->n;
+	const struct wl_arg_buffer buffers[] = { { "A", &s->da }, { "B", &s->db }, { "C", &s->dc } };
+	const void *want = wl_launch_decl_output_is(&v->host, "columns") ? s->expected_cols :
+									     s->expected_rows;
+	struct wl_launch l = { 0 };
 	int rc = -1;
 
 	if (wl_point_kernel(pt, s->fp64 ? "-D WL_FP64" : "", v->kernel, &l.kernel, err) < 0)
 		return -1;
-	clSetKernelArg(l.kernel, 0, sizeof(cl_mem), &s->da);
-	clSetKernelArg(l.kernel, 1, sizeof(cl_mem), &s->db);
-	clSetKernelArg(l.kernel, 2, sizeof(cl_mem), &s->dc);
-	clSetKernelArg(l.kernel, 3, sizeof(cl_uint), &n);
+	/* 1-D kernels take N work-items, 2-D ones N x N (host.global); the driver
+	 * chooses the work-group, as in the seed. */
+	if (wl_point_launch(pt, v, buffers, 3, &l, err) < 0)
+		goto out;
 	if (!s->fp64) {
 		snprintf(res->note, sizeof(res->note), "ran in float: %s has no fp64", pt->dev->id);
 		res->bytes = 2.0 * (double)bytes;
@@ -165,8 +165,13 @@ out:
 	return rc < 0 ? -1 : 0;
 }
 
+static const char *const myadd_buffers[] = { "A", "B", "C", NULL };
+static const char *const myadd_outputs[] = { "rows", "columns", NULL };
+
 const struct wl_experiment_ops wl_exp_myadd = {
 	.id = "myadd",
+	.buffers = myadd_buffers,
+	.outputs = myadd_outputs,
 	.setup = myadd_setup,
 	.measure = myadd_measure,
 	.teardown = myadd_teardown,

@@ -72,25 +72,12 @@ fail:
 	return -1;
 }
 
-/* Work-groups of the grid-stride variant: as many as the device keeps resident
- * (about 2048 work-items per compute unit), fewer for small inputs. */
-static size_t grid_stride_groups(const struct wl_point *pt, const struct reduction_state *s)
-{
-	size_t per_cu = s->local >= 2048 ? 1 : 2048 / s->local;
-	size_t groups = pt->dev->compute_units * per_cu;
-	size_t most = s->n / 4 / s->local;
-
-	if (groups > most)
-		groups = most;
-	return groups ? groups : 1;
-}
-
 static int reduction_measure(const struct wl_point *pt, void *state, const struct wl_variant_def *v,
 			     struct wl_measurement *res, struct wl_error *err)
 {
 	struct reduction_state *s = state;
-	struct wl_launch l = { .dims = 1, .local = { s->local } };
-	cl_uint n4 = (cl_uint)(s->n / 4);
+	const struct wl_arg_buffer buffers[] = { { "data", &s->in }, { "partial", &s->partial } };
+	struct wl_launch l = { 0 };
 	size_t groups;
 	char options[64];
 	int rc = -1;
@@ -98,27 +85,27 @@ static int reduction_measure(const struct wl_point *pt, void *state, const struc
 	snprintf(options, sizeof(options), "-D TILE_SIZE=%zu", s->local);
 	if (wl_point_kernel(pt, options, v->kernel, &l.kernel, err) < 0)
 		return -1;
-	clSetKernelArg(l.kernel, 0, sizeof(cl_mem), &s->in);
-	clSetKernelArg(l.kernel, 1, sizeof(cl_mem), &s->partial);
-	if (strcmp(v->id, "grid_stride") == 0) {
-		groups = grid_stride_groups(pt, s);
-		clSetKernelArg(l.kernel, 2, sizeof(cl_uint), &n4);
-		snprintf(res->note, sizeof(res->note), "%zu work-groups of %zu", groups, s->local);
-	} else if (strcmp(v->id, "first_add") == 0) {
-		groups = s->n / (2 * s->local);
-	} else {
-		groups = s->n / s->local;
-	}
-	l.global[0] = groups * s->local;
+	if (wl_point_launch(pt, v, buffers, 2, &l, err) < 0)
+		goto out;
+	/* Each work-group writes one partial sum. */
+	groups = l.global[0] / l.local[0];
+	if (v->host.has_fill)
+		snprintf(res->note, sizeof(res->note), "%zu work-groups of %zu", groups, l.local[0]);
 	rc = wl_point_run(pt, &l, s->partial, groups * sizeof(float), (const void **)&s->partials, res, err);
 	if (rc > 0)
 		res->verified = wl_verify_partial_sums(s->partials, groups, s->sum, res);
+out:
 	clReleaseKernel(l.kernel);
 	return rc < 0 ? -1 : 0;
 }
 
+static const char *const reduction_buffers[] = { "data", "partial", NULL };
+static const char *const reduction_outputs[] = { "per_group", NULL };
+
 const struct wl_experiment_ops wl_exp_reduction = {
 	.id = "reduction",
+	.buffers = reduction_buffers,
+	.outputs = reduction_outputs,
 	.setup = reduction_setup,
 	.measure = reduction_measure,
 	.teardown = reduction_teardown,

@@ -44,21 +44,24 @@ static int spin_measure(const struct wl_point *pt, void *state, const struct wl_
 			struct wl_measurement *res, struct wl_error *err)
 {
 	struct spin_state *s = state;
-	struct wl_launch l = { .dims = 1, .global = { 1 }, .local = { 1 } };
+	const struct wl_arg_buffer buffers[] = { { "flag", &s->flag }, { "out", &s->out } };
+	struct wl_launch l = { 0 };
 	const void *output;
-	int rc;
+	int rc = -1;
 
 	if (wl_point_kernel(pt, "", v->kernel, &l.kernel, err) < 0)
 		return -1;
-	clSetKernelArg(l.kernel, 0, sizeof(cl_mem), &s->flag);
-	clSetKernelArg(l.kernel, 1, sizeof(cl_mem), &s->out);
-	rc = wl_point_run(pt, &l, s->out, sizeof(cl_int), &output, res, err);
+	if (wl_point_launch(pt, v, buffers, 2, &l, err) == 0)
+		rc = wl_point_run(pt, &l, s->out, sizeof(cl_int), &output, res, err);
 	clReleaseKernel(l.kernel);
 	return rc < 0 ? -1 : 0;
 }
 
+static const char *const spin_buffers[] = { "flag", "out", NULL };
+
 const struct wl_experiment_ops wl_exp_test_spin = {
 	.id = "test_spin",
+	.buffers = spin_buffers,
 	.setup = spin_setup,
 	.measure = spin_measure,
 	.teardown = spin_teardown,

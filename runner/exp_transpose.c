@@ -80,30 +80,25 @@ static int transpose_measure(const struct wl_point *pt, void *state,
 			     struct wl_error *err)
 {
 	struct transpose_state *s = state;
+	const struct wl_arg_buffer buffers[] = { { "odata", &s->odata }, { "idata", &s->idata } };
 	size_t bytes = s->n * s->n * sizeof(float);
-	int one_per_item = strcmp(v->id, "naive") == 0;
-	cl_int n = (cl_int)s->n;
-	struct wl_launch l = { .dims = 2 };
+	struct wl_launch l = { 0 };
 	char options[96];
 	int rc = -1;
 
 	snprintf(options, sizeof(options), "-D TILE_DIM=%zu -D BLOCK_ROWS=%zu", s->tile, s->rows);
 	if (wl_point_kernel(pt, options, v->kernel, &l.kernel, err) < 0)
 		return -1;
-	clSetKernelArg(l.kernel, 0, sizeof(cl_mem), &s->odata);
-	clSetKernelArg(l.kernel, 1, sizeof(cl_mem), &s->idata);
-	clSetKernelArg(l.kernel, 2, sizeof(cl_int), &n);
 	/* tile x rows work-items per group; the tiled kernels loop over the tile's
-	 * rows, the seed's naive kernel handles one element per work-item. */
-	l.local[0] = s->tile;
-	l.local[1] = s->rows;
-	l.global[0] = s->n;
-	l.global[1] = one_per_item ? s->n : s->n / s->tile * s->rows;
+	 * rows, the seed's naive kernel handles one element per work-item: the
+	 * catalog's host.global says which. */
+	if (wl_point_launch(pt, v, buffers, 2, &l, err) < 0)
+		goto out;
 	rc = wl_point_run(pt, &l, s->odata, bytes, (const void **)&s->output, res, err);
 	if (rc > 0) {
 		struct wl_exact_check job = { .got = s->output, .n = s->n * s->n, .row_len = s->n };
 
-		if (strcmp(v->id, "copy") == 0) {
+		if (wl_launch_decl_output_is(&v->host, "copied")) {
 			job.want = copied_expected;
 			job.ctx = s;
 		} else {
@@ -111,12 +106,18 @@ static int transpose_measure(const struct wl_point *pt, void *state,
 		}
 		wl_point_verify(pt, &job, res);
 	}
+out:
 	clReleaseKernel(l.kernel);
 	return rc < 0 ? -1 : 0;
 }
 
+static const char *const transpose_buffers[] = { "odata", "idata", NULL };
+static const char *const transpose_outputs[] = { "transposed", "copied", NULL };
+
 const struct wl_experiment_ops wl_exp_transpose = {
 	.id = "transpose",
+	.buffers = transpose_buffers,
+	.outputs = transpose_outputs,
 	.setup = transpose_setup,
 	.measure = transpose_measure,
 	.teardown = transpose_teardown,

@@ -13,6 +13,11 @@
 
 struct wl_experiment_ops {
 	const char *id;		/* the catalog's experiment id */
+	/* The buffers its variants' host.args may name, and the outputs their
+	 * host.output may declare (NULL: the family has one output and none is
+	 * declared); both NULL-terminated, checked against the catalog at start. */
+	const char *const *buffers;
+	const char *const *outputs;
 	/* Prepare the point; *state is passed to measure and teardown. A failure
 	 * here (an OpenCL error) fails the run. */
 	int (*setup)(const struct wl_point *pt, void **state, struct wl_error *err);

@@ -43,6 +43,47 @@ const struct wl_experiment_ops *wl_experiment_ops_find(const char *id)
 	return NULL;
 }
 
+static int in_list(const char *const *list, const char *s)
+{
+	for (; list && *list; list++)
+		if (strcmp(*list, s) == 0)
+			return 1;
+	return 0;
+}
+
+/* Whether variant v's launch declaration is one ops can make: declared,
+ * naming only its buffers, and an output it knows (or none where it has one). */
+static int check_host(const struct wl_experiment_ops *ops, const struct wl_experiment *exp,
+		      const struct wl_variant_def *v, struct wl_error *err)
+{
+	const struct wl_launch_decl *d = &v->host;
+	char known[256] = "";
+
+	if (d->dims == 0) {
+		wl_error_set(err, WL_ERR_CONFIG,
+			     "experiment '%s' variant '%s': the catalog declares no launch ('host')",
+			     exp->id, v->id);
+		return -1;
+	}
+	for (int i = 0; i < d->nargs; i++)
+		if (d->args[i].kind == WL_ARG_BUFFER && !in_list(ops->buffers, d->args[i].buffer)) {
+			wl_list_join(ops->buffers, known, sizeof(known));
+			wl_error_set(err, WL_ERR_CONFIG,
+				     "experiment '%s' variant '%s' host.args[%d]: '%s' is no buffer of this family (allowed: %s)",
+				     exp->id, v->id, i, d->args[i].buffer, known);
+			return -1;
+		}
+	if (ops->outputs ? !d->output || !in_list(ops->outputs, d->output) : d->output != NULL) {
+		if (ops->outputs)
+			wl_list_join(ops->outputs, known, sizeof(known));
+		wl_error_set(err, WL_ERR_CONFIG,
+			     "experiment '%s' variant '%s' host.output: '%s' is not one this family writes (allowed: %s)",
+			     exp->id, v->id, d->output ? d->output : "(none)", ops->outputs ? known : "none");
+		return -1;
+	}
+	return 0;
+}
+
 int wl_experiments_check(const struct wl_catalog *cat, int allow_test, struct wl_error *err)
 {
 	char missing[512] = "";
@@ -56,8 +97,15 @@ int wl_experiments_check(const struct wl_catalog *cat, int allow_test, struct wl
 				     id);
 			return -1;
 		}
-		if (!wl_experiment_ops_find(id))
+		const struct wl_experiment_ops *ops = wl_experiment_ops_find(id);
+
+		if (!ops) {
 			wl_list_append(missing, sizeof(missing), id);
+			continue;
+		}
+		for (size_t v = 0; v < cat->experiments[i].nvariants; v++)
+			if (check_host(ops, &cat->experiments[i], &cat->experiments[i].variants[v], err) < 0)
+				return -1;
 	}
 	if (missing[0]) {
 		wl_error_set(err, WL_ERR_CONFIG,

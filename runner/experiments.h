@@ -50,7 +50,8 @@ void wl_myadd_reference(const double *a, double *out, size_t n, int by_column);
 void wl_minplus_reference_entry(const float *d, size_t n, size_t i, size_t j, float *out);
 
 /* The sum each work-item of a banks variant forms (the same in every group):
- * want[lid] for lid < local. */
-void wl_banks_reference(const char *variant, size_t c, size_t local, size_t iters, float *want);
+ * want[lid] for lid < local. pattern is the variant's host.output: "stride",
+ * "broadcast", "struct" or "soa". */
+void wl_banks_reference(const char *pattern, size_t c, size_t local, size_t iters, float *want);
 
 #endif

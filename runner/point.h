@@ -68,6 +68,22 @@ int wl_point_poison(const struct wl_point *pt, cl_mem buf, size_t bytes, struct 
 int wl_point_read(const struct wl_point *pt, cl_mem buf, size_t bytes, void *out,
 		  struct wl_error *err);
 
+/* A family's buffer, by the name the catalog's host.args give it. */
+struct wl_arg_buffer {
+	const char *name;
+	cl_mem *mem;
+};
+
+/* Make l (whose kernel is built) the launch variant v declares at pt: its
+ * dimensions, global and local sizes (a persistent grid as many work-groups
+ * as the device keeps resident, at most fill / local), and its arguments in
+ * order, each buffer from buffers[0..nbuffers), each integer and local size
+ * evaluated at the point. -1 with err naming the variant and argument where
+ * the declaration cannot be made (l is then partly set). */
+int wl_point_launch(const struct wl_point *pt, const struct wl_variant_def *v,
+		    const struct wl_arg_buffer *buffers, size_t nbuffers, struct wl_launch *l,
+		    struct wl_error *err);
+
 /* Time launch l after pt->warmup warm-ups into res, in batches, until
  * pt->sampling says the median is known well enough (or its budget or
  * pt->repeat samples are reached). A work-group size the driver refuses is

@@ -81,15 +81,25 @@ export class Lab {
     return child;
   }
 
-  // A kernels folder in the lab: the repository's kernels plus the test-only
-  // spinning one (a kernel that never ends). Returns its path.
-  kernelsWithSpin() {
-    const kernels = join(this.dir, 'kernels');
+  // A kernels folder in the lab (name under the lab's folder): the
+  // repository's kernels with edit(catalog) applied to the catalog. Returns
+  // its path.
+  kernelsWith(edit, name = 'kernels') {
+    const kernels = join(this.dir, name);
     cpSync(join(ROOT, 'kernels'), kernels, { recursive: true });
-    cpSync(join(ROOT, 'tests/fixtures/test_spin.cl'), join(kernels, 'test_spin.cl'));
     const cat = JSON.parse(readFileSync(join(kernels, 'catalog.json'), 'utf8'));
-    cat.experiments.push(JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/test_spin.json'), 'utf8')));
+    edit(cat);
     writeFileSync(join(kernels, 'catalog.json'), JSON.stringify(cat));
+    return kernels;
+  }
+
+  // The repository's kernels plus the test-only spinning one (a kernel that
+  // never ends). Returns its path.
+  kernelsWithSpin() {
+    const kernels = this.kernelsWith((cat) => {
+      cat.experiments.push(JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/test_spin.json'), 'utf8')));
+    });
+    cpSync(join(ROOT, 'tests/fixtures/test_spin.cl'), join(kernels, 'test_spin.cl'));
     return kernels;
   }
 

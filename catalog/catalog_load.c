@@ -1,0 +1,378 @@
+/* Reading kernels/catalog.json into struct wl_catalog, strictly: unknown keys,
+ * wrong types, formulas naming unknown params and invalid defaults are all
+ * errors naming the entry, so a typo in the catalog stops both binaries at
+ * start instead of surfacing as a strange run. */
+#include "catalog.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog_parts.h"
+#include "json_strict.h"
+
+static int load_param(struct wl_experiment *exp, size_t i, const json_t *obj, const char *where,
+		      struct wl_error *err)
+{
+	static const char *const keys[] = { "name", "title", "type", "min", "max", "default",
+					    "multiple_of", "pow2", NULL };
+	struct wl_param_def *p = &exp->params[i];
+	json_t *mult, *type;
+
+	p->multiple_of_param = -1;
+	if (!json_is_object(obj)) {
+		wl_error_set(err, WL_ERR_CONFIG, "%s: must be an object", where);
+		return -1;
+	}
+	if (wl_json_check_keys(obj, keys, where, NULL, err) < 0 ||
+	    wl_json_get_string(obj, "name", 1, &p->name, where, err) < 0 ||
+	    wl_json_get_string(obj, "title", 0, &p->title, where, err) < 0 ||
+	    wl_json_get_int(obj, "min", 1, &p->min, where, err) < 0 ||
+	    wl_json_get_int(obj, "max", 1, &p->max, where, err) < 0)
+		return -1;
+	type = json_object_get(obj, "type");
+	if (type && !(json_is_string(type) && strcmp(json_string_value(type), "int") == 0)) {
+		wl_error_set(err, WL_ERR_CONFIG, "%s: 'type' must be \"int\"", where);
+		return -1;
+	}
+	if (p->min > p->max || p->min < 0 || p->max > WL_PARAM_VALUE_MAX) {
+		wl_error_set(err, WL_ERR_CONFIG, "%s: min/max must satisfy 0 <= min <= max <= %lld",
+			     where, (long long)WL_PARAM_VALUE_MAX);
+		return -1;
+	}
+	p->pow2 = json_is_true(json_object_get(obj, "pow2"));
+	p->default_spec = json_incref(json_object_get(obj, "default"));
+	if (!p->default_spec) {
+		wl_error_set(err, WL_ERR_CONFIG, "%s: 'default' is missing", where);
+		return -1;
+	}
+	mult = json_object_get(obj, "multiple_of");
+	if (json_is_integer(mult) && json_integer_value(mult) > 0) {
+		p->multiple_of = json_integer_value(mult);
+	} else if (json_is_string(mult)) {
+		/* Resolved by load_experiment once every param is known. */
+		p->multiple_of_name = strdup(json_string_value(mult));
+		if (!p->multiple_of_name) {
+			wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+			return -1;
+		}
+	} else if (mult) {
+		wl_error_set(err, WL_ERR_CONFIG,
+			     "%s: multiple_of must be a positive integer or a parameter name", where);
+		return -1;
+	}
+	return 0;
+}
+
+static int load_variant(const struct wl_experiment *exp, struct wl_variant_def *v,
+			const json_t *obj, const char *where, struct wl_error *err)
+{
+	static const char *const keys[] = { "id", "title", "note", "kernel", "cost", "launch", "host",
+					    "model", NULL };
+	const char **names;
+	json_t *cost, *model;
+	char sub[400];
+	int rc;
+
+	if (!json_is_object(obj)) {
+		wl_error_set(err, WL_ERR_CONFIG, "%s: must be an object", where);
+		return -1;
+	}
+	if (wl_json_check_keys(obj, keys, where, NULL, err) < 0 ||
+	    wl_json_get_string(obj, "id", 1, &v->id, where, err) < 0 ||
+	    wl_json_get_string(obj, "title", 0, &v->title, where, err) < 0 ||
+	    wl_json_get_string(obj, "note", 0, &v->note, where, err) < 0 ||
+	    wl_json_get_string(obj, "launch", 0, &v->launch, where, err) < 0 ||
+	    wl_json_get_string(obj, "kernel", 1, &v->kernel, where, err) < 0)
+		return -1;
+	cost = json_object_get(obj, "cost");
+	if (cost && wl_costs_load(exp, cost, v->has_cost, v->cost, where, err) < 0)
+		return -1;
+	names = wl_experiment_param_names(exp);
+	if (!names) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return -1;
+	}
+	snprintf(sub, sizeof(sub), "experiment '%s' variant '%s'", exp->id, v->id);
+	rc = wl_launch_decl_load(json_object_get(obj, "host"), exp->host, names, (int)exp->nparams,
+				 sub, &v->host, err);
+	free(names);
+	if (rc < 0)
+		return -1;
+	model = json_object_get(obj, "model");
+	if (model) {
+		snprintf(sub, sizeof(sub), "experiment '%s' variant '%s' model", exp->id, v->id);
+		if (wl_experiment_model(exp, v, model, sub, &v->model, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* "baseline": {"param": "c", "value": 1}: results are also reported relative to
+ * the one with that param at that value (all else equal). */
+static int load_baseline(struct wl_experiment *exp, const json_t *obj, const char *where,
+			 struct wl_error *err)
+{
+	static const char *const keys[] = { "param", "value", NULL };
+	char *param = NULL;
+	int rc = -1;
+
+	exp->baseline_param = -1;
+	exp->baseline_value = -1;
+	if (!obj)
+		return 0;
+	if (!json_is_object(obj) || wl_json_check_keys(obj, keys, where, NULL, err) < 0 ||
+	    wl_json_get_string(obj, "param", 1, &param, where, err) < 0 ||
+	    wl_json_get_int(obj, "value", 1, &exp->baseline_value, where, err) < 0)
+		goto out;
+	exp->baseline_param = wl_experiment_param(exp, param);
+	if (exp->baseline_param < 0) {
+		wl_error_set(err, WL_ERR_CONFIG, "%s: baseline names unknown parameter '%s'", where, param);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(param);
+	return rc;
+}
+
+/* "drops": {"param": "n", "threshold": 0.15}: sweeps over param are searched for
+ * points more than threshold below both neighbours (partition camping). */
+static int load_drops(struct wl_experiment *exp, const json_t *obj, const char *where,
+		      struct wl_error *err)
+{
+	static const char *const keys[] = { "param", "threshold", NULL };
+	char *param = NULL;
+	json_t *t;
+	int rc = -1;
+
+	exp->drops_param = -1;
+	exp->drops_threshold = -1;
+	if (!obj)
+		return 0;
+	if (!json_is_object(obj) || wl_json_check_keys(obj, keys, where, NULL, err) < 0 ||
+	    wl_json_get_string(obj, "param", 1, &param, where, err) < 0)
+		goto out;
+	t = json_object_get(obj, "threshold");
+	if (!json_is_number(t) || json_number_value(t) <= 0 || json_number_value(t) >= 1) {
+		wl_error_set(err, WL_ERR_CONFIG, "%s: drops needs a threshold between 0 and 1", where);
+		goto out;
+	}
+	exp->drops_threshold = json_number_value(t);
+	exp->drops_param = wl_experiment_param(exp, param);
+	if (exp->drops_param < 0) {
+		wl_error_set(err, WL_ERR_CONFIG, "%s: drops names unknown parameter '%s'", where, param);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(param);
+	return rc;
+}
+
+/* The experiment's strings and metric. */
+static int load_header(struct wl_experiment *exp, const json_t *obj, const char *where,
+		       struct wl_error *err)
+{
+	static const char *const keys[] = { "id", "title", "lesson", "summary", "seed", "source", "metric",
+					    "fp64", "params", "variants", "cost", "baseline", "drops",
+					    "launch", "host", "model", NULL };
+	char *metric_name = NULL;
+
+	if (wl_json_check_keys(obj, keys, where, NULL, err) < 0 ||
+	    wl_json_get_string(obj, "title", 1, &exp->title, where, err) < 0 ||
+	    wl_json_get_string(obj, "lesson", 1, &exp->lesson, where, err) < 0 ||
+	    wl_json_get_string(obj, "summary", 1, &exp->summary, where, err) < 0 ||
+	    wl_json_get_string(obj, "seed", 1, &exp->seed, where, err) < 0 ||
+	    wl_json_get_string(obj, "source", 1, &exp->source, where, err) < 0 ||
+	    wl_json_get_string(obj, "launch", 0, &exp->launch, where, err) < 0 ||
+	    wl_json_get_string(obj, "metric", 1, &metric_name, where, err) < 0)
+		return -1;
+	if (strcmp(metric_name, "bandwidth") == 0) {
+		exp->metric = WL_METRIC_BANDWIDTH;
+	} else if (strcmp(metric_name, "throughput") == 0) {
+		exp->metric = WL_METRIC_THROUGHPUT;
+	} else {
+		wl_error_set(err, WL_ERR_CONFIG, "%s: metric must be bandwidth or throughput", where);
+		free(metric_name);
+		return -1;
+	}
+	free(metric_name);
+	exp->needs_fp64 = json_is_true(json_object_get(obj, "fp64"));
+	return 0;
+}
+
+/* "params": each read, names unique, multiple_of names resolved. */
+static int load_params(struct wl_experiment *exp, const json_t *params, const char *where,
+		       struct wl_error *err)
+{
+	char sub[320];
+
+	if (!json_is_array(params)) {
+		wl_error_set(err, WL_ERR_CONFIG, "%s: 'params' must be an array", where);
+		return -1;
+	}
+	exp->params = calloc(json_array_size(params) + 1, sizeof(*exp->params));
+	if (!exp->params) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < json_array_size(params); i++) {
+		snprintf(sub, sizeof(sub), "%s params[%zu]", where, i);
+		exp->nparams = i + 1;
+		if (load_param(exp, i, json_array_get(params, i), sub, err) < 0)
+			return -1;
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(exp->params[j].name, exp->params[i].name) == 0) {
+				wl_error_set(err, WL_ERR_CONFIG, "%s: duplicate param '%s'", where,
+					     exp->params[i].name);
+				return -1;
+			}
+	}
+	for (size_t i = 0; i < exp->nparams; i++) {
+		struct wl_param_def *p = &exp->params[i];
+
+		if (!p->multiple_of_name)
+			continue;
+		p->multiple_of_param = wl_experiment_param(exp, p->multiple_of_name);
+		if (p->multiple_of_param < 0 || p->multiple_of_param == (int)i) {
+			wl_error_set(err, WL_ERR_CONFIG,
+				     "%s param '%s': multiple_of '%s' must name another parameter",
+				     where, p->name, p->multiple_of_name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* "variants": each read, ids unique, each with the costs its metric needs. */
+static int load_variants(struct wl_experiment *exp, const json_t *variants, const char *where,
+			 struct wl_error *err)
+{
+	enum wl_cost_kind need = exp->metric == WL_METRIC_BANDWIDTH ? WL_COST_BYTES : WL_COST_OPS;
+	char sub[320];
+
+	if (!json_is_array(variants) || json_array_size(variants) == 0) {
+		wl_error_set(err, WL_ERR_CONFIG, "%s: 'variants' must be a non-empty array", where);
+		return -1;
+	}
+	exp->variants = calloc(json_array_size(variants), sizeof(*exp->variants));
+	if (!exp->variants) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < json_array_size(variants); i++) {
+		const struct wl_variant_def *v = &exp->variants[i];
+
+		snprintf(sub, sizeof(sub), "%s variants[%zu]", where, i);
+		exp->nvariants = i + 1;
+		if (load_variant(exp, &exp->variants[i], json_array_get(variants, i), sub, err) < 0)
+			return -1;
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(exp->variants[j].id, v->id) == 0) {
+				wl_error_set(err, WL_ERR_CONFIG, "%s: duplicate variant '%s'", where, v->id);
+				return -1;
+			}
+		if (!wl_variant_has_cost(exp, v, need) || !wl_variant_has_cost(exp, v, WL_COST_MEMORY)) {
+			wl_error_set(err, WL_ERR_CONFIG, "%s variant '%s': needs cost '%s' and 'memory'",
+				     where, v->id, wl_cost_name(need));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Defaults must pass the same validation a request does. */
+static int check_defaults(const struct wl_experiment *exp, const char *where, struct wl_error *err)
+{
+	for (size_t i = 0; i < exp->nparams; i++) {
+		struct wl_error inner;
+		long long count;
+
+		if (wl_param_spec_count(&exp->params[i], exp->params[i].default_spec, 1024, &count,
+					&inner) < 0) {
+			wl_error_set(err, WL_ERR_CONFIG, "%s: default of '%s': %s", where,
+				     exp->params[i].name, inner.msg);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int load_experiment(struct wl_experiment *exp, const json_t *obj, size_t index,
+			   struct wl_error *err)
+{
+	struct wl_model_shape shape;
+	char where[256];
+
+	snprintf(where, sizeof(where), "experiments[%zu]", index);
+	if (!json_is_object(obj)) {
+		wl_error_set(err, WL_ERR_CONFIG, "%s: must be an object", where);
+		return -1;
+	}
+	if (wl_json_get_string(obj, "id", 1, &exp->id, where, err) < 0)
+		return -1;
+	snprintf(where, sizeof(where), "experiment '%s'", exp->id);
+	if (load_header(exp, obj, where, err) < 0 ||
+	    load_params(exp, json_object_get(obj, "params"), where, err) < 0)
+		return -1;
+	if (json_object_get(obj, "cost") &&
+	    wl_costs_load(exp, json_object_get(obj, "cost"), exp->has_cost, exp->cost, where, err) < 0)
+		return -1;
+	exp->model = json_incref(json_object_get(obj, "model"));
+	exp->host = json_incref(json_object_get(obj, "host"));
+	if (wl_model_shape_load(exp->model, &shape, where, err) < 0 ||
+	    load_baseline(exp, json_object_get(obj, "baseline"), where, err) < 0 ||
+	    load_drops(exp, json_object_get(obj, "drops"), where, err) < 0 ||
+	    load_variants(exp, json_object_get(obj, "variants"), where, err) < 0)
+		return -1;
+	return check_defaults(exp, where, err);
+}
+
+int wl_catalog_from_json(const json_t *root, struct wl_catalog *cat, struct wl_error *err)
+{
+	static const char *const keys[] = { "limits", "experiments", NULL };
+	static const char *const limit_keys[] = { "max_measurements", "max_list", NULL };
+	json_t *exps, *limits;
+
+	if (!json_is_object(root)) {
+		wl_error_set(err, WL_ERR_CONFIG, "top level must be an object");
+		return -1;
+	}
+	if (wl_json_check_keys(root, keys, "top level", NULL, err) < 0)
+		return -1;
+	cat->max_measurements = 1024;
+	cat->max_list = 1024;
+	limits = json_object_get(root, "limits");
+	if (limits) {
+		if (!json_is_object(limits) || wl_json_check_keys(limits, limit_keys, "limits", NULL, err) < 0 ||
+		    wl_json_get_int(limits, "max_measurements", 0, &cat->max_measurements, "limits", err) < 0 ||
+		    wl_json_get_int(limits, "max_list", 0, &cat->max_list, "limits", err) < 0) {
+			if (err && err->kind == WL_ERR_NONE)
+				wl_error_set(err, WL_ERR_CONFIG, "limits: must be an object");
+			return -1;
+		}
+	}
+	exps = json_object_get(root, "experiments");
+	if (!json_is_array(exps) || json_array_size(exps) == 0) {
+		wl_error_set(err, WL_ERR_CONFIG, "'experiments' must be a non-empty array");
+		return -1;
+	}
+	cat->experiments = calloc(json_array_size(exps), sizeof(*cat->experiments));
+	if (!cat->experiments) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < json_array_size(exps); i++) {
+		cat->nexperiments = i + 1;
+		if (load_experiment(&cat->experiments[i], json_array_get(exps, i), i, err) < 0)
+			return -1;
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(cat->experiments[j].id, cat->experiments[i].id) == 0) {
+				wl_error_set(err, WL_ERR_CONFIG, "duplicate experiment '%s'",
+					     cat->experiments[i].id);
+				return -1;
+			}
+	}
+	return 0;
+}
