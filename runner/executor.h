@@ -10,6 +10,7 @@
 #include "catalog.h"
 #include "cl_device.h"
 #include "cl_program.h"
+#include "run_plan.h"
 #include "store.h"
 
 struct wl_executor {
@@ -51,12 +52,6 @@ struct wl_executor {
 long long wl_point_deadline(const struct wl_experiment *exp, const struct wl_variant_def *const *variants,
 			    size_t nvariants, const long long *values, long long repeat, long long warmup,
 			    double per_variant_s, long long max_s);
-
-#define WL_FLOOR_RATE 5e7
-
-/* Samples a point takes at least before its noise is judged (fewer when the
- * request's repeat is smaller). */
-#define WL_MIN_SAMPLES 10
 
 /* Run claim to its end. Returns -1 only when the outcome could not be recorded
  * in the store. */

@@ -30,6 +30,19 @@ double wl_budget_sum(const struct wl_time_budget *b)
 	return sum;
 }
 
+void wl_budget_span_start(const struct wl_time_budget *b, struct wl_budget_span *s)
+{
+	s->started_ms = wl_now_ms();
+	s->counted_ms = b ? wl_budget_sum(b) : 0;
+}
+
+void wl_budget_span_end(struct wl_time_budget *b, enum wl_phase phase,
+			const struct wl_budget_span *s)
+{
+	if (b)
+		b->ms[phase] += wl_now_ms() - s->started_ms - (wl_budget_sum(b) - s->counted_ms);
+}
+
 json_t *wl_budget_json(const struct wl_time_budget *b)
 {
 	json_t *o = json_pack("{s:f, s:f}", "total_ms", b->total_ms, "kernel_ms", b->kernel_ms);

@@ -30,6 +30,16 @@ double wl_now_ms(void);
 /* Add the time since since_ms to phase of b (b may be NULL). */
 void wl_budget_add(struct wl_time_budget *b, enum wl_phase phase, double since_ms);
 
+/* A stretch of wall time whose part the helpers inside it did not count goes
+ * to one phase: setup's is the inputs and the CPU reference, measure's the
+ * verification. Start it, do the work, end it. */
+struct wl_budget_span {
+	double started_ms, counted_ms;
+};
+void wl_budget_span_start(const struct wl_time_budget *b, struct wl_budget_span *s);
+void wl_budget_span_end(struct wl_time_budget *b, enum wl_phase phase,
+			const struct wl_budget_span *s);
+
 /* Of b's phases, the milliseconds counted so far, all together. */
 double wl_budget_sum(const struct wl_time_budget *b);
 

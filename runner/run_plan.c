@@ -1,0 +1,179 @@
+/* A claimed run made ready to execute (see run_plan.h): its experiment and
+ * family, its device, its points, its variants with custom kernels in the
+ * place of their like variants, its sampling and its provenance. */
+#include "run_plan.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache_probe.h"
+#include "device_fit.h"
+#include "request.h"
+
+static struct wl_cl_device *find_device(struct wl_cl_devices *devs, const char *id)
+{
+	for (size_t i = 0; i < devs->count; i++)
+		if (strcmp(devs->list[i].id, id) == 0)
+			return &devs->list[i];
+	return NULL;
+}
+
+void wl_run_plan_free(struct wl_run_plan *p)
+{
+	for (size_t k = 0; p->variants && k < p->nvariants; k++)
+		wl_source_free(&p->variants[k].source);
+	json_decref(p->request);
+	wl_points_free(&p->pts);
+	free(p->variants);
+	free(p->defs);
+	wl_source_free(&p->source);
+}
+
+/* The run's variants: the built-ins it names, then its custom kernels. */
+static int plan_variants(struct wl_run_plan *p, struct wl_error *why)
+{
+	json_t *variants = json_object_get(p->request, "variants");
+	json_t *kernels = json_object_get(p->request, "kernels");
+	size_t nbuiltin = json_array_size(variants), total = nbuiltin + json_array_size(kernels);
+
+	p->variants = calloc(total + 1, sizeof(*p->variants));
+	p->defs = calloc(total + 1, sizeof(*p->defs));
+	if (!p->variants || !p->defs) {
+		wl_error_set(why, WL_ERR_INTERNAL, "out of memory");
+		return -1;
+	}
+	for (size_t k = 0; k < total; k++) {
+		struct wl_run_variant *rv = &p->variants[k];
+		const json_t *custom = k < nbuiltin ? NULL : json_array_get(kernels, k - nbuiltin);
+		const char *id = custom ? json_string_value(json_object_get(custom, "like")) :
+			json_string_value(json_array_get(variants, k));
+		const struct wl_variant_def *def = id ? wl_experiment_variant(p->exp, id, NULL) : NULL;
+
+		if (!def) {
+			wl_error_set(why, WL_ERR_CONFIG, "variant '%s' is not in this runner's catalog",
+				     id ? id : "?");
+			return -1;
+		}
+		rv->def = *def;
+		rv->name = def->id;
+		p->nvariants++;
+		if (custom) {
+			rv->custom = 1;
+			rv->name = json_string_value(json_object_get(custom, "name"));
+			rv->def.kernel = (char *)json_string_value(json_object_get(custom, "entry"));
+			if (!rv->name || !rv->def.kernel ||
+			    wl_source_from_text(json_string_value(json_object_get(custom, "source")),
+						&rv->source, why) < 0) {
+				wl_error_set(why, WL_ERR_CONFIG, "custom kernel %zu of the request is malformed",
+					     k - nbuiltin);
+				return -1;
+			}
+		}
+		p->defs[k] = &rv->def;
+	}
+	return 0;
+}
+
+/* The run's provenance: the family source's hash, and when the run has custom
+ * kernels "+" a hash over their names and sources, so the recorded hash
+ * changes whenever any code that ran changes. */
+static void plan_source_hash(struct wl_run_plan *p)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	int any = 0;
+
+	for (size_t k = 0; k < p->nvariants; k++) {
+		const struct wl_run_variant *rv = &p->variants[k];
+
+		if (!rv->custom)
+			continue;
+		any = 1;
+		h ^= wl_fnv1a64(rv->name, strlen(rv->name) + 1);
+		h *= 0x100000001b3ULL;
+		h ^= wl_fnv1a64(rv->source.text, rv->source.len);
+		h *= 0x100000001b3ULL;
+	}
+	if (any)
+		snprintf(p->source_hash, sizeof(p->source_hash), "%s+%016llx", p->source.hash,
+			 (unsigned long long)h);
+	else
+		snprintf(p->source_hash, sizeof(p->source_hash), "%s", p->source.hash);
+}
+
+int wl_run_plan_make(const struct wl_catalog *cat, struct wl_cl_devices *devs,
+		     const char *kernels_dir, const char *unconfined, const struct wl_claim *claim,
+		     struct wl_run_plan *p, struct wl_error *why)
+{
+	struct wl_device_limits limits;
+	char path[4096];
+
+	memset(p, 0, sizeof(*p));
+	p->exp = wl_catalog_find(cat, claim->experiment);
+	p->ops = p->exp ? wl_experiment_ops_find(p->exp->id) : NULL;
+	if (!p->exp || !p->ops) {
+		wl_error_set(why, WL_ERR_CONFIG, "experiment '%s' is not in this runner's catalog",
+			     claim->experiment);
+		return -1;
+	}
+	p->dev = find_device(devs, claim->device_id);
+	if (!p->dev) {
+		wl_error_set(why, WL_ERR_CONFIG, "device '%s' is not available on this runner",
+			     claim->device_id);
+		return -1;
+	}
+	p->request = json_loads(claim->request_json, 0, NULL);
+	if (!p->request) {
+		wl_error_set(why, WL_ERR_INTERNAL, "the stored request is not valid JSON");
+		return -1;
+	}
+	if (wl_request_points(p->exp, p->request, &p->pts, why) < 0)
+		return -1;
+	wl_cl_device_limits(p->dev, &limits);
+	if (wl_request_check_device(p->exp, p->request, &limits, why) < 0)
+		return -1;
+	if (plan_variants(p, why) < 0)
+		return -1;
+	for (size_t k = 0; unconfined && k < p->nvariants; k++)
+		if (p->variants[k].custom) {
+			wl_error_set(why, WL_ERR_CONFIG,
+				     "custom kernel '%s' not run: this runner cannot confine the kernels it builds (%s), so it runs none but the catalog's; docs/operations.md, \"Other people's kernels\", says what to do",
+				     p->variants[k].name, unconfined);
+			return -1;
+		}
+	p->repeat = json_integer_value(json_object_get(p->request, "repeat"));
+	p->seed = (unsigned long long)json_integer_value(json_object_get(p->request, "seed"));
+	if (p->repeat < 1)
+		p->repeat = 1;
+	if (p->repeat > WL_REPEAT_MAX)
+		p->repeat = WL_REPEAT_MAX;
+	/* Requests queued before sampling was driven by noise have neither field:
+	 * they ran hot, exactly repeat times. */
+	p->cold = json_is_string(json_object_get(p->request, "cache")) &&
+		  strcmp(json_string_value(json_object_get(p->request, "cache")), "cold") == 0;
+	p->noise_driven = json_object_get(p->request, "noise") != NULL;
+	p->sampling.max_samples = (size_t)p->repeat;
+	p->sampling.min_samples = WL_MIN_SAMPLES < p->repeat ? WL_MIN_SAMPLES : (size_t)p->repeat;
+	p->sampling.target = json_number_value(json_object_get(p->request, "noise"));
+	p->sampling.budget_ms = (double)json_integer_value(json_object_get(p->request, "budget_ms"));
+	snprintf(path, sizeof(path), "%s/%s", kernels_dir, p->exp->source);
+	if (wl_source_load(path, &p->source, why) < 0)
+		return -1;
+	plan_source_hash(p);
+	return 0;
+}
+
+size_t wl_run_plan_flush_bytes(const struct wl_run_plan *p, size_t flush_max)
+{
+	return p->cold ? wl_cache_flush_bytes(p->dev, json_integer_value(json_object_get(
+					      json_object_get(p->dev->info, "cache"), "bytes")), flush_max) : 0;
+}
+
+double wl_run_plan_extra_seconds(const struct wl_run_plan *p, long long warmup, size_t flush_max)
+{
+	double flush = (double)wl_run_plan_flush_bytes(p, flush_max);
+	double budget = p->noise_driven ? p->sampling.budget_ms / 1000 : 0;
+
+	return budget + (double)(p->repeat + warmup) * flush / WL_FLOOR_RATE;
+}

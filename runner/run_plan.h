@@ -1,0 +1,74 @@
+/* Everything a run needs, gathered from its claim before the first point:
+ * the experiment and its family's host code, the device, the points, the
+ * variants (the built-ins it names, then its custom kernels), the family's
+ * source and the run's provenance hash, how it samples and whether it runs
+ * cold. */
+#ifndef WL_RUN_PLAN_H
+#define WL_RUN_PLAN_H
+
+#include <jansson.h>
+
+#include "catalog.h"
+#include "cl_device.h"
+#include "experiment.h"
+#include "kernel_source.h"
+#include "points.h"
+#include "stats.h"
+#include "store.h"
+#include "time_budget.h"
+
+/* One variant of a run as the executor measures it. A custom kernel carries a
+ * copy of its "like" variant's definition — so the family's host code
+ * launches and verifies it exactly as that variant — with the kernel name
+ * replaced by its entry point, and its own source. */
+struct wl_run_variant {
+	const char *name;		/* the result rows' variant */
+	struct wl_variant_def def;
+	struct wl_source source;	/* custom kernels only */
+	int custom;
+};
+
+struct wl_run_plan {
+	const struct wl_experiment *exp;
+	const struct wl_experiment_ops *ops;
+	struct wl_cl_device *dev;
+	json_t *request;
+	struct wl_points pts;
+	struct wl_run_variant *variants;
+	const struct wl_variant_def **defs;	/* variants[k].def, for the deadline */
+	size_t nvariants;
+	struct wl_source source;
+	char source_hash[40];		/* the family's, "+" the custom kernels' */
+	long long repeat;
+	unsigned long long seed;
+	int cold;			/* flush the cache before each timed launch */
+	int noise_driven;		/* else exactly repeat launches (older requests) */
+	struct wl_sampling sampling;
+	struct wl_time_budget budget;
+};
+
+/* Bytes or operations per second that any device reaches, slow enough for a
+ * two-core CPU through PoCL: what a point's deadline is computed at. */
+#define WL_FLOOR_RATE 5e7
+
+/* Samples a point takes at least before its noise is judged (fewer when the
+ * request's repeat is smaller). */
+#define WL_MIN_SAMPLES 10
+
+/* Fill *p from claim against the runner's catalog, devices and kernels
+ * folder; unconfined (or NULL) is why custom kernels may not run here. On
+ * failure (-1) why holds the run's failure message and *p must still be
+ * freed with wl_run_plan_free(). */
+int wl_run_plan_make(const struct wl_catalog *cat, struct wl_cl_devices *devs,
+		     const char *kernels_dir, const char *unconfined, const struct wl_claim *claim,
+		     struct wl_run_plan *p, struct wl_error *why);
+void wl_run_plan_free(struct wl_run_plan *p);
+
+/* The bytes each cold launch of the run writes first, 0 for a hot run. */
+size_t wl_run_plan_flush_bytes(const struct wl_run_plan *p, size_t flush_max);
+
+/* Each variant's extra seconds: its sampling budget, and its cache flushes at
+ * the floor rate. */
+double wl_run_plan_extra_seconds(const struct wl_run_plan *p, long long warmup, size_t flush_max);
+
+#endif
