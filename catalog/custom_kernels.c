@@ -10,7 +10,7 @@
 
 #include "directive_check.h"
 #include "json_strict.h"
-#include "kernel_source.h"
+#include "kernel_scan.h"
 
 static int valid_name(const char *s)
 {

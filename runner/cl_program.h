@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "cl_device.h"
-#include "kernel_source.h"
+#include "source.h"
 
 struct wl_program_cache;
 

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "kernel_source.h"
+#include "source.h"
 
 #define MAGIC "warplab program binary 1\n"
 

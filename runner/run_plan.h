@@ -11,7 +11,7 @@
 #include "catalog.h"
 #include "cl_device.h"
 #include "experiment.h"
-#include "kernel_source.h"
+#include "source.h"
 #include "points.h"
 #include "stats.h"
 #include "store.h"

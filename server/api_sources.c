@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel_source.h"
+#include "kernel_scan.h"
+#include "source.h"
 #include "server.h"
 #include "store.h"
 

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "kernel_source.h"
+#include "source.h"
 
 struct entry {
 	enum wl_memo_state state;

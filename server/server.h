@@ -9,7 +9,7 @@
 
 #include "auth.h"
 #include "catalog.h"
-#include "kernel_source.h"
+#include "source.h"
 #include "response.h"
 #include "store_pool.h"
 

@@ -14,7 +14,7 @@
 #include "catalog.h"
 #include "directive_check.h"
 #include "http_head.h"
-#include "kernel_source.h"
+#include "kernel_scan.h"
 #include "device_fit.h"
 #include "points.h"
 #include "request.h"

@@ -10,7 +10,7 @@
 #include "check.h"
 #include "custom_kernels.h"
 #include "directive_check.h"
-#include "kernel_source.h"
+#include "kernel_scan.h"
 #include "request.h"
 
 #define GOOD_SOURCE "__kernel void mine(__global float *o, __global const float *i, int n) { o[0] = i[0]; }"

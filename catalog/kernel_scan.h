@@ -4,11 +4,10 @@
  * kernels before they are queued and to show built-in kernels as starting
  * points; nothing here runs a compiler. What a source may ask of the
  * preprocessor is directive_check.h. */
-#ifndef WL_KERNEL_SOURCE_H
-#define WL_KERNEL_SOURCE_H
+#ifndef WL_KERNEL_SCAN_H
+#define WL_KERNEL_SCAN_H
 
 #include <stddef.h>
-#include <stdint.h>
 
 #include "error.h"
 
@@ -31,29 +30,6 @@ struct wl_kernel_list {
 	size_t count;
 	struct wl_kernel_span items[WL_KERNELS_MAX];
 };
-
-/* A kernel source read from disk, with its FNV-1a 64-bit hash as 16 hex digits
- * (recorded with every run so a result names the exact source it came from). */
-struct wl_source {
-	char *text;
-	size_t len;
-	char hash[17];
-	int keep_binary;	/* worth keeping built on disk: a file of the catalog (set by
-				 * wl_source_load) or the runner's own, not a user's kernel */
-};
-
-/* Read path into *out. Caller frees with wl_source_free(). */
-int wl_source_load(const char *path, struct wl_source *out, struct wl_error *err);
-void wl_source_free(struct wl_source *src);
-
-/* A source held in memory (a custom kernel's): text copied, hash computed.
- * Caller frees with wl_source_free(). */
-int wl_source_from_text(const char *text, struct wl_source *out, struct wl_error *err);
-
-
-
-/* FNV-1a, 64-bit: a cache key and provenance tag, not a security hash. */
-uint64_t wl_fnv1a64(const void *data, size_t len);
 
 /* Find every __kernel function definition in text (comments, strings and
  * preprocessor lines are skipped; prototypes are not definitions). Fails only

@@ -1,0 +1,131 @@
+/* What a device's past says: earlier runs of an experiment (for the
+ * regression check), its copy ceiling as of a time, and the totals kept per
+ * status and duration for /metrics. */
+#include "store_internal.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char SQL_PREVIOUS_RUNS[] =
+	"SELECT id FROM runs WHERE device_id = ?1 AND experiment = ?2 AND status = 'done' AND id < ?3"
+	" ORDER BY id DESC LIMIT ?4";
+
+int wl_store_previous_runs(struct wl_store *st, const char *device_id, const char *experiment,
+			   long long before_id, int limit, json_t **out, struct wl_error *err)
+{
+	struct wl_db_stmt *s = store_stmt(st, SQL_PREVIOUS_RUNS, err);
+	json_t *ids = json_array();
+	int rc;
+
+	if (!s || !ids) {
+		json_decref(ids);
+		return -1;
+	}
+	wl_db_bind_text(s, 1, device_id);
+	wl_db_bind_text(s, 2, experiment);
+	wl_db_bind_int64(s, 3, before_id);
+	wl_db_bind_int64(s, 4, limit);
+	while ((rc = wl_db_step(s)) == WL_DB_ROW)
+		json_array_append_new(ids, json_integer(wl_db_col_int64(s, 0)));
+	wl_db_reset(s);
+	if (rc != WL_DB_DONE) {
+		store_fail(st, err, "find previous runs");
+		json_decref(ids);
+		return -1;
+	}
+	*out = ids;
+	return 0;
+}
+
+static const char SQL_COPY_CEILING[] =
+	"SELECT s.run_id, s.variant, s.params, s.bytes / (s.median_ms * 1e6) AS gbps FROM results s"
+	" WHERE s.run_id = (SELECT id FROM runs WHERE experiment = 'copy' AND device_id = ?1"
+	"   AND status = 'done' AND finished_at <= COALESCE(?2, {now})"
+	"   ORDER BY finished_at DESC, id DESC LIMIT 1)"
+	" AND s.verified = 1 AND s.median_ms > 0 AND s.bytes > 0"
+	" ORDER BY gbps DESC LIMIT 1";
+
+int wl_store_copy_ceiling(struct wl_store *st, const char *device_id, const char *before,
+			  json_t **out, struct wl_error *err)
+{
+	struct wl_db_stmt *s = store_stmt(st, SQL_COPY_CEILING, err);
+	int rc;
+
+	*out = NULL;
+	if (!s)
+		return -1;
+	wl_db_bind_text(s, 1, device_id);
+	wl_db_bind_text(s, 2, before);
+	rc = wl_db_step(s);
+	if (rc == WL_DB_ROW)
+		*out = json_pack("{s:I, s:o, s:o, s:f, s:o}", "run", (json_int_t)wl_db_col_int64(s, 0),
+				 "variant", store_col_text(s, 1), "params", store_col_json(s, 2), "gbps",
+				 wl_db_col_double(s, 3), "url",
+				 json_sprintf("/runs/%lld", (long long)wl_db_col_int64(s, 0)));
+	wl_db_reset(s);
+	if (rc != WL_DB_ROW && rc != WL_DB_DONE) {
+		store_fail(st, err, "find the copy ceiling");
+		return -1;
+	}
+	return 0;
+}
+
+static const char SQL_DURATIONS[] = "SELECT bucket, n, sum_s FROM run_durations";
+
+int wl_store_run_durations(struct wl_store *st, long long counts[WL_STORE_DURATION_BUCKETS],
+			   long long *total, double *sum_s, struct wl_error *err)
+{
+	struct wl_db_stmt *s = store_stmt(st, SQL_DURATIONS, err);
+	long long per_bucket[WL_STORE_DURATION_BUCKETS + 1] = { 0 };
+	int rc;
+
+	if (!s)
+		return -1;
+	*total = 0;
+	*sum_s = 0;
+	while ((rc = wl_db_step(s)) == WL_DB_ROW) {
+		long long b = wl_db_col_int64(s, 0);
+
+		if (b >= 0 && b <= WL_STORE_DURATION_BUCKETS)
+			per_bucket[b] += wl_db_col_int64(s, 1);
+		*total += wl_db_col_int64(s, 1);
+		*sum_s += wl_db_col_double(s, 2);
+	}
+	wl_db_reset(s);
+	if (rc != WL_DB_DONE) {
+		store_fail(st, err, "read run durations");
+		return -1;
+	}
+	for (int i = 0; i < WL_STORE_DURATION_BUCKETS; i++)
+		counts[i] = per_bucket[i] + (i ? counts[i - 1] : 0);
+	return 0;
+}
+
+static const char SQL_COUNT_RUNS[] = "SELECT status, n FROM run_counts";
+
+int wl_store_count_runs(struct wl_store *st, json_t **out, struct wl_error *err)
+{
+	static const char *const statuses[] = { "queued", "running", "done", "failed", "cancelled" };
+	struct wl_db_stmt *s = store_stmt(st, SQL_COUNT_RUNS, err);
+	json_t *counts;
+	int rc;
+
+	if (!s)
+		return -1;
+	counts = json_object();
+	for (size_t i = 0; counts && i < sizeof(statuses) / sizeof(statuses[0]); i++)
+		json_object_set_new(counts, statuses[i], json_integer(0));
+	while ((rc = wl_db_step(s)) == WL_DB_ROW)
+		json_object_set_new(counts, wl_db_col_text(s, 0),
+				    json_integer(wl_db_col_int64(s, 1)));
+	wl_db_reset(s);
+	if (rc != WL_DB_DONE || !counts) {
+		store_fail(st, err, "count runs");
+		json_decref(counts);
+		return -1;
+	}
+	*out = counts;
+	return 0;
+}
