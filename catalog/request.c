@@ -226,6 +226,17 @@ static int validate_scalars(const json_t *body, json_t *out, struct wl_error *er
 	return 0;
 }
 
+const char *wl_request_default_cache(const struct wl_experiment *exp)
+{
+	return exp->metric == WL_METRIC_BANDWIDTH ? "cold" : "hot";
+}
+
+json_t *wl_request_defaults_json(void)
+{
+	return json_pack("{s:i, s:i, s:f, s:i}", "repeat", WL_REPEAT_DEFAULT, "repeat_max",
+			 WL_REPEAT_MAX, "noise", WL_NOISE_DEFAULT, "budget_ms", WL_BUDGET_MS_DEFAULT);
+}
+
 /* How the runner samples: the cache mode (cold, the default for bandwidth
  * experiments, gives DRAM figures; hot leaves the data cached between
  * launches), the noise target and the time budget per point and variant. */
@@ -244,8 +255,7 @@ static int validate_sampling(const struct wl_experiment *exp, const json_t *body
 			       json_is_string(v) ? "'" : "");
 		return -1;
 	}
-	json_object_set_new(out, "cache", v ? json_copy(v) :
-			    json_string(exp->metric == WL_METRIC_BANDWIDTH ? "cold" : "hot"));
+	json_object_set_new(out, "cache", v ? json_copy(v) : json_string(wl_request_default_cache(exp)));
 	v = json_object_get(body, "noise");
 	if (v) {
 		if (!json_is_number(v) || json_number_value(v) < WL_NOISE_MIN || json_number_value(v) > WL_NOISE_MAX) {

@@ -21,6 +21,15 @@
 #define WL_BUDGET_MS_DEFAULT 1000	/* sampling time per point and variant */
 #define WL_BUDGET_MS_MAX 60000
 
+/* The cache mode a request for exp gets when it names none: "cold" (DRAM
+ * figures) for a bandwidth experiment, "hot" otherwise. */
+const char *wl_request_default_cache(const struct wl_experiment *exp);
+
+/* The request's defaults and limits as GET /api/experiments shows them, so a
+ * form starts from the server's values: {"repeat", "repeat_max", "noise",
+ * "budget_ms"}. Caller owns; NULL when out of memory. */
+json_t *wl_request_defaults_json(void);
+
 /* Validate body against cat. On success *normalized (caller owns the reference)
  * holds every field with defaults and a seed filled in, and *measurements the
  * number of (variant, point) pairs. Errors carry the API's kind and field. */

@@ -3,8 +3,10 @@
  * precision the run asked for (its noise target, ±1% by default): an interval
  * says how well one run knows its median, and a GPU drifts between runs by a
  * few tenths of a percent (temperature, clocks) — asv and conbench also keep a
- * threshold. Otherwise they are the same within noise. Used by the run page's comparison with the previous run of the
- * same experiment, device, parameters and cache mode. */
+ * threshold. Otherwise they are the same within noise. The run page's
+ * comparison with the previous run of the same experiment, device,
+ * parameters and cache mode is judged here, and so is the compare page's
+ * table (GET /api/compare): the pages only show the verdicts. */
 #ifndef WL_REGRESSIONS_H
 #define WL_REGRESSIONS_H
 
@@ -23,6 +25,22 @@ enum wl_verdict wl_time_verdict(double m, double lo, double hi, double base_m, d
 
 /* "same", "faster", "slower". */
 const char *wl_verdict_name(enum wl_verdict v);
+
+/* The least relative change that counts for a run: its request's noise
+ * target, or the request's default where it has none. */
+double wl_run_min_change(const json_t *run);
+
+/* The compare page's judgement of runs (an array of runs as wl_store_get_run
+ * gives them, with results): {"noise", "min_change_pct", "rows": [{
+ * "experiment", "variant", "params", "fastest", "cells": [{"run", "verdict",
+ * "change_pct"}]}]}, a row per (experiment, variant, point) in first-seen
+ * order, a cell per run that measured it. Every verified cell after the first
+ * run's is judged against the first run's ("verdict" null where either is
+ * unverified or failed, "change_pct" null where the first run's median is
+ * not above 0); "fastest" is the run whose time is apart from, and below by
+ * more than the noise, every other verified one, else null. The min change
+ * is the first run's. Caller owns the result; NULL when out of memory. */
+json_t *wl_compare(const json_t *runs);
 
 /* Add "previous" to run: the latest earlier finished run of the same
  * experiment on the same device in the same cache mode that measured any of

@@ -184,6 +184,9 @@ void wl_server_handle(struct wl_server *srv, const struct wl_request *req,
 			wl_api_experiments(srv, resp);
 	} else if (strncmp(path, "/api/experiments/", 17) == 0) {
 		route_experiment(srv, req, path + 17, resp);
+	} else if (strcmp(path, "/api/compare") == 0) {
+		if (route_read(req, resp, "/api/compare"))
+			wl_api_compare(srv, req, resp);
 	} else if (strcmp(path, "/api/events") == 0) {
 		if (route_read(req, resp, "/api/events"))
 			wl_api_events(srv, req, resp);

@@ -6,6 +6,7 @@
 
 #include "body_cache.h"
 #include "events.h"
+#include "request.h"
 #include "server.h"
 
 int wl_server_init(struct wl_server *srv, const struct wl_server_config *cfg,
@@ -27,8 +28,15 @@ int wl_server_init(struct wl_server *srv, const struct wl_server_config *cfg,
 		json_decref(catalog_json);
 		goto fail;
 	}
-	if (catalog_json)
+	if (catalog_json) {
+		json_t *exps = json_object_get(catalog_json, "experiments");
+
 		json_object_set_new(catalog_json, "custom_kernels", json_boolean(!cfg->no_custom_kernels));
+		json_object_set_new(catalog_json, "defaults", wl_request_defaults_json());
+		for (size_t i = 0; i < srv->catalog->nexperiments; i++)
+			json_object_set_new(json_array_get(exps, i), "cache",
+					    json_string(wl_request_default_cache(&srv->catalog->experiments[i])));
+	}
 	srv->catalog_json = catalog_json ? json_dumps(catalog_json, JSON_COMPACT) : NULL;
 	json_decref(catalog_json);
 	if (!srv->catalog_json) {

@@ -89,7 +89,9 @@ int wl_respond_from_cache(struct wl_server *srv, const struct wl_request *req, c
 /* Count a served response for /metrics. */
 void wl_server_count(struct wl_server *srv, const char *route, unsigned status);
 
-/* ---- handlers (api_runs.c, api_info.c, static_files.c) ---- */
+/* ---- handlers: runs (api_runs.c), the compare table (api_compare.c), the
+ * catalog, devices, health and metrics (api_info.c), kernel sources
+ * (api_sources.c), events (api_events.c), the pages (static_files.c) ---- */
 void wl_api_create_run(struct wl_server *srv, const struct wl_request *req, struct wl_response *resp);
 void wl_api_list_runs(struct wl_server *srv, const struct wl_request *req, struct wl_response *resp);
 void wl_api_get_run(struct wl_server *srv, const struct wl_request *req, long long id,
@@ -101,6 +103,7 @@ void wl_api_run_samples(struct wl_server *srv, const struct wl_request *req, lon
 void wl_api_cancel_run(struct wl_server *srv, const struct wl_request *req, long long id,
 		       struct wl_response *resp);
 void wl_api_experiments(struct wl_server *srv, struct wl_response *resp);
+void wl_api_compare(struct wl_server *srv, const struct wl_request *req, struct wl_response *resp);
 void wl_api_devices(struct wl_server *srv, struct wl_response *resp);
 void wl_api_health(struct wl_server *srv, struct wl_response *resp);
 void wl_api_metrics(struct wl_server *srv, struct wl_response *resp);

@@ -1,7 +1,7 @@
 // Starts the real warplab-server and warplab-runner on a temporary store and
 // talks to them over HTTP, as a user would. Each test file gets its own store,
 // port and processes, and removes them when done.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -101,6 +101,14 @@ export class Lab {
     });
     cpSync(join(ROOT, 'tests/fixtures/test_spin.cl'), join(kernels, 'test_spin.cl'));
     return kernels;
+  }
+
+  // Fill the lab's (empty) store from a file of JSON lines, as
+  // `warplab-store import` reads them (tests/fixtures/*.jsonl).
+  importStore(fixture) {
+    const out = spawnSync(join(BUILD, 'warplab-store'), ['import', '--to', this.db],
+      { input: readFileSync(join(ROOT, fixture)), encoding: 'utf8' });
+    if (out.status !== 0) throw new Error(`warplab-store import ${fixture}: ${out.stderr}`);
   }
 
   // Start a runner; resolves once `devices` of its workers are ready (each

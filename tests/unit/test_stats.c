@@ -104,6 +104,7 @@ void test_verdicts_only_beyond_the_noise(void)
 		{ 0.98, 0.98, 0.98, 1.00, 1.00, 1.00, WL_FASTER, "medians only (old runs), 2% apart" },
 		{ 1.025, 1.00, 1.05, 1.075, 1.05, 1.10, WL_SAME, "touching ends" },
 		{ 0.997, 0.9969, 0.9971, 1.000, 0.9999, 1.0001, WL_SAME, "apart, but 0.3%: drift below the 1% asked for" },
+		{ 0.5, 0.4, 0.6, 0.0, 0.0, 0.0, WL_SAME, "a zero baseline has no relative change" },
 	};
 
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {

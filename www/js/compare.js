@@ -1,9 +1,10 @@
 // The compare page, /compare?runs=1,2,3: the seeds' tables — a kernel per row,
-// a device per column — built from the runs as the API returns them. Each
-// result after the first run's is judged against it: faster or slower only
-// when their 95% intervals lie apart, "same within noise" otherwise, with the
-// change of time in %; a row's fastest is starred only when it is apart from
-// all the others. The runs' curves are overlaid.
+// a device per column — built from the runs as the API returns them. The
+// server judges the table (GET /api/compare): each result after the first
+// run's is faster or slower only when their 95% intervals lie apart, "same
+// within noise" otherwise, with the change of time in %; a row's fastest is
+// starred only when it is apart from all the others. The page shows those
+// verdicts as they come. The runs' curves are overlaid.
 import { ApiError, banner, getJSON } from './api.js';
 import { lineChart } from './charts.js';
 import { el, fmtMs, fmtNumber, fmtPct, timeUnit } from './format.js';
@@ -20,25 +21,19 @@ function columnTitle(run) {
     run.label ? el('span', { class: 'sub' }, run.label) : null];
 }
 
-// Whether result a's interval lies wholly below b's (a is faster beyond noise).
-// Results without an interval use their median.
-function apartBelow(a, b) {
-  const hi = a.ci_high_ms ?? a.median_ms;
-  const lo = b.ci_low_ms ?? b.median_ms;
-  return hi < lo;
+// The server's judgement of a cell: {verdict, change_pct} of run id in the
+// row for (experiment, variant, point), and that row's fastest run.
+function judgements(compare, names) {
+  const rows = new Map();
+  for (const row of compare.rows) {
+    rows.set(`${row.experiment}|${row.variant}|${pointKey(row.params, names(row.experiment))}`, {
+      fastest: row.fastest, cells: new Map(row.cells.map((c) => [c.run, c])),
+    });
+  }
+  return rows;
 }
 
-// The verdict on r against the baseline result base: apart, and by more than
-// minPct (the precision the runs asked for), as the server judges a run
-// against its previous one.
-export function verdict(r, base, minPct = 1) {
-  if (!base || base === r || base.median_ms === null || !base.verified) return null;
-  const change = 100 * (r.median_ms - base.median_ms) / base.median_ms;
-  const word = apartBelow(r, base) && -change > minPct ? 'faster' : apartBelow(base, r) && change > minPct ? 'slower' : 'same';
-  return { word, change };
-}
-
-function render(runs, catalog) {
+function render(runs, catalog, compare) {
   const byId = (id) => catalog.experiments.find((e) => e.id === id) || null;
   const experiments = [...new Set(runs.map((r) => r.experiment))];
   const exp = byId(runs[0].experiment);
@@ -48,6 +43,7 @@ function render(runs, catalog) {
   document.getElementById('intro').textContent = experiments.length === 1
     ? `${runs.length} runs of ${experiments[0]}.`
     : `These runs are of different experiments (${experiments.join(', ')}): rows match only where variant and point are the same.`;
+  const judged = judgements(compare, (id) => paramNames(runs.find((r) => r.experiment === id), byId(id)));
   // Rows: every (experiment, variant, point) in first-seen order.
   const rows = new Map();
   for (const run of runs) {
@@ -55,7 +51,7 @@ function render(runs, catalog) {
     for (const r of run.results) {
       const key = `${run.experiment}|${r.variant}|${pointKey(r.params, names)}`;
       const v = runVariants(run, byId(run.experiment)).find((x) => x.id === r.variant);
-      if (!rows.has(key)) rows.set(key, { experiment: run.experiment, variant: r.variant, custom: Boolean(v && v.custom), title: v ? variantLabel(v, byId(run.experiment)) : r.variant, point: pointKey(r.params, names), cells: new Map() });
+      if (!rows.has(key)) rows.set(key, { experiment: run.experiment, variant: r.variant, custom: Boolean(v && v.custom), title: v ? variantLabel(v, byId(run.experiment)) : r.variant, point: pointKey(r.params, names), judged: judged.get(key), cells: new Map() });
       rows.get(key).cells.set(run.id, r);
     }
   }
@@ -76,12 +72,6 @@ function render(runs, catalog) {
   // One unit of time per column (a run), chosen for the column's values.
   const units = new Map(runs.map((run) => [run.id, timeUnit(sorted.map((row) => row.cells.get(run.id) && row.cells.get(run.id).median_ms))]));
   const body = sorted.map((row) => {
-    const verified = [...row.cells.values()].filter((r) => r.verified && r.median_ms !== null);
-    const min = verified.length > 1 ? Math.min(...verified.map((r) => r.median_ms)) : null;
-    const fastestResult = verified.find((r) => r.median_ms === min);
-    const best = fastestResult && verified.every((r) => r === fastestResult || (apartBelow(fastestResult, r)
-      && 100 * (r.median_ms - min) / r.median_ms > 100 * (runs[0].request.noise ?? 0.01))) ? min : null;
-    const base = row.cells.get(runs[0].id);
     return el('tr', {},
       el('th', { scope: 'row', class: row.custom ? 'custom' : null }, experiments.length > 1 ? `${row.experiment}: ` : '', row.title),
       el('td', {}, row.point),
@@ -90,18 +80,20 @@ function render(runs, catalog) {
         if (!r) return el('td', { class: 'num muted' }, '–');
         if (r.median_ms === null) return el('td', { class: 'num bad', title: r.error || '' }, '✗ failed');
         const rate = r[metricOf(byId(run.experiment)).key];
-        const fastest = best !== null && r.verified && r.median_ms === best;
-        const v = r.verified ? verdict(r, base, 100 * (runs[0].request.noise ?? 0.01)) : null;
-        const said = v && (v.word === 'same' ? 'same within noise' : v.word);
+        const fastest = Boolean(row.judged && row.judged.fastest === run.id);
+        const cell = row.judged && row.judged.cells.get(run.id);
+        const v = cell && cell.verdict ? cell : null;
+        const said = v && (v.verdict === 'same' ? 'same within noise' : v.verdict);
+        const change = v && v.change_pct !== null ? `${v.change_pct >= 0 ? '+' : '−'}${fmtPct(Math.abs(v.change_pct))}% time, ` : '';
         return el('td', {
-          class: `num${fastest ? ' fastest' : ''}${r.verified ? '' : ' unverified'}${v ? ` ${v.word === 'same' ? 'same' : v.word}` : ''}`,
-          'data-run': String(run.id), 'data-median-ms': String(r.median_ms), 'data-verdict': v ? v.word : null, title: r.error || '',
+          class: `num${fastest ? ' fastest' : ''}${r.verified ? '' : ' unverified'}${v ? ` ${v.verdict}` : ''}`,
+          'data-run': String(run.id), 'data-median-ms': String(r.median_ms), 'data-verdict': v ? v.verdict : null, title: r.error || '',
         },
           fastest ? el('span', { class: 'star', 'aria-label': 'fastest' }, '★ ') : null,
           fmtMs(r.median_ms, units.get(run.id)), r.ci_pct !== null && r.ci_pct !== undefined ? el('span', { class: 'pm' }, ` ±${fmtPct(r.ci_pct)}%`) : null,
           r.verified ? '' : ' ✗',
           el('span', { class: 'sub' }, rate === null ? '' : `${fmtNumber(rate)} ${metricOf(byId(run.experiment)).unit}`),
-          v ? el('span', { class: 'sub verdict' }, `${v.change >= 0 ? '+' : '−'}${fmtPct(Math.abs(v.change))}% time, ${said}`) : null);
+          v ? el('span', { class: 'sub verdict' }, `${change}${said}`) : null);
       }));
   });
   document.getElementById('table').replaceChildren(el('thead', {}, head), el('tbody', {}, body));
@@ -143,29 +135,23 @@ async function main() {
     document.getElementById('intro').textContent = 'Name the runs to compare: /compare?runs=1,2 — or select them on the home page.';
     return;
   }
-  const missing = [];
   const runs = [];
   let catalog;
+  let compare;
   try {
     catalog = await getJSON('/api/experiments');
-    for (const id of ids) {
-      try {
-        runs.push(await getJSON(`/api/runs/${id}`));
-      } catch (err) {
-        if (err instanceof ApiError && err.status === 404) missing.push(id);
-        else throw err;
-      }
-    }
+    compare = await getJSON(`/api/compare?runs=${ids.join(',')}`);
+    for (const id of compare.runs) runs.push(await getJSON(`/api/runs/${id}`));
   } catch (err) {
-    banner(`The warplab server cannot be reached (${err.message}).`);
+    banner(err instanceof ApiError ? err.message : `The warplab server cannot be reached (${err.message}).`);
     return;
   }
-  if (missing.length) banner(`No such run: ${missing.map((m) => `#${m}`).join(', ')}.`);
+  if (compare.missing.length) banner(`No such run: ${compare.missing.map((m) => `#${m}`).join(', ')}.`);
   if (runs.length === 0) {
     document.getElementById('intro').textContent = 'None of these runs exists.';
     return;
   }
-  render(runs, catalog);
+  render(runs, catalog, compare);
 }
 
 main();

@@ -18,6 +18,11 @@ function specFields(spec) {
 }
 
 // A typed number, or the text itself when it is not one (the server names the error).
+// A fraction as the form's percent text (0.01 -> "1").
+function percent(fraction) {
+  return String(+(100 * fraction).toPrecision(6));
+}
+
 function numberOrText(text) {
   const t = String(text).trim();
   return t !== '' && /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(t) ? Number(t) : t;
@@ -97,6 +102,7 @@ export class RunForm {
 
   build(devices) {
     const exps = this.catalog.experiments;
+    const { defaults } = this.catalog;
     this.form.append(
       el('div', { class: 'field', 'data-field': 'experiment' },
         el('label', { for: 'f-experiment' }, 'Experiment '),
@@ -122,12 +128,12 @@ export class RunForm {
           el('p', { class: 'field-error', role: 'alert' })),
         el('div', { class: 'field', 'data-field': 'repeat' },
           el('label', { for: 'f-repeat' }, 'Repeat '),
-          el('input', { id: 'f-repeat', name: 'repeat', type: 'text', inputmode: 'numeric', class: 'short', value: '100' }),
-          el('small', { class: 'hint' }, ' timed launches per point at most, 1 … 10000'),
+          el('input', { id: 'f-repeat', name: 'repeat', type: 'text', inputmode: 'numeric', class: 'short', value: String(defaults.repeat) }),
+          el('small', { class: 'hint' }, ` timed launches per point at most, 1 … ${defaults.repeat_max}`),
           el('p', { class: 'field-error', role: 'alert' })),
         el('div', { class: 'field', 'data-field': 'noise' },
           el('label', { for: 'f-noise' }, 'Noise ± '),
-          el('input', { id: 'f-noise', name: 'noise', type: 'text', inputmode: 'decimal', class: 'short', value: '1' }),
+          el('input', { id: 'f-noise', name: 'noise', type: 'text', inputmode: 'decimal', class: 'short', value: percent(defaults.noise) }),
           el('small', { class: 'hint' }, ' % at 95%: sampling stops when the median is known this well'),
           el('p', { class: 'field-error', role: 'alert' })),
         el('div', { class: 'field', 'data-field': 'cache' },
@@ -166,12 +172,13 @@ export class RunForm {
     this.form.querySelector('.param-rows').replaceChildren(...Object.entries(exp.params).map(([name, def]) =>
       paramRow(name, def, request && name in request.params ? request.params[name] : def.default)));
     this.setKernels(request && request.kernels ? request.kernels : []);
-    this.form.cache.value = request && request.cache ? request.cache : exp.metric === 'bandwidth' ? 'cold' : 'hot';
-    if (!request) this.form.noise.value = '1';
+    const defaults = this.catalog.defaults;
+    this.form.cache.value = request && request.cache ? request.cache : exp.cache;
+    if (!request) this.form.noise.value = percent(defaults.noise);
     if (request) {
       this.form.device.value = [...this.form.device.options].some((o) => o.value === request.device) ? request.device : 'auto';
-      this.form.repeat.value = String(request.repeat ?? 100);
-      if (request.noise !== undefined) this.form.noise.value = String(+(100 * request.noise).toPrecision(6));
+      this.form.repeat.value = String(request.repeat ?? defaults.repeat);
+      if (request.noise !== undefined) this.form.noise.value = percent(request.noise);
       this.form.label.value = request.label || '';
     }
     this.clearErrors();

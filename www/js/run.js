@@ -123,7 +123,7 @@ function resultCell(r, metric, unit) {
   r.in_cache ? el('span', { class: 'sub in-cache', title: 'hot: the working set fits in the device\'s measured cache' }, 'in cache') : null,
   r.stopped === 'budget' ? el('span', { class: 'sub warn', title: 'the time budget ran out before the noise target was reached' }, `budget: ${r.reps} samples`) : null,
   r.previous && run0 && run0.previous ? el('span', { class: `sub prev ${r.previous.verdict}`, 'data-verdict': r.previous.verdict },
-    `vs #${run0.previous.run}: ${r.previous.verdict === 'same' ? 'same within noise' : r.previous.verdict} (${r.previous.change_pct >= 0 ? '+' : '−'}${fmtNumber(Math.abs(r.previous.change_pct), 2)}%)`) : null,
+    `vs #${run0.previous.run}: ${r.previous.verdict === 'same' ? 'same within noise' : r.previous.verdict}${r.previous.change_pct === null ? '' : ` (${r.previous.change_pct >= 0 ? '+' : '−'}${fmtNumber(Math.abs(r.previous.change_pct), 2)}%)`}`) : null,
   r.ceiling_pct !== null && r.ceiling_pct !== undefined ? el('span', { class: 'sub' }, `${fmtNumber(r.ceiling_pct, 3)}% of copy`) : null,
   r.peak_pct !== null && r.peak_pct !== undefined ? el('span', { class: 'sub' }, `${fmtNumber(r.peak_pct, 3)}% of peak`) : null,
   r.discarded ? el('span', { class: 'sub warn', title: 'samples taken while the GPU reported a power or thermal cap' }, `${r.discarded} throttled samples dropped`) : null,
