@@ -6,6 +6,8 @@
 #   make install PREFIX=/usr/local DESTDIR=
 
 VERSION := 0.1.0
+# Build on every core (the sub-makes of test and run too).
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
 PREFIX ?= /usr/local
 DESTDIR ?=
 CC ?= cc
@@ -45,7 +47,7 @@ SHARED_SRC := $(wildcard common/*.c) $(wildcard store/*.c) $(wildcard catalog/*.
 SERVER_SRC := $(wildcard server/*.c)
 RUNNER_SRC := $(wildcard runner/*.c)
 TOOLS_SRC := $(wildcard tools/*.c)
-UNIT_SRC := $(wildcard tests/unit/*.c) tests/fuzz/fuzz_targets.c
+UNIT_SRC := $(wildcard tests/unit/*.c)
 
 SHARED_OBJ := $(SHARED_SRC:%.c=$(BUILD)/obj/%.o)
 SERVER_OBJ := $(SERVER_SRC:%.c=$(BUILD)/obj/%.o)
@@ -92,6 +94,20 @@ $(BUILD)/warplab-store: $(TOOLS_OBJ) $(SHARED_OBJ)
 $(BUILD)/unit-tests: $(UNIT_OBJ) $(LIB_SERVER_OBJ) $(LIB_RUNNER_OBJ) $(SHARED_OBJ)
 	$(CC) $(WL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(shell $(PKG_CONFIG) --libs $(LIBS_PKG)) -lpthread -lm -ldl
 
+# The fuzz replay (tests/fuzz/replay.c): the fuzz targets over every seed and
+# past finding, always under AddressSanitizer and UBSan, from objects of its own.
+REPLAY_SRC = $(SHARED_SRC) $(filter-out server/main.c server/daemon.c server/gate.c,$(SERVER_SRC)) \
+	tests/fuzz/fuzz_targets.c tests/fuzz/replay.c
+REPLAY_OBJ = $(REPLAY_SRC:%.c=$(BUILD)/obj-sanitized/%.o)
+REPLAY_SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+$(BUILD)/obj-sanitized/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out -O2,$(WL_CFLAGS)) -O1 $(REPLAY_SAN) $(call layer_flags,$<) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/fuzz-replay: $(REPLAY_OBJ)
+	$(CC) $(WL_LDFLAGS) $(REPLAY_SAN) $(LDFLAGS) -o $@ $^ $(SERVER_LIBS) -lm
+
 # Chart.js with its annotation and error-bar plugins, Prism (kernel source highlighting, line
 # numbers, marked lines) and jsdiff (a custom kernel against its template) come
 # from npm at build time, pinned by package-lock.json; playwright-core drives
@@ -120,7 +136,7 @@ run: deps
 	./deploy/run.sh $(BUILD)
 
 test: deps
-	$(MAKE) build $(BUILD)/unit-tests
+	$(MAKE) build $(BUILD)/unit-tests $(BUILD)/fuzz-replay
 	BUILD=$(BUILD) ./tests/run.sh
 
 # libFuzzer targets over request validation and the HTTP handling path (no

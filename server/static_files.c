@@ -165,7 +165,7 @@ static int compressible(const char *type)
 static struct wl_body *gzipped(struct wl_server *srv, int fd, const char *rel, const struct stat *st,
 			       const char *etag)
 {
-	char key[400], *text, *z = NULL;
+	char key[640], *text, *z = NULL;
 	struct wl_body *b;
 	size_t zlen;
 	ssize_t got;

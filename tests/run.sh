@@ -1,7 +1,8 @@
 #!/bin/sh
 # Runs every suite against the binaries in $BUILD (default build): the C unit
-# tests, then the integration tests (real server + runner on PoCL, over HTTP)
-# and the browser tests (the dashboard in headless Chromium against them).
+# tests, the fuzz replay (every seed and past finding under AddressSanitizer
+# and UBSan), then the integration tests (real server + runner on PoCL, over
+# HTTP) and the browser tests (the dashboard in headless Chromium against them).
 # Prints each suite's results and ends with one line: "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -42,6 +43,19 @@ else
 	failed=$((failed + 1))
 fi
 
+echo "== fuzz replay (AddressSanitizer and UBSan)"
+"$BUILD/fuzz-replay" > tests/out/fuzz-replay.log 2>&1
+grep -E '^not ok|^fuzz replay:' tests/out/fuzz-replay.log
+line=$(grep '^fuzz replay: ' tests/out/fuzz-replay.log | tail -n 1)
+if [ -n "$line" ]; then
+	passed=$((passed + $(echo "$line" | sed 's/^fuzz replay: \([0-9]*\) passed.*/\1/')))
+	failed=$((failed + $(echo "$line" | sed 's/.* \([0-9]*\) failed.*/\1/')))
+else
+	echo "the fuzz replay did not finish:"
+	tail -n 40 tests/out/fuzz-replay.log
+	failed=$((failed + 1))
+fi
+
 echo "== integration and browser tests"
 node --test --test-reporter=tap --test-concurrency=1 tests/integration/ tests/e2e/ > tests/out/integration.log 2>&1
 grep -E '^# Subtest|^(not )?ok |^# (pass|fail)' tests/out/integration.log | grep -v '^# Subtest'
@@ -61,7 +75,7 @@ fi
 
 # A sanitizer report in a server or runner log fails the suite even when the
 # HTTP-level checks passed.
-for log in tests/out/*-server.log tests/out/*-runner.log tests/out/unit.log; do
+for log in tests/out/*-server.log tests/out/*-runner.log tests/out/unit.log tests/out/fuzz-replay.log; do
 	[ -f "$log" ] || continue
 	if grep -qE 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:' "$log"; then
 		echo "sanitizer report in $log:"

@@ -18,6 +18,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	WL_FUZZ_TARGET(data, size);
+	(void)WL_FUZZ_TARGET(data, size);
 	return 0;
 }

@@ -70,16 +70,18 @@ void wl_fuzz_fini(void)
 		fprintf(stderr, "fuzz: could not remove %s\n", scratch);
 }
 
-void wl_fuzz_request(const uint8_t *data, size_t size)
+int wl_fuzz_request(const uint8_t *data, size_t size)
 {
 	struct wl_device_limits small = { "fuzz-gpu-0", 1e9, 2.5e8, 49152, 1024 };
 	json_t *body, *norm = NULL;
 	long long measurements;
 	struct wl_error err;
 
+	int outcome = WL_FUZZ_REFUSED;
+
 	body = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES, NULL);
 	if (!body)
-		return;
+		return WL_FUZZ_REFUSED;
 	if (wl_request_validate(catalog, body, &norm, &measurements, &err) == 0) {
 		const struct wl_experiment *exp =
 			wl_catalog_find(catalog, json_string_value(json_object_get(norm, "experiment")));
@@ -93,9 +95,11 @@ void wl_fuzz_request(const uint8_t *data, size_t size)
 			wl_points_free(&pts);
 		}
 		wl_request_check_device(exp, norm, &small, &err);
+		outcome = WL_FUZZ_ACCEPTED;
 	}
 	json_decref(norm);
 	json_decref(body);
+	return outcome;
 }
 
 /* The request as the fuzzer wrote it. */
@@ -156,30 +160,31 @@ static const char *fuzz_arg(void *ctx, const char *name)
 	return NULL;
 }
 
-void wl_fuzz_http(const uint8_t *data, size_t size)
+int wl_fuzz_http(const uint8_t *data, size_t size)
 {
 	struct fuzz_http h;
 	struct wl_request req;
 	struct wl_response resp;
 	const char *p = (const char *)data, *end = p + size, *nl, *space, *q;
 	size_t hl = 0;
+	int status;
 
 	memset(&h, 0, sizeof(h));
 	/* The request line: METHOD SP PATH[?QUERY] LF. Strings stop at NUL, as
 	 * libmicrohttpd's do. */
 	nl = memchr(p, '\n', (size_t)(end - p));
 	if (!nl)
-		return;
+		return 0;
 	space = memchr(p, ' ', (size_t)(nl - p));
 	if (!space || space == p || (size_t)(space - p) >= sizeof(h.method))
-		return;
+		return 0;
 	memcpy(h.method, p, (size_t)(space - p));
 	q = memchr(space + 1, '?', (size_t)(nl - space - 1));
 	snprintf(h.path, sizeof(h.path), "%.*s", (int)((q ? q : nl) - space - 1), space + 1);
 	if (q)
 		snprintf(h.query, sizeof(h.query), "%.*s", (int)(nl - q - 1), q + 1);
 	if (h.path[0] != '/')
-		return;	/* libmicrohttpd hands over only absolute paths */
+		return 0;	/* libmicrohttpd hands over only absolute paths */
 	p = nl + 1;
 	/* Header lines until an empty one. */
 	while (p < end && *p != '\n') {
@@ -208,28 +213,33 @@ void wl_fuzz_http(const uint8_t *data, size_t size)
 	wl_server_handle(&server, &req, &resp);
 	if (resp.status < 200 || resp.status > 599)
 		abort();	/* every request gets a real status */
+	status = (int)resp.status;
 	wl_response_free(&resp);
+	return status;
 }
 
-void wl_fuzz_head(const uint8_t *data, size_t size)
+int wl_fuzz_head(const uint8_t *data, size_t size)
 {
 	char msg[256];
 
-	wl_http_head_check((const char *)data, size, msg, sizeof(msg));
+	return wl_http_head_check((const char *)data, size, msg, sizeof(msg)) == 0 ? WL_FUZZ_ACCEPTED :
+										      WL_FUZZ_REFUSED;
 }
 
-void wl_fuzz_source(const uint8_t *data, size_t size)
+int wl_fuzz_source(const uint8_t *data, size_t size)
 {
 	char *text = malloc(size + 1), what[128];
 	struct wl_kernel_list *list = malloc(sizeof(*list));
-	int line;
+	int line, outcome = WL_FUZZ_REFUSED;
 
 	if (text && list) {
 		memcpy(text, data, size);
 		text[size] = '\0';
-		wl_source_check_directives(text, strlen(text), what, sizeof(what), &line);
+		if (wl_source_check_directives(text, strlen(text), what, sizeof(what), &line) == 0)
+			outcome = WL_FUZZ_ACCEPTED;
 		wl_kernels_scan(text, strlen(text), list, NULL);
 	}
 	free(list);
 	free(text);
+	return outcome;
 }

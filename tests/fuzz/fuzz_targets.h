@@ -12,20 +12,29 @@
  * once; dir is the repository root. Returns 0 on success. */
 int wl_fuzz_init(const char *dir);
 
+/* What a target made of an input, so that a replayed finding can be held to
+ * the outcome its fix gave it (tests/fuzz/regressions/ names it). */
+#define WL_FUZZ_ACCEPTED 0
+#define WL_FUZZ_REFUSED 1
+
 /* The body of POST /api/runs: JSON parsing, validation against the catalog,
- * expansion into points and the device-limit check. */
-void wl_fuzz_request(const uint8_t *data, size_t size);
+ * expansion into points and the device-limit check. Returns
+ * WL_FUZZ_ACCEPTED for a valid request, else WL_FUZZ_REFUSED. */
+int wl_fuzz_request(const uint8_t *data, size_t size);
 
 /* A whole request: "METHOD PATH?QUERY\n", header lines "Name: value\n", an
- * empty line, then the body. Routed through wl_server_handle(). */
-void wl_fuzz_http(const uint8_t *data, size_t size);
+ * empty line, then the body. Routed through wl_server_handle(); returns the
+ * response's status, or 0 for an input libmicrohttpd would not hand over. */
+int wl_fuzz_http(const uint8_t *data, size_t size);
 
-/* A raw request head through the gate's framing check (http_head.h). */
-void wl_fuzz_head(const uint8_t *data, size_t size);
+/* A raw request head through the gate's framing check (http_head.h):
+ * WL_FUZZ_ACCEPTED when it may go on, else WL_FUZZ_REFUSED. */
+int wl_fuzz_head(const uint8_t *data, size_t size);
 
 /* A kernel source through the directive check and the kernel scanner, as a
- * custom kernel's is before it is queued. */
-void wl_fuzz_source(const uint8_t *data, size_t size);
+ * custom kernel's is before it is queued: WL_FUZZ_ACCEPTED when the check
+ * lets it pass, else WL_FUZZ_REFUSED. */
+int wl_fuzz_source(const uint8_t *data, size_t size);
 
 /* Release what wl_fuzz_init() made (for the replaying unit test). */
 void wl_fuzz_fini(void);

@@ -2,8 +2,10 @@
 # `make fuzz`: run each libFuzzer target for a bounded time (FUZZ_SECONDS, 60 by
 # default) from its seed corpus (tests/fuzz/corpus/<target>), growing a working
 # corpus in build/fuzz/. A crash leaves its input as build/fuzz/<target>-crash-*
-# and fails the run: copy it to tests/fuzz/regressions/<target>/ so the
-# unit tests replay it from then on. Prints each target's executions.
+# and fails the run: once fixed, copy it to tests/fuzz/regressions/<target>/,
+# named for the outcome the fix gives it (accepted-*, refused-*, or for http
+# status-NNN-*), and the fuzz replay of make test (tests/fuzz/replay.c) holds
+# it to that from then on. Prints each target's executions.
 set -u
 cd "$(dirname "$0")/../.."
 seconds=${1:-60}

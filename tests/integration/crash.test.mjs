@@ -13,31 +13,41 @@ const accepted = new Set();
 before(() => lab.startServer());
 after(() => lab.close());
 
-// Post small runs from several clients at once until stop() is called.
+// Post small runs from several clients at once until stop() is called;
+// answered(k) resolves once k of its posts were answered 201, so a kill
+// lands while posts are in flight however fast the machine is.
 function postLoop(clients) {
   let stopping = false;
+  let count = 0;
+  const waiters = [];
   const loops = Array.from({ length: clients }, async () => {
     while (!stopping) {
       try {
         const res = await lab.post('/api/runs', { experiment: 'copy', params: { n: 1024 }, repeat: 1, label: 'crash test' });
-        if (res.status === 201) accepted.add(res.json.id);
+        if (res.status === 201) {
+          accepted.add(res.json.id);
+          count++;
+          for (const w of waiters.filter((x) => count >= x.k)) w.ok();
+        }
       } catch {
         return; // the server is gone: this client stops
       }
     }
   });
-  return () => { stopping = true; return Promise.all(loops); };
+  return {
+    answered: (k) => new Promise((ok) => { if (count >= k) ok(); else waiters.push({ k, ok }); }),
+    stop: () => { stopping = true; return Promise.all(loops); },
+  };
 }
 
 test('no_run_answered_201_is_lost_when_the_server_is_killed', async () => {
   for (let cycle = 0; cycle < 5; cycle++) {
-    const stop = postLoop(8);
-    await new Promise((r) => setTimeout(r, 150 + 100 * cycle));
+    const posting = postLoop(8);
+    await posting.answered(4 + 4 * cycle);
     await lab.stop(lab.server, 'SIGKILL');
-    await stop();
+    await posting.stop();
     await lab.startServer();
   }
-  assert.ok(accepted.size > 20, `${accepted.size} runs were answered 201`);
   const missing = [];
   for (const id of accepted) if ((await lab.get(`/api/runs/${id}`)).status !== 200) missing.push(id);
   assert.deepEqual(missing, [], 'every run answered 201 is in the store');

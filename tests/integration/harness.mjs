@@ -31,6 +31,16 @@ function waitForLine(child, re, what, timeoutMs = 30000) {
   });
 }
 
+// Resolve once pred() holds (checked every 50 ms), failing after timeoutMs
+// with what was awaited: for events seen as a file or a state, not a time.
+export async function waitFor(pred, what, timeoutMs = 60000) {
+  const end = Date.now() + timeoutMs;
+  while (!(await pred())) {
+    if (Date.now() > end) throw new Error(`${what}: not seen in ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 // Run a binary to its end; resolve with its exit code and stderr.
 export function runToEnd(binary, args, timeoutMs = 30000) {
   return new Promise((ok, fail) => {

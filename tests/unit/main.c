@@ -63,7 +63,6 @@ const char *check_store_pg;
 	X(gather_sum_dot_and_myadd_references)                                          \
 	X(drops_find_the_seeds_partition_camping)                                       \
 	X(drops_ignore_rises_noise_and_edges)                                           \
-	X(fuzz_corpus_and_findings_replay_cleanly)                                      \
 	X(custom_kernels_are_validated_and_counted)                                     \
 	X(custom_kernels_refusals_name_the_field)                                       \
 	X(custom_kernels_limits_and_shapes)                                             \

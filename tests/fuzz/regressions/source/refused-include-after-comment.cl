@@ -1,0 +1,3 @@
+/* a comment
+   over two lines */ #include "/etc/passwd"
+__kernel void k(__global float *o) { o[0] = 1; }

@@ -1,0 +1,3 @@
+#inc\
+lude "/etc/passwd"
+__kernel void k(__global float *o) { o[0] = 1; }

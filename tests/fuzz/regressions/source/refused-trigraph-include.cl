@@ -1,0 +1,2 @@
+??=include "/etc/passwd"
+__kernel void k(__global float *o) { o[0] = 1; }
