@@ -38,6 +38,10 @@ INC_runner := -Irunner -Istore -Icatalog -Icommon
 INC_tools := -Itools -Istore -Icatalog -Icommon
 INC_tests := -Itests/fuzz -Iserver -Irunner -Istore -Icatalog -Icommon
 layer_flags = $(INC_$(firstword $(subst /, ,$(1))))
+
+# The include paths a room's files are compiled with (make include-flags-store).
+include-flags-%:
+	@echo $(INC_$*)
 WL_LDFLAGS = $(SAN_FLAGS) -fopenmp
 SERVER_LIBS = $(shell $(PKG_CONFIG) --libs libmicrohttpd jansson sqlite3 libpq zlib) -lpthread
 # NVML is opened at run time with dlopen (-ldl), never linked.

@@ -82,7 +82,8 @@ int wl_model_load(const json_t *obj, const struct wl_model_shape *base,
 		  struct wl_model **out, struct wl_error *err);
 
 /* Read an experiment's "model" object (local, grid, faster, slower) into *out,
- * borrowing from obj. */
+ * borrowing from obj. -1 with a message beginning with where for a key or
+ * type it does not allow; *out is then not to be used. */
 int wl_model_shape_load(const json_t *obj, struct wl_model_shape *out, const char *where,
 			struct wl_error *err);
 

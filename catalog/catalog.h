@@ -97,7 +97,8 @@ int wl_variant_has_cost(const struct wl_experiment *exp, const struct wl_variant
 double wl_variant_cost(const struct wl_experiment *exp, const struct wl_variant_def *v,
 		       enum wl_cost_kind kind, const long long *values);
 
-/* Parse "8*n*n + 4*tile" against exp's params into *out. */
+/* Parse "8*n*n + 4*tile" against exp's params into *out; -1 with a message
+ * quoting the formula and naming what is wrong (*out is then not to be used). */
 int wl_cost_parse(const struct wl_experiment *exp, const char *text, struct wl_cost *out,
 		  struct wl_error *err);
 

@@ -322,11 +322,3 @@ double wl_expr_eval_double(const struct wl_expr *e, const long long *vars)
 	}
 	return top ? stack[0] : 0;
 }
-
-int wl_expr_uses(const struct wl_expr *e, int var)
-{
-	for (int i = 0; i < e->n; i++)
-		if (e->code[i].op == WL_EXPR_VAR && e->code[i].var == var)
-			return 1;
-	return 0;
-}

@@ -49,7 +49,4 @@ int wl_expr_eval(const struct wl_expr *e, const long long *vars, long long *out,
 /* Evaluate e in double: cost formulas at huge sizes cannot overflow. */
 double wl_expr_eval_double(const struct wl_expr *e, const long long *vars);
 
-/* Whether e reads name i. */
-int wl_expr_uses(const struct wl_expr *e, int var);
-
 #endif

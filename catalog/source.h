@@ -20,12 +20,14 @@ struct wl_source {
 				 * wl_source_load) or the runner's own, not a user's kernel */
 };
 
-/* Read path into *out. Caller frees with wl_source_free(). */
+/* Read path into *out. Caller frees with wl_source_free(); on failure (-1,
+ * err names the path) *out holds nothing to free. */
 int wl_source_load(const char *path, struct wl_source *out, struct wl_error *err);
 void wl_source_free(struct wl_source *src);
 
 /* A source held in memory (a custom kernel's): text copied, hash computed.
- * Caller frees with wl_source_free(). */
+ * Caller frees with wl_source_free(); -1 only when out of memory, with *out
+ * holding nothing to free. */
 int wl_source_from_text(const char *text, struct wl_source *out, struct wl_error *err);
 
 /* FNV-1a, 64-bit: a cache key and provenance tag, not a security hash. */

@@ -13,7 +13,7 @@
 struct wl_checker;
 
 /* A checker whose comparisons use threads OpenMP threads (0: OpenMP's
- * default). */
+ * default). -1 with err set when its thread cannot start; nothing is left. */
 int wl_checker_new(int threads, struct wl_checker **out, struct wl_error *err);
 
 /* Wait for the check in progress and end the thread; c may be NULL. */

@@ -65,13 +65,15 @@ int wl_cl_device_pci(const struct wl_cl_device *dev, struct wl_pci_address *out)
  * double run in float. */
 void wl_cl_devices_disable_fp64(struct wl_cl_devices *devs);
 
-/* Create the device's context and in-order profiling queue (idempotent). */
+/* Create the device's context and in-order profiling queue (idempotent). -1
+ * with the OpenCL error in err leaves the device closed. */
 int wl_cl_device_open(struct wl_cl_device *dev, struct wl_error *err);
 
 /* At least bytes of pinned host memory (CL_MEM_ALLOC_HOST_PTR, mapped) in
  * *ptr from staging slot (0 or 1), kept for the next call and grown as needed:
  * reads into it run at the bus's speed. Valid until the next call for the same
- * slot or wl_cl_device_close(). */
+ * slot or wl_cl_device_close(). -1 with err set when it cannot be grown; the
+ * slot then holds nothing. */
 int wl_cl_device_staging(struct wl_cl_device *dev, unsigned slot, size_t bytes, void **ptr,
 			 struct wl_error *err);
 

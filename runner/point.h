@@ -43,7 +43,8 @@ struct wl_point {
 long long wl_point_value(const struct wl_point *pt, const char *name);
 
 /* The kernel called name from pt's source built with options. Caller releases
- * it with clReleaseKernel(). */
+ * it with clReleaseKernel(). -1 (WL_ERR_BUILD with the build log's gist, or
+ * the OpenCL error) leaves *out unset and nothing to release. */
 int wl_point_kernel(const struct wl_point *pt, const char *options, const char *name,
 		    cl_kernel *out, struct wl_error *err);
 
@@ -64,7 +65,8 @@ int wl_point_random(const struct wl_point *pt, struct wl_rng *r, size_t n, int s
  * not write fails verification. */
 int wl_point_poison(const struct wl_point *pt, cl_mem buf, size_t bytes, struct wl_error *err);
 
-/* Read bytes of buf back into out (blocking). */
+/* Read bytes of buf back into out (blocking); -1 with the OpenCL error, out
+ * then partly written. */
 int wl_point_read(const struct wl_point *pt, cl_mem buf, size_t bytes, void *out,
 		  struct wl_error *err);
 

@@ -21,7 +21,8 @@ void wl_budget_add(struct wl_time_budget *b, enum wl_phase phase, double since_m
 		b->ms[phase] += wl_now_ms() - since_ms;
 }
 
-double wl_budget_sum(const struct wl_time_budget *b)
+/* Of b's phases, the milliseconds counted so far, all together. */
+static double budget_sum(const struct wl_time_budget *b)
 {
 	double sum = 0;
 
@@ -33,20 +34,20 @@ double wl_budget_sum(const struct wl_time_budget *b)
 void wl_budget_span_start(const struct wl_time_budget *b, struct wl_budget_span *s)
 {
 	s->started_ms = wl_now_ms();
-	s->counted_ms = b ? wl_budget_sum(b) : 0;
+	s->counted_ms = b ? budget_sum(b) : 0;
 }
 
 void wl_budget_span_end(struct wl_time_budget *b, enum wl_phase phase,
 			const struct wl_budget_span *s)
 {
 	if (b)
-		b->ms[phase] += wl_now_ms() - s->started_ms - (wl_budget_sum(b) - s->counted_ms);
+		b->ms[phase] += wl_now_ms() - s->started_ms - (budget_sum(b) - s->counted_ms);
 }
 
 json_t *wl_budget_json(const struct wl_time_budget *b)
 {
 	json_t *o = json_pack("{s:f, s:f}", "total_ms", b->total_ms, "kernel_ms", b->kernel_ms);
-	double other = b->total_ms - wl_budget_sum(b);
+	double other = b->total_ms - budget_sum(b);
 
 	for (int i = 0; o && i < WL_PHASES; i++)
 		json_object_set_new(o, names[i], json_real(b->ms[i]));

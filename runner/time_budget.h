@@ -40,9 +40,6 @@ void wl_budget_span_start(const struct wl_time_budget *b, struct wl_budget_span 
 void wl_budget_span_end(struct wl_time_budget *b, enum wl_phase phase,
 			const struct wl_budget_span *s);
 
-/* Of b's phases, the milliseconds counted so far, all together. */
-double wl_budget_sum(const struct wl_time_budget *b);
-
 /* {"total_ms", "kernel_ms", "build_ms", "inputs_ms", "transfer_ms",
  * "launch_ms", "verify_ms", "store_ms", "other_ms"}. Caller owns. */
 json_t *wl_budget_json(const struct wl_time_budget *b);

@@ -26,7 +26,9 @@
 struct wl_events;
 
 /* Start the watcher on the store at db (its own connection), deriving runs'
- * figures with cat. heartbeat_ms: the longest a stream stays silent. */
+ * figures with cat. heartbeat_ms: the longest a stream stays silent. On
+ * failure (-1, err says why: the store or its wake-up listener) no thread is
+ * left running. */
 int wl_events_start(const char *db, const struct wl_catalog *cat, long heartbeat_ms,
 		    struct wl_events **out, struct wl_error *err);
 
@@ -38,7 +40,8 @@ void wl_events_end_all(struct wl_events *ev, long wait_ms);
 void wl_events_stop(struct wl_events *ev);
 
 /* Open a stream from cursor (see event_stream.h; change < 0: from now on) and
- * wake the watcher to fill it. *out is the connection's reference. */
+ * wake the watcher to fill it. *out is the connection's reference; -1 (out of
+ * memory, or the server is stopping) leaves nothing subscribed. */
 int wl_events_subscribe(struct wl_events *ev, const struct wl_stream_cursor *cursor,
 			struct wl_event_stream **out, struct wl_error *err);
 

@@ -24,6 +24,15 @@ const char *wl_verdict_name(enum wl_verdict v)
 	return v == WL_FASTER ? "faster" : v == WL_SLOWER ? "slower" : "same";
 }
 
+/* The least relative change that counts for a run: its request's noise
+ * target, or the request's default where it has none. */
+static double run_min_change(const json_t *run)
+{
+	json_t *noise = json_object_get(json_object_get(run, "request"), "noise");
+
+	return json_is_number(noise) ? json_number_value(noise) : WL_NOISE_DEFAULT;
+}
+
 /* A result's interval of time, or its median twice. */
 static void interval(const json_t *r, double *lo, double *hi)
 {
@@ -62,12 +71,6 @@ static int same_mode(const json_t *a, const json_t *b)
 	return strcmp(x ? x : "hot", y ? y : "hot") == 0;
 }
 
-double wl_run_min_change(const json_t *run)
-{
-	json_t *noise = json_object_get(json_object_get(run, "request"), "noise");
-
-	return json_is_number(noise) ? json_number_value(noise) : WL_NOISE_DEFAULT;
-}
 
 /* The verdict on cell r against base as {"verdict", "change_pct"}, or null
  * values where it cannot be judged. */
@@ -143,7 +146,7 @@ static json_t *row_of(json_t *rows, const char *experiment, const json_t *r)
 json_t *wl_compare(const json_t *runs)
 {
 	const json_t *first = json_array_get(runs, 0), *run, *r;
-	double min_change = wl_run_min_change(first);
+	double min_change = run_min_change(first);
 	json_t *rows = json_array(), *row;
 	size_t i, j;
 
@@ -193,7 +196,7 @@ int wl_run_add_previous(struct wl_store *st, json_t *run, struct wl_error *err)
 	const char *device = json_string_value(json_object_get(json_object_get(run, "device"), "id"));
 	const char *experiment = json_string_value(json_object_get(run, "experiment"));
 	json_t *ids = NULL, *prev = NULL, *id, *r;
-	double min_change = wl_run_min_change(run);
+	double min_change = run_min_change(run);
 	size_t i, j;
 	int rc = -1;
 

@@ -26,10 +26,6 @@ enum wl_verdict wl_time_verdict(double m, double lo, double hi, double base_m, d
 /* "same", "faster", "slower". */
 const char *wl_verdict_name(enum wl_verdict v);
 
-/* The least relative change that counts for a run: its request's noise
- * target, or the request's default where it has none. */
-double wl_run_min_change(const json_t *run);
-
 /* The compare page's judgement of runs (an array of runs as wl_store_get_run
  * gives them, with results): {"noise", "min_change_pct", "rows": [{
  * "experiment", "variant", "params", "fastest", "cells": [{"run", "verdict",

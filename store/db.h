@@ -2,7 +2,8 @@
  * interface: statements prepared once per connection and kept, parameters
  * bound by number, rows stepped, columns read. The store's SQL is written once,
  * in what both engines share, with ?N parameters (PostgreSQL gets $N) and a
- * few {tokens} for what they spell differently (db_dialect.c). A connection is
+ * few {tokens} for what they spell differently (db.c translates them with
+ * each engine's table, db_backend.h). A connection is
  * used by one thread at a time. */
 #ifndef WL_DB_H
 #define WL_DB_H
@@ -32,7 +33,8 @@ int wl_db_sqlite_path(const char *target, char *out, size_t len);
  * so it is shown as "PostgreSQL"; a SQLite file as its path. */
 const char *wl_db_shown(const char *target);
 
-/* Connect to target. Caller closes *out with wl_db_close(). */
+/* Connect to target. Caller closes *out with wl_db_close(); on failure (-1,
+ * err says why) nothing is left open. */
 int wl_db_open(const char *target, struct wl_db **out, struct wl_error *err);
 void wl_db_close(struct wl_db *db);
 enum wl_db_kind wl_db_kind(const struct wl_db *db);
@@ -66,13 +68,16 @@ const void *wl_db_col_blob(struct wl_db_stmt *s, int col, size_t *n);
 /* Rows the last finished INSERT, UPDATE or DELETE changed. */
 long long wl_db_changes(struct wl_db *db);
 
-/* Run sql, one or more statements without parameters or rows. */
+/* Run sql, one or more statements without parameters or rows; -1 with err
+ * set when one fails (the ones before it have run). */
 int wl_db_exec(struct wl_db *db, const char *sql, struct wl_error *err);
 
 /* Transactions. A write transaction waits for the others to finish and keeps
  * them waiting until it ends (SQLite's BEGIN IMMEDIATE; on PostgreSQL a
  * transaction-wide lock), so that writers take turns and the change numbers
- * they take become visible in order. A read transaction sees one snapshot. */
+ * they take become visible in order. A read transaction sees one snapshot.
+ * Each returns -1 with err set when it cannot begin, and no transaction is
+ * open then. */
 int wl_db_begin_write(struct wl_db *db, struct wl_error *err);
 int wl_db_begin_read(struct wl_db *db, struct wl_error *err);
 /* Commit; on failure the transaction is rolled back. */
@@ -85,7 +90,8 @@ void wl_db_rollback(struct wl_db *db);
 void wl_db_fail(struct wl_db *db, struct wl_error *err, const char *doing);
 
 /* The schema version (how many migrations have run), and setting it inside
- * the migration's transaction. */
+ * the migration's transaction; -1 with err set when it cannot be read or
+ * written (*version unchanged). */
 int wl_db_schema_version(struct wl_db *db, int *version, struct wl_error *err);
 int wl_db_set_schema_version(struct wl_db *db, int version, struct wl_error *err);
 

@@ -1,9 +1,12 @@
 /* The store: the run queue and the history, shared by the server and the runner.
- * One interface over an embedded SQLite file (WAL mode), so that a server database
- * can replace it when a lab outgrows one machine. Each process opens its own
- * handle; a handle is used by one thread at a time. Every function returns 0 on
- * success and -1 on failure with err set (WL_ERR_NOT_FOUND, WL_ERR_CONFLICT,
- * WL_ERR_QUEUE_FULL, WL_ERR_UNAVAILABLE when the database is busy or broken). */
+ * One interface over two engines (db.h): an embedded SQLite file (WAL mode) for
+ * one machine, or a PostgreSQL database for a lab of hosts. Each process opens
+ * its own handle; a handle is used by one thread at a time. Every function
+ * returns 0 on success and -1 on failure with err set (WL_ERR_NOT_FOUND,
+ * WL_ERR_CONFLICT, WL_ERR_QUEUE_FULL, WL_ERR_UNAVAILABLE when the database is
+ * busy or broken); a function that writes does so in one transaction, so a
+ * failure leaves the store as it was, and its out-parameters are left unset
+ * (NULL for owned results). */
 #ifndef WL_STORE_H
 #define WL_STORE_H
 
@@ -13,8 +16,9 @@
 
 struct wl_store;
 
-/* Open (creating if needed) the database at path and bring its schema up to date.
- * Caller closes *out with wl_store_close(). */
+/* Open (creating if needed) the store at path (a SQLite file or a postgresql://
+ * URI) and bring its schema up to date. Caller closes *out with
+ * wl_store_close(); on failure nothing is left open. */
 int wl_store_open(const char *path, struct wl_store **out, struct wl_error *err);
 void wl_store_close(struct wl_store *st);
 
@@ -23,7 +27,7 @@ void wl_store_close(struct wl_store *st);
  * or the path does not fit. */
 int wl_store_beside(const char *path, const char *name, char *out, size_t len);
 
-/* The schema version the store is at (PRAGMA user_version). */
+/* The schema version the store is at (its count of applied migrations). */
 int wl_store_schema_version(struct wl_store *st, int *version, struct wl_error *err);
 
 /* ---- runs, as the server writes and reads them ---- */
@@ -125,12 +129,12 @@ int wl_store_heartbeat(struct wl_store *st, long long runner_id, struct wl_error
 /* Mark the runner stopped (its devices go offline at once). */
 int wl_store_runner_stopped(struct wl_store *st, long long runner_id, struct wl_error *err);
 
-/* Insert or update a device owned by runner_id; info is the device as the API
- * shows it (an object with at least "id" and "type"); ordinal orders "first GPU". */
 /* The stored description of device id (as last registered), or NULL in *out
  * when there is none. Caller owns *out. */
 int wl_store_get_device_info(struct wl_store *st, const char *id, json_t **out, struct wl_error *err);
 
+/* Insert or update a device owned by runner_id; info is the device as the API
+ * shows it (an object with at least "id" and "type"); ordinal orders "first GPU". */
 int wl_store_upsert_device(struct wl_store *st, long long runner_id, long long ordinal,
 			   const json_t *info, struct wl_error *err);
 

@@ -1,0 +1,46 @@
+// The house's shape holds (docs/architecture.md): no C file over 600 lines, no
+// function over 100, no include circle between modules, no include across the
+// layering — and the build itself refuses such an include, because each room
+// is compiled with the include paths of the rooms below it only.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+import { structure, ALLOWED } from '../../bench/structure.mjs';
+import { ROOT } from './harness.mjs';
+
+test('files_functions_and_includes_keep_to_the_architecture', () => {
+  const s = structure(ROOT);
+  assert.deepEqual(s.bigFiles, [], 'C files over 600 lines');
+  assert.deepEqual(s.bigFunctions, [], 'functions over 100 lines');
+  assert.deepEqual(s.circles, [], 'modules that include each other');
+  assert.deepEqual(s.crossings, [], 'includes across the layering');
+});
+
+test('the_build_refuses_an_include_across_the_layering', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'warplab-layers-'));
+  const flags = (room) => spawnSync('make', ['-s', `include-flags-${room}`], { cwd: ROOT, encoding: 'utf8' }).stdout.trim().split(/\s+/);
+  // One header of each room a probe may try.
+  const header = { common: 'error.h', store: 'store.h', catalog: 'catalog.h', server: 'server.h', runner: 'executor.h' };
+  try {
+    for (const room of ['common', 'store', 'catalog', 'server', 'runner']) {
+      mkdirSync(join(dir, room));
+      for (const [other, h] of Object.entries(header)) {
+        if (other === room) continue;
+        const probe = join(dir, room, `probe_${other}.c`);
+        writeFileSync(probe, `#include "${h}"\nint probe;\n`);
+        const cc = spawnSync('cc', ['-std=c11', '-D_GNU_SOURCE', '-fsyntax-only', ...flags(room),
+          ...spawnSync('pkg-config', ['--cflags', 'jansson', 'OpenCL', 'libpq'], { encoding: 'utf8' }).stdout.trim().split(/\s+/).filter(Boolean), probe],
+        { cwd: ROOT, encoding: 'utf8' });
+        const allowed = ALLOWED[room].includes(other);
+        assert.equal(cc.status === 0, allowed, `${room}/ including ${other}/${h}: ${allowed ? 'allowed' : 'refused'} expected\n${cc.stderr}`);
+        if (!allowed) assert.match(cc.stderr, new RegExp(`${h.replace('.', '\\.')}: No such file`));
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
