@@ -77,22 +77,34 @@ int wl_json_check_keys(const json_t *obj, const char *const *allowed, const char
 	return 0;
 }
 
+/* obj[key] when it has type (JSON_STRING, JSON_INTEGER); NULL without an
+ * error when it is absent and not required, else NULL with err set. */
+static const json_t *member(const json_t *obj, const char *key, int required, json_type type,
+			    const char *where, struct wl_error *err)
+{
+	const json_t *v = json_object_get(obj, key);
+
+	if (!v) {
+		if (required)
+			wl_error_set(err, WL_ERR_CONFIG, "%s: '%s' is missing", where, key);
+		return NULL;
+	}
+	if (json_typeof(v) != type) {
+		wl_error_set(err, WL_ERR_CONFIG, "%s: '%s' must be %s", where, key,
+			     type == JSON_STRING ? "a string" : "an integer");
+		return NULL;
+	}
+	return v;
+}
+
 int wl_json_get_string(const json_t *obj, const char *key, int required, char **out,
 			const char *where, struct wl_error *err)
 {
-	json_t *v = json_object_get(obj, key);
+	const json_t *v = member(obj, key, required, JSON_STRING, where, err);
 
 	*out = NULL;
-	if (!v) {
-		if (!required)
-			return 0;
-		wl_error_set(err, WL_ERR_CONFIG, "%s: '%s' is missing", where, key);
-		return -1;
-	}
-	if (!json_is_string(v)) {
-		wl_error_set(err, WL_ERR_CONFIG, "%s: '%s' must be a string", where, key);
-		return -1;
-	}
+	if (!v)
+		return required || json_object_get(obj, key) ? -1 : 0;
 	*out = strdup(json_string_value(v));
 	if (!*out) {
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
@@ -104,18 +116,10 @@ int wl_json_get_string(const json_t *obj, const char *key, int required, char **
 int wl_json_get_int(const json_t *obj, const char *key, int required, long long *out,
 		     const char *where, struct wl_error *err)
 {
-	json_t *v = json_object_get(obj, key);
+	const json_t *v = member(obj, key, required, JSON_INTEGER, where, err);
 
-	if (!v) {
-		if (!required)
-			return 0;
-		wl_error_set(err, WL_ERR_CONFIG, "%s: '%s' is missing", where, key);
-		return -1;
-	}
-	if (!json_is_integer(v)) {
-		wl_error_set(err, WL_ERR_CONFIG, "%s: '%s' must be an integer", where, key);
-		return -1;
-	}
+	if (!v)
+		return required || json_object_get(obj, key) ? -1 : 0;
 	*out = json_integer_value(v);
 	return 0;
 }

@@ -77,15 +77,12 @@ static int access_measure(const struct wl_point *pt, void *state, const struct w
 	int rc = -1;
 
 	snprintf(options, sizeof(options), "-D LOCAL_SIZE=%d", ACCESS_LOCAL);
-	if (wl_point_kernel(pt, options, v->kernel, &l.kernel, err) < 0)
+	if (wl_point_prepare(pt, v, options, buffers, 2, &l, err) < 0)
 		return -1;
-	if (wl_point_launch(pt, v, buffers, 2, &l, err) < 0)
-		goto out;
 	rc = wl_point_run(pt, &l, s->out, s->n * sizeof(float), (const void **)&s->output, res, err);
 	if (rc > 0)
 		wl_point_verify(pt, &(struct wl_exact_check){ .got = s->output, .want = access_expected,
 							      .ctx = s, .n = s->n }, res);
-out:
 	clReleaseKernel(l.kernel);
 	return rc < 0 ? -1 : 0;
 }

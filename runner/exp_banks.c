@@ -96,10 +96,8 @@ static int banks_measure(const struct wl_point *pt, void *state, const struct wl
 	int rc = -1;
 
 	snprintf(options, sizeof(options), "-D LOCAL_SIZE=%zu", s->local);
-	if (wl_point_kernel(pt, options, v->kernel, &l.kernel, err) < 0)
+	if (wl_point_prepare(pt, v, options, buffers, 1, &l, err) < 0)
 		return -1;
-	if (wl_point_launch(pt, v, buffers, 1, &l, err) < 0)
-		goto out;
 	rc = wl_point_run(pt, &l, s->out, items * sizeof(float), (const void **)&s->output, res, err);
 	if (rc <= 0)
 		goto out;

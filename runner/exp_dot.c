@@ -95,17 +95,14 @@ static int dot_measure(const struct wl_point *pt, void *state, const struct wl_v
 	int rc = -1;
 
 	snprintf(options, sizeof(options), "-D LOCAL_SIZE=%zu", s->local);
-	if (wl_point_kernel(pt, options, v->kernel, &l.kernel, err) < 0)
+	if (wl_point_prepare(pt, v, options, buffers, 5, &l, err) < 0)
 		return -1;
-	if (wl_point_launch(pt, v, buffers, 5, &l, err) < 0)
-		goto out;
 	/* All items slots are poisoned and read back; a variant that writes one
 	 * partial per work-group fills the first items / local of them. */
 	partials = wl_launch_decl_output_is(&v->host, "per_group") ? s->items / s->local : s->items;
 	rc = wl_point_run(pt, &l, s->resps, s->items * sizeof(float), (const void **)&s->partials, res, err);
 	if (rc > 0)
 		res->verified = wl_verify_partial_sums(s->partials, partials, s->dot, res);
-out:
 	clReleaseKernel(l.kernel);
 	return rc < 0 ? -1 : 0;
 }

@@ -138,14 +138,11 @@ static int minplus_measure(const struct wl_point *pt, void *state, const struct 
 	if (wl_launch_decl_reads(&v->host, "t") && !s->dt &&
 	    wl_point_buffer(pt, CL_MEM_READ_ONLY, count * sizeof(float), s->t, &s->dt, err) < 0)
 		return -1;
-	if (wl_point_kernel(pt, "", v->kernel, &l.kernel, err) < 0)
+	if (wl_point_prepare(pt, v, "", buffers, 3, &l, err) < 0)
 		return -1;
-	if (wl_point_launch(pt, v, buffers, 3, &l, err) < 0)
-		goto out;
 	rc = wl_point_run(pt, &l, s->dr, count * sizeof(float), (const void **)&s->output, res, err);
 	if (rc > 0)
 		minplus_verify(s, res);
-out:
 	clReleaseKernel(l.kernel);
 	return rc < 0 ? -1 : 0;
 }

@@ -132,12 +132,10 @@ static int myadd_measure(const struct wl_point *pt, void *state, const struct wl
 	struct wl_launch l = { 0 };
 	int rc = -1;
 
-	if (wl_point_kernel(pt, s->fp64 ? "-D WL_FP64" : "", v->kernel, &l.kernel, err) < 0)
-		return -1;
 	/* 1-D kernels take N work-items, 2-D ones N x N (host.global); the driver
 	 * chooses the work-group, as in the seed. */
-	if (wl_point_launch(pt, v, buffers, 3, &l, err) < 0)
-		goto out;
+	if (wl_point_prepare(pt, v, s->fp64 ? "-D WL_FP64" : "", buffers, 3, &l, err) < 0)
+		return -1;
 	if (!s->fp64) {
 		snprintf(res->note, sizeof(res->note), "ran in float: %s has no fp64", pt->dev->id);
 		res->bytes = 2.0 * (double)bytes;

@@ -83,10 +83,8 @@ static int reduction_measure(const struct wl_point *pt, void *state, const struc
 	int rc = -1;
 
 	snprintf(options, sizeof(options), "-D TILE_SIZE=%zu", s->local);
-	if (wl_point_kernel(pt, options, v->kernel, &l.kernel, err) < 0)
+	if (wl_point_prepare(pt, v, options, buffers, 2, &l, err) < 0)
 		return -1;
-	if (wl_point_launch(pt, v, buffers, 2, &l, err) < 0)
-		goto out;
 	/* Each work-group writes one partial sum. */
 	groups = l.global[0] / l.local[0];
 	if (v->host.has_fill)
@@ -94,7 +92,6 @@ static int reduction_measure(const struct wl_point *pt, void *state, const struc
 	rc = wl_point_run(pt, &l, s->partial, groups * sizeof(float), (const void **)&s->partials, res, err);
 	if (rc > 0)
 		res->verified = wl_verify_partial_sums(s->partials, groups, s->sum, res);
-out:
 	clReleaseKernel(l.kernel);
 	return rc < 0 ? -1 : 0;
 }

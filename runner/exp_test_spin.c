@@ -47,12 +47,11 @@ static int spin_measure(const struct wl_point *pt, void *state, const struct wl_
 	const struct wl_arg_buffer buffers[] = { { "flag", &s->flag }, { "out", &s->out } };
 	struct wl_launch l = { 0 };
 	const void *output;
-	int rc = -1;
+	int rc;
 
-	if (wl_point_kernel(pt, "", v->kernel, &l.kernel, err) < 0)
+	if (wl_point_prepare(pt, v, "", buffers, 2, &l, err) < 0)
 		return -1;
-	if (wl_point_launch(pt, v, buffers, 2, &l, err) == 0)
-		rc = wl_point_run(pt, &l, s->out, sizeof(cl_int), &output, res, err);
+	rc = wl_point_run(pt, &l, s->out, sizeof(cl_int), &output, res, err);
 	clReleaseKernel(l.kernel);
 	return rc < 0 ? -1 : 0;
 }

@@ -87,13 +87,11 @@ static int transpose_measure(const struct wl_point *pt, void *state,
 	int rc = -1;
 
 	snprintf(options, sizeof(options), "-D TILE_DIM=%zu -D BLOCK_ROWS=%zu", s->tile, s->rows);
-	if (wl_point_kernel(pt, options, v->kernel, &l.kernel, err) < 0)
-		return -1;
 	/* tile x rows work-items per group; the tiled kernels loop over the tile's
 	 * rows, the seed's naive kernel handles one element per work-item: the
 	 * catalog's host.global says which. */
-	if (wl_point_launch(pt, v, buffers, 2, &l, err) < 0)
-		goto out;
+	if (wl_point_prepare(pt, v, options, buffers, 2, &l, err) < 0)
+		return -1;
 	rc = wl_point_run(pt, &l, s->odata, bytes, (const void **)&s->output, res, err);
 	if (rc > 0) {
 		struct wl_exact_check job = { .got = s->output, .n = s->n * s->n, .row_len = s->n };
@@ -106,7 +104,6 @@ static int transpose_measure(const struct wl_point *pt, void *state,
 		}
 		wl_point_verify(pt, &job, res);
 	}
-out:
 	clReleaseKernel(l.kernel);
 	return rc < 0 ? -1 : 0;
 }

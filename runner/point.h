@@ -86,6 +86,14 @@ int wl_point_launch(const struct wl_point *pt, const struct wl_variant_def *v,
 		    const struct wl_arg_buffer *buffers, size_t nbuffers, struct wl_launch *l,
 		    struct wl_error *err);
 
+/* Build variant v's kernel from pt's source with options and make its
+ * declared launch into *l (wl_point_kernel, then wl_point_launch). Caller
+ * releases l->kernel with clReleaseKernel(); on failure (-1, err set)
+ * nothing is left to release. */
+int wl_point_prepare(const struct wl_point *pt, const struct wl_variant_def *v, const char *options,
+		     const struct wl_arg_buffer *buffers, size_t nbuffers, struct wl_launch *l,
+		     struct wl_error *err);
+
 /* Time launch l after pt->warmup warm-ups into res, in batches, until
  * pt->sampling says the median is known well enough (or its budget or
  * pt->repeat samples are reached). A work-group size the driver refuses is

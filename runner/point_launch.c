@@ -97,3 +97,17 @@ int wl_point_launch(const struct wl_point *pt, const struct wl_variant_def *v,
 			return -1;
 	return 0;
 }
+
+int wl_point_prepare(const struct wl_point *pt, const struct wl_variant_def *v, const char *options,
+		     const struct wl_arg_buffer *buffers, size_t nbuffers, struct wl_launch *l,
+		     struct wl_error *err)
+{
+	if (wl_point_kernel(pt, options, v->kernel, &l->kernel, err) < 0)
+		return -1;
+	if (wl_point_launch(pt, v, buffers, nbuffers, l, err) < 0) {
+		clReleaseKernel(l->kernel);
+		l->kernel = NULL;
+		return -1;
+	}
+	return 0;
+}

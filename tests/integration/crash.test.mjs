@@ -13,36 +13,9 @@ const accepted = new Set();
 before(() => lab.startServer());
 after(() => lab.close());
 
-// Post small runs from several clients at once until stop() is called;
-// answered(k) resolves once k of its posts were answered 201, so a kill
-// lands while posts are in flight however fast the machine is.
-function postLoop(clients) {
-  let stopping = false;
-  let count = 0;
-  const waiters = [];
-  const loops = Array.from({ length: clients }, async () => {
-    while (!stopping) {
-      try {
-        const res = await lab.post('/api/runs', { experiment: 'copy', params: { n: 1024 }, repeat: 1, label: 'crash test' });
-        if (res.status === 201) {
-          accepted.add(res.json.id);
-          count++;
-          for (const w of waiters.filter((x) => count >= x.k)) w.ok();
-        }
-      } catch {
-        return; // the server is gone: this client stops
-      }
-    }
-  });
-  return {
-    answered: (k) => new Promise((ok) => { if (count >= k) ok(); else waiters.push({ k, ok }); }),
-    stop: () => { stopping = true; return Promise.all(loops); },
-  };
-}
-
 test('no_run_answered_201_is_lost_when_the_server_is_killed', async () => {
   for (let cycle = 0; cycle < 5; cycle++) {
-    const posting = postLoop(8);
+    const posting = lab.postLoop(8, () => ({ experiment: 'copy', params: { n: 1024 }, repeat: 1, label: 'crash test' }), accepted);
     await posting.answered(4 + 4 * cycle);
     await lab.stop(lab.server, 'SIGKILL');
     await posting.stop();

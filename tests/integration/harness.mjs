@@ -113,6 +113,35 @@ export class Lab {
     return kernels;
   }
 
+  // Post runs from several clients at once until stop(); body(i, k) is client
+  // k's i-th request, and every id answered 201 goes into accepted (a Set).
+  // answered(n) resolves once n posts were answered 201, so a kill can land
+  // among posts in flight however fast the machine is. A client stops when
+  // the server is gone.
+  postLoop(clients, body, accepted) {
+    let stopping = false;
+    let count = 0;
+    const waiters = [];
+    const loops = Array.from({ length: clients }, async (_, k) => {
+      for (let i = 0; !stopping; i++) {
+        try {
+          const res = await this.post('/api/runs', body(i, k));
+          if (res.status === 201) {
+            accepted.add(res.json.id);
+            count++;
+            for (const w of waiters.filter((x) => count >= x.n)) w.ok();
+          }
+        } catch {
+          return;
+        }
+      }
+    });
+    return {
+      answered: (n) => new Promise((ok) => { if (count >= n) ok(); else waiters.push({ n, ok }); }),
+      stop: () => { stopping = true; return Promise.all(loops); },
+    };
+  }
+
   // Fill the lab's (empty) store from a file of JSON lines, as
   // `warplab-store import` reads them (tests/fixtures/*.jsonl).
   importStore(fixture) {

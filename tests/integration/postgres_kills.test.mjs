@@ -19,33 +19,6 @@ function startRunner(host) {
   return lab.startRunner(['--host-name', host, '--heartbeat', '3']).then((c) => { runners[host] = c; });
 }
 
-// Post runs from several clients until stop() is called; answered(k)
-// resolves once k of its posts were answered 201, so each kill lands among
-// posts in flight however fast the machine is.
-function postLoop(clients) {
-  let stopping = false;
-  let count = 0;
-  const waiters = [];
-  const loops = Array.from({ length: clients }, async (_, k) => {
-    for (let i = 0; !stopping; i++) {
-      try {
-        const res = await lab.post('/api/runs', RUNS[(i + k) % RUNS.length]);
-        if (res.status === 201) {
-          accepted.add(res.json.id);
-          count++;
-          for (const w of waiters.filter((x) => count >= x.k)) w.ok();
-        }
-      } catch {
-        return; // the server is gone: this client stops
-      }
-    }
-  });
-  return {
-    answered: (k) => new Promise((ok) => { if (count >= k) ok(); else waiters.push({ k, ok }); }),
-    stop: () => { stopping = true; return Promise.all(loops); },
-  };
-}
-
 before(async () => {
   await lab.startServer();
   await startRunner('gpu-a');
@@ -57,7 +30,7 @@ test('twenty_random_kills_lose_no_run_answered_201', async () => {
   let seed = 12345;
   const random = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
   for (let cycle = 0; cycle < 20; cycle++) {
-    const posting = postLoop(3);
+    const posting = lab.postLoop(3, (i, k) => RUNS[(i + k) % RUNS.length], accepted);
     await posting.answered(2 + Math.floor(4 * random()));
     const victim = ['gpu-a', 'gpu-b', 'server'][Math.floor(random() * 3)];
     if (victim === 'server') {
