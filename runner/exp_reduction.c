@@ -85,8 +85,15 @@ static int reduction_measure(const struct wl_point *pt, void *state, const struc
 	snprintf(options, sizeof(options), "-D TILE_SIZE=%zu", s->local);
 	if (wl_point_prepare(pt, v, options, buffers, 2, &l, err) < 0)
 		return -1;
-	/* Each work-group writes one partial sum. */
-	groups = l.global[0] / l.local[0];
+	/* Each work-group writes one partial sum, into room for max_groups. */
+	groups = l.local[0] ? l.global[0] / l.local[0] : 0;
+	if (groups == 0 || groups > s->max_groups) {
+		wl_error_set(err, WL_ERR_CONFIG,
+			     "variant '%s': its declared launch makes %zu work-groups; a reduction writes 1 to n / local partial sums",
+			     v->id, groups);
+		clReleaseKernel(l.kernel);
+		return -1;
+	}
 	if (v->host.has_fill)
 		snprintf(res->note, sizeof(res->note), "%zu work-groups of %zu", groups, l.local[0]);
 	rc = wl_point_run(pt, &l, s->partial, groups * sizeof(float), (const void **)&s->partials, res, err);

@@ -60,6 +60,28 @@ int store_step_id(struct wl_store *st, const char *sql, long long id, const char
 	return rc == WL_DB_ERROR ? -1 : 0;
 }
 
+int store_run_row(struct wl_store *st, const char *sql, long long id, const char *doing,
+		  struct wl_db_stmt **out, struct wl_error *err)
+{
+	struct wl_db_stmt *s = store_stmt(st, sql, err);
+	int rc;
+
+	if (!s)
+		return -1;
+	wl_db_bind_int64(s, 1, id);
+	rc = wl_db_step(s);
+	if (rc == WL_DB_ROW) {
+		*out = s;
+		return 0;
+	}
+	wl_db_reset(s);
+	if (rc == WL_DB_DONE)
+		wl_error_set(err, WL_ERR_NOT_FOUND, "run %lld does not exist", id);
+	else
+		store_fail(st, err, doing);
+	return -1;
+}
+
 json_t *store_col_text(struct wl_db_stmt *s, int col)
 {
 	const char *t = wl_db_col_text(s, col);

@@ -31,6 +31,13 @@ void store_fail(struct wl_store *st, struct wl_error *err, const char *doing);
 int store_step_id(struct wl_store *st, const char *sql, long long id, const char *a,
 		  const char *b, const char *doing, struct wl_error *err);
 
+/* The cached statement sql run with ?1 = id and stepped to its first row;
+ * *out is that statement, for the caller to read and reset. -1 with
+ * WL_ERR_NOT_FOUND ("run N does not exist") when there is no row, or the
+ * store's error naming doing; the statement is reset then. */
+int store_run_row(struct wl_store *st, const char *sql, long long id, const char *doing,
+		  struct wl_db_stmt **out, struct wl_error *err);
+
 /* A write transaction (writers take turns), a read one (one snapshot), and
  * their end. */
 int store_begin(struct wl_store *st, struct wl_error *err);

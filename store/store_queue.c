@@ -70,25 +70,11 @@ int wl_store_cancel_run(struct wl_store *st, long long id, struct wl_error *err)
 {
 	struct wl_db_stmt *s;
 	char status[16];
-	int rc;
 
 	if (store_begin(st, err) < 0)
 		return -1;
-	s = store_stmt(st, SQL_RUN_STATUS, err);
-	if (!s)
+	if (store_run_row(st, SQL_RUN_STATUS, id, "read run status", &s, err) < 0)
 		goto fail;
-	wl_db_bind_int64(s, 1, id);
-	rc = wl_db_step(s);
-	if (rc == WL_DB_DONE) {
-		wl_db_reset(s);
-		wl_error_set(err, WL_ERR_NOT_FOUND, "run %lld does not exist", id);
-		goto fail;
-	}
-	if (rc != WL_DB_ROW) {
-		wl_db_reset(s);
-		store_fail(st, err, "read run status");
-		goto fail;
-	}
 	snprintf(status, sizeof(status), "%s", wl_db_col_text(s, 0));
 	wl_db_reset(s);
 	if (strcmp(status, "queued") && strcmp(status, "running")) {

@@ -95,21 +95,12 @@ static const char SQL_RUN_EXISTS[] = "SELECT 1 FROM runs WHERE id = ?1";
 /* 0 when run id exists, else -1 with WL_ERR_NOT_FOUND (or a store error). */
 static int run_exists(struct wl_store *st, long long id, struct wl_error *err)
 {
-	struct wl_db_stmt *s = store_stmt(st, SQL_RUN_EXISTS, err);
-	int rc;
+	struct wl_db_stmt *s;
 
-	if (!s)
+	if (store_run_row(st, SQL_RUN_EXISTS, id, "find a run", &s, err) < 0)
 		return -1;
-	wl_db_bind_int64(s, 1, id);
-	rc = wl_db_step(s);
 	wl_db_reset(s);
-	if (rc == WL_DB_ROW)
-		return 0;
-	if (rc == WL_DB_DONE)
-		wl_error_set(err, WL_ERR_NOT_FOUND, "run %lld does not exist", id);
-	else
-		store_fail(st, err, "find a run");
-	return -1;
+	return 0;
 }
 
 int wl_store_get_samples(struct wl_store *st, long long id, json_t **out, struct wl_error *err)
@@ -163,26 +154,12 @@ int wl_store_get_run(struct wl_store *st, long long id, int with_results, json_t
 {
 	struct wl_db_stmt *s;
 	json_t *run = NULL, *results;
-	int rc;
 
 	/* One read transaction, so the run and its results agree. */
 	if (store_begin_read(st, err) < 0)
 		return -1;
-	s = store_stmt(st, SQL_GET_RUN, err);
-	if (!s)
+	if (store_run_row(st, SQL_GET_RUN, id, "read run", &s, err) < 0)
 		goto fail;
-	wl_db_bind_int64(s, 1, id);
-	rc = wl_db_step(s);
-	if (rc == WL_DB_DONE) {
-		wl_db_reset(s);
-		wl_error_set(err, WL_ERR_NOT_FOUND, "run %lld does not exist", id);
-		goto fail;
-	}
-	if (rc != WL_DB_ROW) {
-		store_fail(st, err, "read run");
-		wl_db_reset(s);
-		goto fail;
-	}
 	run = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:{s:I, s:I}, s:o, s:I, s:I, s:o, s:o}",
 			"id", (json_int_t)wl_db_col_int64(s, 0), "experiment",
 			store_col_text(s, 1), "label", store_col_text(s, 2), "status",
