@@ -79,7 +79,7 @@ VENDOR := $(addprefix www/vendor/,$(notdir $(VENDOR_FILES))) www/vendor/chartjs-
 
 all: build
 
-build: $(BUILD)/warplab-server $(BUILD)/warplab-runner $(BUILD)/warplab-store $(VENDOR)
+build: $(BUILD)/warplab-server $(BUILD)/warplab-runner $(BUILD)/warplab-store $(BUILD)/libwarplab-trace.so $(VENDOR)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -90,6 +90,12 @@ $(BUILD)/warplab-server: $(SERVER_OBJ) $(SHARED_OBJ)
 
 $(BUILD)/warplab-runner: $(RUNNER_OBJ) $(SHARED_OBJ)
 	$(CC) $(WL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(RUNNER_LIBS)
+
+# The Oclgrind plugin the tracer loads (runner/oclgrind_trace.cpp): C++ by
+# Oclgrind's interface, built as Debian's Oclgrind wants its plugins.
+$(BUILD)/libwarplab-trace.so: runner/oclgrind_trace.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) -std=c++17 -O2 -g -Wall -Wextra -Werror -fPIC -shared -fno-rtti $(CXXFLAGS) $(LDFLAGS) -o $@ $<
 
 # Copy, export and import whole stores (SQLite <-> PostgreSQL, JSON lines).
 $(BUILD)/warplab-store: $(TOOLS_OBJ) $(SHARED_OBJ)

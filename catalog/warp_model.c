@@ -41,9 +41,7 @@ static int distinct(long long *v, int n)
 	return count;
 }
 
-/* How many distinct units of size unit the byte ranges [addr, addr + bytes)
- * cover; scratch receives them, once each. */
-static int units(const long long *addr, int n, int bytes, int unit, long long *scratch)
+int wl_model_units(const long long *addr, int n, int bytes, int unit, long long *scratch)
 {
 	int k = 0;
 
@@ -53,11 +51,9 @@ static int units(const long long *addr, int n, int bytes, int unit, long long *s
 	return distinct(scratch, k);
 }
 
-/* The passes one local request takes over the fewest it could: the most
- * distinct words in one bank, over the banks' share of all distinct words. */
-static double conflict_degree(const long long *addr, int n, int bytes, long long *scratch)
+double wl_model_conflict_degree(const long long *addr, int n, int bytes, long long *scratch)
 {
-	int count[WL_MODEL_BANKS] = { 0 }, words = units(addr, n, bytes, WL_MODEL_BANK_BYTES, scratch);
+	int count[WL_MODEL_BANKS] = { 0 }, words = wl_model_units(addr, n, bytes, WL_MODEL_BANK_BYTES, scratch);
 	int worst = 0, ideal = (words + WL_MODEL_BANKS - 1) / WL_MODEL_BANKS;
 
 	for (int i = 0; i < words; i++) {
@@ -67,6 +63,12 @@ static double conflict_degree(const long long *addr, int n, int bytes, long long
 			worst = count[bank];
 	}
 	return ideal ? (double)worst / ideal : 0;
+}
+
+double wl_model_useful_bytes(const long long *addr, int n, int bytes, long long *scratch)
+{
+	memcpy(scratch, addr, sizeof(*addr) * (size_t)n);
+	return (double)distinct(scratch, n) * bytes;
 }
 
 static int eval(struct sim *s, const struct wl_expr *e, long long *out, const char *what)
@@ -117,13 +119,12 @@ static int visit(struct sim *s)
 			continue;	/* no work-item of this warp makes the access */
 		s->requests++;
 		if (a->space == WL_SPACE_LOCAL) {
-			s->degree += conflict_degree(addr, n, a->bytes, scratch);
+			s->degree += wl_model_conflict_degree(addr, n, a->bytes, scratch);
 			continue;
 		}
-		s->sectors += units(addr, n, a->bytes, WL_MODEL_SECTOR, scratch);
-		s->lines += units(addr, n, a->bytes, WL_MODEL_LINE, scratch);
-		memcpy(scratch, addr, sizeof(*addr) * (size_t)n);
-		s->useful += (double)distinct(scratch, n) * a->bytes;
+		s->sectors += wl_model_units(addr, n, a->bytes, WL_MODEL_SECTOR, scratch);
+		s->lines += wl_model_units(addr, n, a->bytes, WL_MODEL_LINE, scratch);
+		s->useful += wl_model_useful_bytes(addr, n, a->bytes, scratch);
 	}
 	return 0;
 }

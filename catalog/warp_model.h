@@ -46,6 +46,18 @@ struct wl_prediction {
 	int sampled;
 };
 
+/* The rules one warp request is counted by, shared with the traced model
+ * (trace_model.h): n lanes' byte addresses addr, each of an element of bytes.
+ * scratch holds at least n * (bytes / unit + 2) values. */
+/* The distinct units of size unit (a sector, a line, a bank word) the ranges
+ * [addr, addr + bytes) cover. */
+int wl_model_units(const long long *addr, int n, int bytes, int unit, long long *scratch);
+/* The passes a local request takes over the fewest it could: the most
+ * distinct words in one bank over the banks' share of all distinct words. */
+double wl_model_conflict_degree(const long long *addr, int n, int bytes, long long *scratch);
+/* Distinct addresses times bytes: what the request asks for. */
+double wl_model_useful_bytes(const long long *addr, int n, int bytes, long long *scratch);
+
 /* Predict m at params[0..nparams) (the point's values, in catalog order) for
  * warps of lanes work-items. -1 with the reason in err where the model cannot
  * be evaluated there (a division by zero, a negative index, a group too big),

@@ -13,7 +13,9 @@ set -eu
 # PostgreSQL 15 server, which the tests start in a temporary folder of their own;
 # Debian's clang, whose preprocessor the custom-kernel directive check is tested
 # against.
-pkgs="make gcc pkg-config libmicrohttpd-dev libjansson-dev libsqlite3-dev sqlite3 libpq-dev zlib1g-dev
+# Oclgrind, the OpenCL simulator the tracer runs kernels in (its headers and
+# g++ for the plugin warplab loads into it).
+pkgs="make gcc g++ oclgrind liboclgrind-dev pkg-config libmicrohttpd-dev libjansson-dev libsqlite3-dev sqlite3 libpq-dev zlib1g-dev
 ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo curl ca-certificates
 chromium fonts-dejavu-core systemd postgresql-15 clang"
 

@@ -7,6 +7,7 @@
 #include "log.h"
 #include "options.h"
 #include "runner.h"
+#include "trace.h"
 
 #ifndef WL_VERSION
 #define WL_VERSION "0.0.0"
@@ -52,6 +53,7 @@ int main(int argc, char **argv)
 		{ "no-fp64", WL_OPT_FLAG, &cfg.no_fp64, NULL, "treat devices as without fp64: double experiments run in float", 0, 0 },
 		{ "unconfined-kernels", WL_OPT_FLAG, &cfg.unconfined_kernels, NULL, "run custom kernels even where the worker cannot be confined (no Landlock): their source could then read any file this user can (default: such runs fail saying why)", 0, 0 },
 		{ "test-kernels", WL_OPT_FLAG, &cfg.test_kernels, NULL, "allow the catalog's test-only experiments (for warplab's own tests)", 0, 0 },
+		{ "trace", WL_OPT_STRING, &cfg.trace, "SPEC", "trace one variant's memory accesses at one point in the Oclgrind simulator and print its figures as JSON beside the declared ones: SPEC is a run request with one variant or custom kernel (and \"lanes\", default 32); nothing is queued or stored", 0, 0 },
 		{ "worker-fd", WL_OPT_INT, &cfg.worker_fd, "FD", "(internal) run as the worker, reporting on FD", 0, 65535 },
 		{ "runner-id", WL_OPT_INT, &cfg.runner_id, "ID", "(internal) the worker's runner id", 1, 1L << 62 },
 		{ "device-slot", WL_OPT_INT, &cfg.device_slot, "N", "(internal) the worker's device, by its place among those found", 0, 1023 },
@@ -79,7 +81,10 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	status = cfg.worker_fd >= 0 ? wl_work(&cfg) : wl_supervise(&cfg, argc, argv);
+	if (cfg.trace)
+		status = wl_trace_main(&cfg, argv);
+	else
+		status = cfg.worker_fd >= 0 ? wl_work(&cfg) : wl_supervise(&cfg, argc, argv);
 out:
 	wl_options_free(options);
 	return status;

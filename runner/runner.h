@@ -29,6 +29,7 @@ struct runner_config {
 	long worker_fd;		/* >= 0: this process is the worker, reporting on this fd */
 	long runner_id;		/* the worker's runner id, given by the supervisor */
 	long device_slot;	/* the worker's device: its index among those found */
+	char *trace;		/* --trace: the spec to trace, or NULL */
 };
 
 /* Raised by SIGTERM and SIGINT in either process. */

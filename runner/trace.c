@@ -1,0 +1,359 @@
+/* warplab-runner --trace SPEC: one variant (or custom kernel) at one point,
+ * run in the Oclgrind simulator with the family's own host code — its inputs,
+ * arguments and declared launch — while runner/oclgrind_trace.cpp records
+ * the first work-group's loads and stores; then counted by the warp model's
+ * rules (trace_model.h) and printed as JSON beside the declared prediction.
+ *
+ * The process runs twice: first as called, where it sets Oclgrind up (the
+ * runtime preloaded, the plugin, only the first and last work-groups run,
+ * line tables in the build: -debug-info-kind=line-tables-only, as Oclgrind's
+ * compiler spells -g) and executes itself again; then, with
+ * WARPLAB_TRACING set, as the traced run. Everything it reads is what the
+ * worker reads; it opens no store. */
+#include "trace.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cl_device.h"
+#include "cl_program.h"
+#include "custom_kernels.h"
+#include "experiments.h"
+#include "json_strict.h"
+#include "log.h"
+#include "points.h"
+#include "request.h"
+#include "source.h"
+#include "trace_model.h"
+#include "warp_model.h"
+
+#define OCLGRIND_RUNTIME "/usr/lib/oclgrind/liboclgrind-rt.so"
+#define TRACE_PLUGIN "libwarplab-trace.so"
+
+int wl_trace_plugin_path(char *out, size_t len)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n > 0) {
+		self[n] = '\0';
+		snprintf(out, len, "%s/%s", dirname(self), TRACE_PLUGIN);
+		if (access(out, R_OK) == 0)
+			return 0;
+	}
+#ifdef WL_LIBDIR
+	snprintf(out, len, "%s/%s", WL_LIBDIR, TRACE_PLUGIN);
+	if (access(out, R_OK) == 0)
+		return 0;
+#endif
+	return -1;
+}
+
+/* Set Oclgrind up and run this program again under it. Returns only on
+ * failure, with why. */
+static int exec_traced(char **argv, const char *out_path, struct wl_error *err)
+{
+	char plugin[PATH_MAX];
+
+	if (access(OCLGRIND_RUNTIME, R_OK) != 0) {
+		wl_error_set(err, WL_ERR_CONFIG,
+			     "tracing needs Oclgrind (%s is not there: apt-get install oclgrind)",
+			     OCLGRIND_RUNTIME);
+		return -1;
+	}
+	if (wl_trace_plugin_path(plugin, sizeof(plugin)) < 0) {
+		wl_error_set(err, WL_ERR_CONFIG, "tracing needs %s beside warplab-runner", TRACE_PLUGIN);
+		return -1;
+	}
+	if (setenv("LD_PRELOAD", OCLGRIND_RUNTIME, 1) < 0 ||
+	    setenv("OCLGRIND_PLUGINS", plugin, 1) < 0 || setenv("OCLGRIND_QUICK", "1", 1) < 0 ||
+	    setenv("OCLGRIND_BUILD_OPTIONS", "-debug-info-kind=line-tables-only", 1) < 0 ||
+	    setenv("WARPLAB_TRACE_OUT", out_path, 1) < 0 || setenv("WARPLAB_TRACING", "1", 1) < 0) {
+		wl_error_set(err, WL_ERR_INTERNAL, "cannot set the environment");
+		return -1;
+	}
+	execv("/proc/self/exe", argv);
+	wl_error_set(err, WL_ERR_INTERNAL, "cannot run itself under Oclgrind: %s", strerror(errno));
+	return -1;
+}
+
+/* What is traced: the request's first variant or custom kernel at its
+ * first point. */
+struct traced {
+	const struct wl_experiment *exp;
+	json_t *normalized;
+	struct wl_points pts;
+	struct wl_variant_def def;	/* a custom kernel's: its like variant's, its entry */
+	const struct wl_variant_def *builtin;
+	struct wl_source family, custom;
+	int is_custom;
+	int lanes;
+};
+
+static long long gcd(long long a, long long b)
+{
+	while (b) {
+		long long r = a % b;
+
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
+/* The work-group to trace where the driver would choose it: the one the
+ * model assumes, else lanes work-items along dimension 0; in each dimension
+ * cut to divide the grid (Oclgrind, as OpenCL 1.2, wants it to). */
+static int local_guess(struct traced *t, struct wl_error *err)
+{
+	struct wl_launch_decl *h = &t->def.host;
+	const struct wl_model *m = t->builtin->model;
+	struct wl_launch_size size;
+	char text[32];
+
+	h->has_local = 1;
+	for (int d = 0; d < 2; d++) {
+		if (m && m->dims == h->dims)
+			h->local[d] = m->local[d];
+		else if (wl_expr_parse(d ? "1" : "32", NULL, 0, 0, &h->local[d], err) < 0)
+			return -1;
+	}
+	if (wl_launch_decl_size(h, t->pts.values, &size, err) < 0)
+		return -1;
+	for (int d = 0; d < size.dims; d++) {
+		snprintf(text, sizeof(text), "%lld", gcd(size.global[d], size.local[d]));
+		if (wl_expr_parse(text, NULL, 0, 0, &h->local[d], err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int plan(const struct wl_catalog *cat, const char *kernels_dir, const char *spec,
+		struct traced *t, struct wl_error *err)
+{
+	json_t *body = json_loads(spec, 0, NULL), *k;
+	long long measurements, lanes = 32;
+	char path[4096];
+	int rc = -1;
+
+	if (!body) {
+		wl_error_set(err, WL_ERR_BAD_JSON, "--trace: the spec is not JSON");
+		return -1;
+	}
+	if (wl_json_get_int(body, "lanes", 0, &lanes, "--trace", err) < 0)
+		goto out;
+	t->lanes = (int)lanes;
+	json_object_del(body, "lanes");
+	if (wl_request_validate(cat, body, &t->normalized, &measurements, err) < 0)
+		goto out;
+	t->exp = wl_catalog_find(cat, json_string_value(json_object_get(t->normalized, "experiment")));
+	if (wl_request_points(t->exp, t->normalized, &t->pts, err) < 0)
+		goto out;
+	k = json_array_get(json_object_get(t->normalized, "kernels"), 0);
+	if (json_array_size(json_object_get(t->normalized, "variants")) > 0) {
+		t->builtin = wl_experiment_variant(t->exp, json_string_value(json_array_get(
+							json_object_get(t->normalized, "variants"), 0)), NULL);
+		t->def = *t->builtin;
+	} else {
+		t->builtin = wl_custom_kernel_like(t->exp, k);
+		t->def = *t->builtin;
+		t->def.kernel = (char *)json_string_value(json_object_get(k, "entry"));
+		t->is_custom = 1;
+		if (wl_source_from_text(json_string_value(json_object_get(k, "source")), &t->custom, err) < 0)
+			goto out;
+	}
+	/* Where the driver chooses the work-group, Oclgrind would choose one
+	 * work-item. */
+	if (!t->def.host.has_local && local_guess(t, err) < 0)
+		goto out;
+	snprintf(path, sizeof(path), "%s/%s", kernels_dir, t->exp->source);
+	if (wl_source_load(path, &t->family, err) < 0)
+		goto out;
+	rc = 0;
+out:
+	json_decref(body);
+	return rc;
+}
+
+static void traced_free(struct traced *t)
+{
+	json_decref(t->normalized);
+	wl_points_free(&t->pts);
+	wl_source_free(&t->family);
+	wl_source_free(&t->custom);
+}
+
+/* Run the family's host code for the variant once at the point. */
+static int run_once(struct traced *t, struct wl_cl_device *dev, struct wl_program_cache *programs,
+		    struct wl_error *err)
+{
+	const struct wl_experiment_ops *ops = wl_experiment_ops_find(t->exp->id);
+	struct wl_measurement *m = calloc(1, sizeof(*m));
+	struct wl_point pt = {
+		.dev = dev, .exp = t->exp, .values = t->pts.values, .seed = 1, .warmup = 0,
+		.repeat = 1, .programs = programs, .source = &t->family,
+	};
+	void *state = NULL;
+	int rc = -1;
+
+	if (!ops || !m) {
+		wl_error_set(err, WL_ERR_INTERNAL, ops ? "out of memory" : "no host code for %s", t->exp->id);
+		goto out;
+	}
+	if (t->is_custom) {
+		pt.source = &t->custom;
+		pt.family = &t->family;
+		pt.like_kernel = t->builtin->kernel;
+	}
+	if (ops->setup(&pt, &state, err) < 0)
+		goto out;
+	rc = ops->measure(&pt, state, &t->def, m, err);
+	/* Only the first and last work-groups ran: the output is not all there,
+	 * and a failed verification says nothing. A launch that failed does. */
+	if (rc == 0 && m->error[0] && strncmp(m->error, "verification failed", 19) != 0) {
+		wl_error_set(err, WL_ERR_INTERNAL, "the traced run failed: %s", m->error);
+		rc = -1;
+	}
+	ops->teardown(state);
+out:
+	free(m);
+	return rc;
+}
+
+static json_t *figures_json(const struct wl_access_figures *f, int local)
+{
+	if (local)
+		return json_pack("{s:f, s:f}", "requests", f->requests, "conflict_degree", f->conflict_degree);
+	return json_pack("{s:f, s:f, s:f, s:f}", "requests", f->requests, "sectors_per_request",
+			 f->sectors_per_request, "lines_per_request", f->lines_per_request, "efficiency",
+			 f->efficiency);
+}
+
+/* {"sites": [...], "efficiency", "sectors_per_request", "conflict_degree"}. */
+static json_t *traced_json(const struct wl_trace_figures *tr)
+{
+	json_t *sites = json_array();
+
+	for (int i = 0; sites && i < tr->nsites; i++) {
+		const struct wl_trace_site *s = &tr->sites[i];
+		json_t *o = figures_json(&s->figures, s->local);
+
+		json_object_set_new(o, "line", json_integer(s->line));
+		json_object_set_new(o, "op", json_string(s->store ? "store" : "load"));
+		json_object_set_new(o, "space", json_string(s->local ? "local" : "global"));
+		json_array_append_new(sites, o);
+	}
+	return json_pack("{s:o, s:o, s:o, s:o, s:I, s:I}", "sites", sites, "efficiency",
+			 tr->has_global ? json_real(tr->efficiency) : json_null(), "sectors_per_request",
+			 tr->has_global ? json_real(tr->sectors_per_request) : json_null(),
+			 "conflict_degree", tr->has_local ? json_real(tr->conflict_degree) : json_null(),
+			 "records", (json_int_t)tr->records, "dropped", (json_int_t)tr->dropped);
+}
+
+/* The declared prediction at the same point, or null where none is declared. */
+static json_t *declared_json(const struct traced *t)
+{
+	struct wl_prediction p;
+	struct wl_error err;
+
+	if (t->is_custom || !t->builtin->model ||
+	    wl_model_predict(t->builtin->model, t->pts.values, (int)t->exp->nparams, t->lanes, 0, &p,
+			     &err) < 0)
+		return json_null();
+	return json_pack("{s:o, s:o, s:o}", "efficiency",
+			 p.has_global ? json_real(p.efficiency) : json_null(), "sectors_per_request",
+			 p.has_global ? json_real(p.sectors_per_request) : json_null(), "conflict_degree",
+			 p.has_local ? json_real(p.conflict_degree) : json_null());
+}
+
+/* The traced run itself, under Oclgrind: prints the JSON. */
+static int traced_run(const struct runner_config *cfg, const char *spec, struct wl_error *err)
+{
+	struct wl_catalog *cat = NULL;
+	struct wl_cl_devices devs = { 0 };
+	struct wl_program_cache *programs = NULL;
+	struct traced t = { 0 };
+	struct wl_trace_figures *tr = calloc(1, sizeof(*tr));
+	const char *out_path = getenv("WARPLAB_TRACE_OUT");
+	char path[4096], where[256], *text = NULL;
+	size_t len = 0;
+	FILE *f = NULL;
+	json_t *o;
+	int rc = -1;
+
+	snprintf(path, sizeof(path), "%s/catalog.json", cfg->kernels);
+	if (!tr || wl_catalog_load(path, &cat, err) < 0 || plan(cat, cfg->kernels, spec, &t, err) < 0)
+		goto out;
+	if (wl_cl_devices_find(NULL, NULL, &devs, err) < 0)
+		goto out;
+	if (devs.count == 0) {
+		wl_error_set(err, WL_ERR_CONFIG, "Oclgrind shows no device");
+		goto out;
+	}
+	wl_cl_devices_keep(&devs, 0);
+	programs = wl_program_cache_new("");
+	if (!programs || wl_cl_device_open(&devs.list[0], err) < 0 ||
+	    run_once(&t, &devs.list[0], programs, err) < 0)
+		goto out;
+	f = fopen(out_path, "r");
+	if (!f || getdelim(&text, &len, '\0', f) < 0) {
+		wl_error_set(err, WL_ERR_INTERNAL, "the simulator wrote no trace");
+		goto out;
+	}
+	if (wl_trace_count(text, strlen(text), t.lanes, tr, err) < 0)
+		goto out;
+	wl_point_text(t.exp, t.pts.values, where, sizeof(where));
+	o = json_pack("{s:s, s:s, s:s, s:i, s:o, s:o}", "experiment", t.exp->id, "variant",
+		      t.is_custom ? t.def.kernel : t.def.id, "point", where, "lanes", t.lanes,
+		      "traced", traced_json(tr), "declared", declared_json(&t));
+	if (!o || json_dumpf(o, stdout, JSON_COMPACT) < 0) {
+		json_decref(o);
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		goto out;
+	}
+	putchar('\n');
+	json_decref(o);
+	rc = 0;
+out:
+	if (f)
+		fclose(f);
+	if (out_path)
+		unlink(out_path);
+	free(text);
+	free(tr);
+	traced_free(&t);
+	wl_program_cache_free(programs);
+	wl_cl_devices_free(&devs);
+	wl_catalog_free(cat);
+	return rc;
+}
+
+int wl_trace_main(const struct runner_config *cfg, char **argv)
+{
+	struct wl_error err;
+	char out[] = "/tmp/warplab-trace-XXXXXX";
+	int fd, rc;
+
+	wl_error_clear(&err);
+	if (getenv("WARPLAB_TRACING")) {
+		rc = traced_run(cfg, cfg->trace, &err);
+		if (rc < 0)
+			wl_log_error("--trace: %s", err.msg);
+		return rc < 0 ? 1 : 0;
+	}
+	fd = mkstemp(out);
+	if (fd < 0) {
+		wl_log_error("--trace: cannot make a file for the trace: %s", strerror(errno));
+		return 1;
+	}
+	close(fd);
+	exec_traced(argv, out, &err);
+	unlink(out);
+	wl_log_error("--trace: %s", err.msg);
+	return 1;
+}
