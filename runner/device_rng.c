@@ -1,4 +1,4 @@
-/* Random inputs made on the device (see experiment.h, wl_point_random): the
+/* Random inputs made on the device (see point.h, wl_point_random): the
  * same SplitMix64 values as rng.c, each element computed from its index by a
  * small kernel of the runner's own, so a 4 GiB input is never copied over PCIe.
  * The host computes the same values on its cores for the CPU reference. The
@@ -63,6 +63,9 @@ int wl_point_random(const struct wl_point *pt, struct wl_rng *r, size_t n, int s
 	own.source = &source;
 	own.like_kernel = NULL;
 	own.budget = NULL;	/* it runs in a setup, whose time is the inputs' */
+	/* A kernel fills it, so it cannot be read-only (Oclgrind's check found
+	 * that writing one is undefined, whatever drivers let pass). */
+	flags = (flags & ~(cl_mem_flags)(CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY)) | CL_MEM_READ_WRITE;
 	if (wl_point_buffer(&own, flags, n * sizeof(float), NULL, out, err) < 0 ||
 	    wl_point_kernel(&own, "", small_int_max > 0 ? "wl_fill_small_int" : "wl_fill_float", &l.kernel,
 			    err) < 0)

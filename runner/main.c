@@ -36,6 +36,8 @@ int main(int argc, char **argv)
 		.worker_fd = -1,
 		.runner_id = 0,
 		.device_slot = 0,
+		.trace_seconds = 20,
+		.trace_memory = 4L << 30,
 	};
 	const struct wl_option options[] = {
 		{ "db", WL_OPT_STRING, &cfg.db, "STORE", "the store: a SQLite file (path or sqlite:PATH) or postgresql://... (default var/warplab.db)", 0, 0 },
@@ -54,6 +56,8 @@ int main(int argc, char **argv)
 		{ "unconfined-kernels", WL_OPT_FLAG, &cfg.unconfined_kernels, NULL, "run custom kernels even where the worker cannot be confined (no Landlock): their source could then read any file this user can (default: such runs fail saying why)", 0, 0 },
 		{ "test-kernels", WL_OPT_FLAG, &cfg.test_kernels, NULL, "allow the catalog's test-only experiments (for warplab's own tests)", 0, 0 },
 		{ "trace", WL_OPT_STRING, &cfg.trace, "SPEC", "trace one variant's memory accesses at one point in the Oclgrind simulator and print its figures as JSON beside the declared ones: SPEC is a run request with one variant or custom kernel (and \"lanes\", default 32); nothing is queued or stored", 0, 0 },
+		{ "trace-seconds", WL_OPT_INT, &cfg.trace_seconds, "SECONDS", "the most a trace may take, wall and CPU (default 20)", 1, 3600 },
+		{ "trace-memory", WL_OPT_INT, &cfg.trace_memory, "BYTES", "the most memory a trace may map (default 4294967296)", 1L << 26, 1L << 40 },
 		{ "worker-fd", WL_OPT_INT, &cfg.worker_fd, "FD", "(internal) run as the worker, reporting on FD", 0, 65535 },
 		{ "runner-id", WL_OPT_INT, &cfg.runner_id, "ID", "(internal) the worker's runner id", 1, 1L << 62 },
 		{ "device-slot", WL_OPT_INT, &cfg.device_slot, "N", "(internal) the worker's device, by its place among those found", 0, 1023 },

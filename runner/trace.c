@@ -18,9 +18,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cl_device.h"
+#include "clock.h"
 #include "cl_program.h"
 #include "custom_kernels.h"
 #include "experiments.h"
@@ -73,6 +77,7 @@ static int exec_traced(char **argv, const char *out_path, struct wl_error *err)
 	if (setenv("LD_PRELOAD", OCLGRIND_RUNTIME, 1) < 0 ||
 	    setenv("OCLGRIND_PLUGINS", plugin, 1) < 0 || setenv("OCLGRIND_QUICK", "1", 1) < 0 ||
 	    setenv("OCLGRIND_BUILD_OPTIONS", "-debug-info-kind=line-tables-only", 1) < 0 ||
+	    setenv("OCLGRIND_LOG", "/dev/null", 1) < 0 ||
 	    setenv("WARPLAB_TRACE_OUT", out_path, 1) < 0 || setenv("WARPLAB_TRACING", "1", 1) < 0) {
 		wl_error_set(err, WL_ERR_INTERNAL, "cannot set the environment");
 		return -1;
@@ -155,7 +160,7 @@ static int plan(const struct wl_catalog *cat, const char *kernels_dir, const cha
 	if (wl_request_points(t->exp, t->normalized, &t->pts, err) < 0)
 		goto out;
 	k = json_array_get(json_object_get(t->normalized, "kernels"), 0);
-	if (json_array_size(json_object_get(t->normalized, "variants")) > 0) {
+	if (!k) {
 		t->builtin = wl_experiment_variant(t->exp, json_string_value(json_array_get(
 							json_object_get(t->normalized, "variants"), 0)), NULL);
 		t->def = *t->builtin;
@@ -333,6 +338,49 @@ out:
 	return rc;
 }
 
+/* Run the traced process under cfg's budget: its address space and CPU
+ * time limited, and killed when its wall time runs out. Returns its exit
+ * status, or 1 with the reason said. */
+static int supervise_traced(const struct runner_config *cfg, char **argv, const char *out)
+{
+	double deadline = wl_monotonic_s() + (double)cfg->trace_seconds;
+	struct wl_error err;
+	int status = 0;
+	pid_t pid = fork();
+
+	if (pid < 0) {
+		wl_log_error("--trace: cannot start the traced process: %s", strerror(errno));
+		return 1;
+	}
+	if (pid == 0) {
+		struct rlimit mem = { (rlim_t)cfg->trace_memory, (rlim_t)cfg->trace_memory };
+		struct rlimit cpu = { (rlim_t)cfg->trace_seconds, (rlim_t)cfg->trace_seconds + 1 };
+
+		setrlimit(RLIMIT_AS, &mem);
+		setrlimit(RLIMIT_CPU, &cpu);
+		exec_traced(argv, out, &err);
+		wl_log_error("--trace: %s", err.msg);
+		_exit(1);
+	}
+	while (waitpid(pid, &status, WNOHANG) == 0) {
+		if (wl_monotonic_s() > deadline) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			wl_log_error("--trace: not traced: the simulation ran past its %ld s budget",
+				     cfg->trace_seconds);
+			return 1;
+		}
+		usleep(20000);
+	}
+	if (WIFSIGNALED(status)) {
+		wl_log_error("--trace: not traced: the simulation %s",
+			     WTERMSIG(status) == SIGXCPU ? "ran past its CPU budget" :
+							   "was killed (past its memory budget?)");
+		return 1;
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
 int wl_trace_main(const struct runner_config *cfg, char **argv)
 {
 	struct wl_error err;
@@ -352,8 +400,7 @@ int wl_trace_main(const struct runner_config *cfg, char **argv)
 		return 1;
 	}
 	close(fd);
-	exec_traced(argv, out, &err);
+	rc = supervise_traced(cfg, argv, out);
 	unlink(out);
-	wl_log_error("--trace: %s", err.msg);
-	return 1;
+	return rc;
 }

@@ -41,14 +41,16 @@ export async function waitFor(pred, what, timeoutMs = 60000) {
   }
 }
 
-// Run a binary to its end; resolve with its exit code and stderr.
+// Run a binary to its end; resolve with its exit code, stdout and stderr.
 export function runToEnd(binary, args, timeoutMs = 30000) {
   return new Promise((ok, fail) => {
-    const child = spawn(join(BUILD, binary), args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(join(BUILD, binary), args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
+    let stdout = '';
     const timer = setTimeout(() => { child.kill('SIGKILL'); fail(new Error(`${binary} did not exit:\n${stderr}`)); }, timeoutMs);
+    child.stdout.on('data', (d) => { stdout += d.toString(); });
     child.stderr.on('data', (d) => { stderr += d.toString(); });
-    child.once('exit', (code) => { clearTimeout(timer); ok({ code, stderr }); });
+    child.once('close', (code) => { clearTimeout(timer); ok({ code, stdout, stderr }); });
   });
 }
 

@@ -82,7 +82,9 @@ const char *check_store_pg;
 	X(rng_fills_are_counter_based)                                                  \
 	X(device_random_inputs_match_the_host)                                          \
 	X(verification_against_a_function_of_the_index)                                 \
-	X(programs_are_kept_on_disk_across_restarts)
+	X(programs_are_kept_on_disk_across_restarts)                                    \
+	X(trace_groups_warp_requests_for_32_and_64_lanes)                               \
+	X(trace_refuses_what_it_cannot_read)
 
 #define DECLARE(name) void test_##name(void);
 TESTS(DECLARE)

@@ -1,0 +1,108 @@
+// Traced accesses: warplab-runner --trace runs one variant at one point in
+// the Oclgrind simulator with its family's host code and counts the first
+// work-group's loads and stores by the warp model's rules. Every catalog
+// variant's trace agrees with its declaration; a custom kernel without one
+// gets the figures of the code it is; a gather through a hash gets the
+// sectors a random gather costs; a kernel that never ends or a point too big
+// for the budget is refused, saying why.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+
+import { Lab, runToEnd } from './harness.mjs';
+
+const lab = new Lab('trace');
+before(() => lab.startServer());
+after(() => lab.close());
+
+async function trace(spec, extra = []) {
+  const out = await runToEnd('warplab-runner', ['--kernels', 'kernels', ...extra, '--trace', JSON.stringify(spec)], 120000);
+  return { ...out, figures: out.code === 0 ? JSON.parse(out.stdout) : null };
+}
+
+// Sizes at which every variant's declared model can be simulated and its
+// kernel traced in well under a second.
+const POINTS = {
+  copy: { n: 8192 },
+  transpose: { n: 96, tile: 32, rows: 8 },
+  strided: { stride: 3, n: 8192 },
+  offset: { offset: 1, n: 8192 },
+  reduction: { n: 65536, local: 256 },
+  dot: { n: 65536, items: 1024, local: 128 },
+  myadd: { n: 64 },
+  minplus: { n: 37 },
+  banks: { c: 3, local: 64, groups: 4, iters: 64 },
+};
+
+test('every_catalog_variants_trace_agrees_with_its_declaration', async () => {
+  const catalog = (await lab.get('/api/experiments')).json;
+  const bad = [];
+  let traced = 0;
+  for (const e of catalog.experiments) {
+    for (const v of e.variants) {
+      for (const lanes of [32, 64]) {
+        const { code, stderr, figures } = await trace({ experiment: e.id, variants: [v.id], params: POINTS[e.id], lanes });
+        if (code !== 0) { bad.push(`${e.id}/${v.id}: ${stderr}`); continue; }
+        traced++;
+        const t = figures.traced;
+        const d = figures.declared;
+        // Sectors per request and conflict degrees are counts: equal. The
+        // efficiency may differ by the reads a declaration leaves out (a
+        // __constant argument) or the loop iterations it samples.
+        const same = (a, b) => (a === null && b === null) || (a !== null && b !== null && Math.abs(a - b) < 1e-9);
+        if (!same(t.sectors_per_request, d.sectors_per_request) || !same(t.conflict_degree, d.conflict_degree) ||
+          (t.efficiency === null) !== (d.efficiency === null) || Math.abs(t.efficiency - d.efficiency) > 0.01) {
+          bad.push(`${e.id}/${v.id} at ${lanes} lanes: traced ${JSON.stringify([t.sectors_per_request, t.conflict_degree, t.efficiency])}, declared ${JSON.stringify([d.sectors_per_request, d.conflict_degree, d.efficiency])}`);
+        }
+        // A site's line is its source line, or 0 where the compiler merged
+        // the instructions of several (MyAdd's two branches).
+        assert.ok(t.sites.every((s) => s.line >= 0 && s.line < 200), `${e.id}/${v.id}: lines ${t.sites.map((s) => s.line)}`);
+      }
+    }
+  }
+  assert.deepEqual(bad, []);
+  assert.equal(traced, 2 * catalog.experiments.reduce((n, e) => n + e.variants.length, 0));
+});
+
+test('a_custom_kernel_without_declarations_gets_the_figures_of_its_code', async () => {
+  const template = (await lab.get('/api/experiments/transpose/variants/padded/source')).json.template;
+  const source = template.replace(/\bmtran_padded\b/, 'mine');
+  const point = POINTS.transpose;
+  const custom = await trace({ experiment: 'transpose', variants: [], kernels: [{ name: 'mine', like: 'padded', source }], params: point });
+  const padded = await trace({ experiment: 'transpose', variants: ['padded'], params: point });
+  assert.equal(custom.code, 0, custom.stderr);
+  assert.equal(custom.figures.declared, null, 'nothing declared');
+  assert.deepEqual(custom.figures.traced.sites.map(({ line, ...f }) => f), padded.figures.traced.sites.map(({ line, ...f }) => f));
+  assert.equal(custom.figures.traced.conflict_degree, 1);
+  assert.equal(custom.figures.traced.sectors_per_request, 4);
+});
+
+test('a_gather_through_a_hash_costs_a_sector_per_work_item', async () => {
+  const source = `__kernel void gather(__global const float *in, __global float *out, uint count)
+{
+	uint i = get_global_id(0);
+	if (i < count)
+		out[i] = in[(i * 2654435761u) % count];
+}`;
+  const { code, stderr, figures } = await trace({ experiment: 'copy', kernels: [{ name: 'gather', like: 'float', source }], params: { n: 1 << 20 } });
+  assert.equal(code, 0, stderr);
+  const load = figures.traced.sites.find((s) => s.op === 'load');
+  const store = figures.traced.sites.find((s) => s.op === 'store');
+  assert.ok(load.sectors_per_request >= 30, `the gather: ${load.sectors_per_request} sectors per request`);
+  assert.equal(store.sectors_per_request, 4, 'the store stays coalesced');
+  assert.equal(load.line, 5);
+});
+
+test('the_tracers_budget_refuses_an_endless_kernel_and_a_huge_point', async () => {
+  const spin = `__kernel void spin(__global const float *in, __global float *out, uint count)
+{
+	size_t i = get_global_id(0);
+	while (in[0] == in[0])
+		out[i] += 1.0f;
+}`;
+  const endless = await trace({ experiment: 'copy', kernels: [{ name: 'spin', like: 'float', source: spin }], params: { n: 1024 } }, ['--trace-seconds', '2']);
+  assert.notEqual(endless.code, 0);
+  assert.match(endless.stderr, /not traced: the simulation ran past its (2 s|CPU) budget/);
+  const huge = await trace({ experiment: 'copy', variants: ['float'], params: { n: 1 << 27 } }, ['--trace-memory', String(256 << 20)]);
+  assert.notEqual(huge.code, 0);
+  assert.match(huge.stderr, /not traced|cannot|out of memory|CL_/);
+});

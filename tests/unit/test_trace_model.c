@@ -1,0 +1,113 @@
+/* A recorded trace grouped into warp requests (catalog/trace_model.c), from
+ * traces written here as the Oclgrind plugin writes them: one table of
+ * access patterns, each counted for warps of 32 and of 64 lanes. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "trace_model.h"
+
+/* The byte address work-item lid makes on its k-th execution. */
+typedef long long (*pattern_fn)(long long lid, long long k);
+
+static long long coalesced(long long lid, long long k) { return 4 * lid + 256 * k; }
+static long long strided(long long lid, long long k) { (void)k; return 128 * lid; }
+static long long one_bank(long long lid, long long k) { (void)k; return 128 * lid; }
+static long long broadcast(long long lid, long long k) { (void)lid; return 64 * k; }
+static long long float4_run(long long lid, long long k) { (void)k; return 16 * lid; }
+
+/* A trace of one site run by items work-items, each execs times. */
+static char *trace_text(int local, int bytes, pattern_fn f, int items, int execs)
+{
+	size_t cap = 64 + (size_t)items * (size_t)execs * 64, used;
+	char *t = malloc(cap);
+
+	if (!t)
+		return NULL;
+	used = (size_t)snprintf(t, cap, "S 0 7 load %s\n", local ? "local" : "global");
+	for (int k = 0; k < execs; k++)
+		for (int lid = 0; lid < items; lid++)
+			used += (size_t)snprintf(t + used, cap - used, "A 0 %d %d %lld %d\n", lid, k,
+						 f(lid, k), bytes);
+	snprintf(t + used, cap - used, "T %d 0\n", items * execs);
+	return t;
+}
+
+void test_trace_groups_warp_requests_for_32_and_64_lanes(void)
+{
+	static const struct {
+		const char *what;
+		int local, bytes, items, execs, lanes;
+		pattern_fn f;
+		double requests, sectors, lines, efficiency, degree;
+	} rows[] = {
+		{ "coalesced floats, 32 lanes", 0, 4, 64, 2, 32, coalesced, 4, 4, 1, 1, 0 },
+		{ "coalesced floats, 64 lanes", 0, 4, 64, 2, 64, coalesced, 2, 8, 2, 1, 0 },
+		{ "a line per work-item, 32 lanes", 0, 4, 64, 1, 32, strided, 2, 32, 32, 0.125, 0 },
+		{ "a line per work-item, 64 lanes", 0, 4, 64, 1, 64, strided, 1, 64, 64, 0.125, 0 },
+		{ "float4, 32 lanes", 0, 16, 32, 1, 32, float4_run, 1, 16, 4, 1, 0 },
+		{ "one word for all, 32 lanes", 0, 4, 64, 3, 32, broadcast, 6, 1, 1, 0.125, 0 },
+		{ "local, every word in bank 0, 32 lanes", 1, 4, 64, 1, 32, one_bank, 2, 0, 0, 0, 32 },
+		{ "local, every word in bank 0, 64 lanes", 1, 4, 64, 1, 64, one_bank, 1, 0, 0, 0, 32 },
+		{ "local, consecutive words, 64 lanes", 1, 4, 64, 2, 64, coalesced, 2, 0, 0, 0, 1 },
+		{ "local, one word for all, 32 lanes", 1, 4, 32, 1, 32, broadcast, 1, 0, 0, 0, 1 },
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		char *text = trace_text(rows[i].local, rows[i].bytes, rows[i].f, rows[i].items,
+					rows[i].execs);
+		struct wl_trace_figures *tr = calloc(1, sizeof(*tr));
+		struct wl_error err;
+		const struct wl_access_figures *f;
+
+		if (!text || !tr || wl_trace_count(text, strlen(text), rows[i].lanes, tr, &err) < 0) {
+			CHECK(0, "%s: not counted: %s", rows[i].what, text && tr ? err.msg : "out of memory");
+			free(text);
+			free(tr);
+			continue;
+		}
+		f = &tr->sites[0].figures;
+		CHECK(tr->nsites == 1 && tr->sites[0].line == 7 && !tr->sites[0].store &&
+			      tr->sites[0].local == rows[i].local, "%s: the site", rows[i].what);
+		CHECK(f->requests == rows[i].requests, "%s: %g requests, expected %g", rows[i].what,
+		      f->requests, rows[i].requests);
+		if (rows[i].local) {
+			CHECK(fabs(f->conflict_degree - rows[i].degree) < 1e-9 && tr->conflict_degree == f->conflict_degree,
+			      "%s: degree %g, expected %g", rows[i].what, f->conflict_degree, rows[i].degree);
+		} else {
+			CHECK(f->sectors_per_request == rows[i].sectors && f->lines_per_request == rows[i].lines,
+			      "%s: %g sectors and %g lines per request, expected %g and %g", rows[i].what,
+			      f->sectors_per_request, f->lines_per_request, rows[i].sectors, rows[i].lines);
+			CHECK(fabs(tr->efficiency - rows[i].efficiency) < 1e-9, "%s: efficiency %g, expected %g",
+			      rows[i].what, tr->efficiency, rows[i].efficiency);
+		}
+		free(text);
+		free(tr);
+	}
+}
+
+void test_trace_refuses_what_it_cannot_read(void)
+{
+	static const struct {
+		const char *text, *expect;
+		int lanes;
+	} rows[] = {
+		{ "S 0 1 load global\nA 0 0 0 banana 4\n", "trace line 2 is malformed", 32 },
+		{ "A 0 0 0 0 4\n", "trace line 1 is malformed", 32 },
+		{ "S 1 1 load global\n", "trace line 1 is malformed", 32 },
+		{ "S 0 1 load global\nA 0 0 0 0 4\n", "a warp of 65 lanes", 65 },
+	};
+	struct wl_trace_figures *tr = calloc(1, sizeof(*tr));
+
+	for (size_t i = 0; tr && i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct wl_error err;
+
+		wl_error_clear(&err);
+		CHECK(wl_trace_count(rows[i].text, strlen(rows[i].text), rows[i].lanes, tr, &err) < 0 &&
+			      strstr(err.msg, rows[i].expect),
+		      "row %zu: '%s', expected '%s'", i, err.msg, rows[i].expect);
+	}
+	free(tr);
+}
