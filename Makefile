@@ -43,7 +43,7 @@ layer_flags = $(INC_$(firstword $(subst /, ,$(1))))
 include-flags-%:
 	@echo $(INC_$*)
 WL_LDFLAGS = $(SAN_FLAGS) -fopenmp
-SERVER_LIBS = $(shell $(PKG_CONFIG) --libs libmicrohttpd jansson sqlite3 libpq zlib) -lpthread
+SERVER_LIBS = $(shell $(PKG_CONFIG) --libs libmicrohttpd jansson sqlite3 libpq zlib) -lpthread -lm
 # NVML is opened at run time with dlopen (-ldl), never linked.
 RUNNER_LIBS = $(shell $(PKG_CONFIG) --libs jansson OpenCL sqlite3 libpq) -lpthread -lm -ldl
 

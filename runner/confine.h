@@ -17,6 +17,8 @@ struct wl_confine_paths {
 	const char *kernels;	/* read: catalog.json and the .cl sources */
 	const char *store_dir;	/* read and write: a SQLite store's folder */
 	const char *programs;	/* read and write: the program cache */
+	const char *self;	/* read and execute: this program, so it can run the tracer */
+	const char *tracer;	/* read: the tracer's Oclgrind plugin */
 };
 
 /* The Landlock ABI this kernel offers: 0 where it has none (too old, built

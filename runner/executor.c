@@ -14,6 +14,7 @@
 #include "log.h"
 #include "points.h"
 #include "result_rows.h"
+#include "run_traces.h"
 #include "rng.h"
 
 long long wl_point_deadline(const struct wl_experiment *exp, const struct wl_variant_def *const *variants,
@@ -381,7 +382,8 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 		json_decref(params);
 	}
 	if (wl_run_record_clocks(ex->store, claim->id, plan.dev, wl_run_plan_flush_bytes(&plan, ex->flush_max),
-			  &clocks_start, err) < 0 || wl_run_record_budget(ex->store, claim->id, &plan.budget, started, err) < 0)
+			  &clocks_start, err) < 0 || wl_run_record_budget(ex->store, claim->id, &plan.budget, started, err) < 0 ||
+	    wl_run_trace(ex, claim->id, &plan, err) < 0)
 		goto out;
 	rc = finish(ex, claim->id, "done", NULL, err);
 out:

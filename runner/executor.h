@@ -41,6 +41,11 @@ struct wl_executor {
 	/* Verifies a variant while the next is timed; NULL: verification runs
 	 * in turn. Not owned. */
 	struct wl_checker *checker;
+	/* Tracing each variant's accesses after the points (run_traces.h):
+	 * trace_off is why there is none (no Oclgrind, or switched off) or
+	 * NULL; the budget of each trace. */
+	const char *trace_off;
+	long trace_seconds, trace_memory;
 };
 
 /* Seconds a point may take before it counts as hung: time for setup (building

@@ -32,6 +32,7 @@ struct runner_config {
 	char *trace;		/* --trace: the spec to trace, or NULL */
 	long trace_seconds;	/* the tracer's wall and CPU time budget */
 	long trace_memory;	/* the tracer's address-space budget, bytes */
+	int no_trace;		/* runs are not traced */
 };
 
 /* Raised by SIGTERM and SIGINT in either process. */

@@ -58,6 +58,17 @@ int wl_trace_plugin_path(char *out, size_t len)
 	return -1;
 }
 
+const char *wl_trace_unavailable(void)
+{
+	char plugin[PATH_MAX];
+
+	if (access(OCLGRIND_RUNTIME, R_OK) != 0)
+		return "Oclgrind is not installed on this runner (apt-get install oclgrind)";
+	if (wl_trace_plugin_path(plugin, sizeof(plugin)) < 0)
+		return TRACE_PLUGIN " is not beside warplab-runner";
+	return NULL;
+}
+
 /* Set Oclgrind up and run this program again under it. Returns only on
  * failure, with why. */
 static int exec_traced(char **argv, const char *out_path, struct wl_error *err)
@@ -384,7 +395,8 @@ static int supervise_traced(const struct runner_config *cfg, char **argv, const 
 int wl_trace_main(const struct runner_config *cfg, char **argv)
 {
 	struct wl_error err;
-	char out[] = "/tmp/warplab-trace-XXXXXX";
+	const char *tmp = getenv("TMPDIR");
+	char out[PATH_MAX];
 	int fd, rc;
 
 	wl_error_clear(&err);
@@ -394,6 +406,8 @@ int wl_trace_main(const struct runner_config *cfg, char **argv)
 			wl_log_error("--trace: %s", err.msg);
 		return rc < 0 ? 1 : 0;
 	}
+	/* A confined worker may write only beneath its TMPDIR. */
+	snprintf(out, sizeof(out), "%s/warplab-trace-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	fd = mkstemp(out);
 	if (fd < 0) {
 		wl_log_error("--trace: cannot make a file for the trace: %s", strerror(errno));

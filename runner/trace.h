@@ -15,6 +15,10 @@
  * failure is said on stderr. */
 int wl_trace_main(const struct runner_config *cfg, char **argv);
 
+/* Why this host cannot trace (Oclgrind or the plugin missing), or NULL when
+ * it can. */
+const char *wl_trace_unavailable(void);
+
 /* The Oclgrind plugin (libwarplab-trace.so) beside this program, else in the
  * installed library folder, into out; -1 when there is none. */
 int wl_trace_plugin_path(char *out, size_t len);

@@ -6,6 +6,7 @@
  * take. SIGTERM stops it after the current point, the run requeued. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <omp.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -29,6 +30,7 @@
 #include "nvml.h"
 #include "runner.h"
 #include "store.h"
+#include "trace.h"
 #include "wakeup.h"
 
 #ifndef WL_VERSION
@@ -157,9 +159,14 @@ static void scratch_dir(const struct runner_config *cfg)
  * a SQLite store's folder, the program cache. */
 static int confine(const struct runner_config *cfg, char *what, size_t len)
 {
-	char store_dir[4096], programs[4096];
+	char store_dir[4096], programs[4096], self[PATH_MAX], tracer[PATH_MAX];
 	struct wl_confine_paths paths = { .kernels = cfg->kernels };
 
+	/* The tracer is this program again, under Oclgrind with its plugin. */
+	if (realpath("/proc/self/exe", self))
+		paths.self = self;
+	if (wl_trace_plugin_path(tracer, sizeof(tracer)) == 0)
+		paths.tracer = tracer;
 	if (wl_store_beside(cfg->db, ".", store_dir, sizeof(store_dir)) == 0)
 		paths.store_dir = store_dir;
 	if (cfg->program_cache)
@@ -340,7 +347,14 @@ int wl_work(const struct runner_config *cfg)
 			.stop = &wl_runner_stop,
 			.on_point = on_point,
 			.on_custom = on_custom,
+			.trace_off = cfg->no_trace ? "tracing is off on this runner (--no-trace)" :
+						    wl_trace_unavailable(),
+			.trace_seconds = cfg->trace_seconds,
+			.trace_memory = cfg->trace_memory,
 		};
+
+		if (ex.trace_off)
+			wl_log_info("runs are not traced: %s", ex.trace_off);
 
 		/* Without the thread, checks run in turn: slower, not wrong. */
 		if (wl_checker_new(omp_get_max_threads(), &ex.checker, &err) < 0)

@@ -6,6 +6,7 @@
  * slowdown against the predicted conflict degree over the baseline's. */
 #include "predictions.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,7 +95,7 @@ static json_t *accesses_json(const struct wl_model *m, const struct wl_predictio
 /* The sentence a departure gets: the factor, the direction, the catalog's cause. */
 static json_t *departure(const struct wl_model *m, double ratio)
 {
-	const char *cause = ratio > 1 ? m->faster : m->slower;
+	const char *cause = !m ? NULL : ratio > 1 ? m->faster : m->slower;
 	char text[768];
 
 	if (ratio <= WL_DEPARTURE_FACTOR && ratio >= 1 / WL_DEPARTURE_FACTOR)
@@ -110,8 +111,9 @@ static json_t *departure(const struct wl_model *m, double ratio)
  * the baseline point, or NULL). Its work (bytes or operations) is the one the
  * runner counted for it, so a custom kernel's is its like variant's. */
 static json_t *predict_result(const struct wl_experiment *exp, const struct wl_model *m,
-			      const json_t *r, const struct wl_prediction *p,
-			      const struct wl_prediction *base, double ceiling)
+			      const struct wl_model *causes, const json_t *r,
+			      const struct wl_prediction *p, const struct wl_prediction *base,
+			      double ceiling)
 {
 	double median = json_real_value(json_object_get(r, "median_ms"));
 	double ms = 0, rate = 0, slowdown = 0, ratio = 0;
@@ -143,15 +145,96 @@ static json_t *predict_result(const struct wl_experiment *exp, const struct wl_m
 		      bandwidth ? "gbps" : "gops", real_or_null(timed, rate),
 		      "slowdown", real_or_null(slowdown > 0, slowdown),
 		      "ratio", real_or_null(ratio > 0, ratio), "sampled", p->sampled,
-		      "accesses", accesses_json(m, p));
+		      "accesses", m ? accesses_json(m, p) : json_array());
 	if (o)
-		json_object_set_new(o, "departure", ratio > 0 ? departure(m, ratio) : json_null());
+		json_object_set_new(o, "departure", ratio > 0 ? departure(causes, ratio) : json_null());
+	return o;
+}
+
+/* The prediction of result r from the run's trace of its variant, where
+ * nothing is declared: the trace's figures (at the point it was traced,
+ * "traced_at"), its sites as "accesses", the causes of the built-in it is or
+ * stands in for. null where the run has no trace of it, {"error": why}
+ * where the tracer said why not. */
+static const json_t *trace_of(const json_t *run, const json_t *r)
+{
+	const json_t *t;
+	size_t i;
+
+	json_array_foreach(json_object_get(run, "traces"), i, t)
+		if (json_equal(json_object_get(t, "variant"), json_object_get(r, "variant")))
+			return t;
+	return NULL;
+}
+
+/* Beside a declared prediction o: the trace of the same variant, when the
+ * run has one, as {"traced_at", "efficiency", "sectors_per_request",
+ * "conflict_degree", "accesses"}, and whether the two agree (counts equal,
+ * the efficiency within 1%: a declaration may leave out a __constant read
+ * or sample its loops). */
+static void attach_trace(json_t *o, const json_t *run, const json_t *r)
+{
+	const json_t *t = trace_of(run, r), *tr = json_object_get(json_object_get(t, "figures"), "traced");
+	const char *keys[] = { "sectors_per_request", "conflict_degree", "efficiency" };
+	int agree = 1;
+
+	json_object_set_new(o, "source", json_string("declared"));
+	if (!tr)
+		return;
+	for (int k = 0; k < 3; k++) {
+		const json_t *a = json_object_get(o, keys[k]), *b = json_object_get(tr, keys[k]);
+		double tol = k == 2 ? 0.01 : 1e-6;
+
+		if (json_is_number(a) != json_is_number(b) ||
+		    (json_is_number(a) && fabs(json_number_value(a) - json_number_value(b)) > tol))
+			agree = 0;
+	}
+	json_object_set_new(o, "traced", json_pack("{s:O, s:O, s:O, s:O, s:O}", "traced_at",
+						   json_object_get(t, "params"), "efficiency",
+						   json_object_get(tr, "efficiency"), "sectors_per_request",
+						   json_object_get(tr, "sectors_per_request"), "conflict_degree",
+						   json_object_get(tr, "conflict_degree"), "accesses",
+						   json_object_get(tr, "sites")));
+	json_object_set_new(o, "trace_agrees", json_boolean(agree));
+}
+
+static json_t *predict_traced(const struct wl_experiment *exp, const json_t *run, const json_t *r,
+			      const struct wl_variant_def *like, double ceiling)
+{
+	const json_t *found = trace_of(run, r), *figures, *traced;
+	struct wl_prediction p = { 0 };
+	json_t *o, *v;
+
+	if (!found)
+		return json_null();
+	figures = json_object_get(found, "figures");
+	if (json_object_get(figures, "error"))
+		return json_pack("{s:s, s:O}", "source", "traced", "error", json_object_get(figures, "error"));
+	traced = json_object_get(figures, "traced");
+	p.lanes = (int)json_integer_value(json_object_get(figures, "lanes"));
+	if ((v = json_object_get(traced, "efficiency")) && json_is_number(v)) {
+		p.has_global = 1;
+		p.efficiency = json_number_value(v);
+		p.sectors_per_request = json_number_value(json_object_get(traced, "sectors_per_request"));
+	}
+	if ((v = json_object_get(traced, "conflict_degree")) && json_is_number(v)) {
+		p.has_local = 1;
+		p.conflict_degree = json_number_value(v);
+	}
+	/* The catalog's causes are its own code's: another kernel's departure is its own. */
+	o = predict_result(exp, NULL, NULL, r, &p, NULL, ceiling);
+	if (o) {
+		json_object_set_new(o, "source", json_string("traced"));
+		json_object_set(o, "traced_at", json_object_get(found, "params"));
+		json_object_set(o, "accesses", json_object_get(traced, "sites"));
+	}
 	return o;
 }
 
 /* What one result is predicted from. */
 struct result_model {
-	const struct wl_model *m;	/* NULL: no prediction */
+	const struct wl_model *m;	/* NULL: none declared (then the trace's, if any) */
+	const struct wl_variant_def *like;	/* the built-in it is, or stands in for */
 	const char *error;		/* the declaration cannot be read */
 	size_t ask, base;		/* its asks; base is (size_t)-1 without a baseline */
 };
@@ -187,6 +270,7 @@ int wl_run_add_predictions(const struct wl_experiment *exp, json_t *run)
 		long long *v = values + nasks * (exp->nparams + 1);
 
 		rm[i].base = (size_t)-1;
+		rm[i].like = def;
 		if (def) {
 			rm[i].m = def->model;
 			proto.model = def->model;
@@ -195,6 +279,7 @@ int wl_run_add_predictions(const struct wl_experiment *exp, json_t *run)
 		for (size_t c = 0; !def && name && c < customs.n; c++)
 			if (strcmp(customs.name[c], name) == 0) {
 				def = customs.like[c];
+				rm[i].like = def;
 				rm[i].m = customs.model[c];
 				rm[i].error = customs.error[c][0] ? customs.error[c] : NULL;
 				proto.like = def;
@@ -229,14 +314,18 @@ int wl_run_add_predictions(const struct wl_experiment *exp, json_t *run)
 		if (rm[i].error)
 			p = json_pack("{s:s}", "error", rm[i].error);
 		else if (!rm[i].m)
-			p = json_null();
+			p = predict_traced(exp, run, r, rm[i].like, ceiling);
 		else if (a->state == WL_MEMO_FAILED)
 			p = json_pack("{s:s}", "error", a->error);
 		else if (a->state == WL_MEMO_PENDING || (b && b->state == WL_MEMO_PENDING))
 			p = json_pack("{s:b}", "pending", 1);
 		else
-			p = predict_result(exp, rm[i].m, r, &a->p, b && b->state == WL_MEMO_DONE ? &b->p : NULL,
-					   ceiling);
+		{
+			p = predict_result(exp, rm[i].m, rm[i].m, r, &a->p,
+					   b && b->state == WL_MEMO_DONE ? &b->p : NULL, ceiling);
+			if (p)
+				attach_trace(p, run, r);
+		}
 		pending |= p && json_object_get(p, "pending") != NULL;
 		if (!p || json_object_set_new(r, "prediction", p) < 0)
 			goto out;

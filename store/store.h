@@ -46,7 +46,8 @@ struct wl_new_run {
 int wl_store_insert_run(struct wl_store *st, const struct wl_new_run *run, long long *id,
 			struct wl_error *err);
 
-/* The run as GET /api/runs/{id} shows it, with results when with_results.
+/* The run as GET /api/runs/{id} shows it, with results and traces when
+ * with_results.
  * Caller owns *out. WL_ERR_NOT_FOUND for no such run. */
 int wl_store_get_run(struct wl_store *st, long long id, int with_results, json_t **out,
 		     struct wl_error *err);
@@ -209,6 +210,12 @@ int wl_store_add_result(struct wl_store *st, long long runner_id, long long run_
 
 /* The same for n results in one transaction (one commit, one sync to disk):
  * all are added or none. */
+/* Record variant's traced accesses for run_id, traced at params (a JSON
+ * object's text): figures_json is the tracer's JSON, or {"error": why}. A
+ * second trace of the variant (a retried run) replaces the first. */
+int wl_store_put_trace(struct wl_store *st, long long run_id, const char *variant,
+		       const char *params_json, const char *figures_json, struct wl_error *err);
+
 int wl_store_add_results(struct wl_store *st, long long runner_id, long long run_id,
 			 const struct wl_result_row *rows, size_t n, struct wl_error *err);
 

@@ -38,6 +38,9 @@ int store_step_id(struct wl_store *st, const char *sql, long long id, const char
 int store_run_row(struct wl_store *st, const char *sql, long long id, const char *doing,
 		  struct wl_db_stmt **out, struct wl_error *err);
 
+/* Append run_id's traces ({"variant", "params", "figures"}) to out. */
+int store_read_traces(struct wl_store *st, long long run_id, json_t *out, struct wl_error *err);
+
 /* A write transaction (writers take turns), a read one (one snapshot), and
  * their end. */
 int store_begin(struct wl_store *st, struct wl_error *err);

@@ -184,9 +184,13 @@ int wl_store_get_run(struct wl_store *st, long long id, int with_results, json_t
 	}
 	json_object_set_new(run, "url", json_sprintf("/runs/%lld", id));
 	if (with_results) {
+		json_t *traces = json_array();
+
 		results = json_array();
 		if (!results || json_object_set_new(run, "results", results) < 0 ||
-		    get_results(st, id, results, err) < 0)
+		    get_results(st, id, results, err) < 0 || !traces ||
+		    json_object_set_new(run, "traces", traces) < 0 ||
+		    store_read_traces(st, id, traces, err) < 0)
 			goto fail;
 	}
 	store_commit(st, NULL);

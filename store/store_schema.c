@@ -318,6 +318,24 @@ const struct store_migration store_migrations[] = {
 		"CREATE INDEX runs_by_label ON runs USING gin (lower(label) public.gin_trgm_ops)"
 		"  WITH (fastupdate = off);",
 	},
+	/* 9: each variant's traced accesses (runner/trace.c), one point of the
+	 * run: the figures as JSON, or why none could be traced. */
+	{
+		"CREATE TABLE traces ("
+		"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+		"  variant TEXT NOT NULL,"
+		"  params TEXT NOT NULL,"
+		"  figures TEXT NOT NULL,"
+		"  PRIMARY KEY (run_id, variant)"
+		") WITHOUT ROWID;",
+		"CREATE TABLE traces ("
+		"  run_id bigint NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+		"  variant text NOT NULL,"
+		"  params text NOT NULL,"
+		"  figures text NOT NULL,"
+		"  PRIMARY KEY (run_id, variant)"
+		");",
+	},
 };
 
 const int store_nmigrations = (int)(sizeof(store_migrations) / sizeof(store_migrations[0]));

@@ -1,0 +1,217 @@
+/* Each variant of a run traced (see run_traces.h): the tracer is this
+ * program again (warplab-runner --trace, trace.c), started as a child with
+ * the run's request narrowed to one variant and one point, under the trace
+ * budget; what it prints is stored as the variant's trace, and when it
+ * fails, why. */
+#include "run_traces.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "points.h"
+
+/* The point of the run the variant is traced at: the one whose device
+ * memory (the catalog's formula) is least, so a sweep is traced where the
+ * simulator has least to copy. */
+static size_t smallest_point(const struct wl_run_plan *p, const struct wl_variant_def *v)
+{
+	size_t best = 0;
+	double least = 0;
+
+	for (size_t i = 0; i < p->pts.count; i++) {
+		double m = wl_variant_cost(p->exp, v, WL_COST_MEMORY, p->pts.values + i * p->pts.nparams);
+
+		if (i == 0 || m < least) {
+			least = m;
+			best = i;
+		}
+	}
+	return best;
+}
+
+/* The tracer's spec for variant k at point i: the run's request with one
+ * variant or custom kernel, the point's values, and the device's lanes. */
+static char *spec_for(const struct wl_run_plan *p, size_t k, size_t i, int lanes)
+{
+	json_t *spec = json_deep_copy(p->request), *one = json_array(), *none = json_array();
+	const struct wl_run_variant *rv = &p->variants[k];
+	size_t nbuiltin = json_array_size(json_object_get(p->request, "variants"));
+	char *text = NULL;
+
+	if (spec && one && none) {
+		if (rv->custom)
+			json_array_append(one, json_array_get(json_object_get(p->request, "kernels"), k - nbuiltin));
+		else
+			json_array_append_new(one, json_string(rv->def.id));
+		json_object_set(spec, rv->custom ? "kernels" : "variants", one);
+		json_object_set(spec, rv->custom ? "variants" : "kernels", none);
+		json_object_set_new(spec, "params", wl_point_to_json(p->exp, &p->pts, i));
+		json_object_set_new(spec, "lanes", json_integer(lanes));
+		json_object_del(spec, "label");
+		text = json_dumps(spec, JSON_COMPACT);
+	}
+	json_decref(spec);
+	json_decref(one);
+	json_decref(none);
+	return text;
+}
+
+/* Read both pipes to their end (the tracer writes a line of JSON on one and
+ * its log on the other). */
+static void drain(int out_fd, int err_fd, char *out, size_t out_len, char *err, size_t err_len)
+{
+	struct pollfd fds[2] = { { out_fd, POLLIN, 0 }, { err_fd, POLLIN, 0 } };
+	size_t used[2] = { 0, 0 }, cap[2] = { out_len - 1, err_len - 1 };
+	char *buf[2] = { out, err }, sink[512];
+
+	while (fds[0].fd >= 0 || fds[1].fd >= 0) {
+		if (poll(fds, 2, -1) < 0 && errno != EINTR)
+			break;
+		for (int j = 0; j < 2; j++) {
+			ssize_t n;
+
+			if (fds[j].fd < 0 || !(fds[j].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			/* Past the buffer, keep the end of the log (its error) and
+			 * drop the rest. */
+			if (used[j] < cap[j])
+				n = read(fds[j].fd, buf[j] + used[j], cap[j] - used[j]);
+			else
+				n = read(fds[j].fd, sink, sizeof(sink));
+			if (n <= 0) {
+				close(fds[j].fd);
+				fds[j].fd = -1;
+			} else if (used[j] < cap[j]) {
+				used[j] += (size_t)n;
+			}
+		}
+	}
+	out[used[0]] = '\0';
+	err[used[1]] = '\0';
+}
+
+/* Run the tracer for spec; the figures' JSON text into out, or -1 with why
+ * (the tracer's last error line). */
+static int run_tracer(const struct wl_executor *ex, const char *spec, char *out, size_t out_len,
+		      char *why, size_t why_len)
+{
+	int out_pipe[2], err_pipe[2], status = 0;
+	char seconds[32], memory[32], *log = malloc(16384), *line;
+	char *argv[] = { "warplab-runner", "--kernels", (char *)ex->kernels_dir, "--trace-seconds",
+			 seconds, "--trace-memory", memory, "--trace", (char *)spec, NULL };
+	pid_t pid;
+
+	if (!log || pipe(out_pipe) < 0) {
+		free(log);
+		snprintf(why, why_len, "cannot start the tracer");
+		return -1;
+	}
+	if (pipe(err_pipe) < 0) {
+		close(out_pipe[0]);
+		close(out_pipe[1]);
+		free(log);
+		snprintf(why, why_len, "cannot start the tracer");
+		return -1;
+	}
+	snprintf(seconds, sizeof(seconds), "%ld", ex->trace_seconds);
+	snprintf(memory, sizeof(memory), "%ld", ex->trace_memory);
+	pid = fork();
+	if (pid == 0) {
+		dup2(out_pipe[1], STDOUT_FILENO);
+		dup2(err_pipe[1], STDERR_FILENO);
+		close(out_pipe[0]);
+		close(err_pipe[0]);
+		execv("/proc/self/exe", argv);
+		_exit(127);
+	}
+	close(out_pipe[1]);
+	close(err_pipe[1]);
+	if (pid < 0) {
+		close(out_pipe[0]);
+		close(err_pipe[0]);
+		free(log);
+		snprintf(why, why_len, "cannot start the tracer");
+		return -1;
+	}
+	drain(out_pipe[0], err_pipe[0], out, out_len, log, 16384);
+	waitpid(pid, &status, 0);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && out[0] == '{') {
+		free(log);
+		return 0;
+	}
+	/* The reason is the tracer's last "--trace: " message. */
+	line = strstr(log, "--trace: ");
+	while (line && strstr(line + 1, "--trace: "))
+		line = strstr(line + 1, "--trace: ");
+	snprintf(why, why_len, "%.*s", line ? (int)strcspn(line + 9, "\n") : 40,
+		 line ? line + 9 : "the tracer did not finish");
+	free(log);
+	return -1;
+}
+
+int wl_run_trace(struct wl_executor *ex, long long run_id, const struct wl_run_plan *p,
+		 struct wl_error *err)
+{
+	json_t *width = json_object_get(p->dev->info, "warp_width");
+	int lanes = json_is_integer(width) ? (int)json_integer_value(width) : 32;
+	size_t out_len = 1 << 20;
+	char *out = malloc(out_len);
+	int rc = -1;
+
+	if (!out) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return -1;
+	}
+	if (lanes < 1 || lanes > 64)
+		lanes = 32;
+	if (ex->on_point)
+		ex->on_point(ex->hook_ctx, run_id,
+			     (long long)p->nvariants * (ex->trace_seconds + 10) + 30);
+	for (size_t k = 0; k < p->nvariants; k++) {
+		size_t i = smallest_point(p, &p->variants[k].def);
+		char *spec = spec_for(p, k, i, lanes), *params, why[512];
+		json_t *point = wl_point_to_json(p->exp, &p->pts, i);
+		json_t *failed = NULL;
+		int stored;
+
+		params = point ? json_dumps(point, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+		json_decref(point);
+		if (!spec || !params) {
+			free(spec);
+			free(params);
+			wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+			goto out;
+		}
+		if (ex->trace_off) {
+			snprintf(why, sizeof(why), "%s", ex->trace_off);
+		} else if (run_tracer(ex, spec, out, out_len, why, sizeof(why)) == 0) {
+			why[0] = '\0';
+		}
+		if (why[0]) {
+			wl_log_info("run %lld: %s not traced: %s", run_id, p->variants[k].name, why);
+			failed = json_pack("{s:s}", "error", why);
+		}
+		{
+			char *text = failed ? json_dumps(failed, JSON_COMPACT) : NULL;
+
+			stored = wl_store_put_trace(ex->store, run_id, p->variants[k].name, params,
+						    failed ? (text ? text : "{}") : out, err);
+			free(text);
+		}
+		json_decref(failed);
+		free(spec);
+		free(params);
+		if (stored < 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	free(out);
+	return rc;
+}
