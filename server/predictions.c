@@ -151,11 +151,7 @@ static json_t *predict_result(const struct wl_experiment *exp, const struct wl_m
 	return o;
 }
 
-/* The prediction of result r from the run's trace of its variant, where
- * nothing is declared: the trace's figures (at the point it was traced,
- * "traced_at"), its sites as "accesses", the causes of the built-in it is or
- * stands in for. null where the run has no trace of it, {"error": why}
- * where the tracer said why not. */
+/* The run's trace of r's variant, or NULL. */
 static const json_t *trace_of(const json_t *run, const json_t *r)
 {
 	const json_t *t;
@@ -198,8 +194,12 @@ static void attach_trace(json_t *o, const json_t *run, const json_t *r)
 	json_object_set_new(o, "trace_agrees", json_boolean(agree));
 }
 
+/* The prediction of result r from the run's trace of its variant, where
+ * nothing is declared: the trace's figures (at the point it was traced,
+ * "traced_at") and its sites as "accesses". null where the run has no trace
+ * of it, {"error": why} where the tracer said why not. */
 static json_t *predict_traced(const struct wl_experiment *exp, const json_t *run, const json_t *r,
-			      const struct wl_variant_def *like, double ceiling)
+			      double ceiling)
 {
 	const json_t *found = trace_of(run, r), *figures, *traced;
 	struct wl_prediction p = { 0 };
@@ -234,7 +234,6 @@ static json_t *predict_traced(const struct wl_experiment *exp, const json_t *run
 /* What one result is predicted from. */
 struct result_model {
 	const struct wl_model *m;	/* NULL: none declared (then the trace's, if any) */
-	const struct wl_variant_def *like;	/* the built-in it is, or stands in for */
 	const char *error;		/* the declaration cannot be read */
 	size_t ask, base;		/* its asks; base is (size_t)-1 without a baseline */
 };
@@ -270,7 +269,6 @@ int wl_run_add_predictions(const struct wl_experiment *exp, json_t *run)
 		long long *v = values + nasks * (exp->nparams + 1);
 
 		rm[i].base = (size_t)-1;
-		rm[i].like = def;
 		if (def) {
 			rm[i].m = def->model;
 			proto.model = def->model;
@@ -279,8 +277,7 @@ int wl_run_add_predictions(const struct wl_experiment *exp, json_t *run)
 		for (size_t c = 0; !def && name && c < customs.n; c++)
 			if (strcmp(customs.name[c], name) == 0) {
 				def = customs.like[c];
-				rm[i].like = def;
-				rm[i].m = customs.model[c];
+						rm[i].m = customs.model[c];
 				rm[i].error = customs.error[c][0] ? customs.error[c] : NULL;
 				proto.like = def;
 				proto.accesses = customs.accesses[c];
@@ -314,7 +311,7 @@ int wl_run_add_predictions(const struct wl_experiment *exp, json_t *run)
 		if (rm[i].error)
 			p = json_pack("{s:s}", "error", rm[i].error);
 		else if (!rm[i].m)
-			p = predict_traced(exp, run, r, rm[i].like, ceiling);
+			p = predict_traced(exp, run, r, ceiling);
 		else if (a->state == WL_MEMO_FAILED)
 			p = json_pack("{s:s}", "error", a->error);
 		else if (a->state == WL_MEMO_PENDING || (b && b->state == WL_MEMO_PENDING))
