@@ -106,3 +106,71 @@ test('the_tracers_budget_refuses_an_endless_kernel_and_a_huge_point', async () =
   assert.notEqual(huge.code, 0);
   assert.match(huge.stderr, /not traced|cannot|out of memory|CL_/);
 });
+
+// Runs are traced after their points, each variant at the run's point of
+// least memory, by the runner's worker (confined, as for the kernels it
+// builds), and the page's JSON carries the traces and what they predict.
+const runs = new Lab('trace-runs');
+after(() => runs.close());
+
+test('a_run_traces_each_variant_and_predicts_an_undeclared_kernel_from_it', async () => {
+  await runs.startServer();
+  await runs.startRunner(['--trace-seconds', '3'], { trace: true });
+  const gather = `__kernel void gather(__global const float *in, __global float *out, uint count)
+{
+	uint i = get_global_id(0);
+	if (i < count)
+		out[i] = in[(i * 2654435761u) % count];
+}`;
+  const spin = `__kernel void spin(__global const float *in, __global float *out, uint count)
+{
+	size_t i = get_global_id(0);
+	while (in[0] == in[0] && count > 0)
+		out[i] = in[i];
+}`;
+  const res = await runs.post('/api/runs', {
+    experiment: 'copy', variants: ['float'], params: { n: [1 << 16, 1 << 18] }, repeat: 3,
+    kernels: [{ name: 'gather', like: 'float', source: gather }],
+  });
+  assert.equal(res.status, 201, res.text);
+  const run = await runs.waitDone(res.json.id, 120000);
+  assert.equal(run.status, 'done', run.error);
+  assert.deepEqual(run.traces.map((t) => [t.variant, t.params.n]), [['float', 1 << 16], ['gather', 1 << 16]], 'each variant at the smallest point');
+  for (const r of run.results) {
+    const p = r.prediction;
+    if (r.variant === 'float') {
+      assert.equal(p.source, 'declared');
+      assert.equal(p.trace_agrees, true, 'the catalog\'s declaration agrees with its code');
+      assert.equal(p.traced.sectors_per_request, 4);
+    } else {
+      assert.equal(p.source, 'traced', 'nothing declared: predicted from the trace');
+      assert.ok(p.sectors_per_request >= 30, `${p.sectors_per_request} sectors per request`);
+      assert.ok(p.efficiency < 0.3 && p.gbps > 0 && p.ms > 0, JSON.stringify(p));
+      assert.deepEqual(p.traced_at, { local: 256, n: 1 << 16 });
+      assert.ok(p.accesses.some((a) => a.op === 'load' && a.line === 5), 'the gather\'s line');
+    }
+  }
+  // A kernel that is quick on the device but far too long to simulate: its
+  // trace is refused by the budget, saying so, and its run still measures.
+  const slow = `__kernel void slow(__global const float *in, __global float *out, uint count)
+{
+	size_t i = get_global_id(0);
+	float acc = in[i];
+	for (uint k = 0; k < count * 16u; k++)
+		if (in[k % count] > 2.0f)
+			acc += 1.0f;
+	out[i] = acc;
+}`;
+  const second = await runs.post('/api/runs', {
+    experiment: 'copy', variants: ['float'], params: { n: 4096 }, repeat: 2,
+    kernels: [{ name: 'slow', like: 'float', source: slow }],
+  });
+  assert.equal(second.status, 201, second.text);
+  const measured = await runs.waitDone(second.json.id, 120000);
+  assert.equal(measured.status, 'done', measured.error);
+  const r = measured.results.find((x) => x.variant === 'slow');
+  assert.ok(r.verified && r.median_ms > 0, 'measured and verified');
+  assert.match(measured.traces.find((t) => t.variant === 'slow').figures.error, /not traced: the simulation ran past its (3 s|CPU) budget/);
+  assert.equal(r.prediction.source, 'traced');
+  assert.match(r.prediction.error, /ran past its/);
+});
