@@ -24,7 +24,7 @@ endif
 
 # Recursively expanded: pkg-config runs when a rule needs it, after `deps`.
 WL_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -MMD -MP \
-	-DWL_VERSION='"$(VERSION)"' $(SAN_FLAGS) -fopenmp \
+	-DWL_VERSION='"$(VERSION)"' -DWL_LIBDIR='"$(PREFIX)/lib/warplab"' $(SAN_FLAGS) -fopenmp \
 	$(shell $(PKG_CONFIG) --cflags $(LIBS_PKG))
 # The layering (docs/architecture.md), enforced: a folder's files find only the
 # headers of the folders below them. common/ is the floor; store/ and catalog/
