@@ -13,7 +13,8 @@ const char *const wl_options_shared_keys[] = {
 	"devices", "max-body", "queue-limit", "max-connections", "per-ip-connections",
 	"connection-timeout", "heartbeat", "run-timeout", "stop-timeout", "max-measurements",
 	"max-attempts", "warmup", "poll-ms", "no-fp64", "no-custom-kernels", "response-cache",
-	"stream-heartbeat", "flush-max", "program-cache", "host-name", "unconfined-kernels", NULL,
+	"stream-heartbeat", "flush-max", "program-cache", "host-name", "unconfined-kernels",
+	"no-trace", "trace-seconds", "trace-memory", NULL,
 };
 
 static const struct wl_option *option_find(const struct wl_option *table, const char *name)

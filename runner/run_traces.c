@@ -98,12 +98,12 @@ static void drain(int out_fd, int err_fd, char *out, size_t out_len, char *err, 
 
 /* Run the tracer for spec; the figures' JSON text into out, or -1 with why
  * (the tracer's last error line). */
-static int run_tracer(const struct wl_executor *ex, const char *spec, char *out, size_t out_len,
-		      char *why, size_t why_len)
+static int run_tracer(const struct wl_trace_setup *setup, const char *spec, char *out,
+		      size_t out_len, char *why, size_t why_len)
 {
 	int out_pipe[2], err_pipe[2], status = 0;
 	char seconds[32], memory[32], *log = malloc(16384), *line;
-	char *argv[] = { "warplab-runner", "--kernels", (char *)ex->kernels_dir, "--trace-seconds",
+	char *argv[] = { "warplab-runner", "--kernels", (char *)setup->kernels_dir, "--trace-seconds",
 			 seconds, "--trace-memory", memory, "--trace", (char *)spec, NULL };
 	pid_t pid;
 
@@ -119,8 +119,8 @@ static int run_tracer(const struct wl_executor *ex, const char *spec, char *out,
 		snprintf(why, why_len, "cannot start the tracer");
 		return -1;
 	}
-	snprintf(seconds, sizeof(seconds), "%ld", ex->trace_seconds);
-	snprintf(memory, sizeof(memory), "%ld", ex->trace_memory);
+	snprintf(seconds, sizeof(seconds), "%ld", setup->seconds);
+	snprintf(memory, sizeof(memory), "%ld", setup->memory);
 	pid = fork();
 	if (pid == 0) {
 		dup2(out_pipe[1], STDOUT_FILENO);
@@ -155,8 +155,13 @@ static int run_tracer(const struct wl_executor *ex, const char *spec, char *out,
 	return -1;
 }
 
-int wl_run_trace(struct wl_executor *ex, long long run_id, const struct wl_run_plan *p,
-		 struct wl_error *err)
+long long wl_run_trace_seconds(const struct wl_trace_setup *setup, const struct wl_run_plan *p)
+{
+	return (long long)p->nvariants * (setup->seconds + 10) + 30;
+}
+
+int wl_run_trace(const struct wl_trace_setup *setup, struct wl_store *st, long long run_id,
+		 const struct wl_run_plan *p, struct wl_error *err)
 {
 	json_t *width = json_object_get(p->dev->info, "warp_width");
 	int lanes = json_is_integer(width) ? (int)json_integer_value(width) : 32;
@@ -170,9 +175,6 @@ int wl_run_trace(struct wl_executor *ex, long long run_id, const struct wl_run_p
 	}
 	if (lanes < 1 || lanes > 64)
 		lanes = 32;
-	if (ex->on_point)
-		ex->on_point(ex->hook_ctx, run_id,
-			     (long long)p->nvariants * (ex->trace_seconds + 10) + 30);
 	for (size_t k = 0; k < p->nvariants; k++) {
 		size_t i = smallest_point(p, &p->variants[k].def);
 		char *spec = spec_for(p, k, i, lanes), *params, why[512];
@@ -188,11 +190,8 @@ int wl_run_trace(struct wl_executor *ex, long long run_id, const struct wl_run_p
 			wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 			goto out;
 		}
-		if (ex->trace_off) {
-			snprintf(why, sizeof(why), "%s", ex->trace_off);
-		} else if (run_tracer(ex, spec, out, out_len, why, sizeof(why)) == 0) {
+		if (run_tracer(setup, spec, out, out_len, why, sizeof(why)) == 0)
 			why[0] = '\0';
-		}
 		if (why[0]) {
 			wl_log_info("run %lld: %s not traced: %s", run_id, p->variants[k].name, why);
 			failed = json_pack("{s:s}", "error", why);
@@ -200,7 +199,7 @@ int wl_run_trace(struct wl_executor *ex, long long run_id, const struct wl_run_p
 		{
 			char *text = failed ? json_dumps(failed, JSON_COMPACT) : NULL;
 
-			stored = wl_store_put_trace(ex->store, run_id, p->variants[k].name, params,
+			stored = wl_store_put_trace(st, run_id, p->variants[k].name, params,
 						    failed ? (text ? text : "{}") : out, err);
 			free(text);
 		}

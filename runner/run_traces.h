@@ -5,13 +5,24 @@
 #ifndef WL_RUN_TRACES_H
 #define WL_RUN_TRACES_H
 
-#include "executor.h"
 #include "run_plan.h"
+#include "store.h"
 
-/* Trace and store every variant of plan for run_id. A variant that cannot be
- * traced has its reason stored instead; -1 only when the store fails or
- * memory runs out (err set), and the traces before stay stored. */
-int wl_run_trace(struct wl_executor *ex, long long run_id, const struct wl_run_plan *p,
-		 struct wl_error *err);
+/* Where the tracer reads its kernels and the budget of each trace. */
+struct wl_trace_setup {
+	const char *kernels_dir;
+	long seconds, memory;
+};
+
+/* The most seconds tracing plan's variants may take, for the supervisor's
+ * deadline. */
+long long wl_run_trace_seconds(const struct wl_trace_setup *setup, const struct wl_run_plan *p);
+
+/* Trace every variant of plan for run_id and store each trace in st. A
+ * variant that cannot be traced has its reason stored instead; -1 only when
+ * the store fails or memory runs out (err set), and the traces before stay
+ * stored. */
+int wl_run_trace(const struct wl_trace_setup *setup, struct wl_store *st, long long run_id,
+		 const struct wl_run_plan *p, struct wl_error *err);
 
 #endif

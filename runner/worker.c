@@ -269,6 +269,44 @@ static void serve(struct wl_store *st, struct wl_executor *ex, struct wl_wakeup 
 	}
 }
 
+/* Serve runs with an executor over what the worker opened, until stopped;
+ * unconfined is why custom kernels may not run here, or NULL. */
+static void serve_runs(const struct runner_config *cfg, struct wl_store *st,
+		       const struct wl_catalog *cat, struct wl_cl_devices *devs,
+		       struct wl_program_cache *programs, struct wl_wakeup *wake,
+		       const char *unconfined, int runner_has_gpu)
+{
+	struct wl_error err;
+	struct wl_executor ex = {
+		.store = st,
+		.cat = cat,
+		.devs = devs,
+		.programs = programs,
+		.kernels_dir = cfg->kernels,
+		.version = WL_VERSION,
+		.warmup = cfg->warmup,
+		.runner_id = cfg->runner_id,
+		.point_timeout_max = cfg->run_timeout,
+		.flush_max = (size_t)cfg->flush_max,
+		.unconfined = unconfined,
+		.stop = &wl_runner_stop,
+		.on_point = on_point,
+		.on_custom = on_custom,
+		.trace_off = cfg->no_trace ? "tracing is off on this runner (--no-trace)" :
+					     wl_trace_unavailable(),
+		.trace_seconds = cfg->trace_seconds,
+		.trace_memory = cfg->trace_memory,
+	};
+
+	if (ex.trace_off)
+		wl_log_info("runs are not traced: %s", ex.trace_off);
+	/* Without the thread, checks run in turn: slower, not wrong. */
+	if (wl_checker_new(omp_get_max_threads(), &ex.checker, &err) < 0)
+		wl_log_info("%s; verifying in turn", err.msg);
+	serve(st, &ex, wake, cfg->poll_ms, runner_has_gpu);
+	wl_checker_free(ex.checker);
+}
+
 int wl_work(const struct runner_config *cfg)
 {
 	struct wl_catalog *cat = NULL;
@@ -331,37 +369,8 @@ int wl_work(const struct runner_config *cfg)
 		goto out;
 	}
 	report("%s %zu %s", WL_MSG_READY, found, devs.list[0].id);
-	{
-		struct wl_executor ex = {
-			.store = st,
-			.cat = cat,
-			.devs = &devs,
-			.programs = programs,
-			.kernels_dir = cfg->kernels,
-			.version = WL_VERSION,
-			.warmup = cfg->warmup,
-			.runner_id = cfg->runner_id,
-			.point_timeout_max = cfg->run_timeout,
-			.flush_max = (size_t)cfg->flush_max,
-			.unconfined = confined || cfg->unconfined_kernels ? NULL : confinement,
-			.stop = &wl_runner_stop,
-			.on_point = on_point,
-			.on_custom = on_custom,
-			.trace_off = cfg->no_trace ? "tracing is off on this runner (--no-trace)" :
-						    wl_trace_unavailable(),
-			.trace_seconds = cfg->trace_seconds,
-			.trace_memory = cfg->trace_memory,
-		};
-
-		if (ex.trace_off)
-			wl_log_info("runs are not traced: %s", ex.trace_off);
-
-		/* Without the thread, checks run in turn: slower, not wrong. */
-		if (wl_checker_new(omp_get_max_threads(), &ex.checker, &err) < 0)
-			wl_log_info("%s; verifying in turn", err.msg);
-		serve(st, &ex, wake, cfg->poll_ms, runner_has_gpu);
-		wl_checker_free(ex.checker);
-	}
+	serve_runs(cfg, st, cat, &devs, programs, wake,
+		   confined || cfg->unconfined_kernels ? NULL : confinement, runner_has_gpu);
 	status = 0;
 out:
 	wl_wakeup_close(wake);

@@ -78,8 +78,9 @@ function departures(run, experiment, x) {
     el('strong', {}, `${variantTitle(experiment, g.variant)} at ${x} = ${rangeOf(g.xs)}: `), g.worst.departure));
 }
 
-// The declared accesses of each variant with a prediction, and the model's
-// figures for them at the variant's last point.
+// The accesses of each variant with a prediction — declared in the catalog
+// or the request, else traced — and the model's figures for them at the
+// variant's last point, with the trace's figure beside a declared one.
 function accessTable(run, experiment, x) {
   const rows = [];
   for (const v of runVariants(run, experiment)) {
@@ -89,24 +90,40 @@ function accessTable(run, experiment, x) {
     const decl = v.custom
       ? ((run.request.kernels || []).find((k) => k.name === v.id) || {}).accesses
       : ((experiment && experiment.variants.find((d) => d.id === v.id)) || { model: {} }).model.accesses;
-    last.prediction.accesses.forEach((a, i) => {
+    const p = last.prediction;
+    const traced = p.source === 'traced';
+    // Beside each declared access, the traced site of the same kind in the
+    // same order (the n-th global load with the n-th, ...).
+    const sites = traced ? [] : ((p.traced && p.traced.accesses) || []);
+    const seen = new Map();
+    p.accesses.forEach((a, i) => {
       const d = (decl || [])[i] || {};
-      rows.push(el('tr', { 'data-variant': v.id },
+      const kind = `${a.space} ${a.op}`;
+      const n = seen.get(kind) || 0;
+      seen.set(kind, n + 1);
+      const t = sites.filter((s) => `${s.space} ${s.op}` === kind)[n];
+      const figure = (s) => (!s ? '–' : s.space === 'local' ? `${fmtNumber(s.conflict_degree, 3)}-way` : `${fmtNumber(s.sectors_per_request, 3)} sectors`);
+      rows.push(el('tr', { 'data-variant': v.id, class: p.trace_agrees === false ? 'disagrees' : null },
         el('td', {}, i === 0 ? variantLabel(v, experiment) : ''),
-        el('td', {}, `${a.space} ${a.op}`),
-        el('td', {}, el('code', {}, `${a.array}[${d.index || '?'}]`),
+        el('td', {}, kind),
+        el('td', {}, traced ? `line ${a.line || '?'} (traced)` : [el('code', {}, `${a.array}[${d.index || '?'}]`),
           d.when ? el('span', { class: 'sub' }, `when ${d.when}`) : null,
-          (d.loops || []).length ? el('span', { class: 'sub' }, d.loops.map((l) => `${l.var} = ${l.from}; ${l.while}; ${l.var} = ${l.next}`).join(' / ')) : null),
+          (d.loops || []).length ? el('span', { class: 'sub' }, d.loops.map((l) => `${l.var} = ${l.from}; ${l.while}; ${l.var} = ${l.next}`).join(' / ')) : null]),
         el('td', { class: 'num' }, fmtNumber(a.sectors_per_request, 3)),
         el('td', { class: 'num' }, fmtNumber(a.lines_per_request, 3)),
         el('td', { class: 'num' }, known(a.efficiency) ? `${fmtNumber(100 * a.efficiency, 3)}%` : '–'),
         el('td', { class: 'num' }, known(a.conflict_degree) ? `${fmtNumber(a.conflict_degree, 3)}-way` : '–'),
+        el('td', { class: 'num' }, traced ? 'this is the trace' : p.traced ? figure(t) : 'not traced'),
         el('td', { class: 'num' }, i === 0 ? `${x} = ${last.params[x]}` : '')));
     });
+    if (p.trace_agrees === false) {
+      rows.push(el('tr', { class: 'disagrees warn', 'data-variant': v.id },
+        el('td', { colspan: '9' }, `${variantLabel(v, experiment)}: the declared accesses disagree with the trace of its code (traced at ${Object.entries(p.traced.traced_at).map(([k, val]) => `${k}=${val}`).join(', ')}): the prediction is the declaration's; the trace says ${fmtNumber(p.traced.sectors_per_request, 3)} sectors per request${known(p.traced.conflict_degree) ? `, ${fmtNumber(p.traced.conflict_degree, 3)}-way conflicts` : ''}.`)));
+    }
   }
   if (!rows.length) return null;
   return el('table', { class: 'grid numbers', id: 'accesses' },
-    el('thead', {}, el('tr', {}, ['variant', 'access', 'index', 'sectors/request', 'lines/request', 'useful bytes', 'bank conflict', 'at']
+    el('thead', {}, el('tr', {}, ['variant', 'access', 'index or line', 'sectors/request', 'lines/request', 'useful bytes', 'bank conflict', 'traced', 'at']
       .map((h) => el('th', { scope: 'col' }, h)))),
     el('tbody', {}, rows));
 }

@@ -4,9 +4,11 @@
 // (window.Prism, vendored from npm) with the file's line numbers. A custom
 // kernel also shows its diff against the template of the variant it is "like"
 // (jsdiff, window.Diff), and when it did not build, the compiler's log with
-// the lines it names marked in the source.
+// the lines it names marked in the source. Where the run traced a variant,
+// each line that touches memory is marked and listed with what one warp
+// request of it costs, as a profiler's source view does.
 import { getJSON } from './api.js';
-import { el } from './format.js';
+import { el, fmtNumber } from './format.js';
 
 // The source lines a build log names for errors: "error: <source>:12:5: ..."
 // (PoCL, as the runner writes it) or "<kernel>:12:5: error: ..." (NVIDIA).
@@ -43,18 +45,51 @@ function diffBlock(base, text) {
     el('pre', { class: 'diff' }, rows));
 }
 
-function variantPanel(v, builtinTitle, failures) {
+// The run's trace of variant id: {sites (those with a line, within first..last),
+// point, lanes} or {error}, or null where the run has none.
+function traceOf(run, id, first, last) {
+  const t = (run.traces || []).find((x) => x.variant === id);
+  if (!t) return null;
+  if (t.figures.error) return { error: t.figures.error };
+  return {
+    sites: t.figures.traced.sites.filter((s) => s.line >= first && s.line <= last),
+    point: t.figures.point, lanes: t.figures.lanes,
+  };
+}
+
+// Each traced line with what one warp request of its accesses costs.
+function lineFigures(trace) {
+  if (!trace) return null;
+  if (trace.error) return el('p', { class: 'muted trace-note' }, `Not traced: ${trace.error}.`);
+  if (!trace.sites.length) return null;
+  const cost = (s) => (s.space === 'local' ? `${fmtNumber(s.conflict_degree, 3)}-way bank conflict`
+    : `${fmtNumber(s.sectors_per_request, 3)} sectors, ${fmtNumber(s.lines_per_request, 3)} lines, ${fmtNumber(100 * s.efficiency, 3)}% useful`);
+  return el('table', { class: 'grid line-figures' },
+    el('caption', {}, `Traced at ${trace.point} in the Oclgrind simulator, ${trace.lanes}-wide warps: each memory access of the first work-group, per warp request.`),
+    el('thead', {}, el('tr', {}, ['line', 'access', 'requests', 'per request'].map((h) => el('th', { scope: 'col' }, h)))),
+    el('tbody', {}, trace.sites.sort((a, b) => a.line - b.line).map((s) => el('tr', { 'data-line': String(s.line) },
+      el('td', {}, String(s.line)), el('td', {}, `${s.space} ${s.op}`),
+      el('td', { class: 'num' }, fmtNumber(s.requests, 3)), el('td', {}, cost(s))))));
+}
+
+function variantPanel(v, builtinTitle, failures, run) {
   const log = failures.find((r) => /build log:/.test(r.error || ''));
-  const marked = log ? loggedLines(log.error) : [];
+  const start = v.custom ? 1 : v.line || 1;
+  const text = v.source || '';
+  const trace = traceOf(run, v.id, start, start + text.split('\n').length - 1);
+  const traced = trace && trace.sites ? trace.sites.map((s) => s.line) : [];
+  const marked = [...new Set([...(log ? loggedLines(log.error) : []), ...traced])].sort((a, b) => a - b);
   if (!v.custom) {
     return el('details', { class: 'source-panel', 'data-variant': v.id },
       el('summary', {}, `${builtinTitle(v.id)} `, el('span', { class: 'sub-inline' }, v.kernel ? `${v.kernel}, line ${v.line}` : 'source not kept')),
-      v.source === null ? el('p', { class: 'muted' }, 'The source this run used is not in the store.') : codeBlock(v.source, { start: v.line || 1 }));
+      v.source === null ? el('p', { class: 'muted' }, 'The source this run used is not in the store.') : codeBlock(v.source, { start, marked }),
+      lineFigures(trace));
   }
   return el('details', { class: 'source-panel custom', 'data-variant': v.id, open: true },
     el('summary', {}, `${v.id} `, el('span', { class: 'badge' }, 'custom'), el('span', { class: 'sub-inline' }, ` like ${builtinTitle(v.like)}, entry ${v.entry}`)),
     log ? el('div', { class: 'build-log' }, el('h4', {}, 'It did not build: the compiler said'), el('pre', { class: 'log' }, log.error.replace(/^.*build log:\n/s, ''))) : null,
     codeBlock(v.source, { marked }),
+    lineFigures(trace),
     el('details', { class: 'diff-panel' }, el('summary', {}, `Diff against the template of ${builtinTitle(v.like)}`), diffBlock(v.like_source, v.source)));
 }
 
@@ -64,7 +99,7 @@ let shown = null;
 // new failures arrive, so a log's marks appear as the run goes on.
 export async function renderSources(run, builtinTitle) {
   const failures = run.results.filter((r) => r.custom && r.error);
-  const key = `${run.id}:${failures.length}:${run.status}`;
+  const key = `${run.id}:${failures.length}:${run.status}:${(run.traces || []).length}`;
   if (shown === key) return;
   let data;
   try {
@@ -79,7 +114,7 @@ export async function renderSources(run, builtinTitle) {
     ? `Built-in kernels from ${fam.file} at hash ${fam.hash}${fam.as_of === 'current' ? ' (the current file: the run has not started)' : ', as this run used it'}. Custom kernels as the request sent them.`
     : 'The built-in source of this run is not in the store.';
   const list = document.getElementById('sources');
-  list.replaceChildren(...data.variants.map((v) => variantPanel(v, builtinTitle, failures.filter((r) => r.variant === v.id))));
+  list.replaceChildren(...data.variants.map((v) => variantPanel(v, builtinTitle, failures.filter((r) => r.variant === v.id), run)));
   // Custom kernels' panels are open, so the marks on their lines are placed
   // on a laid-out block.
   if (window.Prism) window.Prism.highlightAllUnder(list);
