@@ -30,6 +30,19 @@ static void put_number(FILE *f, const json_t *v)
 	/* null: an empty field */
 }
 
+/* The run's traced figures of variant, or NULL. */
+static const json_t *traced_figures(const json_t *run, const char *variant)
+{
+	const json_t *t;
+	size_t i;
+
+	json_array_foreach(json_object_get(run, "traces"), i, t)
+		if (variant && json_is_string(json_object_get(t, "variant")) &&
+		    strcmp(json_string_value(json_object_get(t, "variant")), variant) == 0)
+			return json_object_get(json_object_get(t, "figures"), "traced");
+	return NULL;
+}
+
 int wl_results_csv(const struct wl_experiment *exp, const json_t *run, char **out, size_t *len)
 {
 	static const char *const tail[] = { "median_ms", "min_ms", "max_ms", "reps", "bytes", "gbps",
@@ -38,6 +51,9 @@ int wl_results_csv(const struct wl_experiment *exp, const json_t *run, char **ou
 	 * where the variant declares no accesses. */
 	static const char *const predicted[] = { "efficiency", "sectors_per_request",
 						 "conflict_degree", "pct", "ms", "ratio" };
+	/* The run's trace of the row's variant (docs/api.md, "Traced accesses"),
+	 * each as traced_<name>; empty where it was not traced. */
+	static const char *const traced[] = { "efficiency", "sectors_per_request", "conflict_degree" };
 	json_t *results = json_object_get(run, "results"), *first = json_array_get(results, 0);
 	json_t *kernels = json_object_get(json_object_get(run, "request"), "kernels"), *k;
 	const char *names[64];
@@ -69,6 +85,9 @@ int wl_results_csv(const struct wl_experiment *exp, const json_t *run, char **ou
 	fputs(",verified,custom", f);
 	for (i = 0; i < sizeof(predicted) / sizeof(predicted[0]); i++)
 		fprintf(f, ",predicted_%s", predicted[i]);
+	fputs(",predicted_source", f);
+	for (i = 0; i < sizeof(traced) / sizeof(traced[0]); i++)
+		fprintf(f, ",traced_%s", traced[i]);
 	fputs("\r\n", f);
 	json_array_foreach(results, i, row) {
 		json_t *params = json_object_get(row, "params");
@@ -94,6 +113,17 @@ int wl_results_csv(const struct wl_experiment *exp, const json_t *run, char **ou
 		for (size_t t = 0; t < sizeof(predicted) / sizeof(predicted[0]); t++) {
 			fputc(',', f);
 			put_number(f, json_object_get(json_object_get(row, "prediction"), predicted[t]));
+		}
+		{
+			const char *source = json_string_value(json_object_get(json_object_get(row, "prediction"), "source"));
+			const json_t *tr = traced_figures(run, variant);
+
+			fputc(',', f);
+			put_field(f, source ? source : "");
+			for (size_t t = 0; t < sizeof(traced) / sizeof(traced[0]); t++) {
+				fputc(',', f);
+				put_number(f, json_object_get(tr, traced[t]));
+			}
 		}
 		fputs("\r\n", f);
 	}

@@ -130,13 +130,27 @@ test('a_run_traces_each_variant_and_predicts_an_undeclared_kernel_from_it', asyn
 }`;
   const res = await runs.post('/api/runs', {
     experiment: 'copy', variants: ['float'], params: { n: [1 << 16, 1 << 18] }, repeat: 3,
-    kernels: [{ name: 'gather', like: 'float', source: gather }],
+    kernels: [{ name: 'gather', like: 'float', source: gather },
+      // A copy that declares a strided read it does not make.
+      { name: 'liar', like: 'float', source: gather.replace('gather', 'liar').replace('(i * 2654435761u) % count', 'i'),
+        accesses: [{ array: 'in', space: 'global', op: 'load', bytes: 4, index: 'gid0*32' },
+          { array: 'out', space: 'global', op: 'store', bytes: 4, index: 'gid0' }] }],
   });
   assert.equal(res.status, 201, res.text);
   const run = await runs.waitDone(res.json.id, 120000);
   assert.equal(run.status, 'done', run.error);
-  assert.deepEqual(run.traces.map((t) => [t.variant, t.params.n]), [['float', 1 << 16], ['gather', 1 << 16]], 'each variant at the smallest point');
-  for (const r of run.results) {
+  assert.deepEqual(run.traces.map((t) => [t.variant, t.params.n]), [['float', 1 << 16], ['gather', 1 << 16], ['liar', 1 << 16]], 'each variant at the smallest point');
+  const liar = run.results.find((r) => r.variant === 'liar').prediction;
+  assert.equal(liar.source, 'declared');
+  assert.equal(liar.sectors_per_request, 32, 'the prediction is the declaration\'s');
+  assert.equal(liar.traced.sectors_per_request, 4, 'the trace says what the code does');
+  assert.equal(liar.trace_agrees, false);
+  const csv = (await runs.get(`/api/runs/${run.id}/results.csv`, { raw: true })).text.trim().split(/\r\n/);
+  const head = csv[0].split(',');
+  const row = csv.find((l) => l.startsWith('gather,')).split(',');
+  assert.equal(row[head.indexOf('predicted_source')], 'traced');
+  assert.ok(Number(row[head.indexOf('traced_sectors_per_request')]) >= 30);
+  for (const r of run.results.filter((x) => x.variant !== 'liar')) {
     const p = r.prediction;
     if (r.variant === 'float') {
       assert.equal(p.source, 'declared');
