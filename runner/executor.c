@@ -301,7 +301,8 @@ out:
 static int trace(struct wl_executor *ex, long long run_id, const struct wl_run_plan *plan,
 		 struct wl_error *err)
 {
-	const struct wl_trace_setup setup = { ex->kernels_dir, ex->trace_seconds, ex->trace_memory };
+	const struct wl_trace_setup setup = { ex->kernels_dir, ex->trace_seconds, ex->trace_memory,
+					      ex->trace_cache };
 
 	if (ex->trace_off)
 		return 0;

@@ -46,6 +46,7 @@ struct wl_executor {
 	 * NULL; the budget of each trace. */
 	const char *trace_off;
 	long trace_seconds, trace_memory;
+	const char *trace_cache;	/* where traces are kept, or NULL */
 };
 
 /* Seconds a point may take before it counts as hung: time for setup (building

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 
 #include "log.h"
 #include "points.h"
+#include "source.h"
 
 /* The point of the run the variant is traced at: the one whose device
  * memory (the catalog's formula) is least, so a sweep is traced where the
@@ -155,6 +157,67 @@ static int run_tracer(const struct wl_trace_setup *setup, const char *spec, char
 	return -1;
 }
 
+/* The cache file of spec (traced with the family source of hash family)
+ * into path; -1 without a cache. The request's sampling, seed and label do
+ * not decide a trace and are left out of the key. */
+static int cache_path(const struct wl_trace_setup *setup, const char *family, const char *spec,
+		      char *path, size_t len)
+{
+	static const char *const volatile_keys[] = { "seed", "label", "repeat", "noise", "budget_ms",
+						     "cache", "device" };
+	json_t *o = json_loads(spec, 0, NULL);
+	char *text;
+	uint64_t h;
+
+	if (!setup->cache_dir || !o)
+		goto none;
+	for (size_t k = 0; k < sizeof(volatile_keys) / sizeof(volatile_keys[0]); k++)
+		json_object_del(o, volatile_keys[k]);
+	json_object_set_new(o, "family", json_string(family));
+	json_object_set_new(o, "version", json_string(WL_VERSION));
+	text = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(o);
+	if (!text)
+		return -1;
+	h = wl_fnv1a64(text, strlen(text));
+	free(text);
+	snprintf(path, len, "%s/%016llx.json", setup->cache_dir, (unsigned long long)h);
+	return 0;
+none:
+	json_decref(o);
+	return -1;
+}
+
+/* The kept trace at path into out (NUL-terminated); -1 when there is none. */
+static int cache_read(const char *path, char *out, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(out, 1, len - 1, f);
+	fclose(f);
+	out[n] = '\0';
+	return n > 0 && out[0] == '{' ? 0 : -1;
+}
+
+/* Keep the trace text at path; best effort (a trace not kept is traced again). */
+static void cache_write(const char *path, const char *text)
+{
+	char tmp[4200];
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (!f)
+		return;
+	if (fputs(text, f) >= 0 && fclose(f) == 0)
+		rename(tmp, path);
+	else
+		unlink(tmp);
+}
+
 long long wl_run_trace_seconds(const struct wl_trace_setup *setup, const struct wl_run_plan *p)
 {
 	return (long long)p->nvariants * (setup->seconds + 10) + 30;
@@ -177,7 +240,7 @@ int wl_run_trace(const struct wl_trace_setup *setup, struct wl_store *st, long l
 		lanes = 32;
 	for (size_t k = 0; k < p->nvariants; k++) {
 		size_t i = smallest_point(p, &p->variants[k].def);
-		char *spec = spec_for(p, k, i, lanes), *params, why[512];
+		char *spec = spec_for(p, k, i, lanes), *params, why[512], cached[4096];
 		json_t *point = wl_point_to_json(p->exp, &p->pts, i);
 		json_t *failed = NULL;
 		int stored;
@@ -190,8 +253,17 @@ int wl_run_trace(const struct wl_trace_setup *setup, struct wl_store *st, long l
 			wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 			goto out;
 		}
-		if (run_tracer(setup, spec, out, out_len, why, sizeof(why)) == 0)
+		if (cache_path(setup, p->source.hash, spec, cached, sizeof(cached)) < 0)
+			cached[0] = '\0';
+		if (cached[0] && cache_read(cached, out, out_len) == 0) {
 			why[0] = '\0';
+			wl_log_info("run %lld: %s traced (kept from an earlier run)", run_id, p->variants[k].name);
+		} else if (run_tracer(setup, spec, out, out_len, why, sizeof(why)) == 0) {
+			why[0] = '\0';
+			wl_log_info("run %lld: %s traced", run_id, p->variants[k].name);
+			if (cached[0])
+				cache_write(cached, out);
+		}
 		if (why[0]) {
 			wl_log_info("run %lld: %s not traced: %s", run_id, p->variants[k].name, why);
 			failed = json_pack("{s:s}", "error", why);

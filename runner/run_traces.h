@@ -8,10 +8,14 @@
 #include "run_plan.h"
 #include "store.h"
 
-/* Where the tracer reads its kernels and the budget of each trace. */
+/* Where the tracer reads its kernels, the budget of each trace, and the
+ * folder traces are kept in (NULL: none), by a hash of what decides them:
+ * the family's source, the kernel's code, the point, the warp width and the
+ * runner's version. */
 struct wl_trace_setup {
 	const char *kernels_dir;
 	long seconds, memory;
+	const char *cache_dir;
 };
 
 /* The most seconds tracing plan's variants may take, for the supervisor's

@@ -277,6 +277,9 @@ static void serve_runs(const struct runner_config *cfg, struct wl_store *st,
 		       const char *unconfined, int runner_has_gpu)
 {
 	struct wl_error err;
+	char cache[4096];
+	int cached = wl_store_beside(cfg->db, "traces", cache, sizeof(cache)) == 0 &&
+		     (mkdir(cache, 0755) == 0 || errno == EEXIST);
 	struct wl_executor ex = {
 		.store = st,
 		.cat = cat,
@@ -296,6 +299,7 @@ static void serve_runs(const struct runner_config *cfg, struct wl_store *st,
 					     wl_trace_unavailable(),
 		.trace_seconds = cfg->trace_seconds,
 		.trace_memory = cfg->trace_memory,
+		.trace_cache = cached ? cache : NULL,
 	};
 
 	if (ex.trace_off)

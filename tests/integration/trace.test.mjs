@@ -145,6 +145,12 @@ test('a_run_traces_each_variant_and_predicts_an_undeclared_kernel_from_it', asyn
   assert.equal(liar.sectors_per_request, 32, 'the prediction is the declaration\'s');
   assert.equal(liar.traced.sectors_per_request, 4, 'the trace says what the code does');
   assert.equal(liar.trace_agrees, false);
+  // The same kernels again, with another seed and sampling: the traces are
+  // kept ones, the same.
+  const again = await runs.post('/api/runs', { ...JSON.parse(JSON.stringify(run.request)), seed: 7, repeat: 2, label: 'again' });
+  const repeated = await runs.waitDone(again.json.id, 120000);
+  assert.deepEqual(repeated.traces, run.traces);
+  for (const v of ['float', 'gather', 'liar']) assert.match(runs.logs.runner, new RegExp(`run ${repeated.id}: ${v} traced \\(kept from an earlier run\\)`));
   const csv = (await runs.get(`/api/runs/${run.id}/results.csv`, { raw: true })).text.trim().split(/\r\n/);
   const head = csv[0].split(',');
   const row = csv.find((l) => l.startsWith('gather,')).split(',');
