@@ -121,23 +121,15 @@ static void count(const struct reader *r, struct wl_trace_figures *out, long lon
 			continue;
 		if (site->local) {
 			f->conflict_degree = degree[s] / f->requests;
-			out->has_local = 1;
-			if (f->conflict_degree > out->conflict_degree)
-				out->conflict_degree = f->conflict_degree;
-			continue;
+		} else {
+			f->sectors_per_request = sectors[s] / f->requests;
+			f->lines_per_request = lines[s] / f->requests;
+			f->useful_bytes = useful[s];
+			f->moved_bytes = sectors[s] * WL_MODEL_SECTOR;
+			f->efficiency = f->moved_bytes > 0 ? f->useful_bytes / f->moved_bytes : 0;
 		}
-		f->sectors_per_request = sectors[s] / f->requests;
-		f->lines_per_request = lines[s] / f->requests;
-		f->useful_bytes = useful[s];
-		f->moved_bytes = sectors[s] * WL_MODEL_SECTOR;
-		f->efficiency = f->moved_bytes > 0 ? f->useful_bytes / f->moved_bytes : 0;
-		out->has_global = 1;
-		out->useful_bytes += f->useful_bytes;
-		out->moved_bytes += f->moved_bytes;
-		if (f->sectors_per_request > out->sectors_per_request)
-			out->sectors_per_request = f->sectors_per_request;
+		wl_prediction_add(&out->total, f, site->local);
 	}
-	out->efficiency = out->moved_bytes > 0 ? out->useful_bytes / out->moved_bytes : 0;
 }
 
 int wl_trace_count(const char *text, size_t len, int lanes, struct wl_trace_figures *out,
@@ -150,6 +142,7 @@ int wl_trace_count(const char *text, size_t len, int lanes, struct wl_trace_figu
 
 	memset(out, 0, sizeof(*out));
 	out->lanes = lanes;
+	out->total.lanes = lanes;
 	if (lanes < 1 || lanes > WL_MODEL_LANES_MAX) {
 		wl_error_set(err, WL_ERR_INTERNAL, "a warp of %d lanes: 1 to %d are counted", lanes,
 			     WL_MODEL_LANES_MAX);

@@ -34,11 +34,11 @@ struct wl_trace_figures {
 	int lanes;
 	int nsites;
 	struct wl_trace_site sites[WL_TRACE_SITES_MAX];
-	int has_global, has_local;
-	double efficiency;		/* global useful / moved bytes, all sites */
-	double sectors_per_request;	/* the worst global site */
-	double conflict_degree;		/* the worst local site */
-	double useful_bytes, moved_bytes;	/* global, the traced work-group */
+	/* The variant's figures over all sites, as a declared prediction's
+	 * (has_global, has_local, efficiency, the worst sectors_per_request and
+	 * conflict_degree, the traced work-group's useful and moved bytes); its
+	 * per-access array is not used. */
+	struct wl_prediction total;
 	long long records, dropped;	/* accesses counted, and past the plugin's limit */
 };
 

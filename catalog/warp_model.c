@@ -218,6 +218,22 @@ static int shape(const struct wl_model *m, long long *v, const long long *params
 	return 0;
 }
 
+void wl_prediction_add(struct wl_prediction *p, const struct wl_access_figures *f, int local)
+{
+	if (local) {
+		p->has_local = 1;
+		if (f->conflict_degree > p->conflict_degree)
+			p->conflict_degree = f->conflict_degree;
+		return;
+	}
+	p->has_global = 1;
+	p->useful_bytes += f->useful_bytes;
+	p->moved_bytes += f->moved_bytes;
+	if (f->sectors_per_request > p->sectors_per_request)
+		p->sectors_per_request = f->sectors_per_request;
+	p->efficiency = p->moved_bytes > 0 ? p->useful_bytes / p->moved_bytes : 0;
+}
+
 int wl_model_predict(const struct wl_model *m, const long long *params, int nparams, int lanes,
 		     double deadline, struct wl_prediction *out, struct wl_error *err)
 {
@@ -247,19 +263,8 @@ int wl_model_predict(const struct wl_model *m, const long long *params, int npar
 			goto out;
 		figures(&s, f);
 		out->sampled |= f->sampled;
-		if (m->accesses[i].space == WL_SPACE_LOCAL) {
-			out->has_local = 1;
-			if (f->conflict_degree > out->conflict_degree)
-				out->conflict_degree = f->conflict_degree;
-			continue;
-		}
-		out->has_global = 1;
-		out->useful_bytes += f->useful_bytes;
-		out->moved_bytes += f->moved_bytes;
-		if (f->sectors_per_request > out->sectors_per_request)
-			out->sectors_per_request = f->sectors_per_request;
+		wl_prediction_add(out, f, m->accesses[i].space == WL_SPACE_LOCAL);
 	}
-	out->efficiency = out->moved_bytes > 0 ? out->useful_bytes / out->moved_bytes : 0;
 	rc = 0;
 out:
 	free(vars);

@@ -58,6 +58,12 @@ double wl_model_conflict_degree(const long long *addr, int n, int bytes, long lo
 /* Distinct addresses times bytes: what the request asks for. */
 double wl_model_useful_bytes(const long long *addr, int n, int bytes, long long *scratch);
 
+/* Count access figures f (of local memory, else global) into the variant's
+ * p: the worst global access's sectors, the worst local conflict, the
+ * global efficiency over all accesses. The one rule for declared and traced
+ * figures alike. */
+void wl_prediction_add(struct wl_prediction *p, const struct wl_access_figures *f, int local);
+
 /* Predict m at params[0..nparams) (the point's values, in catalog order) for
  * warps of lanes work-items. -1 with the reason in err where the model cannot
  * be evaluated there (a division by zero, a negative index, a group too big),

@@ -253,6 +253,7 @@ static json_t *figures_json(const struct wl_access_figures *f, int local)
 /* {"sites": [...], "efficiency", "sectors_per_request", "conflict_degree"}. */
 static json_t *traced_json(const struct wl_trace_figures *tr)
 {
+	const struct wl_prediction *t = &tr->total;
 	json_t *sites = json_array();
 
 	for (int i = 0; sites && i < tr->nsites; i++) {
@@ -265,9 +266,9 @@ static json_t *traced_json(const struct wl_trace_figures *tr)
 		json_array_append_new(sites, o);
 	}
 	return json_pack("{s:o, s:o, s:o, s:o, s:I, s:I}", "sites", sites, "efficiency",
-			 tr->has_global ? json_real(tr->efficiency) : json_null(), "sectors_per_request",
-			 tr->has_global ? json_real(tr->sectors_per_request) : json_null(),
-			 "conflict_degree", tr->has_local ? json_real(tr->conflict_degree) : json_null(),
+			 t->has_global ? json_real(t->efficiency) : json_null(), "sectors_per_request",
+			 t->has_global ? json_real(t->sectors_per_request) : json_null(),
+			 "conflict_degree", t->has_local ? json_real(t->conflict_degree) : json_null(),
 			 "records", (json_int_t)tr->records, "dropped", (json_int_t)tr->dropped);
 }
 

@@ -74,14 +74,14 @@ void test_trace_groups_warp_requests_for_32_and_64_lanes(void)
 		CHECK(f->requests == rows[i].requests, "%s: %g requests, expected %g", rows[i].what,
 		      f->requests, rows[i].requests);
 		if (rows[i].local) {
-			CHECK(fabs(f->conflict_degree - rows[i].degree) < 1e-9 && tr->conflict_degree == f->conflict_degree,
+			CHECK(fabs(f->conflict_degree - rows[i].degree) < 1e-9 && tr->total.conflict_degree == f->conflict_degree,
 			      "%s: degree %g, expected %g", rows[i].what, f->conflict_degree, rows[i].degree);
 		} else {
 			CHECK(f->sectors_per_request == rows[i].sectors && f->lines_per_request == rows[i].lines,
 			      "%s: %g sectors and %g lines per request, expected %g and %g", rows[i].what,
 			      f->sectors_per_request, f->lines_per_request, rows[i].sectors, rows[i].lines);
-			CHECK(fabs(tr->efficiency - rows[i].efficiency) < 1e-9, "%s: efficiency %g, expected %g",
-			      rows[i].what, tr->efficiency, rows[i].efficiency);
+			CHECK(fabs(tr->total.efficiency - rows[i].efficiency) < 1e-9, "%s: efficiency %g, expected %g",
+			      rows[i].what, tr->total.efficiency, rows[i].efficiency);
 		}
 		free(text);
 		free(tr);
