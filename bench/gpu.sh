@@ -8,7 +8,8 @@
 # On the lent GPU machine (../shared/design/GPU.md) nothing can be installed, so
 # the runtime libraries travel as Debian packages in .gpu/debs and the binaries
 # in .gpu/bin (built here, x86-64 on both sides). bench/prepare-gpu.sh fills
-# .gpu; the device call then is:
+# .gpu (with Oclgrind's packages, so the runner traces there too); the device
+# call then is:
 #   bench/gpu.sh            (with carry: [".gpu"])
 # The packages are unpacked into a private prefix used by warplab's binaries only
 # (LD_LIBRARY_PATH on their command lines), never over the machine's own files.
@@ -34,6 +35,11 @@ libs=""
 if [ -d .gpu/debs ]; then
 	for f in .gpu/debs/*.deb; do dpkg -x "$f" "$work/root"; done
 	libs="$work/root/usr/lib/x86_64-linux-gnu"
+	# Oclgrind, where its packages came along: the runner traces with it (the
+	# store's folder, which the worker may read, holds the unpacked prefix).
+	if [ -f "$work/root/usr/lib/oclgrind/liboclgrind-rt.so" ]; then
+		export WARPLAB_OCLGRIND_RT="$work/root/usr/lib/oclgrind/liboclgrind-rt.so"
+	fi
 	mkdir -p /etc/OpenCL/vendors
 	if [ ! -f /etc/OpenCL/vendors/nvidia.icd ] && [ -f /usr/local/nvidia/lib64/libnvidia-opencl.so.1 ]; then
 		echo /usr/local/nvidia/lib64/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd

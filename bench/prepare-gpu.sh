@@ -10,6 +10,7 @@ mkdir -p .gpu/debs .gpu/bin
 	libgnutls30 libp11-kit0 libidn2-0 libunistring2 libtasn1-6 libnettle8 libhogweed6 libgmp10 \
 	libffi8 libgomp1 zlib1g clinfo \
 	libpq5 libssl3 libgssapi-krb5-2 libkrb5-3 libk5crypto3 libkrb5support0 libkeyutils1 libcom-err2 \
-	libldap-2.5-0 libsasl2-2)
-cp build/warplab-runner build/warplab-server .gpu/bin/
+	libldap-2.5-0 libsasl2-2 \
+	oclgrind liboclgrind-21.10 libllvm14 libz3-4)
+cp build/warplab-runner build/warplab-server build/libwarplab-trace.so .gpu/bin/
 du -sh .gpu

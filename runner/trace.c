@@ -37,6 +37,15 @@
 #include "warp_model.h"
 
 #define OCLGRIND_RUNTIME "/usr/lib/oclgrind/liboclgrind-rt.so"
+
+/* Oclgrind's runtime: Debian's, or where WARPLAB_OCLGRIND_RT says (an
+ * Oclgrind unpacked elsewhere, as bench/gpu.sh does on a lent machine). */
+static const char *oclgrind_runtime(void)
+{
+	const char *env = getenv("WARPLAB_OCLGRIND_RT");
+
+	return env && *env ? env : OCLGRIND_RUNTIME;
+}
 #define TRACE_PLUGIN "libwarplab-trace.so"
 
 int wl_trace_plugin_path(char *out, size_t len)
@@ -62,7 +71,7 @@ const char *wl_trace_unavailable(void)
 {
 	char plugin[PATH_MAX];
 
-	if (access(OCLGRIND_RUNTIME, R_OK) != 0)
+	if (access(oclgrind_runtime(), R_OK) != 0)
 		return "Oclgrind is not installed on this runner (apt-get install oclgrind)";
 	if (wl_trace_plugin_path(plugin, sizeof(plugin)) < 0)
 		return TRACE_PLUGIN " is not beside warplab-runner";
@@ -75,17 +84,17 @@ static int exec_traced(char **argv, const char *out_path, struct wl_error *err)
 {
 	char plugin[PATH_MAX];
 
-	if (access(OCLGRIND_RUNTIME, R_OK) != 0) {
+	if (access(oclgrind_runtime(), R_OK) != 0) {
 		wl_error_set(err, WL_ERR_CONFIG,
 			     "tracing needs Oclgrind (%s is not there: apt-get install oclgrind)",
-			     OCLGRIND_RUNTIME);
+			     oclgrind_runtime());
 		return -1;
 	}
 	if (wl_trace_plugin_path(plugin, sizeof(plugin)) < 0) {
 		wl_error_set(err, WL_ERR_CONFIG, "tracing needs %s beside warplab-runner", TRACE_PLUGIN);
 		return -1;
 	}
-	if (setenv("LD_PRELOAD", OCLGRIND_RUNTIME, 1) < 0 ||
+	if (setenv("LD_PRELOAD", oclgrind_runtime(), 1) < 0 ||
 	    setenv("OCLGRIND_PLUGINS", plugin, 1) < 0 || setenv("OCLGRIND_QUICK", "1", 1) < 0 ||
 	    setenv("OCLGRIND_BUILD_OPTIONS", "-debug-info-kind=line-tables-only", 1) < 0 ||
 	    setenv("OCLGRIND_LOG", "/dev/null", 1) < 0 ||

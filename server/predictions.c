@@ -165,9 +165,10 @@ static const json_t *trace_of(const json_t *run, const json_t *r)
 
 /* Beside a declared prediction o: the trace of the same variant, when the
  * run has one, as {"traced_at", "efficiency", "sectors_per_request",
- * "conflict_degree", "accesses"}, and whether the two agree (counts equal,
- * the efficiency within 1%: a declaration may leave out a __constant read
- * or sample its loops). */
+ * "conflict_degree", "accesses"}, and at the point it was traced, whether
+ * the two agree (counts equal, the efficiency within 1%: a declaration may
+ * leave out a __constant read or sample its loops); elsewhere trace_agrees
+ * is null, the pattern at another point being another question. */
 static void attach_trace(json_t *o, const json_t *run, const json_t *r)
 {
 	const json_t *t = trace_of(run, r), *tr = json_object_get(json_object_get(t, "figures"), "traced");
@@ -177,6 +178,7 @@ static void attach_trace(json_t *o, const json_t *run, const json_t *r)
 	json_object_set_new(o, "source", json_string("declared"));
 	if (!tr)
 		return;
+	json_object_set_new(o, "trace_agrees", json_null());
 	for (int k = 0; k < 3; k++) {
 		const json_t *a = json_object_get(o, keys[k]), *b = json_object_get(tr, keys[k]);
 		double tol = k == 2 ? 0.01 : 1e-6;
@@ -191,7 +193,8 @@ static void attach_trace(json_t *o, const json_t *run, const json_t *r)
 						   json_object_get(tr, "sectors_per_request"), "conflict_degree",
 						   json_object_get(tr, "conflict_degree"), "accesses",
 						   json_object_get(tr, "sites")));
-	json_object_set_new(o, "trace_agrees", json_boolean(agree));
+	if (json_equal(json_object_get(t, "params"), json_object_get(r, "params")))
+		json_object_set_new(o, "trace_agrees", json_boolean(agree));
 }
 
 /* The prediction of result r from the run's trace of its variant, where

@@ -87,6 +87,9 @@ function accessTable(run, experiment, x) {
     const rs = run.results.filter((r) => r.variant === v.id && r.prediction && r.prediction.accesses);
     if (!rs.length) continue;
     const last = rs[rs.length - 1];
+    // Agreement is judged where the trace was taken.
+    const atTrace = rs.find((r) => typeof r.prediction.trace_agrees === 'boolean');
+    const agrees = atTrace ? atTrace.prediction.trace_agrees : null;
     const decl = v.custom
       ? ((run.request.kernels || []).find((k) => k.name === v.id) || {}).accesses
       : ((experiment && experiment.variants.find((d) => d.id === v.id)) || { model: {} }).model.accesses;
@@ -103,7 +106,7 @@ function accessTable(run, experiment, x) {
       seen.set(kind, n + 1);
       const t = sites.filter((s) => `${s.space} ${s.op}` === kind)[n];
       const figure = (s) => (!s ? '–' : s.space === 'local' ? `${fmtNumber(s.conflict_degree, 3)}-way` : `${fmtNumber(s.sectors_per_request, 3)} sectors`);
-      rows.push(el('tr', { 'data-variant': v.id, class: p.trace_agrees === false ? 'disagrees' : null },
+      rows.push(el('tr', { 'data-variant': v.id, class: agrees === false ? 'disagrees' : null },
         el('td', {}, i === 0 ? variantLabel(v, experiment) : ''),
         el('td', {}, kind),
         el('td', {}, traced ? `line ${a.line || '?'} (traced)` : [el('code', {}, `${a.array}[${d.index || '?'}]`),
@@ -116,7 +119,7 @@ function accessTable(run, experiment, x) {
         el('td', { class: 'num' }, traced ? 'this is the trace' : p.traced ? figure(t) : 'not traced'),
         el('td', { class: 'num' }, i === 0 ? `${x} = ${last.params[x]}` : '')));
     });
-    if (p.trace_agrees === false) {
+    if (agrees === false) {
       rows.push(el('tr', { class: 'disagrees warn', 'data-variant': v.id },
         el('td', { colspan: '9' }, `${variantLabel(v, experiment)}: the declared accesses disagree with the trace of its code (traced at ${Object.entries(p.traced.traced_at).map(([k, val]) => `${k}=${val}`).join(', ')}): the prediction is the declaration's; the trace says ${fmtNumber(p.traced.sectors_per_request, 3)} sectors per request${known(p.traced.conflict_degree) ? `, ${fmtNumber(p.traced.conflict_degree, 3)}-way conflicts` : ''}.`)));
     }
