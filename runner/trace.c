@@ -102,6 +102,18 @@ static int exec_traced(char **argv, const char *out_path, struct wl_error *err)
 		wl_error_set(err, WL_ERR_INTERNAL, "cannot set the environment");
 		return -1;
 	}
+#ifdef __SANITIZE_ADDRESS__
+	{
+		/* Oclgrind's runtime is preloaded before AddressSanitizer's, and
+		 * what it keeps for its life is not ours to report. */
+		const char *was = getenv("ASAN_OPTIONS");
+		char opts[1024];
+
+		snprintf(opts, sizeof(opts), "%s%sverify_asan_link_order=0:detect_leaks=0", was ? was : "",
+			 was && *was ? ":" : "");
+		setenv("ASAN_OPTIONS", opts, 1);
+	}
+#endif
 	execv("/proc/self/exe", argv);
 	wl_error_set(err, WL_ERR_INTERNAL, "cannot run itself under Oclgrind: %s", strerror(errno));
 	return -1;
@@ -315,6 +327,14 @@ static int traced_run(const struct runner_config *cfg, const char *spec, struct 
 	snprintf(path, sizeof(path), "%s/catalog.json", cfg->kernels);
 	if (!tr || wl_catalog_load(path, &cat, err) < 0 || plan(cat, cfg->kernels, spec, &t, err) < 0)
 		goto out;
+	/* A point whose buffers alone pass the budget is not tried. */
+	if (wl_variant_cost(t.exp, &t.def, WL_COST_MEMORY, t.pts.values) > (double)cfg->trace_memory) {
+		wl_error_set(err, WL_ERR_CONFIG,
+			     "not traced: the point needs %.0f MiB of buffers, past the trace's memory budget of %ld MiB",
+			     wl_variant_cost(t.exp, &t.def, WL_COST_MEMORY, t.pts.values) / (1 << 20),
+			     cfg->trace_memory >> 20);
+		goto out;
+	}
 	if (wl_cl_devices_find(NULL, NULL, &devs, err) < 0)
 		goto out;
 	if (devs.count == 0) {
@@ -377,7 +397,13 @@ static int supervise_traced(const struct runner_config *cfg, char **argv, const 
 		struct rlimit mem = { (rlim_t)cfg->trace_memory, (rlim_t)cfg->trace_memory };
 		struct rlimit cpu = { (rlim_t)cfg->trace_seconds, (rlim_t)cfg->trace_seconds + 1 };
 
+#ifndef __SANITIZE_ADDRESS__
+		/* AddressSanitizer maps its shadow in the address space: a
+		 * sanitized build keeps to the budget by the point's size alone. */
 		setrlimit(RLIMIT_AS, &mem);
+#else
+		(void)mem;
+#endif
 		setrlimit(RLIMIT_CPU, &cpu);
 		exec_traced(argv, out, &err);
 		wl_log_error("--trace: %s", err.msg);
