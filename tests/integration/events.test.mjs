@@ -92,8 +92,13 @@ test('status_stream_reports_changes_and_replays_them_after_a_reconnect', async (
   const run = (await lab.post('/runs', { experiment: 'copy', params: { n: 4096 }, repeat: 3 })).json;
   const of = (x) => x.events.filter((e) => e.event === 'run' && e.data.id === run.id);
   await s.until((x) => of(x).some((e) => e.data.status === 'done'), 60000);
+  // The stream sends a run's state as of each change it reads: a runner that
+  // claims the run before the watcher reads its queueing shows it running at
+  // once. What holds is the order, and the end.
   const statuses = [...new Set(of(s).map((e) => e.data.status))];
-  assert.deepEqual(statuses, ['queued', 'running', 'done'], 'every status the run went through');
+  const order = ['queued', 'running', 'done'];
+  assert.deepEqual(statuses, order.filter((st) => statuses.includes(st)), `statuses in order: ${statuses}`);
+  assert.ok(statuses.includes('running') && statuses[statuses.length - 1] === 'done', `seen running, then done: ${statuses}`);
   const numbers = s.events.filter((e) => e.event === 'run').map((e) => Number(e.id));
   assert.deepEqual(numbers, [...numbers].sort((a, b) => a - b), 'change numbers only grow');
   assert.ok(of(s)[0].data.url === `/runs/${run.id}` && of(s)[0].data.experiment === 'copy', 'the summary as GET /api/runs lists it');
