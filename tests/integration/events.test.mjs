@@ -94,11 +94,12 @@ test('status_stream_reports_changes_and_replays_them_after_a_reconnect', async (
   await s.until((x) => of(x).some((e) => e.data.status === 'done'), 60000);
   // The stream sends a run's state as of each change it reads: a runner that
   // claims the run before the watcher reads its queueing shows it running at
-  // once. What holds is the order, and the end.
+  // once (and a quick run may pass from queued to done). What holds is the
+  // order, and the end.
   const statuses = [...new Set(of(s).map((e) => e.data.status))];
   const order = ['queued', 'running', 'done'];
   assert.deepEqual(statuses, order.filter((st) => statuses.includes(st)), `statuses in order: ${statuses}`);
-  assert.ok(statuses.includes('running') && statuses[statuses.length - 1] === 'done', `seen running, then done: ${statuses}`);
+  assert.equal(statuses[statuses.length - 1], 'done', `ends done: ${statuses}`);
   const numbers = s.events.filter((e) => e.event === 'run').map((e) => Number(e.id));
   assert.deepEqual(numbers, [...numbers].sort((a, b) => a - b), 'change numbers only grow');
   assert.ok(of(s)[0].data.url === `/runs/${run.id}` && of(s)[0].data.experiment === 'copy', 'the summary as GET /api/runs lists it');
