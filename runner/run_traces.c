@@ -147,12 +147,22 @@ static int run_tracer(const struct wl_trace_setup *setup, const char *spec, char
 		free(log);
 		return 0;
 	}
-	/* The reason is the tracer's last "--trace: " message. */
+	/* The reason is the tracer's last "--trace: " message, else the last
+	 * line it wrote. */
 	line = strstr(log, "--trace: ");
 	while (line && strstr(line + 1, "--trace: "))
 		line = strstr(line + 1, "--trace: ");
-	snprintf(why, why_len, "%.*s", line ? (int)strcspn(line + 9, "\n") : 40,
-		 line ? line + 9 : "the tracer did not finish");
+	if (line) {
+		snprintf(why, why_len, "%.*s", (int)strcspn(line + 9, "\n"), line + 9);
+	} else {
+		size_t n = strlen(log);
+
+		while (n > 0 && log[n - 1] == '\n')
+			log[--n] = '\0';
+		line = strrchr(log, '\n');
+		snprintf(why, why_len, "the tracer did not finish%s%.200s", n ? ": " : "",
+			 line ? line + 1 : log);
+	}
 	free(log);
 	return -1;
 }

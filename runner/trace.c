@@ -38,6 +38,28 @@
 
 #define OCLGRIND_RUNTIME "/usr/lib/oclgrind/liboclgrind-rt.so"
 
+/* Whether this process traces (either of its two runs). */
+static int tracing;
+
+#ifdef __SANITIZE_ADDRESS__
+/* A sanitized build's hooks, read by the sanitizers themselves: a confined
+ * process cannot read its ASAN_OPTIONS (they come from /proc/self/environ).
+ * Oclgrind's runtime is preloaded before AddressSanitizer's; and a tracer's
+ * leaks (Oclgrind keeps what it allocates for its life) go unchecked, since
+ * LeakSanitizer cannot stop the world under the worker's confinement. */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+	return "verify_asan_link_order=0";
+}
+
+int __lsan_is_turned_off(void);
+int __lsan_is_turned_off(void)
+{
+	return tracing;
+}
+#endif
+
 /* Oclgrind's runtime: Debian's, or where WARPLAB_OCLGRIND_RT says (an
  * Oclgrind unpacked elsewhere, as bench/gpu.sh does on a lent machine). */
 static const char *oclgrind_runtime(void)
@@ -102,18 +124,6 @@ static int exec_traced(char **argv, const char *out_path, struct wl_error *err)
 		wl_error_set(err, WL_ERR_INTERNAL, "cannot set the environment");
 		return -1;
 	}
-#ifdef __SANITIZE_ADDRESS__
-	{
-		/* Oclgrind's runtime is preloaded before AddressSanitizer's, and
-		 * what it keeps for its life is not ours to report. */
-		const char *was = getenv("ASAN_OPTIONS");
-		char opts[1024];
-
-		snprintf(opts, sizeof(opts), "%s%sverify_asan_link_order=0:detect_leaks=0", was ? was : "",
-			 was && *was ? ":" : "");
-		setenv("ASAN_OPTIONS", opts, 1);
-	}
-#endif
 	execv("/proc/self/exe", argv);
 	wl_error_set(err, WL_ERR_INTERNAL, "cannot run itself under Oclgrind: %s", strerror(errno));
 	return -1;
@@ -436,6 +446,7 @@ int wl_trace_main(const struct runner_config *cfg, char **argv)
 	int fd, rc;
 
 	wl_error_clear(&err);
+	tracing = 1;
 	if (getenv("WARPLAB_TRACING")) {
 		rc = traced_run(cfg, cfg->trace, &err);
 		if (rc < 0)
