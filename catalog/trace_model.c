@@ -55,7 +55,9 @@ static int parse_line(const char *line, struct reader *r, struct wl_trace_figure
 	int site, number;
 
 	if (sscanf(line, "S %d %d %7s %7s", &site, &number, op, space) == 4) {
-		if (site != out->nsites || site >= WL_TRACE_SITES_MAX)
+		if (site == WL_TRACE_SITES_MAX)
+			return -3;
+		if (site != out->nsites)
 			return -1;
 		out->sites[site].line = number;
 		out->sites[site].store = strcmp(op, "store") == 0;
@@ -162,6 +164,12 @@ int wl_trace_count(const char *text, size_t len, int lanes, struct wl_trace_figu
 		got = parse_line(buf, &r, out);
 		if (got == -2) {
 			wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+			goto out;
+		}
+		if (got == -3) {
+			wl_error_set(err, WL_ERR_INTERNAL,
+				     "the kernel has more than %d memory instructions; the trace counts at most that many",
+				     WL_TRACE_SITES_MAX);
 			goto out;
 		}
 		if (got < 0) {

@@ -100,14 +100,24 @@ void test_trace_refuses_what_it_cannot_read(void)
 		{ "S 0 1 load global\nA 0 0 0 0 4\n", "a warp of 65 lanes", 65 },
 	};
 	struct wl_trace_figures *tr = calloc(1, sizeof(*tr));
+	char *many = malloc(64 * (WL_TRACE_SITES_MAX + 1));
+	struct wl_error err;
 
 	for (size_t i = 0; tr && i < sizeof(rows) / sizeof(rows[0]); i++) {
-		struct wl_error err;
-
 		wl_error_clear(&err);
 		CHECK(wl_trace_count(rows[i].text, strlen(rows[i].text), rows[i].lanes, tr, &err) < 0 &&
 			      strstr(err.msg, rows[i].expect),
 		      "row %zu: '%s', expected '%s'", i, err.msg, rows[i].expect);
 	}
+	/* One site too many is said as such, not as a malformed line. */
+	if (tr && many) {
+		size_t used = 0;
+
+		for (int s = 0; s <= WL_TRACE_SITES_MAX; s++)
+			used += (size_t)sprintf(many + used, "S %d 1 load global\n", s);
+		CHECK(wl_trace_count(many, used, 32, tr, &err) < 0 && strstr(err.msg, "more than 256 memory instructions"),
+		      "too many sites: '%s'", err.msg);
+	}
+	free(many);
 	free(tr);
 }
