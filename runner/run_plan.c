@@ -31,12 +31,45 @@ void wl_run_plan_free(struct wl_run_plan *p)
 	wl_source_free(&p->source);
 }
 
+int wl_run_variant_make(const struct wl_experiment *exp, const json_t *request, size_t k,
+			struct wl_run_variant *rv, struct wl_error *why)
+{
+	json_t *variants = json_object_get(request, "variants");
+	json_t *kernels = json_object_get(request, "kernels");
+	size_t nbuiltin = json_array_size(variants);
+	const json_t *custom = k < nbuiltin ? NULL : json_array_get(kernels, k - nbuiltin);
+	const char *id = custom ? json_string_value(json_object_get(custom, "like")) :
+		json_string_value(json_array_get(variants, k));
+	const struct wl_variant_def *def = id ? wl_experiment_variant(exp, id, NULL) : NULL;
+
+	memset(rv, 0, sizeof(*rv));
+	if (!def) {
+		wl_error_set(why, WL_ERR_CONFIG, "variant '%s' is not in this runner's catalog",
+			     id ? id : "?");
+		return -1;
+	}
+	rv->def = *def;
+	rv->name = def->id;
+	if (!custom)
+		return 0;
+	rv->custom = 1;
+	rv->name = json_string_value(json_object_get(custom, "name"));
+	rv->def.kernel = (char *)json_string_value(json_object_get(custom, "entry"));
+	if (!rv->name || !rv->def.kernel ||
+	    wl_source_from_text(json_string_value(json_object_get(custom, "source")), &rv->source,
+				why) < 0) {
+		wl_error_set(why, WL_ERR_CONFIG, "custom kernel %zu of the request is malformed",
+			     k - nbuiltin);
+		return -1;
+	}
+	return 0;
+}
+
 /* The run's variants: the built-ins it names, then its custom kernels. */
 static int plan_variants(struct wl_run_plan *p, struct wl_error *why)
 {
-	json_t *variants = json_object_get(p->request, "variants");
-	json_t *kernels = json_object_get(p->request, "kernels");
-	size_t nbuiltin = json_array_size(variants), total = nbuiltin + json_array_size(kernels);
+	size_t total = json_array_size(json_object_get(p->request, "variants")) +
+		       json_array_size(json_object_get(p->request, "kernels"));
 
 	p->variants = calloc(total + 1, sizeof(*p->variants));
 	p->defs = calloc(total + 1, sizeof(*p->defs));
@@ -45,33 +78,10 @@ static int plan_variants(struct wl_run_plan *p, struct wl_error *why)
 		return -1;
 	}
 	for (size_t k = 0; k < total; k++) {
-		struct wl_run_variant *rv = &p->variants[k];
-		const json_t *custom = k < nbuiltin ? NULL : json_array_get(kernels, k - nbuiltin);
-		const char *id = custom ? json_string_value(json_object_get(custom, "like")) :
-			json_string_value(json_array_get(variants, k));
-		const struct wl_variant_def *def = id ? wl_experiment_variant(p->exp, id, NULL) : NULL;
-
-		if (!def) {
-			wl_error_set(why, WL_ERR_CONFIG, "variant '%s' is not in this runner's catalog",
-				     id ? id : "?");
+		if (wl_run_variant_make(p->exp, p->request, k, &p->variants[k], why) < 0)
 			return -1;
-		}
-		rv->def = *def;
-		rv->name = def->id;
 		p->nvariants++;
-		if (custom) {
-			rv->custom = 1;
-			rv->name = json_string_value(json_object_get(custom, "name"));
-			rv->def.kernel = (char *)json_string_value(json_object_get(custom, "entry"));
-			if (!rv->name || !rv->def.kernel ||
-			    wl_source_from_text(json_string_value(json_object_get(custom, "source")),
-						&rv->source, why) < 0) {
-				wl_error_set(why, WL_ERR_CONFIG, "custom kernel %zu of the request is malformed",
-					     k - nbuiltin);
-				return -1;
-			}
-		}
-		p->defs[k] = &rv->def;
+		p->defs[k] = &p->variants[k].def;
 	}
 	return 0;
 }

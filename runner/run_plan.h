@@ -47,6 +47,13 @@ struct wl_run_plan {
 	struct wl_time_budget budget;
 };
 
+/* Variant k of a normalized request for exp (its built-ins, then its custom
+ * kernels) into *rv: a custom kernel carries its like variant's definition
+ * with its entry point and its own source. Caller frees rv->source with
+ * wl_source_free(); on failure (-1, why says which) nothing is left to free. */
+int wl_run_variant_make(const struct wl_experiment *exp, const json_t *request, size_t k,
+			struct wl_run_variant *rv, struct wl_error *why);
+
 /* Bytes or operations per second that any device reaches, slow enough for a
  * two-core CPU through PoCL: what a point's deadline is computed at. */
 #define WL_FLOOR_RATE 5e7

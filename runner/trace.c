@@ -26,7 +26,7 @@
 #include "cl_device.h"
 #include "clock.h"
 #include "cl_program.h"
-#include "custom_kernels.h"
+#include "run_plan.h"
 #include "experiments.h"
 #include "json_strict.h"
 #include "log.h"
@@ -135,10 +135,9 @@ struct traced {
 	const struct wl_experiment *exp;
 	json_t *normalized;
 	struct wl_points pts;
-	struct wl_variant_def def;	/* a custom kernel's: its like variant's, its entry */
-	const struct wl_variant_def *builtin;
-	struct wl_source family, custom;
-	int is_custom;
+	struct wl_run_variant rv;	/* a custom kernel's: its like variant's, its entry */
+	const struct wl_variant_def *builtin;	/* the built-in it is or stands in for */
+	struct wl_source family;
 	int lanes;
 };
 
@@ -158,7 +157,7 @@ static long long gcd(long long a, long long b)
  * cut to divide the grid (Oclgrind, as OpenCL 1.2, wants it to). */
 static int local_guess(struct traced *t, struct wl_error *err)
 {
-	struct wl_launch_decl *h = &t->def.host;
+	struct wl_launch_decl *h = &t->rv.def.host;
 	const struct wl_model *m = t->builtin->model;
 	struct wl_launch_size size;
 	char text[32];
@@ -201,22 +200,16 @@ static int plan(const struct wl_catalog *cat, const char *kernels_dir, const cha
 	t->exp = wl_catalog_find(cat, json_string_value(json_object_get(t->normalized, "experiment")));
 	if (wl_request_points(t->exp, t->normalized, &t->pts, err) < 0)
 		goto out;
-	k = json_array_get(json_object_get(t->normalized, "kernels"), 0);
-	if (!k) {
-		t->builtin = wl_experiment_variant(t->exp, json_string_value(json_array_get(
-							json_object_get(t->normalized, "variants"), 0)), NULL);
-		t->def = *t->builtin;
-	} else {
-		t->builtin = wl_custom_kernel_like(t->exp, k);
-		t->def = *t->builtin;
-		t->def.kernel = (char *)json_string_value(json_object_get(k, "entry"));
-		t->is_custom = 1;
-		if (wl_source_from_text(json_string_value(json_object_get(k, "source")), &t->custom, err) < 0)
-			goto out;
-	}
+	/* Its first custom kernel, else its first variant. */
+	k = json_object_get(t->normalized, "kernels");
+	if (wl_run_variant_make(t->exp, t->normalized,
+				json_array_size(k) ? json_array_size(json_object_get(t->normalized, "variants")) : 0,
+				&t->rv, err) < 0)
+		goto out;
+	t->builtin = wl_experiment_variant(t->exp, t->rv.def.id, NULL);
 	/* Where the driver chooses the work-group, Oclgrind would choose one
 	 * work-item. */
-	if (!t->def.host.has_local && local_guess(t, err) < 0)
+	if (!t->rv.def.host.has_local && local_guess(t, err) < 0)
 		goto out;
 	snprintf(path, sizeof(path), "%s/%s", kernels_dir, t->exp->source);
 	if (wl_source_load(path, &t->family, err) < 0)
@@ -232,7 +225,7 @@ static void traced_free(struct traced *t)
 	json_decref(t->normalized);
 	wl_points_free(&t->pts);
 	wl_source_free(&t->family);
-	wl_source_free(&t->custom);
+	wl_source_free(&t->rv.source);
 }
 
 /* Run the family's host code for the variant once at the point. */
@@ -252,14 +245,14 @@ static int run_once(struct traced *t, struct wl_cl_device *dev, struct wl_progra
 		wl_error_set(err, WL_ERR_INTERNAL, ops ? "out of memory" : "no host code for %s", t->exp->id);
 		goto out;
 	}
-	if (t->is_custom) {
-		pt.source = &t->custom;
+	if (t->rv.custom) {
+		pt.source = &t->rv.source;
 		pt.family = &t->family;
 		pt.like_kernel = t->builtin->kernel;
 	}
 	if (ops->setup(&pt, &state, err) < 0)
 		goto out;
-	rc = ops->measure(&pt, state, &t->def, m, err);
+	rc = ops->measure(&pt, state, &t->rv.def, m, err);
 	/* Only the first and last work-groups ran: the output is not all there,
 	 * and a failed verification says nothing. A launch that failed does. */
 	if (rc == 0 && m->error[0] && strncmp(m->error, "verification failed", 19) != 0) {
@@ -309,7 +302,7 @@ static json_t *declared_json(const struct traced *t)
 	struct wl_prediction p;
 	struct wl_error err;
 
-	if (t->is_custom || !t->builtin->model ||
+	if (t->rv.custom || !t->builtin->model ||
 	    wl_model_predict(t->builtin->model, t->pts.values, (int)t->exp->nparams, t->lanes, 0, &p,
 			     &err) < 0)
 		return json_null();
@@ -338,10 +331,10 @@ static int traced_run(const struct runner_config *cfg, const char *spec, struct 
 	if (!tr || wl_catalog_load(path, &cat, err) < 0 || plan(cat, cfg->kernels, spec, &t, err) < 0)
 		goto out;
 	/* A point whose buffers alone pass the budget is not tried. */
-	if (wl_variant_cost(t.exp, &t.def, WL_COST_MEMORY, t.pts.values) > (double)cfg->trace_memory) {
+	if (wl_variant_cost(t.exp, &t.rv.def, WL_COST_MEMORY, t.pts.values) > (double)cfg->trace_memory) {
 		wl_error_set(err, WL_ERR_CONFIG,
 			     "not traced: the point needs %.0f MiB of buffers, past the trace's memory budget of %ld MiB",
-			     wl_variant_cost(t.exp, &t.def, WL_COST_MEMORY, t.pts.values) / (1 << 20),
+			     wl_variant_cost(t.exp, &t.rv.def, WL_COST_MEMORY, t.pts.values) / (1 << 20),
 			     cfg->trace_memory >> 20);
 		goto out;
 	}
@@ -365,7 +358,7 @@ static int traced_run(const struct runner_config *cfg, const char *spec, struct 
 		goto out;
 	wl_point_text(t.exp, t.pts.values, where, sizeof(where));
 	o = json_pack("{s:s, s:s, s:s, s:i, s:o, s:o}", "experiment", t.exp->id, "variant",
-		      t.is_custom ? t.def.kernel : t.def.id, "point", where, "lanes", t.lanes,
+		      t.rv.name, "point", where, "lanes", t.lanes,
 		      "traced", traced_json(tr), "declared", declared_json(&t));
 	if (!o || json_dumpf(o, stdout, JSON_COMPACT) < 0) {
 		json_decref(o);
