@@ -1,6 +1,7 @@
 /* Results to CSV through a memory stream. Fields that could hold a comma, a
  * quote or a line break are quoted; numbers are written in full precision. */
 #include "csv.h"
+#include "predictions.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,19 +29,6 @@ static void put_number(FILE *f, const json_t *v)
 	else if (json_is_real(v))
 		fprintf(f, "%.9g", json_real_value(v));
 	/* null: an empty field */
-}
-
-/* The run's traced figures of variant, or NULL. */
-static const json_t *traced_figures(const json_t *run, const char *variant)
-{
-	const json_t *t;
-	size_t i;
-
-	json_array_foreach(json_object_get(run, "traces"), i, t)
-		if (variant && json_is_string(json_object_get(t, "variant")) &&
-		    strcmp(json_string_value(json_object_get(t, "variant")), variant) == 0)
-			return json_object_get(json_object_get(t, "figures"), "traced");
-	return NULL;
 }
 
 int wl_results_csv(const struct wl_experiment *exp, const json_t *run, char **out, size_t *len)
@@ -116,7 +104,8 @@ int wl_results_csv(const struct wl_experiment *exp, const json_t *run, char **ou
 		}
 		{
 			const char *source = json_string_value(json_object_get(json_object_get(row, "prediction"), "source"));
-			const json_t *tr = traced_figures(run, variant);
+			const json_t *tr = json_object_get(json_object_get(wl_run_trace_of(run, row), "figures"),
+							   "traced");
 
 			fputc(',', f);
 			put_field(f, source ? source : "");

@@ -151,8 +151,7 @@ static json_t *predict_result(const struct wl_experiment *exp, const struct wl_m
 	return o;
 }
 
-/* The run's trace of r's variant, or NULL. */
-static const json_t *trace_of(const json_t *run, const json_t *r)
+const json_t *wl_run_trace_of(const json_t *run, const json_t *r)
 {
 	const json_t *t;
 	size_t i;
@@ -171,7 +170,7 @@ static const json_t *trace_of(const json_t *run, const json_t *r)
  * is null, the pattern at another point being another question. */
 static void attach_trace(json_t *o, const json_t *run, const json_t *r)
 {
-	const json_t *t = trace_of(run, r), *tr = json_object_get(json_object_get(t, "figures"), "traced");
+	const json_t *t = wl_run_trace_of(run, r), *tr = json_object_get(json_object_get(t, "figures"), "traced");
 	const char *keys[] = { "sectors_per_request", "conflict_degree", "efficiency" };
 	int agree = 1;
 
@@ -204,7 +203,7 @@ static void attach_trace(json_t *o, const json_t *run, const json_t *r)
 static json_t *predict_traced(const struct wl_experiment *exp, const json_t *run, const json_t *r,
 			      double ceiling)
 {
-	const json_t *found = trace_of(run, r), *figures, *traced;
+	const json_t *found = wl_run_trace_of(run, r), *figures, *traced;
 	struct wl_prediction p = { 0 };
 	json_t *o, *v;
 

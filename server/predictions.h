@@ -23,4 +23,8 @@
  * "accesses": [...]} as docs/api.md describes. -1 only when out of memory. */
 int wl_run_add_predictions(const struct wl_experiment *exp, json_t *run);
 
+/* The run's trace ({"variant", "params", "figures"}) of result r's variant,
+ * or NULL where the run has none. Borrowed from run. */
+const json_t *wl_run_trace_of(const json_t *run, const json_t *r);
+
 #endif
