@@ -3,10 +3,16 @@
 // line that gathers with what one warp request of it costs, lists it in the
 // accesses table as traced, and predicts from it. No console errors.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { Lab } from '../integration/harness.mjs';
+import { Lab, ROOT } from '../integration/harness.mjs';
 import { launch, openPage, shot } from './browser.mjs';
+
+// A gather through a hash: each work-item's load lands in a sector of its own;
+// line 5 is the gather.
+const GATHER = readFileSync(join(ROOT, 'tests/fixtures/gather.cl'), 'utf8');
 
 const lab = new Lab('e2e-trace');
 let browser;
@@ -22,12 +28,7 @@ after(async () => {
 });
 
 test('the_source_view_shows_each_traced_line_with_its_figures', async () => {
-  const source = `__kernel void gather(__global const float *in, __global float *out, uint count)
-{
-	uint i = get_global_id(0);
-	if (i < count)
-		out[i] = in[(i * 2654435761u) % count];
-}`;
+  const source = GATHER;
   const res = await lab.post('/api/runs', {
     experiment: 'copy', variants: ['float'], params: { n: 1 << 16 }, repeat: 3,
     kernels: [{ name: 'gather', like: 'float', source }],

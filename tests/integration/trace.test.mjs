@@ -6,9 +6,15 @@
 // sectors a random gather costs; a kernel that never ends or a point too big
 // for the budget is refused, saying why.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { Lab, runToEnd } from './harness.mjs';
+import { Lab, runToEnd, ROOT } from './harness.mjs';
+
+// A gather through a hash: each work-item's load lands in a sector of its own;
+// line 5 is the gather.
+const GATHER = readFileSync(join(ROOT, 'tests/fixtures/gather.cl'), 'utf8');
 
 const lab = new Lab('trace');
 before(() => lab.startServer());
@@ -77,12 +83,7 @@ test('a_custom_kernel_without_declarations_gets_the_figures_of_its_code', async 
 });
 
 test('a_gather_through_a_hash_costs_a_sector_per_work_item', async () => {
-  const source = `__kernel void gather(__global const float *in, __global float *out, uint count)
-{
-	uint i = get_global_id(0);
-	if (i < count)
-		out[i] = in[(i * 2654435761u) % count];
-}`;
+  const source = GATHER;
   const { code, stderr, figures } = await trace({ experiment: 'copy', kernels: [{ name: 'gather', like: 'float', source }], params: { n: 1 << 20 } });
   assert.equal(code, 0, stderr);
   const load = figures.traced.sites.find((s) => s.op === 'load');
@@ -116,12 +117,7 @@ after(() => runs.close());
 test('a_run_traces_each_variant_and_predicts_an_undeclared_kernel_from_it', async () => {
   await runs.startServer();
   await runs.startRunner(['--trace-seconds', '3'], { trace: true });
-  const gather = `__kernel void gather(__global const float *in, __global float *out, uint count)
-{
-	uint i = get_global_id(0);
-	if (i < count)
-		out[i] = in[(i * 2654435761u) % count];
-}`;
+  const gather = GATHER;
   const spin = `__kernel void spin(__global const float *in, __global float *out, uint count)
 {
 	size_t i = get_global_id(0);
