@@ -8,10 +8,13 @@
 #include "nvml.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* Vendor queries for the SIMD width, where the platform offers them. */
+#define WL_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
+#define WL_CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
 #define WL_CL_DEVICE_WARP_SIZE_NV 0x4003
 #define WL_CL_DEVICE_WAVEFRONT_WIDTH_AMD 0x4043
 
@@ -123,6 +126,22 @@ static json_t *warp_width(cl_device_id d)
 	return json_null();
 }
 
+/* NVIDIA's compute capability ("9.0"), which names the architecture's
+ * occupancy limits (kernels/gpu_limits.json); null for other devices. */
+static json_t *compute_capability(cl_device_id d)
+{
+	cl_uint major = 0, minor = 0;
+	char text[24];
+
+	if (!has_extension(d, "cl_nv_device_attribute_query") ||
+	    clGetDeviceInfo(d, WL_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof(major), &major, NULL) != CL_SUCCESS ||
+	    clGetDeviceInfo(d, WL_CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof(minor), &minor, NULL) != CL_SUCCESS ||
+	    major == 0)
+		return json_null();
+	snprintf(text, sizeof(text), "%u.%u", major, minor);
+	return json_string(text);
+}
+
 /* Fill dev's limits and API description; the id is set by the caller. */
 static int describe(struct wl_cl_device *dev, struct wl_error *err)
 {
@@ -151,6 +170,7 @@ static int describe(struct wl_cl_device *dev, struct wl_error *err)
 	clGetDeviceInfo(dev->device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof(fp64), &fp64, NULL);
 	dev->is_gpu = (type & CL_DEVICE_TYPE_GPU) != 0;
 	dev->fp64 = fp64 != 0;
+	dev->nv_compiler = has_extension(dev->device, "cl_nv_device_attribute_query");
 	if (!name || !vendor || !driver || !version || !platform) {
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		goto out;
@@ -165,6 +185,8 @@ static int describe(struct wl_cl_device *dev, struct wl_error *err)
 			      (json_int_t)dev->local_mem, "max_work_group_size",
 			      (json_int_t)dev->max_work_group, "fp64", dev->fp64, "warp_width",
 			      warp_width(dev->device), "clock_mhz", (json_int_t)clock);
+	if (dev->info)
+		json_object_set_new(dev->info, "compute_capability", compute_capability(dev->device));
 	if (!dev->info) {
 		wl_error_set(err, WL_ERR_INTERNAL, "cannot describe device %s", name);
 		goto out;

@@ -20,6 +20,7 @@ struct wl_cl_device {
 	cl_command_queue queue;
 	int is_gpu;
 	int fp64;
+	int nv_compiler;		/* NVIDIA's: takes -cl-nv-verbose, gives PTX */
 	cl_uint compute_units;
 	cl_ulong global_mem, max_alloc, local_mem;
 	size_t max_work_group;

@@ -5,6 +5,9 @@
 
 #include "program_disk.h"
 
+#include "build_log.h"
+#include "compiler_account.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +20,8 @@ struct cached_program {
 	char hash[17];
 	char *options;
 	cl_program program;
+	char *log;		/* the compiler's, as users see it */
+	char *ptx;		/* NVIDIA's program text, as users see it, or NULL */
 	struct cached_program *next;
 };
 
@@ -49,6 +54,8 @@ static void cached_free(struct cached_program *c)
 	if (c->program)
 		clReleaseProgram(c->program);
 	free(c->options);
+	free(c->log);
+	free(c->ptx);
 	free(c);
 }
 
@@ -88,25 +95,29 @@ const char *wl_program_cache_build_log(const struct wl_program_cache *cache)
 	return cache->build_log ? cache->build_log : "";
 }
 
+/* The log of program's last build on dev: owned by the caller, "" when
+ * there is none, NULL only when out of memory. */
+static char *build_log_of(cl_program program, const struct wl_cl_device *dev)
+{
+	size_t size = 0;
+	char *log;
+
+	if (clGetProgramBuildInfo(program, dev->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) != CL_SUCCESS ||
+	    size == 0)
+		return strdup("");
+	log = calloc(1, size + 1);
+	if (log && clGetProgramBuildInfo(program, dev->device, CL_PROGRAM_BUILD_LOG, size, log, NULL) != CL_SUCCESS)
+		log[0] = '\0';
+	return log;
+}
+
 /* Keep the build log of program on dev in the cache, and its start in err. */
 static void build_failure(struct wl_program_cache *cache, cl_program program,
 			  const struct wl_cl_device *dev, cl_int rc, const char *options,
 			  struct wl_error *err)
 {
-	size_t size = 0;
-	char *log = NULL;
-
 	free(cache->build_log);
-	cache->build_log = NULL;
-	if (clGetProgramBuildInfo(program, dev->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) ==
-		    CL_SUCCESS && size > 0 && (log = malloc(size + 1)) &&
-	    clGetProgramBuildInfo(program, dev->device, CL_PROGRAM_BUILD_LOG, size, log, NULL) ==
-		    CL_SUCCESS) {
-		log[size] = '\0';
-		cache->build_log = log;
-		log = NULL;
-	}
-	free(log);
+	cache->build_log = build_log_of(program, dev);
 	wl_error_set(err, WL_ERR_BUILD, "kernel build failed on %s (%s, options '%s'): %.900s",
 		     dev->id, wl_cl_error_name(rc), options, wl_program_cache_build_log(cache));
 }
@@ -124,91 +135,163 @@ static void disk_key(const struct wl_cl_device *dev, const struct wl_source *src
 		 json_string_value(json_object_get(info, "opencl")), options, src->hash);
 }
 
-/* The program from the binary kept on disk, built (linked) for dev; NULL
- * when there is none or it does not load. */
-static cl_program from_disk(struct wl_program_cache *cache, struct wl_cl_device *dev,
-			    const struct wl_source *src, const char *key, const char *options)
+/* The options the program is built with: on NVIDIA's OpenCL also
+ * -cl-nv-verbose (ptxas reports each kernel's registers, local memory and
+ * spills in the log) and -nv-line-info (the PTX names each instruction's
+ * source line); neither changes the code (the same PTX, less its .loc lines,
+ * and the same registers, seen on the H100). Caller frees. */
+static char *build_options(const struct wl_cl_device *dev, const char *options)
 {
-	unsigned char *binary = NULL;
-	size_t len = 0;
+	char *out = NULL;
+
+	if (asprintf(&out, "%s%s", options, dev->nv_compiler ? " -cl-nv-verbose -nv-line-info" : "") < 0)
+		return NULL;
+	return out;
+}
+
+/* The program from the binary kept on disk, built (linked) for dev, with
+ * the log of the build that made it in *log; NULL when there is none or it
+ * does not load. */
+static cl_program from_disk(struct wl_program_cache *cache, struct wl_cl_device *dev,
+			    const struct wl_source *src, const char *key, const char *options, char **log)
+{
+	struct wl_program_file file;
 	cl_int rc, status;
 	cl_program program;
 
-	if (!src->keep_binary ||
-	    wl_program_disk_load(cache->dir, key, src->text, src->len, &binary, &len) < 0)
+	if (!src->keep_binary || wl_program_disk_load(cache->dir, key, src->text, src->len, &file) < 0)
 		return NULL;
-	program = clCreateProgramWithBinary(dev->context, 1, &dev->device, &len,
-					    (const unsigned char **)&binary, &status, &rc);
-	free(binary);
-	if (!program)
-		return NULL;
-	if (status != CL_SUCCESS || clBuildProgram(program, 1, &dev->device, options, NULL, NULL) != CL_SUCCESS) {
+	program = clCreateProgramWithBinary(dev->context, 1, &dev->device, &file.binary_len,
+					    (const unsigned char **)&file.binary, &status, &rc);
+	free(file.binary);
+	if (program && (status != CL_SUCCESS ||
+			clBuildProgram(program, 1, &dev->device, options, NULL, NULL) != CL_SUCCESS)) {
 		clReleaseProgram(program);
-		return NULL;
+		program = NULL;
 	}
+	if (program)
+		*log = file.log;
+	else
+		free(file.log);
 	return program;
 }
 
-/* Keep program's binary on disk for the next runner; best effort. */
-static void to_disk(struct wl_program_cache *cache, const struct wl_cl_device *dev,
-		    const struct wl_source *src, const char *key, cl_program program)
+/* The program's binary, which the caller frees; NULL when it gives none. */
+static unsigned char *binary_of(cl_program program, size_t *len)
 {
-	size_t len = 0;
 	unsigned char *binary;
+
+	*len = 0;
+	if (clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof(*len), len, NULL) != CL_SUCCESS ||
+	    *len == 0 || !(binary = malloc(*len)))
+		return NULL;
+	if (clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof(binary), &binary, NULL) != CL_SUCCESS) {
+		free(binary);
+		return NULL;
+	}
+	return binary;
+}
+
+/* Keep the compiler's account of c's program (its log, and its PTX where the
+ * binary is PTX), and the binary on disk for the next runner when src is
+ * worth it (best effort). log is the build's, owned by the caller. */
+static void keep_account(struct wl_program_cache *cache, struct cached_program *c,
+			 const struct wl_cl_device *dev, const struct wl_source *src, const char *key,
+			 const char *log, int built)
+{
+	struct wl_program_file file = { NULL, 0, (char *)log };
 	struct wl_error err;
 
-	if (!cache->dir || !src->keep_binary ||
-	    clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof(len), &len, NULL) != CL_SUCCESS ||
-	    len == 0 || !(binary = malloc(len)))
-		return;
-	if (clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof(binary), &binary, NULL) == CL_SUCCESS &&
-	    wl_program_disk_save(cache->dir, key, src->text, src->len, binary, len, &err) < 0)
+	file.binary = binary_of(c->program, &file.binary_len);
+	c->log = wl_build_log_for_users(log);
+	if (file.binary && wl_ptx_is_text(file.binary, file.binary_len))
+		c->ptx = wl_ptx_for_users((const char *)file.binary, file.binary_len);
+	if (built && file.binary && cache->dir && src->keep_binary &&
+	    wl_program_disk_save(cache->dir, key, src->text, src->len, &file, &err) < 0)
 		wl_log_warn("program %s for %s not kept: %s", src->hash, dev->id, err.msg);
-	free(binary);
+	free(file.binary);
+}
+
+static struct cached_program *cached_find(const struct wl_program_cache *cache, const struct wl_cl_device *dev,
+					  const struct wl_source *src, const char *options)
+{
+	for (struct cached_program *c = cache->head; c; c = c->next)
+		if (c->dev == dev && strcmp(c->hash, src->hash) == 0 && strcmp(c->options, options) == 0)
+			return c;
+	return NULL;
+}
+
+int wl_program_account(const struct wl_program_cache *cache, const struct wl_cl_device *dev,
+		       const struct wl_source *src, const char *options, const char **log, const char **ptx)
+{
+	const struct cached_program *c = cached_find(cache, dev, src, options);
+
+	if (!c)
+		return -1;
+	*log = c->log ? c->log : "";
+	*ptx = c->ptx;
+	return 0;
+}
+
+/* The program built from src with options for dev, from disk or source, and
+ * the log of that build in *log (the caller frees it); NULL with err set
+ * when it does not build. */
+static cl_program build(struct wl_program_cache *cache, struct wl_cl_device *dev, const struct wl_source *src,
+			const char *options, const char *key, int *loaded, char **log, struct wl_error *err)
+{
+	char *full = build_options(dev, options);
+	const char *text = src->text;
+	cl_program program = NULL;
+	cl_int rc;
+
+	*log = NULL;
+	if (!full) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return NULL;
+	}
+	program = cache->dir ? from_disk(cache, dev, src, key, full, log) : NULL;
+	*loaded = program != NULL;
+	if (!program) {
+		program = clCreateProgramWithSource(dev->context, 1, &text, &src->len, &rc);
+		if (!program) {
+			wl_error_set(err, WL_ERR_INTERNAL, "clCreateProgramWithSource: %s", wl_cl_error_name(rc));
+		} else if ((rc = clBuildProgram(program, 1, &dev->device, full, NULL, NULL)) != CL_SUCCESS) {
+			build_failure(cache, program, dev, rc, options, err);
+			clReleaseProgram(program);
+			program = NULL;
+		} else if (!(*log = build_log_of(program, dev))) {
+			wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+			clReleaseProgram(program);
+			program = NULL;
+		}
+	}
+	free(full);
+	return program;
 }
 
 int wl_program_get(struct wl_program_cache *cache, struct wl_cl_device *dev,
 		   const struct wl_source *src, const char *options, cl_program *out,
 		   struct wl_error *err)
 {
-	struct cached_program *c;
-	const char *text = src->text;
+	struct cached_program *c = cached_find(cache, dev, src, options);
 	cl_program program;
-	char key[1024];
+	char key[1024], *log;
 	int loaded = 0;
-	cl_int rc;
 
-	for (c = cache->head; c; c = c->next) {
-		if (c->dev == dev && strcmp(c->hash, src->hash) == 0 &&
-		    strcmp(c->options, options) == 0) {
-			*out = c->program;
-			return 0;
-		}
+	if (c) {
+		*out = c->program;
+		return 0;
 	}
 	if (wl_cl_device_open(dev, err) < 0)
 		return -1;
 	disk_key(dev, src, options, key, sizeof(key));
-	program = cache->dir ? from_disk(cache, dev, src, key, options) : NULL;
-	if (program) {
-		loaded = 1;
-	} else {
-		program = clCreateProgramWithSource(dev->context, 1, &text, &src->len, &rc);
-		if (!program) {
-			wl_error_set(err, WL_ERR_INTERNAL, "clCreateProgramWithSource: %s",
-				     wl_cl_error_name(rc));
-			return -1;
-		}
-		rc = clBuildProgram(program, 1, &dev->device, options, NULL, NULL);
-		if (rc != CL_SUCCESS) {
-			build_failure(cache, program, dev, rc, options, err);
-			clReleaseProgram(program);
-			return -1;
-		}
-		to_disk(cache, dev, src, key, program);
-	}
+	program = build(cache, dev, src, options, key, &loaded, &log, err);
+	if (!program)
+		return -1;
 	c = calloc(1, sizeof(*c));
 	if (!c || !(c->options = strdup(options))) {
 		free(c);
+		free(log);
 		clReleaseProgram(program);
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		return -1;
@@ -216,6 +299,8 @@ int wl_program_get(struct wl_program_cache *cache, struct wl_cl_device *dev,
 	c->dev = dev;
 	memcpy(c->hash, src->hash, sizeof(c->hash));
 	c->program = program;
+	keep_account(cache, c, dev, src, key, log, !loaded);
+	free(log);
 	c->next = cache->head;
 	cache->head = c;
 	if (loaded)

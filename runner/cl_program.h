@@ -26,6 +26,14 @@ int wl_program_get(struct wl_program_cache *cache, struct wl_cl_device *dev,
 		   const struct wl_source *src, const char *options, cl_program *out,
 		   struct wl_error *err);
 
+/* The compiler's account of the program wl_program_get made from src with
+ * options for dev: *log its build log as users see it ("" when it said
+ * nothing), *ptx its PTX where the device's binary is PTX (NVIDIA), else
+ * NULL. Both belong to the cache, valid until the program is dropped. -1
+ * when no such program is in the cache. */
+int wl_program_account(const struct wl_program_cache *cache, const struct wl_cl_device *dev,
+		       const struct wl_source *src, const char *options, const char **log, const char **ptx);
+
 /* How many programs were compiled from source and how many loaded from disk. */
 void wl_program_cache_counts(const struct wl_program_cache *cache, long *built, long *loaded);
 

@@ -154,6 +154,7 @@ static int measure_variant(struct point_run *r, size_t k, struct wl_error *why,
 	struct wl_budget_span span;
 	int measured;
 
+	vpt.variant = rv->name;
 	if (rv->custom) {
 		char where[200];
 
@@ -239,6 +240,16 @@ static long measure_variants(struct point_run *r, struct wl_error *err)
 	return (long)k;
 }
 
+/* Write what the point's variants were built as; a store that refuses it
+ * costs the run its compiler's account, not its measurements. */
+static void note_builds(struct wl_executor *ex, long long run_id, const struct wl_point *pt)
+{
+	struct wl_error err;
+
+	if (pt->builds && wl_build_records_flush(pt->builds, ex->store, run_id, &err) < 0)
+		wl_log_warn("run %lld: builds not recorded: %s", run_id, err.msg);
+}
+
 /* Measure every variant at one point; -1 with err set stops the run, and
  * *store_failed says whether the store (not the device) was at fault. */
 static int run_point(struct wl_executor *ex, long long run_id, const struct wl_experiment_ops *ops,
@@ -285,6 +296,7 @@ static int run_point(struct wl_executor *ex, long long run_id, const struct wl_e
 out:
 	*store_failed = r.store_failed;
 	wait_checks(pt, NULL);
+	note_builds(ex, run_id, pt);
 	ops->teardown(r.state);
 	wl_mem_release(&r.flush.buf);
 	for (size_t i = 0; r.pr.failures && i < nvariants; i++)
@@ -347,6 +359,7 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 			.sampling = plan.noise_driven ? &plan.sampling : NULL,
 			.budget = &plan.budget,
 			.checker = ex->checker,
+			.builds = &plan.builds,
 		};
 		json_t *params;
 		int cancel = 0, store_failed = 0;

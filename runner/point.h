@@ -13,6 +13,7 @@
 #include "measure.h"
 #include "time_budget.h"
 #include "verify.h"
+#include "build_records.h"
 
 struct wl_checker;
 
@@ -37,6 +38,10 @@ struct wl_point {
 	/* Where exact checks run while the next variant is timed; NULL: they
 	 * run before measure returns. */
 	struct wl_checker *checker;
+	/* The run's name of the variant being measured, and where what its
+	 * kernel was built as is noted (build_records.h); NULL: not noted. */
+	const char *variant;
+	struct wl_build_records *builds;
 };
 
 /* The value of param name at pt (the catalog guarantees it exists). */

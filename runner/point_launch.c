@@ -102,12 +102,20 @@ int wl_point_prepare(const struct wl_point *pt, const struct wl_variant_def *v, 
 		     const struct wl_arg_buffer *buffers, size_t nbuffers, struct wl_launch *l,
 		     struct wl_error *err)
 {
+	cl_ulong static_local = 0;
+
 	if (wl_point_kernel(pt, options, v->kernel, &l->kernel, err) < 0)
 		return -1;
+	/* Before the arguments: local-memory arguments add to it. */
+	if (pt->builds)
+		clGetKernelWorkGroupInfo(l->kernel, pt->dev->device, CL_KERNEL_LOCAL_MEM_SIZE,
+					 sizeof(static_local), &static_local, NULL);
 	if (wl_point_launch(pt, v, buffers, nbuffers, l, err) < 0) {
 		clReleaseKernel(l->kernel);
 		l->kernel = NULL;
 		return -1;
 	}
+	if (pt->builds)
+		wl_build_records_note(pt->builds, pt, options, l, static_local);
 	return 0;
 }

@@ -15,7 +15,9 @@
 
 #include "source.h"
 
-#define MAGIC "warplab program binary 1\n"
+/* 2: with the build log, so a loaded program still has the compiler's
+ * account of it. */
+#define MAGIC "warplab program binary 2\n"
 
 /* The file's path for key: <dir>/<FNV-1a of key>.bin. */
 static void file_path(const char *dir, const char *key, char *out, size_t len)
@@ -49,15 +51,15 @@ static int write_chunk(FILE *f, const void *p, size_t len)
 }
 
 int wl_program_disk_load(const char *dir, const char *key, const char *source, size_t source_len,
-			 unsigned char **binary, size_t *binary_len)
+			 struct wl_program_file *out)
 {
 	char path[4096], magic[sizeof(MAGIC) - 1];
-	unsigned char *saved_key = NULL, *saved_source = NULL;
-	size_t key_len = 0, saved_len = 0;
+	unsigned char *saved_key = NULL, *saved_source = NULL, *log = NULL;
+	size_t key_len = 0, saved_len = 0, log_len = 0;
 	FILE *f;
 	int rc = -1;
 
-	*binary = NULL;
+	memset(out, 0, sizeof(*out));
 	if (!dir || !*dir)
 		return -1;
 	file_path(dir, key, path, sizeof(path));
@@ -70,20 +72,23 @@ int wl_program_disk_load(const char *dir, const char *key, const char *source, s
 	    memcmp(saved_key, key, key_len) == 0 &&
 	    read_chunk(f, &saved_source, &saved_len, (size_t)1 << 26) == 0 && saved_len == source_len &&
 	    memcmp(saved_source, source, source_len) == 0 &&
-	    read_chunk(f, binary, binary_len, (size_t)1 << 30) == 0 && *binary_len > 0)
+	    read_chunk(f, &out->binary, &out->binary_len, (size_t)1 << 30) == 0 && out->binary_len > 0 &&
+	    read_chunk(f, &log, &log_len, (size_t)1 << 24) == 0 && (out->log = strndup((char *)log, log_len)))
 		rc = 0;
 	fclose(f);
 	free(saved_key);
 	free(saved_source);
+	free(log);
 	if (rc < 0) {
-		free(*binary);
-		*binary = NULL;
+		free(out->binary);
+		free(out->log);
+		memset(out, 0, sizeof(*out));
 	}
 	return rc;
 }
 
 int wl_program_disk_save(const char *dir, const char *key, const char *source, size_t source_len,
-			 const unsigned char *binary, size_t binary_len, struct wl_error *err)
+			 const struct wl_program_file *file, struct wl_error *err)
 {
 	char path[4096], tmp[4200];
 	FILE *f;
@@ -104,7 +109,8 @@ int wl_program_disk_save(const char *dir, const char *key, const char *source, s
 	}
 	ok = fwrite(MAGIC, 1, sizeof(MAGIC) - 1, f) == sizeof(MAGIC) - 1 &&
 	     write_chunk(f, key, strlen(key)) == 0 && write_chunk(f, source, source_len) == 0 &&
-	     write_chunk(f, binary, binary_len) == 0;
+	     write_chunk(f, file->binary, file->binary_len) == 0 &&
+	     write_chunk(f, file->log, strlen(file->log)) == 0;
 	ok = fclose(f) == 0 && ok;
 	if (!ok || rename(tmp, path) < 0) {
 		wl_error_set(err, WL_ERR_INTERNAL, "cannot write %s: %s", path, strerror(errno));

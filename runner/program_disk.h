@@ -10,15 +10,24 @@
 
 #include "error.h"
 
-/* The binary saved in dir under key for exactly this source: 0 with *binary
- * (the caller frees it) and its length, or -1 when there is none that fits
- * (not an error: the program is built from source). */
-int wl_program_disk_load(const char *dir, const char *key, const char *source, size_t source_len,
-			 unsigned char **binary, size_t *binary_len);
+/* A program as kept: its binary and the compiler's log of the build that
+ * made it (a program loaded from a binary gets no new log). */
+struct wl_program_file {
+	unsigned char *binary;
+	size_t binary_len;
+	char *log;		/* NUL-terminated, possibly "" */
+};
 
-/* Save binary under key with its source, creating dir if needed. A NULL or
+/* The program saved in dir under key for exactly this source: 0 with *out
+ * filled (the caller frees both parts), or -1 when there is none that fits
+ * (not an error: the program is built from source); *out then holds
+ * nothing. */
+int wl_program_disk_load(const char *dir, const char *key, const char *source, size_t source_len,
+			 struct wl_program_file *out);
+
+/* Save file under key with its source, creating dir if needed. A NULL or
  * empty dir saves nothing. */
 int wl_program_disk_save(const char *dir, const char *key, const char *source, size_t source_len,
-			 const unsigned char *binary, size_t binary_len, struct wl_error *err);
+			 const struct wl_program_file *file, struct wl_error *err);
 
 #endif

@@ -29,6 +29,7 @@ void wl_run_plan_free(struct wl_run_plan *p)
 	free(p->variants);
 	free(p->defs);
 	wl_source_free(&p->source);
+	wl_build_records_clear(&p->builds);
 }
 
 int wl_run_variant_make(const struct wl_experiment *exp, const json_t *request, size_t k,

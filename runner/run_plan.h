@@ -6,6 +6,7 @@
 #ifndef WL_RUN_PLAN_H
 #define WL_RUN_PLAN_H
 
+#include "build_records.h"
 #include <jansson.h>
 
 #include "catalog.h"
@@ -45,6 +46,7 @@ struct wl_run_plan {
 	int noise_driven;		/* else exactly repeat launches (older requests) */
 	struct wl_sampling sampling;
 	struct wl_time_budget budget;
+	struct wl_build_records builds;	/* what its variants were built as */
 };
 
 /* Variant k of a normalized request for exp (its built-ins, then its custom

@@ -46,10 +46,11 @@ static const struct {
 	{ "/results.csv", "/api/runs/{id}/results.csv", wl_api_run_csv },
 	{ "/samples", "/api/runs/{id}/samples", wl_api_run_samples },
 	{ "/sources", "/api/runs/{id}/sources", wl_api_run_sources },
+	{ "/compiler", "/api/runs/{id}/compiler", wl_api_run_compiler },
 	{ "/events", "/api/runs/{id}/events", wl_api_run_events },
 };
 
-/* /api/runs/{id}[/results.csv|/samples|/sources|/cancel] */
+/* /api/runs/{id}[/results.csv|/samples|/sources|/compiler|/cancel] */
 static void route_run(struct wl_server *srv, const struct wl_request *req, const char *rest,
 		      struct wl_response *resp)
 {

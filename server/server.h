@@ -60,6 +60,9 @@ struct wl_server {
 	struct wl_body_cache *bodies;
 	/* The live streams' watcher (events.h). */
 	struct wl_events *events;
+	/* Architecture limits for occupancy (kernels/gpu_limits.json beside the
+	 * catalog), or NULL where there is no such file. */
+	json_t *gpu_limits;
 };
 
 /* Prepare srv from cfg: catalog, store pool, tokens, www directory. On failure
@@ -113,6 +116,8 @@ void wl_api_variant_source(struct wl_server *srv, const char *exp_id, const char
 			   struct wl_response *resp);
 void wl_api_run_sources(struct wl_server *srv, const struct wl_request *req, long long id,
 			struct wl_response *resp);
+void wl_api_run_compiler(struct wl_server *srv, const struct wl_request *req, long long id,
+			 struct wl_response *resp);
 void wl_api_run_events(struct wl_server *srv, const struct wl_request *req, long long id,
 		       struct wl_response *resp);
 void wl_api_events(struct wl_server *srv, const struct wl_request *req, struct wl_response *resp);

@@ -210,6 +210,30 @@ int wl_store_add_result(struct wl_store *st, long long runner_id, long long run_
 
 /* The same for n results in one transaction (one commit, one sync to disk):
  * all are added or none. */
+/* A program a variant of a run was built as, and the compiler's account
+ * of it. */
+struct wl_build_row {
+	const char *variant;		/* the run's name for it */
+	const char *options;		/* the build options the family chose */
+	const char *device, *driver;	/* the device's id and driver version */
+	const char *source_hash;
+	const char *kernel_json;	/* the kernel's figures, a JSON object's text */
+	const char *log;		/* the compiler's log, as users see it */
+	const char *ptx;		/* NVIDIA's PTX of the program, or NULL */
+};
+
+/* Record that variant b of run_id was built as b says: the log and PTX are
+ * kept once per (device, driver, source_hash, options), the first kept
+ * standing; the variant's row is replaced by a second record of it. */
+int wl_store_put_build(struct wl_store *st, long long run_id, const struct wl_build_row *b,
+		       struct wl_error *err);
+
+/* The builds of run_id's variants, as an array of {"variant", "options",
+ * "source_hash", "kernel" (the figures object), "log", "ptx" (null where
+ * none)}, by variant and options; empty for a run that recorded none.
+ * Caller owns *out. */
+int wl_store_get_builds(struct wl_store *st, long long run_id, json_t **out, struct wl_error *err);
+
 /* Record variant's traced accesses for run_id, traced at params (a JSON
  * object's text): figures_json is the tracer's JSON, or {"error": why}. A
  * second trace of the variant (a retried run) replaces the first. */

@@ -336,6 +336,50 @@ const struct store_migration store_migrations[] = {
 		"  PRIMARY KEY (run_id, variant)"
 		");",
 	},
+	/* 10: the compiler's account of each program built (its log and, on
+	 * NVIDIA, its PTX), kept once per device, driver, source and options;
+	 * and which of them each variant of a run used, with the kernel's own
+	 * figures (clGetKernelWorkGroupInfo) and its work-group size. */
+	{
+		"CREATE TABLE builds ("
+		"  device TEXT NOT NULL,"
+		"  driver TEXT NOT NULL,"
+		"  source_hash TEXT NOT NULL,"
+		"  options TEXT NOT NULL,"
+		"  log TEXT NOT NULL,"
+		"  ptx TEXT,"
+		"  PRIMARY KEY (device, driver, source_hash, options)"
+		") WITHOUT ROWID;"
+		"CREATE TABLE run_builds ("
+		"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+		"  variant TEXT NOT NULL,"
+		"  options TEXT NOT NULL,"
+		"  device TEXT NOT NULL,"
+		"  driver TEXT NOT NULL,"
+		"  source_hash TEXT NOT NULL,"
+		"  kernel TEXT NOT NULL,"
+		"  PRIMARY KEY (run_id, variant, options)"
+		") WITHOUT ROWID;",
+		"CREATE TABLE builds ("
+		"  device text NOT NULL,"
+		"  driver text NOT NULL,"
+		"  source_hash text NOT NULL,"
+		"  options text NOT NULL,"
+		"  log text NOT NULL,"
+		"  ptx text,"
+		"  PRIMARY KEY (device, driver, source_hash, options)"
+		");"
+		"CREATE TABLE run_builds ("
+		"  run_id bigint NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+		"  variant text NOT NULL,"
+		"  options text NOT NULL,"
+		"  device text NOT NULL,"
+		"  driver text NOT NULL,"
+		"  source_hash text NOT NULL,"
+		"  kernel text NOT NULL,"
+		"  PRIMARY KEY (run_id, variant, options)"
+		");",
+	},
 };
 
 const int store_nmigrations = (int)(sizeof(store_migrations) / sizeof(store_migrations[0]));

@@ -59,6 +59,13 @@ static const struct table tables[] = {
 	{ "traces", "run_id, variant", {
 		  { "run_id", COL_INT }, { "variant", COL_TEXT }, { "params", COL_TEXT },
 		  { "figures", COL_TEXT }, { NULL, 0 } } },
+	{ "builds", "device, driver, source_hash, options", {
+		  { "device", COL_TEXT }, { "driver", COL_TEXT }, { "source_hash", COL_TEXT },
+		  { "options", COL_TEXT }, { "log", COL_TEXT }, { "ptx", COL_TEXT }, { NULL, 0 } } },
+	{ "run_builds", "run_id, variant, options", {
+		  { "run_id", COL_INT }, { "variant", COL_TEXT }, { "options", COL_TEXT },
+		  { "device", COL_TEXT }, { "driver", COL_TEXT }, { "source_hash", COL_TEXT },
+		  { "kernel", COL_TEXT }, { NULL, 0 } } },
 };
 
 #define NTABLES (sizeof(tables) / sizeof(tables[0]))

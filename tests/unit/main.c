@@ -84,7 +84,10 @@ const char *check_store_pg;
 	X(verification_against_a_function_of_the_index)                                 \
 	X(programs_are_kept_on_disk_across_restarts)                                    \
 	X(trace_groups_warp_requests_for_32_and_64_lanes)                               \
-	X(trace_refuses_what_it_cannot_read)
+	X(trace_refuses_what_it_cannot_read)                                            \
+	X(ptxas_figures_from_the_h100)                                                  \
+	X(ptx_lines_map_to_source_lines)                                                \
+	X(occupancy_by_hand_on_the_h100)
 
 #define DECLARE(name) void test_##name(void);
 TESTS(DECLARE)

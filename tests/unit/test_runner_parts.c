@@ -332,8 +332,6 @@ void test_programs_are_kept_on_disk_across_restarts(void)
 	struct wl_source src, custom;
 	struct wl_error err;
 	long built, loaded;
-	unsigned char *bin;
-	size_t len;
 
 	CHECK(mkdtemp(dir) != NULL, "temporary folder");
 	CHECK(wl_cl_devices_find("cpu", NULL, &devs, &err) == 0 && devs.count > 0, "a PoCL device: %s", err.msg);
@@ -364,12 +362,18 @@ void test_programs_are_kept_on_disk_across_restarts(void)
 		wl_program_cache_free(cache);
 	}
 	/* A kept binary answers only for its own key and source. */
-	CHECK(wl_program_disk_save(dir, "k", "abc", 3, (const unsigned char *)"BIN", 3, &err) == 0, "%s", err.msg);
-	CHECK(wl_program_disk_load(dir, "k", "abc", 3, &bin, &len) == 0 && len == 3 && memcmp(bin, "BIN", 3) == 0,
-	      "saved and loaded");
-	free(bin);
-	CHECK(wl_program_disk_load(dir, "k", "abd", 3, &bin, &len) < 0 && bin == NULL, "another source: none");
-	CHECK(wl_program_disk_load(dir, "other", "abc", 3, &bin, &len) < 0, "another key: none");
+	{
+		struct wl_program_file kept = { (unsigned char *)"BIN", 3, "ptxas info    : Used 8 registers" }, got;
+
+		CHECK(wl_program_disk_save(dir, "k", "abc", 3, &kept, &err) == 0, "%s", err.msg);
+		CHECK(wl_program_disk_load(dir, "k", "abc", 3, &got) == 0 && got.binary_len == 3 &&
+		      memcmp(got.binary, "BIN", 3) == 0 && strcmp(got.log, kept.log) == 0,
+		      "saved and loaded, with the build's log");
+		free(got.binary);
+		free(got.log);
+		CHECK(wl_program_disk_load(dir, "k", "abd", 3, &got) < 0 && got.binary == NULL, "another source: none");
+		CHECK(wl_program_disk_load(dir, "other", "abc", 3, &got) < 0, "another key: none");
+	}
 	wl_source_free(&src);
 	wl_source_free(&custom);
 	wl_cl_devices_free(&devs);
