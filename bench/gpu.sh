@@ -22,6 +22,8 @@
 #                $OUT/alone), then the plan twice at the same time with
 #                "device": "gpu" (into $OUT/a and $OUT/b), each phase's wall
 #                time in $OUT/phases.txt; bench/side_by_side.py compares them
+#   AFTER        a script run once the plan is done, while the server still
+#                runs: bash AFTER URL STORE OUT (e.g. bench/compiler-after.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 plan=${1:-bench/plans/catalog.json}
@@ -77,6 +79,9 @@ device=$(grep -o 'device [^:]*:' "$out/runner.log" | head -n 1 | sed 's/device \
 echo "runner on $device, server on port $port"
 if [ -z "${AT_ONCE:-}" ]; then
 	python3 bench/lab.py "http://127.0.0.1:$port" "$plan" "$out" --device "$device" | tee "$out/table.md"
+	if [ -n "${AFTER:-}" ]; then
+		LD_LIBRARY_PATH="$ld" BIN="$bin" bash "$AFTER" "http://127.0.0.1:$port" "$work/warplab.db" "$out"
+	fi
 	exit
 fi
 # Every device's worker must be ready before the timing starts.

@@ -7,9 +7,15 @@
 #include <string.h>
 
 #include "point.h"
+#include "points.h"
+
+/* Distinct launches of one build kept per note: a sweep whose local memory
+ * grows with a parameter shows how occupancy follows it. */
+#define LAUNCHES_MAX 16
 
 struct build_note {
-	char *variant, *options, *device, *driver, *kernel_json, *log, *ptx;
+	char *variant, *options, *device, *driver, *log, *ptx;
+	json_t *kernel;		/* its figures, with "launches" */
 	char hash[17];
 	int written;
 	struct build_note *next;
@@ -21,7 +27,7 @@ static void note_free(struct build_note *n)
 	free(n->options);
 	free(n->device);
 	free(n->driver);
-	free(n->kernel_json);
+	json_decref(n->kernel);
 	free(n->log);
 	free(n->ptx);
 	free(n);
@@ -51,46 +57,79 @@ static void kernel_figure(json_t *json, const char *name, cl_kernel k, cl_device
 		json_object_set_new(json, name, json_integer(is_size_t ? (json_int_t)size : (json_int_t)ulong));
 }
 
-/* The kernel's own figures as pt's device reports them, as JSON text. */
-static char *kernel_figures(const struct wl_point *pt, const struct wl_launch *l, cl_ulong static_local)
+/* The kernel's own figures as pt's device reports them, with an empty list
+ * of launches; NULL when out of memory. */
+static json_t *kernel_figures(const struct wl_point *pt, const struct wl_launch *l)
 {
 	char name[256] = "";
-	json_t *json = json_object(), *group = json_array();
-	char *text = NULL;
-	int chosen = 1;
+	json_t *json = json_object();
 
-	if (json && group) {
-		clGetKernelInfo(l->kernel, CL_KERNEL_FUNCTION_NAME, sizeof(name) - 1, name, NULL);
-		json_object_set_new(json, "kernel", json_string(name));
-		for (cl_uint d = 0; d < l->dims; d++) {
-			json_array_append_new(group, json_integer((json_int_t)l->local[d]));
-			chosen = chosen && l->local[d] == 0;
-		}
-		/* All 0: the driver chose the size, and nobody knows it. */
-		json_object_set(json, "work_group", chosen ? json_null() : group);
-		json_object_set_new(json, "static_local_bytes", json_integer((json_int_t)static_local));
-		kernel_figure(json, "local_bytes", l->kernel, pt->dev->device, CL_KERNEL_LOCAL_MEM_SIZE, 0);
-		kernel_figure(json, "private_bytes", l->kernel, pt->dev->device, CL_KERNEL_PRIVATE_MEM_SIZE, 0);
-		kernel_figure(json, "max_work_group", l->kernel, pt->dev->device, CL_KERNEL_WORK_GROUP_SIZE, 1);
-		kernel_figure(json, "preferred_multiple", l->kernel, pt->dev->device,
-			      CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, 1);
-		text = json_dumps(json, JSON_COMPACT);
+	if (!json)
+		return NULL;
+	clGetKernelInfo(l->kernel, CL_KERNEL_FUNCTION_NAME, sizeof(name) - 1, name, NULL);
+	json_object_set_new(json, "kernel", json_string(name));
+	kernel_figure(json, "local_bytes", l->kernel, pt->dev->device, CL_KERNEL_LOCAL_MEM_SIZE, 0);
+	kernel_figure(json, "private_bytes", l->kernel, pt->dev->device, CL_KERNEL_PRIVATE_MEM_SIZE, 0);
+	kernel_figure(json, "max_work_group", l->kernel, pt->dev->device, CL_KERNEL_WORK_GROUP_SIZE, 1);
+	kernel_figure(json, "preferred_multiple", l->kernel, pt->dev->device,
+		      CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, 1);
+	json_object_set_new(json, "launches", json_array());
+	return json;
+}
+
+/* Add l's shape at pt to launches unless one alike is there: {"at": the
+ * point, "work_group": sizes or null (the driver chose), "local_arg_bytes"}.
+ * Returns whether it was added. */
+static int add_launch(json_t *launches, const struct wl_point *pt, const struct wl_launch *l,
+		      long long local_arg_bytes)
+{
+	json_t *group = json_array(), *launch, *old;
+	char at[200];
+	int chosen = 1;
+	size_t i;
+
+	if (!group)
+		return 0;
+	for (cl_uint d = 0; d < l->dims; d++) {
+		json_array_append_new(group, json_integer((json_int_t)l->local[d]));
+		chosen = chosen && l->local[d] == 0;
 	}
-	json_decref(group);
-	json_decref(json);
-	return text;
+	if (chosen) {
+		json_decref(group);
+		group = json_null();
+	}
+	json_array_foreach(launches, i, old) {
+		if (json_equal(json_object_get(old, "work_group"), group) &&
+		    json_integer_value(json_object_get(old, "local_arg_bytes")) == local_arg_bytes) {
+			json_decref(group);
+			return 0;
+		}
+	}
+	if (json_array_size(launches) >= LAUNCHES_MAX) {
+		json_decref(group);
+		return 0;
+	}
+	wl_point_text(pt->exp, pt->values, at, sizeof(at));
+	launch = json_pack("{s:s, s:o, s:I}", "at", at, "work_group", group, "local_arg_bytes",
+			   (json_int_t)local_arg_bytes);
+	return launch && json_array_append_new(launches, launch) == 0;
 }
 
 void wl_build_records_note(struct wl_build_records *r, const struct wl_point *pt, const char *options,
-			   const struct wl_launch *l, cl_ulong static_local)
+			   const struct wl_launch *l, long long local_arg_bytes)
 {
 	const char *variant = pt->variant ? pt->variant : "", *log = NULL, *ptx = NULL;
 	const char *driver = json_string_value(json_object_get(pt->dev->info, "driver"));
 	struct build_note *n;
 
-	for (n = r->head; n; n = n->next)
-		if (strcmp(n->variant, variant) == 0 && strcmp(n->options, options) == 0)
+	for (n = r->head; n; n = n->next) {
+		if (strcmp(n->variant, variant) == 0 && strcmp(n->options, options) == 0) {
+			/* Known: a new shape of launch is written again. */
+			if (add_launch(json_object_get(n->kernel, "launches"), pt, l, local_arg_bytes))
+				n->written = 0;
 			return;
+		}
+	}
 	if (wl_program_account(pt->programs, pt->dev, pt->source, options, &log, &ptx) < 0 ||
 	    !(n = calloc(1, sizeof(*n))))
 		return;
@@ -100,10 +139,10 @@ void wl_build_records_note(struct wl_build_records *r, const struct wl_point *pt
 	n->driver = strdup(driver ? driver : "");
 	n->log = strdup(log);
 	n->ptx = ptx ? strdup(ptx) : NULL;
-	n->kernel_json = kernel_figures(pt, l, static_local);
+	n->kernel = kernel_figures(pt, l);
 	memcpy(n->hash, pt->source->hash, sizeof(n->hash));
 	if (!n->variant || !n->options || !n->device || !n->driver || !n->log || (ptx && !n->ptx) ||
-	    !n->kernel_json) {
+	    !n->kernel || !add_launch(json_object_get(n->kernel, "launches"), pt, l, local_arg_bytes)) {
 		note_free(n);
 		return;
 	}
@@ -115,12 +154,21 @@ int wl_build_records_flush(struct wl_build_records *r, struct wl_store *st, long
 			   struct wl_error *err)
 {
 	for (struct build_note *n = r->head; n; n = n->next) {
-		const struct wl_build_row row = { n->variant, n->options, n->device, n->driver,
-						  n->hash, n->kernel_json, n->log, n->ptx };
+		char *kernel;
+		int rc;
 
 		if (n->written)
 			continue;
-		if (wl_store_put_build(st, run_id, &row, err) < 0)
+		kernel = json_dumps(n->kernel, JSON_COMPACT);
+		if (!kernel) {
+			wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+			return -1;
+		}
+		rc = wl_store_put_build(st, run_id, &(const struct wl_build_row){ n->variant, n->options, n->device,
+								      n->driver, n->hash, kernel, n->log, n->ptx },
+					err);
+		free(kernel);
+		if (rc < 0)
 			return -1;
 		n->written = 1;
 	}

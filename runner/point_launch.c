@@ -98,24 +98,32 @@ int wl_point_launch(const struct wl_point *pt, const struct wl_variant_def *v,
 	return 0;
 }
 
+/* The local memory v's launch gives its kernel through arguments at pt
+ * (what the compiler cannot count); 0 where a size does not evaluate (the
+ * launch then failed already). */
+static long long local_arg_bytes(const struct wl_point *pt, const struct wl_variant_def *v)
+{
+	long long total = 0, value;
+	const char *why;
+
+	for (int i = 0; i < v->host.nargs; i++)
+		if (v->host.args[i].kind == WL_ARG_LOCAL && wl_expr_eval(&v->host.args[i].value, pt->values, &value, &why) == 0)
+			total += value;
+	return total;
+}
+
 int wl_point_prepare(const struct wl_point *pt, const struct wl_variant_def *v, const char *options,
 		     const struct wl_arg_buffer *buffers, size_t nbuffers, struct wl_launch *l,
 		     struct wl_error *err)
 {
-	cl_ulong static_local = 0;
-
 	if (wl_point_kernel(pt, options, v->kernel, &l->kernel, err) < 0)
 		return -1;
-	/* Before the arguments: local-memory arguments add to it. */
-	if (pt->builds)
-		clGetKernelWorkGroupInfo(l->kernel, pt->dev->device, CL_KERNEL_LOCAL_MEM_SIZE,
-					 sizeof(static_local), &static_local, NULL);
 	if (wl_point_launch(pt, v, buffers, nbuffers, l, err) < 0) {
 		clReleaseKernel(l->kernel);
 		l->kernel = NULL;
 		return -1;
 	}
 	if (pt->builds)
-		wl_build_records_note(pt->builds, pt, options, l, static_local);
+		wl_build_records_note(pt->builds, pt, options, l, local_arg_bytes(pt, v));
 	return 0;
 }

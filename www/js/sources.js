@@ -6,8 +6,10 @@
 // (jsdiff, window.Diff), and when it did not build, the compiler's log with
 // the lines it names marked in the source. Where the run traced a variant,
 // each line that touches memory is marked and listed with what one warp
-// request of it costs, as a profiler's source view does.
+// request of it costs, as a profiler's source view does. Under each, what the
+// compiler made of it (compiler.js).
 import { getJSON } from './api.js';
+import { compilerBlock, compilerMeanings } from './compiler.js';
 import { el, fmtNumber } from './format.js';
 
 // The source lines a build log names for errors: "error: <source>:12:5: ..."
@@ -72,7 +74,7 @@ function lineFigures(trace) {
       el('td', { class: 'num' }, fmtNumber(s.requests, 3)), el('td', {}, cost(s))))));
 }
 
-function variantPanel(v, builtinTitle, failures, run) {
+function variantPanel(v, builtinTitle, failures, run, account) {
   const log = failures.find((r) => /build log:/.test(r.error || ''));
   const start = v.custom ? 1 : v.line || 1;
   const text = v.source || '';
@@ -83,13 +85,15 @@ function variantPanel(v, builtinTitle, failures, run) {
     return el('details', { class: 'source-panel', 'data-variant': v.id },
       el('summary', {}, `${builtinTitle(v.id)} `, el('span', { class: 'sub-inline' }, v.kernel ? `${v.kernel}, line ${v.line}` : 'source not kept')),
       v.source === null ? el('p', { class: 'muted' }, 'The source this run used is not in the store.') : codeBlock(v.source, { start, marked }),
-      lineFigures(trace));
+      lineFigures(trace),
+      compilerBlock(account, v.id, v.source, start));
   }
   return el('details', { class: 'source-panel custom', 'data-variant': v.id, open: true },
     el('summary', {}, `${v.id} `, el('span', { class: 'badge' }, 'custom'), el('span', { class: 'sub-inline' }, ` like ${builtinTitle(v.like)}, entry ${v.entry}`)),
     log ? el('div', { class: 'build-log' }, el('h4', {}, 'It did not build: the compiler said'), el('pre', { class: 'log' }, log.error.replace(/^.*build log:\n/s, ''))) : null,
     codeBlock(v.source, { marked }),
     lineFigures(trace),
+    compilerBlock(account, v.id, v.source, 1),
     el('details', { class: 'diff-panel' }, el('summary', {}, `Diff against the template of ${builtinTitle(v.like)}`), diffBlock(v.like_source, v.source)));
 }
 
@@ -102,8 +106,10 @@ export async function renderSources(run, builtinTitle) {
   const key = `${run.id}:${failures.length}:${run.status}:${(run.traces || []).length}`;
   if (shown === key) return;
   let data;
+  let account = null;
   try {
     data = await getJSON(`/api/runs/${run.id}/sources`);
+    account = await getJSON(`/api/runs/${run.id}/compiler`).catch(() => null);
   } catch (err) {
     document.getElementById('sources-note').textContent = `The sources cannot be loaded: ${err.message}`;
     return;
@@ -114,7 +120,8 @@ export async function renderSources(run, builtinTitle) {
     ? `Built-in kernels from ${fam.file} at hash ${fam.hash}${fam.as_of === 'current' ? ' (the current file: the run has not started)' : ', as this run used it'}. Custom kernels as the request sent them.`
     : 'The built-in source of this run is not in the store.';
   const list = document.getElementById('sources');
-  list.replaceChildren(...data.variants.map((v) => variantPanel(v, builtinTitle, failures.filter((r) => r.variant === v.id), run)));
+  list.replaceChildren(...data.variants.map((v) => variantPanel(v, builtinTitle, failures.filter((r) => r.variant === v.id), run, account)),
+    ...[compilerMeanings(account)].filter(Boolean));
   // Custom kernels' panels are open, so the marks on their lines are placed
   // on a laid-out block.
   if (window.Prism) window.Prism.highlightAllUnder(list);
