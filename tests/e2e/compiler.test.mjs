@@ -4,7 +4,9 @@
 // registers, local memory and occupancy as the server computed them, the
 // spill, and the PTX beside the source — a click on a source line marks the
 // PTX lines it became, and a click on a PTX line marks its source line. With
-// no runner: nothing here depends on a GPU.
+// no runner: nothing there depends on a GPU. On PoCL (a runner of its own),
+// the page says why there is no PTX, and a run from before the account says
+// it was not recorded.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
@@ -12,16 +14,21 @@ import { Lab } from '../integration/harness.mjs';
 import { launch, openPage, shot } from './browser.mjs';
 
 const lab = new Lab('e2e-compiler');
+// PoCL: runs from before the account (tests/fixtures/compare-runs.jsonl), then one measured here.
+const pocl = new Lab('e2e-compiler-pocl');
 let browser;
 
 before(async () => {
   lab.importStore('tests/fixtures/h100-compiler-runs.jsonl');
-  await lab.startServer();
+  pocl.importStore('tests/fixtures/compare-runs.jsonl');
+  await Promise.all([lab.startServer(), pocl.startServer()]);
+  await pocl.startRunner();
   browser = await launch();
 });
 after(async () => {
   if (browser) await browser.close();
   await lab.close();
+  await pocl.close();
 });
 
 // The figures table of variant id as {figure: text}.
@@ -85,5 +92,23 @@ test('a_spilling_custom_kernel_shows_its_spills', async () => {
   assert.match(spill.occupancy, /1 work-group, 8 of 64 warps .* limited by registers/);
   assert.equal(await page.locator('.source-panel[data-variant="spill"] tr.spills').count(), 1);
   await shot(page, 'compiler-spill');
+  await page.context().close();
+});
+
+test('on_pocl_the_page_says_why_there_is_no_ptx_and_old_runs_say_not_recorded', async () => {
+  const posted = await pocl.post('/api/runs', { experiment: 'transpose', params: { n: 256 }, variants: ['tiled'], repeat: 2 });
+  await pocl.waitDone(posted.json.id);
+  const page = await openPage(browser);
+  await page.goto(`${pocl.base}/runs/${posted.json.id}`);
+  const panel = page.locator('.source-panel[data-variant="tiled"]');
+  await panel.locator('table.compiler-figures').waitFor({ state: 'attached' });
+  await panel.locator('> summary').click();
+  assert.match(await panel.locator('.ptx-why').innerText(), /^No PTX: only NVIDIA's OpenCL gives a program as PTX text/);
+  assert.match((await figures(page, 'tiled')).occupancy, /^not known: no limits are known/);
+  assert.match((await figures(page, 'tiled'))['local memory'], /^4,096 B per work-group/);
+  await page.goto(`${pocl.base}/runs/1`);
+  await page.locator('.compiler-note').first().waitFor({ state: 'attached' });
+  assert.match(await page.locator('.compiler-note').first().textContent(), /What the compiler made of it: not recorded: /);
+  assert.deepEqual(page.errors, []);
   await page.context().close();
 });

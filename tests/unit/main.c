@@ -27,6 +27,7 @@ const char *check_store_pg;
 	X(store_numbers_every_visible_change)                                   \
 	X(store_keeps_run_totals_as_runs_change)                                \
 	X(store_finds_runs_by_any_part_of_their_label)                          \
+	X(store_keeps_each_build_once)                                          \
 	X(copy_ceiling_is_as_of_the_runs_end)
 
 #define TESTS(X)                                                                        \

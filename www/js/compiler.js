@@ -117,7 +117,7 @@ function ptxView(ptx, text, start) {
 }
 
 function ptxPanel(b, text, start) {
-  if (!b.ptx) return el('p', { class: 'muted ptx-why' }, `PTX: ${b.ptx_why}.`);
+  if (!b.ptx) return el('p', { class: 'muted ptx-why' }, `${b.ptx_why[0].toUpperCase()}${b.ptx_why.slice(1)}.`);
   const counts = Object.entries(b.ptx.counts).map(([k, n]) => `${k} ×${n}`).join(', ');
   return el('details', { class: 'ptx-panel' },
     el('summary', {}, `PTX beside the source `, el('span', { class: 'sub-inline' }, `${b.ptx.lines.length} lines; memory: ${counts || 'none'}`)),
