@@ -13,9 +13,9 @@
 #include "measure.h"
 #include "time_budget.h"
 #include "verify.h"
-#include "build_records.h"
 
 struct wl_checker;
+struct wl_build_records;
 
 /* One point of a run, as the host code sees it. */
 struct wl_point {

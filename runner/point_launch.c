@@ -3,6 +3,8 @@
  * device, and the kernel's arguments bound from the family's buffers. */
 #include "point.h"
 
+#include "build_records.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
