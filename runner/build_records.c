@@ -118,7 +118,8 @@ static int add_launch(json_t *launches, const struct wl_point *pt, const struct 
 void wl_build_records_note(struct wl_build_records *r, const struct wl_point *pt, const char *options,
 			   const struct wl_launch *l, long long local_arg_bytes)
 {
-	const char *variant = pt->variant ? pt->variant : "", *log = NULL, *ptx = NULL;
+	const char *variant = pt->variant ? pt->variant : "";
+	struct wl_program_texts texts;
 	const char *driver = json_string_value(json_object_get(pt->dev->info, "driver"));
 	struct build_note *n;
 
@@ -130,18 +131,22 @@ void wl_build_records_note(struct wl_build_records *r, const struct wl_point *pt
 			return;
 		}
 	}
-	if (wl_program_account(pt->programs, pt->dev, pt->source, options, &log, &ptx) < 0 ||
+	if (wl_program_account(pt->programs, pt->dev, pt->source, options, &texts) < 0 ||
 	    !(n = calloc(1, sizeof(*n))))
 		return;
 	n->variant = strdup(variant);
 	n->options = strdup(options);
 	n->device = strdup(pt->dev->id);
 	n->driver = strdup(driver ? driver : "");
-	n->log = strdup(log);
-	n->ptx = ptx ? strdup(ptx) : NULL;
+	n->log = strdup(texts.log);
+	n->ptx = texts.ptx ? strdup(texts.ptx) : NULL;
 	n->kernel = kernel_figures(pt, l);
+	if (n->kernel && texts.ptx_dropped) {
+		json_object_set_new(n->kernel, "ptx_dropped_bytes", json_integer((json_int_t)texts.ptx_dropped));
+		json_object_set_new(n->kernel, "ptx_kept_max", json_integer(WL_ACCOUNT_PTX_MAX));
+	}
 	memcpy(n->hash, pt->source->hash, sizeof(n->hash));
-	if (!n->variant || !n->options || !n->device || !n->driver || !n->log || (ptx && !n->ptx) ||
+	if (!n->variant || !n->options || !n->device || !n->driver || !n->log || (texts.ptx && !n->ptx) ||
 	    !n->kernel || !add_launch(json_object_get(n->kernel, "launches"), pt, l, local_arg_bytes)) {
 		note_free(n);
 		return;

@@ -22,6 +22,7 @@ struct cached_program {
 	cl_program program;
 	char *log;		/* the compiler's, as users see it */
 	char *ptx;		/* NVIDIA's program text, as users see it, or NULL */
+	size_t ptx_dropped;	/* the length of a PTX too long to keep, else 0 */
 	struct cached_program *next;
 };
 
@@ -204,8 +205,19 @@ static void keep_account(struct wl_program_cache *cache, struct cached_program *
 
 	file.binary = binary_of(c->program, &file.binary_len);
 	c->log = wl_build_log_for_users(log);
-	if (file.binary && wl_ptx_is_text(file.binary, file.binary_len))
-		c->ptx = wl_ptx_for_users((const char *)file.binary, file.binary_len);
+	/* Someone's kernel may make megabytes of warnings or of unrolled code:
+	 * what is kept for the run page is bounded. */
+	if (c->log && strlen(c->log) > WL_ACCOUNT_LOG_MAX) {
+		size_t more = strlen(c->log) - WL_ACCOUNT_LOG_MAX;
+
+		snprintf(c->log + WL_ACCOUNT_LOG_MAX - 64, 64, "\n[the log goes on for %zu more bytes]\n", more);
+	}
+	if (file.binary && wl_ptx_is_text(file.binary, file.binary_len)) {
+		if (file.binary_len > WL_ACCOUNT_PTX_MAX)
+			c->ptx_dropped = file.binary_len;
+		else
+			c->ptx = wl_ptx_for_users((const char *)file.binary, file.binary_len);
+	}
 	if (built && file.binary && cache->dir && src->keep_binary &&
 	    wl_program_disk_save(cache->dir, key, src->text, src->len, &file, &err) < 0)
 		wl_log_warn("program %s for %s not kept: %s", src->hash, dev->id, err.msg);
@@ -222,14 +234,15 @@ static struct cached_program *cached_find(const struct wl_program_cache *cache, 
 }
 
 int wl_program_account(const struct wl_program_cache *cache, const struct wl_cl_device *dev,
-		       const struct wl_source *src, const char *options, const char **log, const char **ptx)
+		       const struct wl_source *src, const char *options, struct wl_program_texts *out)
 {
 	const struct cached_program *c = cached_find(cache, dev, src, options);
 
 	if (!c)
 		return -1;
-	*log = c->log ? c->log : "";
-	*ptx = c->ptx;
+	out->log = c->log ? c->log : "";
+	out->ptx = c->ptx;
+	out->ptx_dropped = c->ptx_dropped;
 	return 0;
 }
 

@@ -26,13 +26,24 @@ int wl_program_get(struct wl_program_cache *cache, struct wl_cl_device *dev,
 		   const struct wl_source *src, const char *options, cl_program *out,
 		   struct wl_error *err);
 
-/* The compiler's account of the program wl_program_get made from src with
- * options for dev: *log its build log as users see it ("" when it said
- * nothing), *ptx its PTX where the device's binary is PTX (NVIDIA), else
- * NULL. Both belong to the cache, valid until the program is dropped. -1
- * when no such program is in the cache. */
+/* What is kept of a build for the run page: the log up to this many bytes
+ * (the rest is said, not kept), the PTX up to this many. */
+#define WL_ACCOUNT_LOG_MAX (256 * 1024)
+#define WL_ACCOUNT_PTX_MAX (4 * 1024 * 1024)
+
+/* The compiler's account of a program: its build log as users see it ("" when
+ * it said nothing), its PTX where the device's binary is PTX (NVIDIA), else
+ * NULL, and ptx_dropped the length of a PTX too long to keep (else 0). */
+struct wl_program_texts {
+	const char *log, *ptx;
+	size_t ptx_dropped;
+};
+
+/* The account of the program wl_program_get made from src with options for
+ * dev into *out, whose texts belong to the cache, valid until the program
+ * is dropped. -1 when no such program is in the cache. */
 int wl_program_account(const struct wl_program_cache *cache, const struct wl_cl_device *dev,
-		       const struct wl_source *src, const char *options, const char **log, const char **ptx);
+		       const struct wl_source *src, const char *options, struct wl_program_texts *out);
 
 /* How many programs were compiled from source and how many loaded from disk. */
 void wl_program_cache_counts(const struct wl_program_cache *cache, long *built, long *loaded);

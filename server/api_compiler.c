@@ -109,9 +109,16 @@ static json_t *build_entry(const json_t *row, const json_t *arch, const char *wh
 	json_t *all = wl_ptxas_figures(log ? log : ""), *ptxas = name ? json_object_get(all, name) : NULL;
 	json_t *launches = launch_list(kernel, ptxas, arch, why_no_arch);
 	json_t *view = ptx && name ? wl_ptx_kernel_view(ptx, name) : NULL;
+	char dropped[160];
 	const char *ptx_why = view ? NULL : ptx ? "the PTX holds no entry function of this kernel"
 		: "no PTX: only NVIDIA's OpenCL gives a program as PTX text; this device's compiler "
 		  "makes its own machine code";
+
+	if (!view && figure(kernel, "ptx_dropped_bytes") > 0) {
+		snprintf(dropped, sizeof(dropped), "no PTX kept: the program's PTX is %lld bytes, more than the %lld kept",
+			 figure(kernel, "ptx_dropped_bytes"), figure(kernel, "ptx_kept_max"));
+		ptx_why = dropped;
+	}
 	json_t *entry = json_pack("{s:O, s:s?, s:O, s:O?, s:o, s:O?, s:o, s:o, s:s?, s:s?}", "options",
 				  json_object_get(row, "options"), "kernel", name, "source_hash",
 				  json_object_get(row, "source_hash"), "work_group",
