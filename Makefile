@@ -165,7 +165,7 @@ build/fuzz/fuzz-%: tests/fuzz/fuzz_main.c $(FUZZ_SRC)
 
 fuzz:
 	./deploy/install-deps.sh --fuzz
-	$(MAKE) build/fuzz/fuzz-request build/fuzz/fuzz-http build/fuzz/fuzz-head build/fuzz/fuzz-source
+	$(MAKE) build/fuzz/fuzz-request build/fuzz/fuzz-http build/fuzz/fuzz-head build/fuzz/fuzz-source build/fuzz/fuzz-compiler
 	./tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 bench: deps

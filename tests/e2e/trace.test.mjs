@@ -44,7 +44,7 @@ test('the_source_view_shows_each_traced_line_with_its_figures', async () => {
   assert.match(text, /global load.*3[0-2](\.\d+)? sectors/, text);
   assert.match(text, /global store.*4 sectors/, text);
   assert.match(await page.locator('.source-panel.custom[data-variant="gather"] pre.source').getAttribute('data-line'), /(^|,)5(,|$)/, 'the line is marked in the source');
-  assert.match(await page.locator('.source-panel.custom[data-variant="gather"] caption').innerText(), /Traced at n=65536/);
+  assert.match(await page.locator('.source-panel.custom[data-variant="gather"] table.line-figures caption').innerText(), /Traced at n=65536/);
   // The built-in's panel lists its lines too, and the accesses table shows the
   // gather's traced sites and the float copy's trace beside its declaration.
   assert.ok(await page.locator('.source-panel[data-variant="float"] table.line-figures tr').count() >= 2);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "catalog.h"
+#include "compiler_account.h"
 #include "directive_check.h"
 #include "http_head.h"
 #include "kernel_scan.h"
@@ -240,6 +241,33 @@ int wl_fuzz_source(const uint8_t *data, size_t size)
 		wl_kernels_scan(text, strlen(text), list, NULL);
 	}
 	free(list);
+	free(text);
+	return outcome;
+}
+
+int wl_fuzz_compiler(const uint8_t *data, size_t size)
+{
+	char *text = malloc(size + 1), *nl, *clean = NULL;
+	json_t *figures = NULL, *view = NULL;
+	int outcome = WL_FUZZ_REFUSED;
+
+	if (!text)
+		return outcome;
+	memcpy(text, data, size);
+	text[size] = '\0';
+	nl = strchr(text, '\n');
+	if (nl) {
+		*nl = '\0';
+		figures = wl_ptxas_figures(nl + 1);
+		(void)wl_ptx_is_text((const unsigned char *)nl + 1, size - (size_t)(nl + 1 - text));
+		clean = wl_ptx_for_users(nl + 1, size - (size_t)(nl + 1 - text));
+		view = clean ? wl_ptx_kernel_view(clean, text) : NULL;
+		if (view)
+			outcome = WL_FUZZ_ACCEPTED;
+	}
+	json_decref(view);
+	json_decref(figures);
+	free(clean);
 	free(text);
 	return outcome;
 }

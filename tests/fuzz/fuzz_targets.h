@@ -1,7 +1,7 @@
 /* What the fuzzers exercise, callable from libFuzzer and from the unit tests
  * (which replay the seed corpus and every past finding): request validation,
- * the whole HTTP handling path without a socket, the gate's framing check and
- * the custom-kernel source checks. */
+ * the whole HTTP handling path without a socket, the gate's framing check,
+ * the custom-kernel source checks and the reading of a compiler's account. */
 #ifndef WL_FUZZ_TARGETS_H
 #define WL_FUZZ_TARGETS_H
 
@@ -35,6 +35,13 @@ int wl_fuzz_head(const uint8_t *data, size_t size);
  * custom kernel's is before it is queued: WL_FUZZ_ACCEPTED when the check
  * lets it pass, else WL_FUZZ_REFUSED. */
 int wl_fuzz_source(const uint8_t *data, size_t size);
+
+/* What the device's compiler said, read as the server reads a stored build
+ * (compiler_account.h): the first line names a kernel, the rest is read as
+ * a ptxas log and as PTX (cleaned of paths, that kernel's view cut out).
+ * WL_FUZZ_ACCEPTED when the PTX has that entry function, else
+ * WL_FUZZ_REFUSED. A custom kernel's name and code shape both texts. */
+int wl_fuzz_compiler(const uint8_t *data, size_t size);
 
 /* Release what wl_fuzz_init() made (for the replaying unit test). */
 void wl_fuzz_fini(void);

@@ -24,6 +24,7 @@ static const struct target targets[] = {
 	{ "http", wl_fuzz_http, 20 },
 	{ "head", wl_fuzz_head, 8 },
 	{ "source", wl_fuzz_source, 8 },
+	{ "compiler", wl_fuzz_compiler, 8 },
 };
 
 static int passed, failed;

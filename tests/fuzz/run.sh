@@ -12,7 +12,7 @@ seconds=${1:-60}
 status=0
 export WARPLAB_ROOT="$(pwd)"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
-for target in request http head source; do
+for target in request http head source compiler; do
 	work="build/fuzz/corpus-$target"
 	mkdir -p "$work"
 	echo "== fuzz-$target for ${seconds}s"
