@@ -65,6 +65,36 @@ test('every_variant_has_pocls_figures_and_says_why_there_is_no_ptx', async () =>
   assert.equal(buildOf(acc, 'naive')[0].figures.local_bytes, 0);
 });
 
+// Small points of every family, as the trace tests use them.
+const POINTS = {
+  copy: { n: 8192 },
+  transpose: { n: 96, tile: 32, rows: 8 },
+  strided: { stride: 3, n: 8192 },
+  offset: { offset: 1, n: 8192 },
+  reduction: { n: 65536, local: 256 },
+  dot: { n: 65536, items: 1024, local: 128 },
+  myadd: { n: 64 },
+  minplus: { n: 37 },
+  banks: { c: 3, local: 64, groups: 4, iters: 64 },
+};
+
+test('every_catalog_variant_has_its_build_recorded', async () => {
+  const catalog = (await lab.get('/api/experiments')).json;
+  const missing = [];
+  for (const e of catalog.experiments) {
+    const acc = await account({ experiment: e.id, params: POINTS[e.id], repeat: 2 });
+    for (const v of e.variants) {
+      const builds = (acc.variants.find((x) => x.id === v.id) || { builds: [] }).builds;
+      const f = builds.length ? builds[0].figures : {};
+      if (builds.length !== 1 || builds[0].kernel !== v.kernel || !Number.isInteger(f.local_bytes) ||
+        !Number.isInteger(f.private_bytes) || !(f.max_work_group > 0) || !(f.preferred_multiple > 0)) {
+        missing.push(`${e.id}/${v.id}: ${JSON.stringify(builds)}`);
+      }
+    }
+  }
+  assert.deepEqual(missing, []);
+});
+
 test('local_memory_given_through_arguments_follows_the_point', async () => {
   const acc = await account({ experiment: 'banks', variants: ['stride'], params: { c: [1, 4], local: 64, groups: 4, iters: 64 }, repeat: 2 });
   const [b] = buildOf(acc, 'stride');
