@@ -67,7 +67,7 @@ function figuresTable(b) {
       : occupancyText(b.occupancy)],
   ];
   return el('table', { class: 'grid compiler-figures', 'data-options': b.options },
-    el('caption', {}, `${b.kernel} built with ${b.options ? `"${b.options}"` : 'no options'}: ${f.reported_by === 'ptxas' ? `as ptxas reported it for ${f.target || 'the device'}` : 'as the OpenCL driver reports it'}`),
+    el('caption', {}, `${b.kernel} from source ${b.source_hash}, built with ${b.options ? `"${b.options}"` : 'no options'}: ${f.reported_by === 'ptxas' ? `as ptxas reported it for ${f.target || 'the device'}` : 'as the OpenCL driver reports it'}`),
     el('tbody', {}, rows.map(([k, v]) => el('tr', { class: k === 'spills' && spill ? 'spills' : null, 'data-figure': k },
       el('th', { scope: 'row' }, k), el('td', {}, v)))));
 }
