@@ -18,7 +18,7 @@ struct sim {
 	long long items, lsz0, warps;
 	long long sample_visits, visits, trips, steps;
 	double deadline;	/* CLOCK_MONOTONIC seconds, or 0 */
-	double requests, sectors, lines, useful, degree;
+	double requests, sectors, lines, bursts, useful, degree;
 	struct wl_error *err;
 };
 
@@ -124,6 +124,7 @@ static int visit(struct sim *s)
 		}
 		s->sectors += wl_model_units(addr, n, a->bytes, WL_MODEL_SECTOR, scratch);
 		s->lines += wl_model_units(addr, n, a->bytes, WL_MODEL_LINE, scratch);
+		s->bursts += wl_model_units(addr, n, a->bytes, WL_MODEL_BURST, scratch);
 		s->useful += wl_model_useful_bytes(addr, n, a->bytes, scratch);
 	}
 	return 0;
@@ -178,9 +179,11 @@ static void figures(const struct sim *s, struct wl_access_figures *f)
 		return;
 	f->sectors_per_request = s->sectors / s->requests;
 	f->lines_per_request = s->lines / s->requests;
+	f->bursts_per_request = s->bursts / s->requests;
 	f->conflict_degree = s->degree / s->requests;
 	f->useful_bytes = s->useful * scale;
 	f->moved_bytes = s->sectors * WL_MODEL_SECTOR * scale;
+	f->burst_bytes = s->bursts * WL_MODEL_BURST * scale;
 	f->efficiency = s->sectors ? s->useful / (s->sectors * WL_MODEL_SECTOR) : 0;
 }
 
@@ -229,6 +232,7 @@ void wl_prediction_add(struct wl_prediction *p, const struct wl_access_figures *
 	p->has_global = 1;
 	p->useful_bytes += f->useful_bytes;
 	p->moved_bytes += f->moved_bytes;
+	p->burst_bytes += f->burst_bytes;
 	if (f->sectors_per_request > p->sectors_per_request)
 		p->sectors_per_request = f->sectors_per_request;
 	p->efficiency = p->moved_bytes > 0 ? p->useful_bytes / p->moved_bytes : 0;
@@ -248,6 +252,7 @@ int wl_model_predict(const struct wl_model *m, const long long *params, int npar
 	memcpy(vars, params, sizeof(*vars) * (size_t)nparams);
 	if (shape(m, vars + nparams, params, &out->groups, err) < 0)
 		goto out;
+	out->items = (double)vars[nparams + WL_VAR_LSZ0] * (double)vars[nparams + WL_VAR_LSZ1];
 	out->lanes = lanes < 1 ? 1 : lanes > WL_MODEL_LANES_MAX ? WL_MODEL_LANES_MAX : lanes;
 	out->naccesses = m->naccesses;
 	for (int i = 0; i < m->naccesses; i++) {

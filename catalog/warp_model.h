@@ -17,6 +17,7 @@
 
 #define WL_MODEL_SECTOR 32
 #define WL_MODEL_LINE 128
+#define WL_MODEL_BURST 64		/* DRAM moves sectors in pairs */
 #define WL_MODEL_BANKS 32
 #define WL_MODEL_BANK_BYTES 4
 #define WL_MODEL_LANES_MAX 64		/* NVIDIA's warps are 32, AMD's wavefronts 64 */
@@ -27,9 +28,11 @@
 struct wl_access_figures {
 	double requests;		/* warp requests in one work-group */
 	double sectors_per_request, lines_per_request;	/* global */
+	double bursts_per_request;	/* global: distinct 64-byte pairs of sectors */
 	double efficiency;		/* global: useful bytes / bytes of the sectors */
 	double conflict_degree;		/* local: mean passes per request over the ideal */
 	double useful_bytes, moved_bytes;	/* global, one work-group */
+	double burst_bytes;		/* global, one work-group, in whole 64-byte bursts */
 	int sampled;			/* its loops were cut to WL_MODEL_SAMPLE requests */
 };
 
@@ -42,7 +45,9 @@ struct wl_prediction {
 	double sectors_per_request;	/* the worst global access */
 	double conflict_degree;		/* the worst local access */
 	double useful_bytes, moved_bytes;	/* global, one work-group */
+	double burst_bytes;		/* the same in whole 64-byte bursts */
 	double groups;			/* work-groups in the launch, or 0 without a grid */
+	double items;			/* work-items in one work-group */
 	int sampled;
 };
 

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cache_probe.h"
+#include "device_facts.h"
 #include "catalog.h"
 #include "cl_device.h"
 #include "cl_program.h"
@@ -76,30 +77,55 @@ static void on_custom(void *ctx, const char *name, const char *point)
 static struct wl_cuda_devices cuda;
 static char cuda_why[256];
 
-/* The device's last-level cache (cache_probe.h), with what the store kept
- * for it when it was last registered with the same driver. */
-static void describe_cache(struct wl_store *st, struct wl_cl_device *dev)
+/* What the store kept for dev when it was last registered with the same
+ * driver, or NULL. Caller frees. */
+static json_t *stored_info(struct wl_store *st, const struct wl_cl_device *dev)
 {
-	json_t *known = NULL, *cache;
+	json_t *known = NULL;
 	struct wl_error err;
 
 	if (wl_store_get_device_info(st, dev->id, &known, &err) < 0 || !known ||
 	    !json_equal(json_object_get(known, "driver"), json_object_get(dev->info, "driver"))) {
 		json_decref(known);
-		known = NULL;
+		return NULL;
 	}
+	return known;
+}
+
+/* The device's last-level cache (cache_probe.h), then its facts
+ * (device_facts.h), each from what the store kept for it when it was last
+ * registered with the same driver where it can. */
+static void describe_cache(struct wl_store *st, struct wl_cl_device *dev)
+{
+	json_t *known = stored_info(st, dev), *cache, *facts;
+
 	cache = wl_cache_describe(dev, &cuda, cuda_why, json_object_get(known, "cache"));
+	if (cache) {
+		if (json_integer_value(json_object_get(cache, "bytes")) > 0)
+			wl_log_info("device %s: last-level cache %lld bytes (%s)", dev->id,
+				    (long long)json_integer_value(json_object_get(cache, "bytes")),
+				    json_string_value(json_object_get(cache, "source")));
+		else
+			wl_log_warn("device %s: last-level cache size unknown (%s); cold timings flush %zu MiB", dev->id,
+				    json_string_value(json_object_get(cache, "method")), WL_FLUSH_UNKNOWN >> 20);
+		json_object_set_new(dev->info, "cache", cache);
+	}
+	facts = wl_device_facts_describe(dev, json_integer_value(json_object_get(json_object_get(dev->info, "cache"), "bytes")),
+					 json_object_get(known, "facts"));
 	json_decref(known);
-	if (!cache)
+	if (!facts)
 		return;
-	if (json_integer_value(json_object_get(cache, "bytes")) > 0)
-		wl_log_info("device %s: last-level cache %lld bytes (%s)", dev->id,
-			    (long long)json_integer_value(json_object_get(cache, "bytes")),
-			    json_string_value(json_object_get(cache, "source")));
+	if (json_object_get(facts, "error"))
+		wl_log_warn("device %s: facts not measured: %s", dev->id, json_string_value(json_object_get(facts, "error")));
 	else
-		wl_log_warn("device %s: last-level cache size unknown (%s); cold timings flush %zu MiB", dev->id,
-			    json_string_value(json_object_get(cache, "method")), WL_FLUSH_UNKNOWN >> 20);
-	json_object_set_new(dev->info, "cache", cache);
+		wl_log_info("device %s: launch %.1f µs, latency %.0f ns, a warp's request every %.0f ns, %.0f local passes/µs per unit, cache %.0f GB/s, bursts of %lld bytes",
+			    dev->id, json_real_value(json_object_get(json_object_get(facts, "launch_us"), "value")),
+			    json_real_value(json_object_get(json_object_get(facts, "latency_ns"), "value")),
+			    json_real_value(json_object_get(json_object_get(facts, "warp_interval_ns"), "value")),
+			    json_real_value(json_object_get(json_object_get(facts, "local_wavefronts_per_us"), "value")),
+			    json_real_value(json_object_get(json_object_get(facts, "cache_gbps"), "value")),
+			    (long long)json_integer_value(json_object_get(json_object_get(facts, "burst_bytes"), "value")));
+	json_object_set_new(dev->info, "facts", facts);
 }
 
 /* Open NVML for dev where it knows it; the device's description says which. */

@@ -92,6 +92,29 @@ static json_t *accesses_json(const struct wl_model *m, const struct wl_predictio
 	return list;
 }
 
+/* What one work-group of the launch asks of each memory, and how many
+ * groups the launch has (0: not known): the counts the ceilings are made of. */
+static json_t *work_json(const struct wl_prediction *p)
+{
+	double global_requests = 0, sectors = 0, local_requests = 0, wavefronts = 0;
+
+	for (int i = 0; i < p->naccesses; i++) {
+		const struct wl_access_figures *f = &p->access[i];
+
+		if (f->conflict_degree > 0) {
+			local_requests += f->requests;
+			wavefronts += f->requests * f->conflict_degree;
+		} else {
+			global_requests += f->requests;
+			sectors += f->requests * f->sectors_per_request;
+		}
+	}
+	return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "groups", p->groups, "items", p->items,
+			 "global_requests", global_requests, "sectors", sectors, "moved_bytes", p->moved_bytes,
+			 "burst_bytes", p->burst_bytes, "local_requests", local_requests, "local_wavefronts",
+			 wavefronts);
+}
+
 /* The sentence a departure gets: the factor, the direction, the catalog's cause. */
 static json_t *departure(const struct wl_model *m, double ratio)
 {
@@ -146,8 +169,10 @@ static json_t *predict_result(const struct wl_experiment *exp, const struct wl_m
 		      "slowdown", real_or_null(slowdown > 0, slowdown),
 		      "ratio", real_or_null(ratio > 0, ratio), "sampled", p->sampled,
 		      "accesses", m ? accesses_json(m, p) : json_array());
-	if (o)
+	if (o) {
 		json_object_set_new(o, "departure", ratio > 0 ? departure(causes, ratio) : json_null());
+		json_object_set_new(o, "work", work_json(p));
+	}
 	return o;
 }
 

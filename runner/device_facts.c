@@ -1,0 +1,282 @@
+/* The device facts probes (see device_facts.h): six small kernels in one
+ * program, each timed with the queue's profiling events, the median of a few
+ * launches after a warm-up. */
+#include "device_facts.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "measure.h"
+#include "rng.h"
+#include "stats.h"
+
+static const char FACTS_SOURCE[] =
+	"__kernel void fact_empty(__global uint *out) { }\n"
+	/* One work-item follows a random cycle: every load waits for the last. */
+	"__kernel void fact_chase(__global const uint *next, __global uint *out, uint steps)\n"
+	"{\n"
+	"	uint i = 0;\n"
+	"	for (uint s = 0; s < steps; s++)\n"
+	"		i = next[i];\n"
+	"	out[0] = i;\n"
+	"}\n"
+	/* One warp alone streams a load and a store per iteration, as seed 000's
+	 * MyAdd does: its pace is latency over what one warp keeps in flight. */
+	"__kernel void fact_stream(__global const float *a, __global float *c, uint n)\n"
+	"{\n"
+	"	uint t = get_global_id(0), w = get_global_size(0);\n"
+	"	for (uint k = t; k < n; k += w)\n"
+	"		c[k] = a[k] + a[k];\n"
+	"}\n"
+	/* Every request of a warp lands in one bank: 32 passes each. */
+	"__kernel void fact_local(__global float *out, uint iters)\n"
+	"{\n"
+	"	__local float tile[1024];\n"
+	"	uint lid = get_local_id(0), lane = lid % 32;\n"
+	"	for (uint i = lid; i < 1024; i += get_local_size(0))\n"
+	"		tile[i] = (float)i;\n"
+	"	barrier(CLK_LOCAL_MEM_FENCE);\n"
+	"	float acc = 0.0f;\n"
+	"	for (uint k = 0; k < iters; k++)\n"
+	"		acc += tile[(lane * 32 + k) & 1023];\n"
+	"	out[get_global_id(0)] = acc;\n"
+	"}\n"
+	/* Reads of a set the last-level cache holds, each pass starting where
+	 * another compute unit read the last, so the first-level caches miss. */
+	"__kernel void fact_cache(__global const float4 *in, __global float *out, uint n4, uint reps)\n"
+	"{\n"
+	"	float4 acc = (float4)(0.0f);\n"
+	"	uint g = get_global_id(0), size = get_global_size(0);\n"
+	"	for (uint r = 0; r < reps; r++)\n"
+	"		for (uint i = g; i < n4; i += size)\n"
+	"			acc += in[(i + r * (n4 / 7 + 1)) % n4];\n"
+	"	out[g] = acc.x + acc.y + acc.z + acc.w;\n"
+	"}\n"
+	/* One word every stride floats. */
+	"__kernel void fact_strided(__global const float *in, __global float *out, uint stride)\n"
+	"{\n"
+	"	uint g = get_global_id(0);\n"
+	"	out[g] = in[g * stride];\n"
+	"}\n";
+
+#define TIMED 5
+
+struct probe {
+	struct wl_cl_device *dev;
+	cl_program program;
+	cl_mem a, b;		/* scratch buffers */
+	size_t a_bytes, b_bytes;
+	struct wl_error *err;
+};
+
+/* The median of TIMED launches of kernel (after one untimed), in ms; -1 on
+ * failure. args are (size, pointer) pairs, nargs of them. */
+static double timed(struct probe *p, const char *name, size_t global, size_t local, int nargs,
+		    const size_t *sizes, const void *const *values)
+{
+	cl_int rc;
+	cl_kernel k = clCreateKernel(p->program, name, &rc);
+	struct wl_launch l = { .kernel = k, .dims = 1, .global = { global }, .local = { local } };
+	double samples[TIMED], ms = -1;
+	struct wl_stats s;
+
+	if (!k) {
+		wl_error_set(p->err, WL_ERR_INTERNAL, "device facts: no kernel %s", name);
+		return -1;
+	}
+	for (int i = 0; i < nargs; i++)
+		clSetKernelArg(k, (cl_uint)i, sizes[i], values[i]);
+	if (wl_time_launches(p->dev->queue, &l, 1, TIMED, NULL, samples, &rc, p->err) == 0 &&
+	    wl_stats_summary(samples, TIMED, &s) == 0)
+		ms = s.median;
+	clReleaseKernel(k);
+	return ms;
+}
+
+static json_t *fact(double value, const char *unit, const char *method)
+{
+	return json_pack("{s:f, s:s, s:s}", "value", value, "unit", unit, "method", method);
+}
+
+/* A random cycle through the lines of the first bytes of buffer a: entry
+ * i * 32 (one uint per 128-byte line) names the next line's entry. */
+static int chase_cycle(struct probe *p, size_t bytes)
+{
+	size_t lines = bytes / 128, words = lines * 32;
+	cl_uint *next = calloc(words, sizeof(*next));
+	size_t *order = malloc(lines * sizeof(*order));
+	struct wl_rng r;
+	int rc = -1;
+
+	if (next && order) {
+		wl_rng_seed(&r, 0x5eed);
+		for (size_t i = 0; i < lines; i++)
+			order[i] = i;
+		/* A random order of the lines, chained into one cycle. */
+		for (size_t i = lines - 1; i > 0; i--) {
+			size_t j = (size_t)(wl_rng_next(&r) % (i + 1)), t = order[i];
+
+			order[i] = order[j];
+			order[j] = t;
+		}
+		for (size_t i = 0; i < lines; i++)
+			next[order[i] * 32] = (cl_uint)(order[(i + 1) % lines] * 32);
+		rc = clEnqueueWriteBuffer(p->dev->queue, p->a, CL_TRUE, 0, words * sizeof(*next), next, 0, NULL,
+					  NULL) == CL_SUCCESS ? 0 : -1;
+	}
+	free(next);
+	free(order);
+	return rc;
+}
+
+/* Sizes, so that a GPU's probes last milliseconds and a CPU's stay short. */
+struct sizes {
+	size_t chase_bytes, stream_n, cache_bytes, cache_total, strided_n, local_groups;
+	cl_uint chase_steps, local_iters;
+};
+
+static void size_probes(const struct wl_cl_device *dev, long long cache_bytes, struct sizes *z)
+{
+	size_t cap = dev->max_alloc / 2 < dev->global_mem / 8 ? dev->max_alloc / 2 : dev->global_mem / 8;
+	size_t cache = cache_bytes > 0 ? (size_t)cache_bytes : (size_t)4 << 20;
+
+	z->chase_bytes = cache * 4;
+	if (z->chase_bytes > (dev->is_gpu ? (size_t)512 << 20 : (size_t)64 << 20))
+		z->chase_bytes = dev->is_gpu ? (size_t)512 << 20 : (size_t)64 << 20;
+	if (z->chase_bytes < ((size_t)8 << 20))
+		z->chase_bytes = (size_t)8 << 20;
+	z->chase_steps = 20000;
+	z->stream_n = dev->is_gpu ? (size_t)1 << 20 : (size_t)1 << 18;
+	z->cache_bytes = cache / 2 > ((size_t)64 << 20) ? (size_t)64 << 20 : cache / 2;
+	z->cache_total = dev->is_gpu ? (size_t)1 << 30 : (size_t)16 << 20;
+	z->strided_n = dev->is_gpu ? (size_t)1 << 22 : (size_t)1 << 18;
+	z->local_groups = (size_t)dev->compute_units * 8;
+	z->local_iters = dev->is_gpu ? 4096 : 256;
+	while (z->chase_bytes > cap && z->chase_bytes > ((size_t)1 << 20))
+		z->chase_bytes /= 2;
+	while (z->strided_n * 16 * sizeof(float) > cap && z->strided_n > 1024)
+		z->strided_n /= 2;
+	while (z->cache_bytes > cap && z->cache_bytes > ((size_t)1 << 20))
+		z->cache_bytes /= 2;
+}
+
+/* Each probe into facts; -1 with p->err set at the first that fails. */
+static int run_probes(struct probe *p, const struct sizes *z, json_t *facts)
+{
+	struct wl_cl_device *dev = p->dev;
+	int warp = (int)json_integer_value(json_object_get(dev->info, "warp_width"));
+	cl_uint steps = z->chase_steps, n = (cl_uint)z->stream_n, iters = z->local_iters;
+	cl_uint n4 = (cl_uint)(z->cache_bytes / 16), reps, s8 = 8, s16 = 16;
+	double ms, t8, t16, wavefronts;
+
+	if (warp <= 0)
+		warp = 32;
+	ms = timed(p, "fact_empty", 1, 1, 1, (size_t[]){ sizeof(cl_mem) }, (const void *[]){ &p->b });
+	if (ms < 0)
+		return -1;
+	json_object_set_new(facts, "launch_us", fact(ms * 1000, "µs", "an empty kernel of one work-item, its time from the queue's profiling events (median of 5)"));
+	if (chase_cycle(p, z->chase_bytes) < 0 ||
+	    (ms = timed(p, "fact_chase", 1, 1, 3, (size_t[]){ sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_uint) },
+			(const void *[]){ &p->a, &p->b, &steps })) < 0)
+		return -1;
+	json_object_set_new(facts, "latency_ns", json_pack("{s:f, s:s, s:s, s:I}", "value", ms * 1e6 / steps, "unit", "ns",
+		"method", "one work-item follows a random cycle through the lines of four times the last-level cache, each load waiting for the one before",
+		"bytes", (json_int_t)z->chase_bytes));
+	ms = timed(p, "fact_stream", (size_t)warp, (size_t)warp, 3, (size_t[]){ sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_uint) },
+		   (const void *[]){ &p->a, &p->b, &n });
+	if (ms < 0)
+		return -1;
+	json_object_set_new(facts, "warp_interval_ns", fact(ms * 1e6 / ((double)z->stream_n / warp * 2), "ns",
+		"one warp alone streams c[k] = a[k] + a[k] (a load and a store per iteration, as seed 000's MyAdd): the time per request"));
+	ms = timed(p, "fact_local", z->local_groups * 256, 256, 2, (size_t[]){ sizeof(cl_mem), sizeof(cl_uint) },
+		   (const void *[]){ &p->b, &iters });
+	if (ms < 0)
+		return -1;
+	wavefronts = (double)z->local_groups * (256.0 / warp) * iters * warp;
+	json_object_set_new(facts, "local_wavefronts_per_us", fact(wavefronts / (ms * 1000) / dev->compute_units, "per µs per compute unit",
+		"work-groups of 256 read local memory with every lane of a warp in one bank (a pass per lane), eight groups per compute unit"));
+	reps = (cl_uint)(z->cache_total / z->cache_bytes);
+	ms = timed(p, "fact_cache", (size_t)dev->compute_units * 1024, 256, 4,
+		   (size_t[]){ sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_uint), sizeof(cl_uint) },
+		   (const void *[]){ &p->a, &p->b, &n4, &reps });
+	if (ms < 0)
+		return -1;
+	json_object_set_new(facts, "cache_gbps", json_pack("{s:f, s:s, s:s, s:I}", "value", (double)n4 * 16 * reps / (ms * 1e6), "unit", "GB/s",
+		"method", "float4 reads of half the last-level cache over and over, each pass shifted so that no compute unit reads what it read before",
+		"bytes", (json_int_t)z->cache_bytes));
+	t8 = timed(p, "fact_strided", z->strided_n, 256, 3, (size_t[]){ sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_uint) },
+		   (const void *[]){ &p->a, &p->b, &s8 });
+	t16 = t8 < 0 ? -1 : timed(p, "fact_strided", z->strided_n, 256, 3, (size_t[]){ sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_uint) },
+				   (const void *[]){ &p->a, &p->b, &s16 });
+	if (t16 < 0)
+		return -1;
+	json_object_set_new(facts, "burst_bytes", json_pack("{s:i, s:s, s:s, s:f}", "value", t16 / t8 < 1.5 ? 32 : t16 / t8 < 3 ? 64 : 128,
+		"unit", "bytes", "method", "one float every 16 against every 8 (one 32-byte sector each): the time it takes more is the sectors DRAM moves together",
+		"ratio", t16 / t8));
+	return 0;
+}
+
+int wl_device_facts_probe(struct wl_cl_device *dev, long long cache_bytes, json_t **out, struct wl_error *err)
+{
+	const char *src = FACTS_SOURCE;
+	struct probe p = { .dev = dev, .err = err };
+	struct sizes z;
+	json_t *facts = NULL;
+	cl_int rc;
+	int status = -1;
+
+	*out = NULL;
+	if (wl_cl_device_open(dev, err) < 0)
+		return -1;
+	size_probes(dev, cache_bytes, &z);
+	p.a_bytes = z.chase_bytes;
+	if (z.strided_n * 16 * sizeof(float) > p.a_bytes)
+		p.a_bytes = z.strided_n * 16 * sizeof(float);
+	if (z.cache_bytes > p.a_bytes)
+		p.a_bytes = z.cache_bytes;
+	p.b_bytes = (z.local_groups * 256 > z.stream_n ? z.local_groups * 256 : z.stream_n) * sizeof(float);
+	if ((size_t)dev->compute_units * 1024 * sizeof(float) > p.b_bytes)
+		p.b_bytes = (size_t)dev->compute_units * 1024 * sizeof(float);
+	if (z.strided_n * sizeof(float) > p.b_bytes)
+		p.b_bytes = z.strided_n * sizeof(float);
+	p.program = clCreateProgramWithSource(dev->context, 1, &src, NULL, &rc);
+	if (!p.program || clBuildProgram(p.program, 1, &dev->device, "", NULL, NULL) != CL_SUCCESS) {
+		wl_error_set(err, WL_ERR_INTERNAL, "device facts: the probe kernels do not build on %s", dev->id);
+		goto out;
+	}
+	p.a = clCreateBuffer(dev->context, CL_MEM_READ_WRITE, p.a_bytes, NULL, &rc);
+	p.b = p.a ? clCreateBuffer(dev->context, CL_MEM_READ_WRITE, p.b_bytes, NULL, &rc) : NULL;
+	facts = json_pack("{s:i}", "version", WL_FACTS_VERSION);
+	if (!p.a || !p.b || !facts) {
+		wl_error_set(err, WL_ERR_INTERNAL, "device facts: cannot allocate %zu bytes on %s", p.a_bytes, dev->id);
+		goto out;
+	}
+	if (run_probes(&p, &z, facts) < 0)
+		goto out;
+	*out = facts;
+	facts = NULL;
+	status = 0;
+out:
+	json_decref(facts);
+	if (p.a)
+		clReleaseMemObject(p.a);
+	if (p.b)
+		clReleaseMemObject(p.b);
+	if (p.program)
+		clReleaseProgram(p.program);
+	return status;
+}
+
+json_t *wl_device_facts_describe(struct wl_cl_device *dev, long long cache_bytes, const json_t *stored)
+{
+	struct wl_error err;
+	json_t *facts = NULL;
+
+	if (stored && json_integer_value(json_object_get(stored, "version")) == WL_FACTS_VERSION &&
+	    !json_object_get(stored, "error"))
+		return json_deep_copy(stored);
+	if (wl_device_facts_probe(dev, cache_bytes, &facts, &err) < 0)
+		return json_pack("{s:i, s:s}", "version", WL_FACTS_VERSION, "error", err.msg);
+	return facts;
+}
