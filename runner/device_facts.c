@@ -15,9 +15,11 @@
 static const char FACTS_SOURCE[] =
 	"__kernel void fact_empty(__global uint *out) { }\n"
 	/* One work-item follows a random cycle: every load waits for the last. */
+	/* Each launch goes on from where the last stopped (out[0]), so that
+	 * none finds the sectors of another in a cache. */
 	"__kernel void fact_chase(__global const uint *next, __global uint *out, uint steps)\n"
 	"{\n"
-	"	uint i = 0;\n"
+	"	uint i = out[0];\n"
 	"	for (uint s = 0; s < steps; s++)\n"
 	"		i = next[i];\n"
 	"	out[0] = i;\n"
@@ -187,11 +189,15 @@ static int run_probes(struct probe *p, const struct sizes *z, json_t *facts)
 		if (timed(p, "fact_local", z->local_groups * 256, 256, 2, (size_t[]){ sizeof(cl_mem), sizeof(cl_uint) },
 			  (const void *[]){ &p->b, &iters }) < 0)
 			return -1;
-	ms = timed(p, "fact_empty", 1, 1, 1, (size_t[]){ sizeof(cl_mem) }, (const void *[]){ &p->b });
-	if (ms < 0)
+	ms = timed(p, "fact_empty", 256, 256, 1, (size_t[]){ sizeof(cl_mem) }, (const void *[]){ &p->b });
+	t8 = ms < 0 ? -1 : timed(p, "fact_stream", (size_t)warp, (size_t)warp, 3, (size_t[]){ sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_uint) },
+				 (const void *[]){ &p->a, &p->b, &(cl_uint){ (cl_uint)warp } });
+	if (t8 < 0)
 		return -1;
-	json_object_set_new(facts, "launch_us", fact(ms * 1000, "µs", "an empty kernel of one work-item, its time from the queue's profiling events (median of 5)"));
+	json_object_set_new(facts, "launch_us", json_pack("{s:f, s:f, s:s, s:s}", "value", ms * 1000, "one_access", t8 * 1000, "unit", "µs",
+		"method", "an empty kernel of one work-group, its time from the queue's profiling events (median of 5); one_access: one warp's load and store"));
 	if (chase_cycle(p, z->chase_bytes) < 0 ||
+	    clEnqueueFillBuffer(dev->queue, p->b, &(cl_uint){ 0 }, sizeof(cl_uint), 0, p->b_bytes, 0, NULL, NULL) != CL_SUCCESS ||
 	    (ms = timed(p, "fact_chase", 1, 1, 3, (size_t[]){ sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_uint) },
 			(const void *[]){ &p->a, &p->b, &steps })) < 0)
 		return -1;

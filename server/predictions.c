@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ceiling_view.h"
 #include "custom_kernels.h"
 #include "points.h"
 #include "prediction_memo.h"
@@ -115,50 +116,95 @@ static json_t *work_json(const struct wl_prediction *p)
 			 wavefronts);
 }
 
-/* The sentence a departure gets: the factor, the direction, the catalog's cause. */
-static json_t *departure(const struct wl_model *m, double ratio)
+/* The sentence a departure gets: the factor, the direction, and the cause
+ * the model sees or the catalog's where the kernel can have it. */
+static json_t *departure(const struct wl_model *m, const struct wl_ceilings *c, const struct wl_device_model *d,
+			 const struct wl_prediction *p, double ratio)
 {
-	const char *cause = !m ? NULL : ratio > 1 ? m->faster : m->slower;
-	char text[768];
+	char text[1024], cause[700];
+	const char *named;
 
 	if (ratio <= WL_DEPARTURE_FACTOR && ratio >= 1 / WL_DEPARTURE_FACTOR)
 		return json_null();
+	named = wl_departure_cause(c, d, p, ratio, !m ? NULL : ratio > 1 ? m->faster : m->slower, cause,
+				   sizeof(cause));
 	snprintf(text, sizeof(text), "Measured %.1f× %s than predicted; %s%s.",
 		 ratio > 1 ? ratio : 1 / ratio, ratio > 1 ? "faster" : "slower",
-		 cause ? "likely cause: " : "the catalog names no cause",
-		 cause ? cause : "");
+		 named ? "likely cause: " : "the model names no cause", named ? named : "");
 	return json_string(text);
+}
+
+/* What a point's prediction is made with beyond the warp model's counts. */
+struct point_context {
+	const struct wl_experiment *exp;
+	double ceiling;			/* the copy ceiling, GB/s */
+	const struct wl_device_model *dm;	/* NULL: no measured facts, the copy ceiling alone */
+	double footprint;		/* the point's buffers, bytes (0: unknown) */
+};
+
+/* The ceilings of p at pc into *c; 0 when they time it. */
+static int ceilings_of(const struct point_context *pc, const struct wl_prediction *p, struct wl_ceilings *c)
+{
+	double wavefronts = 0, requests = 0;
+	struct wl_launch_work w;
+
+	if (!pc->dm)
+		return -1;
+	for (int i = 0; i < p->naccesses; i++) {
+		if (p->access[i].conflict_degree > 0)
+			wavefronts += p->access[i].requests * p->access[i].conflict_degree;
+		else
+			requests += p->access[i].requests;
+	}
+	w = (struct wl_launch_work){ p->groups, p->items, requests, p->moved_bytes, p->burst_bytes, wavefronts,
+				     pc->footprint };
+	return wl_ceilings_compute(pc->dm, &w, c);
 }
 
 /* The prediction of one result from the model's figures p (and base's, at
  * the baseline point, or NULL). Its work (bytes or operations) is the one the
- * runner counted for it, so a custom kernel's is its like variant's. */
-static json_t *predict_result(const struct wl_experiment *exp, const struct wl_model *m,
+ * runner counted for it, so a custom kernel's is its like variant's. With
+ * the device's facts its time is the largest of the ceilings plus the launch
+ * (ceilings.h); without, the bytes its sectors move at the copy ceiling. */
+static json_t *predict_result(const struct point_context *pc, const struct wl_model *m,
 			      const struct wl_model *causes, const json_t *r,
-			      const struct wl_prediction *p, const struct wl_prediction *base,
-			      double ceiling)
+			      const struct wl_prediction *p, const struct wl_prediction *base)
 {
+	const struct wl_experiment *exp = pc->exp;
 	double median = json_real_value(json_object_get(r, "median_ms"));
-	double ms = 0, rate = 0, slowdown = 0, ratio = 0;
+	double measured_slowdown = json_real_value(json_object_get(r, "slowdown"));
+	double ms = 0, rate = 0, slowdown = 0, ratio = 0, work;
 	int bandwidth = exp->metric == WL_METRIC_BANDWIDTH, timed = 0, by_slowdown = 0;
+	struct wl_ceilings c;
+	int ceiled = ceilings_of(pc, p, &c) == 0;
 	json_t *o;
 
-	if (base && p->has_local && base->conflict_degree > 0) {
-		slowdown = p->conflict_degree / base->conflict_degree;
-		by_slowdown = json_real_value(json_object_get(r, "slowdown")) > 0;
-		if (by_slowdown)
-			ratio = slowdown / json_real_value(json_object_get(r, "slowdown"));
-	}
-	if (p->has_global && p->efficiency > 0 && ceiling > 0) {
-		double work = json_number_value(json_object_get(r, bandwidth ? "bytes" : "ops"));
+	work = json_number_value(json_object_get(r, bandwidth ? "bytes" : "ops"));
+	if (ceiled) {
+		timed = 1;
+		ms = c.total_ms;
+		rate = work > 0 ? work / (ms * 1e6) : 0;
+	} else if (p->has_global && p->efficiency > 0 && pc->ceiling > 0) {
 		double moved = bandwidth ? work / p->efficiency : p->groups * p->moved_bytes;
 
 		timed = moved > 0;
-		ms = moved / (ceiling * 1e6);
+		ms = moved / (pc->ceiling * 1e6);
 		rate = timed ? work / (ms * 1e6) : 0;
-		if (timed && !by_slowdown && median > 0)
-			ratio = ms / median;
 	}
+	if (base && p->has_local && base->conflict_degree > 0) {
+		by_slowdown = measured_slowdown > 0;
+		/* With ceilings: the baseline's own time (the measured one, which
+		 * holds what the model does not count) bounds the point's. */
+		if (ceiled && by_slowdown && median > 0)
+			slowdown = (ms > median / measured_slowdown ? ms : median / measured_slowdown) /
+				   (median / measured_slowdown);
+		else
+			slowdown = p->conflict_degree / base->conflict_degree;
+		if (by_slowdown)
+			ratio = slowdown / measured_slowdown;
+	}
+	if (timed && !by_slowdown && median > 0)
+		ratio = ms / median;
 	o = json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o}", "lanes", p->lanes,
 		      "efficiency", real_or_null(p->has_global, p->efficiency),
 		      "sectors_per_request", real_or_null(p->has_global, p->sectors_per_request),
@@ -170,8 +216,12 @@ static json_t *predict_result(const struct wl_experiment *exp, const struct wl_m
 		      "ratio", real_or_null(ratio > 0, ratio), "sampled", p->sampled,
 		      "accesses", m ? accesses_json(m, p) : json_array());
 	if (o) {
-		json_object_set_new(o, "departure", ratio > 0 ? departure(causes, ratio) : json_null());
+		json_object_set_new(o, "departure", ratio > 0 ? departure(causes, ceiled ? &c : NULL, pc->dm, p, ratio)
+							      : json_null());
 		json_object_set_new(o, "work", work_json(p));
+		json_object_set_new(o, "model", json_string(ceiled ? "ceilings" : "copy ceiling"));
+		if (ceiled)
+			json_object_update_new(o, wl_ceilings_json(&c));
 	}
 	return o;
 }
@@ -225,8 +275,7 @@ static void attach_trace(json_t *o, const json_t *run, const json_t *r)
  * nothing is declared: the trace's figures (at the point it was traced,
  * "traced_at") and its sites as "accesses". null where the run has no trace
  * of it, {"error": why} where the tracer said why not. */
-static json_t *predict_traced(const struct wl_experiment *exp, const json_t *run, const json_t *r,
-			      double ceiling)
+static json_t *predict_traced(const struct point_context *pc, const json_t *run, const json_t *r)
 {
 	const json_t *found = wl_run_trace_of(run, r), *figures, *traced;
 	struct wl_prediction p = { 0 };
@@ -249,7 +298,7 @@ static json_t *predict_traced(const struct wl_experiment *exp, const json_t *run
 		p.conflict_degree = json_number_value(v);
 	}
 	/* The catalog's causes are its own code's: another kernel's departure is its own. */
-	o = predict_result(exp, NULL, NULL, r, &p, NULL, ceiling);
+	o = predict_result(pc, NULL, NULL, r, &p, NULL);
 	if (o) {
 		json_object_set_new(o, "source", json_string("traced"));
 		json_object_set(o, "traced_at", json_object_get(found, "params"));
@@ -263,6 +312,7 @@ struct result_model {
 	const struct wl_model *m;	/* NULL: none declared (then the trace's, if any) */
 	const char *error;		/* the declaration cannot be read */
 	size_t ask, base;		/* its asks; base is (size_t)-1 without a baseline */
+	double footprint;		/* its point's buffers, bytes (0: unknown) */
 };
 
 int wl_run_add_predictions(const struct wl_experiment *exp, json_t *run)
@@ -277,10 +327,12 @@ int wl_run_add_predictions(const struct wl_experiment *exp, json_t *run)
 	struct wl_memo_ask *asks = NULL;
 	long long *values = NULL;
 	struct customs customs;
-	int rc = -1, pending = 0;
+	struct wl_device_model dm;
+	int rc = -1, pending = 0, facts;
 
 	if (!exp)
 		return 0;
+	facts = wl_device_model_from_json(json_object_get(run, "device"), ceiling, 0, &dm);
 	customs_load(exp, run, &customs);
 	rm = calloc(n + 1, sizeof(*rm));
 	asks = calloc(2 * n + 1, sizeof(*asks));
@@ -316,6 +368,7 @@ int wl_run_add_predictions(const struct wl_experiment *exp, json_t *run)
 			continue;
 		}
 		proto.values = v;
+		rm[i].footprint = wl_variant_cost(exp, def, WL_COST_MEMORY, v);
 		asks[nasks] = proto;
 		wl_memo_ask_set(&asks[nasks]);
 		rm[i].ask = nasks++;
@@ -333,20 +386,21 @@ int wl_run_add_predictions(const struct wl_experiment *exp, json_t *run)
 	wl_memo_lookup(asks, nasks, WAIT_MS);
 	json_array_foreach(results, i, r) {
 		const struct wl_memo_ask *a = &asks[rm[i].ask], *b = rm[i].base == (size_t)-1 ? NULL : &asks[rm[i].base];
+		const struct point_context pc = { exp, ceiling, facts ? &dm : NULL, rm[i].footprint };
 		json_t *p;
 
 		if (rm[i].error)
 			p = json_pack("{s:s}", "error", rm[i].error);
 		else if (!rm[i].m)
-			p = predict_traced(exp, run, r, ceiling);
+			p = predict_traced(&pc, run, r);
 		else if (a->state == WL_MEMO_FAILED)
 			p = json_pack("{s:s}", "error", a->error);
 		else if (a->state == WL_MEMO_PENDING || (b && b->state == WL_MEMO_PENDING))
 			p = json_pack("{s:b}", "pending", 1);
 		else
 		{
-			p = predict_result(exp, rm[i].m, rm[i].m, r, &a->p,
-					   b && b->state == WL_MEMO_DONE ? &b->p : NULL, ceiling);
+			p = predict_result(&pc, rm[i].m, rm[i].m, r, &a->p,
+					   b && b->state == WL_MEMO_DONE ? &b->p : NULL);
 			if (p)
 				attach_trace(p, run, r);
 		}

@@ -1,0 +1,80 @@
+/* The model's ceilings (see ceilings.h). */
+#include "ceilings.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char *const names[WL_CEILINGS] = { "dram", "cache", "local", "latency" };
+
+const char *wl_ceiling_name(enum wl_ceiling c)
+{
+	return c < WL_CEILINGS ? names[c] : "";
+}
+
+static double fact(const json_t *facts, const char *name)
+{
+	return json_number_value(json_object_get(json_object_get(facts, name), "value"));
+}
+
+int wl_device_model_from_json(const json_t *device, double copy_gbps, double resident_warps,
+			      struct wl_device_model *out)
+{
+	const json_t *facts = json_object_get(device, "facts");
+	double warp = json_number_value(json_object_get(device, "warp_width"));
+
+	memset(out, 0, sizeof(*out));
+	out->dram_gbps = copy_gbps;
+	out->compute_units = json_number_value(json_object_get(device, "compute_units"));
+	out->warp = warp > 0 ? warp : 32;
+	out->resident_warps = resident_warps > 0 ? resident_warps : 64;
+	out->cache_bytes = json_number_value(json_object_get(json_object_get(device, "cache"), "bytes"));
+	if (!facts || json_object_get(facts, "error"))
+		return 0;
+	out->cache_gbps = fact(facts, "cache_gbps");
+	out->launch_us = fact(facts, "launch_us");
+	out->latency_ns = fact(facts, "latency_ns");
+	out->warp_interval_ns = fact(facts, "warp_interval_ns");
+	out->local_per_us = fact(facts, "local_wavefronts_per_us");
+	out->burst_bytes = fact(facts, "burst_bytes");
+	return out->launch_us > 0 && out->warp_interval_ns > 0 && out->local_per_us > 0;
+}
+
+int wl_ceilings_compute(const struct wl_device_model *d, const struct wl_launch_work *w, struct wl_ceilings *out)
+{
+	double requested = w->groups * (d->burst_bytes > 32 && w->burst_bytes > 0 ? w->burst_bytes : w->moved_bytes);
+	double warps_per_group = ceil(w->items / d->warp), resident;
+	double second = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (d->dram_gbps <= 0 || w->groups <= 0 || w->items <= 0)
+		return -1;
+	out->dram_bytes = requested;
+	/* Buffers the cache holds come from DRAM once, however often asked. */
+	if (w->footprint_bytes > 0 && d->cache_bytes > 0 && w->footprint_bytes <= d->cache_bytes &&
+	    w->footprint_bytes < requested) {
+		out->dram_bytes = w->footprint_bytes;
+		out->reuse = 1;
+	}
+	out->ms[WL_CEIL_DRAM] = out->dram_bytes / (d->dram_gbps * 1e6);
+	out->cache_bytes = w->groups * w->moved_bytes;
+	if (d->cache_gbps > 0)
+		out->ms[WL_CEIL_CACHE] = out->cache_bytes / (d->cache_gbps * 1e6);
+	if (d->local_per_us > 0 && d->compute_units > 0)
+		out->ms[WL_CEIL_LOCAL] = w->groups * w->local_wavefronts / (d->local_per_us * d->compute_units) / 1000;
+	out->warps = w->groups * warps_per_group;
+	resident = d->compute_units * d->resident_warps;
+	out->waves = resident > 0 ? ceil(out->warps / resident) : 1;
+	if (d->warp_interval_ns > 0)
+		out->ms[WL_CEIL_LATENCY] = out->waves * (w->global_requests / warps_per_group) * d->warp_interval_ns / 1e6;
+	out->binding = WL_CEIL_DRAM;
+	for (int c = 1; c < WL_CEILINGS; c++)
+		if (out->ms[c] > out->ms[out->binding])
+			out->binding = (enum wl_ceiling)c;
+	for (int c = 0; c < WL_CEILINGS; c++)
+		if (c != (int)out->binding && out->ms[c] > second)
+			second = out->ms[c];
+	out->margin = second > 0 ? out->ms[out->binding] / second : 0;
+	out->launch_ms = d->launch_us / 1000;
+	out->total_ms = out->ms[out->binding] + out->launch_ms;
+	return out->total_ms > 0 ? 0 : -1;
+}

@@ -1,0 +1,68 @@
+/* The model's time for one point: the largest of several ceilings plus the
+ * launch's cost (issue 26), each from what the warp model counts for one
+ * work-group (warp_model.h) and what the runner measured of the device
+ * (its copy ceiling and its facts, runner/device_facts.h):
+ * - dram: the bytes DRAM moves, in whole bursts (64 bytes on the H100: a
+ *   lone 32-byte sector costs two), at the copy ceiling; where the point's
+ *   buffers fit in the last-level cache, each byte comes from DRAM once;
+ * - cache: the sectors requested, served by the last-level cache, at its
+ *   measured read bandwidth (binding only where DRAM is spared by reuse);
+ * - local: the local-memory passes (requests times their conflict degree)
+ *   over the compute units, at the passes one serves per second;
+ * - latency: Little's law — each warp makes its requests one interval apart
+ *   (the pace one warp alone keeps), in as many waves as the launch's warps
+ *   take to fit on the device at its occupancy;
+ * - launch: an empty kernel's time, added to the largest. */
+#ifndef WL_CEILINGS_H
+#define WL_CEILINGS_H
+
+#include <jansson.h>
+
+/* What the model knows of a device; 0 for what it does not. */
+struct wl_device_model {
+	double dram_gbps;		/* the copy ceiling */
+	double cache_gbps, cache_bytes;
+	double launch_us, latency_ns, warp_interval_ns;
+	double local_per_us;		/* passes per µs per compute unit */
+	double burst_bytes;
+	double compute_units, warp, resident_warps;	/* resident per compute unit */
+};
+
+/* The device model of a run's device record (its "facts", "cache",
+ * "compute_units", "warp_width") with its copy ceiling; resident_warps is
+ * the warps one compute unit holds at the run's occupancy (0: as many as
+ * its architecture allows, taken as 64). Returns whether its facts were
+ * measured (else only the copy ceiling is known). */
+int wl_device_model_from_json(const json_t *device, double copy_gbps, double resident_warps,
+			      struct wl_device_model *out);
+
+/* What a launch asks, from the warp model's counts for one work-group. */
+struct wl_launch_work {
+	double groups, items;		/* work-groups, work-items in one */
+	double global_requests;		/* warp requests to global memory, one group */
+	double moved_bytes, burst_bytes;	/* sectors' bytes, bursts' bytes, one group */
+	double local_wavefronts;	/* local-memory passes, one group */
+	double footprint_bytes;		/* the point's buffers (the catalog's memory formula), 0: unknown */
+};
+
+enum wl_ceiling { WL_CEIL_DRAM, WL_CEIL_CACHE, WL_CEIL_LOCAL, WL_CEIL_LATENCY, WL_CEILINGS };
+
+struct wl_ceilings {
+	double ms[WL_CEILINGS];		/* each ceiling's time, 0 where it does not apply */
+	double launch_ms;
+	double total_ms;		/* the largest plus the launch */
+	enum wl_ceiling binding;
+	double margin;			/* the binding ceiling over the next largest (>= 1) */
+	double dram_bytes, cache_bytes;	/* what each ceiling counted */
+	int reuse;			/* DRAM moves less than is requested: the buffers fit the cache */
+	double warps, waves;		/* the launch's warps, and their waves at the occupancy */
+};
+
+/* The name of a ceiling ("dram", "cache", "local", "latency"). */
+const char *wl_ceiling_name(enum wl_ceiling c);
+
+/* The ceilings of work w on device d into *out. -1 where nothing can be
+ * timed (no copy ceiling, no work), *out then zeroed. */
+int wl_ceilings_compute(const struct wl_device_model *d, const struct wl_launch_work *w, struct wl_ceilings *out);
+
+#endif

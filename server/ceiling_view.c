@@ -1,0 +1,53 @@
+/* Ceilings for the API, and departure causes (see ceiling_view.h). */
+#include "ceiling_view.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+json_t *wl_ceilings_json(const struct wl_ceilings *c)
+{
+	json_t *ms = json_object();
+
+	for (int i = 0; ms && i < WL_CEILINGS; i++) {
+		char key[32];
+
+		snprintf(key, sizeof(key), "%s_ms", wl_ceiling_name((enum wl_ceiling)i));
+		json_object_set_new(ms, key, c->ms[i] > 0 ? json_real(c->ms[i]) : json_null());
+	}
+	return json_pack("{s:o, s:f, s:s, s:f, s:f, s:f, s:b, s:f, s:f}", "ceilings", ms ? ms : json_null(),
+			 "launch_ms", c->launch_ms, "binding", wl_ceiling_name(c->binding), "binding_margin",
+			 c->margin, "dram_bytes", c->dram_bytes, "cache_bytes", c->cache_bytes, "reuse", c->reuse,
+			 "warps", c->warps, "waves", c->waves);
+}
+
+/* Whether the catalog's cause names something p's accesses exclude: local
+ * memory or bank conflicts without a local access. */
+static int excluded(const char *cause, const struct wl_prediction *p)
+{
+	return !p->has_local && (strcasestr(cause, "bank") || strcasestr(cause, "local-memory") ||
+				 strcasestr(cause, "local memory"));
+}
+
+const char *wl_departure_cause(const struct wl_ceilings *c, const struct wl_device_model *d,
+			       const struct wl_prediction *p, double ratio, const char *catalog_cause,
+			       char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (c && ratio < 1 && d->compute_units > 0 && c->warps < d->compute_units * d->warp / 8 &&
+	    c->warps < d->compute_units * d->resident_warps) {
+		snprintf(buf, len, "too little parallelism: %.0f warps in all for %.0f compute units, too few to hide "
+			 "the memory's latency (one warp alone makes a request every %.0f ns)",
+			 c->warps, d->compute_units, d->warp_interval_ns);
+	} else if (c && ratio < 1 && c->binding == WL_CEIL_LATENCY) {
+		snprintf(buf, len, "latency not hidden at this occupancy: %.0f warps in %.0f wave(s), each making "
+			 "its requests one at a time", c->warps, c->waves);
+	} else if (c && ratio > 1 && c->reuse) {
+		snprintf(buf, len, "reuse in the caches: the buffers (%.3g MB) fit the last-level cache, and the "
+			 "first-level caches keep what a work-group reads again, so fewer bytes than the %.3g MB requested "
+			 "reach even the last-level cache", c->dram_bytes / 1e6, c->cache_bytes / 1e6);
+	} else if (catalog_cause && !excluded(catalog_cause, p)) {
+		snprintf(buf, len, "%s", catalog_cause);
+	}
+	return buf[0] ? buf : NULL;
+}
