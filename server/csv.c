@@ -42,6 +42,9 @@ int wl_results_csv(const struct wl_experiment *exp, const json_t *run, char **ou
 	/* The run's trace of the row's variant (docs/api.md, "Traced accesses"),
 	 * each as traced_<name>; empty where it was not traced. */
 	static const char *const traced[] = { "efficiency", "sectors_per_request", "conflict_degree" };
+	/* The model's ceilings (ceilings.h), each as predicted_<name>; empty
+	 * where its time is the copy ceiling's alone. */
+	static const char *const ceilings[] = { "dram_ms", "cache_ms", "local_ms", "latency_ms" };
 	json_t *results = json_object_get(run, "results"), *first = json_array_get(results, 0);
 	json_t *kernels = json_object_get(json_object_get(run, "request"), "kernels"), *k;
 	const char *names[64];
@@ -76,7 +79,10 @@ int wl_results_csv(const struct wl_experiment *exp, const json_t *run, char **ou
 	fputs(",predicted_source", f);
 	for (i = 0; i < sizeof(traced) / sizeof(traced[0]); i++)
 		fprintf(f, ",traced_%s", traced[i]);
-	fputs("\r\n", f);
+	fputs(",predicted_binding", f);
+	for (i = 0; i < sizeof(ceilings) / sizeof(ceilings[0]); i++)
+		fprintf(f, ",predicted_%s", ceilings[i]);
+	fputs(",predicted_launch_ms\r\n", f);
 	json_array_foreach(results, i, row) {
 		json_t *params = json_object_get(row, "params");
 		const char *variant = json_string_value(json_object_get(row, "variant"));
@@ -113,6 +119,19 @@ int wl_results_csv(const struct wl_experiment *exp, const json_t *run, char **ou
 				fputc(',', f);
 				put_number(f, json_object_get(tr, traced[t]));
 			}
+		}
+		{
+			const json_t *pr = json_object_get(row, "prediction");
+			const char *binding = json_string_value(json_object_get(pr, "binding"));
+
+			fputc(',', f);
+			put_field(f, binding ? binding : "");
+			for (size_t t = 0; t < sizeof(ceilings) / sizeof(ceilings[0]); t++) {
+				fputc(',', f);
+				put_number(f, json_object_get(json_object_get(pr, "ceilings"), ceilings[t]));
+			}
+			fputc(',', f);
+			put_number(f, json_object_get(pr, "launch_ms"));
 		}
 		fputs("\r\n", f);
 	}

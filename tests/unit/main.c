@@ -88,7 +88,10 @@ const char *check_store_pg;
 	X(trace_refuses_what_it_cannot_read)                                            \
 	X(ptxas_figures_from_the_h100)                                                  \
 	X(ptx_lines_map_to_source_lines)                                                \
-	X(occupancy_by_hand_on_the_h100)
+	X(occupancy_by_hand_on_the_h100)                                                \
+	X(ceilings_by_hand)                                                             \
+	X(departures_name_only_causes_the_kernel_can_have)                              \
+	X(device_model_reads_the_facts)
 
 #define DECLARE(name) void test_##name(void);
 TESTS(DECLARE)

@@ -1,0 +1,117 @@
+/* The model's ceilings (catalog/ceilings.h) on cases worked by hand, and the
+ * departure causes (server/ceiling_view.h): a cause the kernel's accesses
+ * exclude is never named. */
+#include <math.h>
+#include <string.h>
+
+#include "ceiling_view.h"
+#include "ceilings.h"
+#include "check.h"
+
+#define NEAR(a, b) (fabs((double)(a) - (double)(b)) <= 1e-9 * fabs((double)(b)))
+
+/* A device of 10 compute units: DRAM 1000 GB/s, cache 4000 GB/s over 50 MB,
+ * an empty kernel 5 µs, a warp's request every 100 ns, 2000 local passes per
+ * µs per unit, 64-byte bursts, 64 warps resident per unit. */
+static const struct wl_device_model dev = {
+	.dram_gbps = 1000, .cache_gbps = 4000, .cache_bytes = 50e6, .launch_us = 5, .latency_ns = 500,
+	.warp_interval_ns = 100, .local_per_us = 2000, .burst_bytes = 64, .compute_units = 10, .warp = 32,
+	.resident_warps = 64,
+};
+
+void test_ceilings_by_hand(void)
+{
+	struct wl_ceilings c;
+	struct wl_device_model d32 = dev;
+
+	/* A copy: 10,000 groups of 256 moving 2,048 bytes each in whole
+	 * bursts: 20.48 MB at 1000 GB/s = 0.02048 ms, + 5 µs. Latency: 80,000
+	 * warps in 125 waves of 640, 2 requests each at 100 ns: 0.025 ms —
+	 * larger: the copy is latency-bound on this small device. */
+	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 10000, 256, 16, 2048, 2048, 0, 0 }, &c) == 0, "copy");
+	CHECK(NEAR(c.ms[WL_CEIL_DRAM], 0.02048) && NEAR(c.ms[WL_CEIL_CACHE], 0.00512) && c.ms[WL_CEIL_LOCAL] == 0,
+	      "dram %g, cache %g", c.ms[WL_CEIL_DRAM], c.ms[WL_CEIL_CACHE]);
+	CHECK(c.warps == 80000 && c.waves == 125 && NEAR(c.ms[WL_CEIL_LATENCY], 0.025), "latency %g in %g waves",
+	      c.ms[WL_CEIL_LATENCY], c.waves);
+	CHECK(c.binding == WL_CEIL_LATENCY && NEAR(c.total_ms, 0.030) && NEAR(c.margin, 0.025 / 0.02048),
+	      "binding %s, total %g", wl_ceiling_name(c.binding), c.total_ms);
+	/* A stride of 16 floats: 32 sectors of 32 bytes per request, each its
+	 * own 64-byte burst: DRAM moves twice the sectors' bytes; a device
+	 * moving single sectors does not. */
+	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 1000, 256, 8, 8192, 16384, 0, 0 }, &c) == 0 &&
+	      NEAR(c.dram_bytes, 16384000), "bursts: %g bytes", c.dram_bytes);
+	d32.burst_bytes = 32;
+	CHECK(wl_ceilings_compute(&d32, &(struct wl_launch_work){ 1000, 256, 8, 8192, 16384, 0, 0 }, &c) == 0 &&
+	      NEAR(c.dram_bytes, 8192000), "sectors: %g bytes", c.dram_bytes);
+	/* Buffers of 1 MB the 50 MB cache holds, asked 100 MB of: DRAM moves 1 MB
+	 * (0.001 ms), the cache serves the 100 MB (0.025 ms) and binds. */
+	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 1000, 256, 8, 100000, 100000, 0, 1e6 }, &c) == 0 &&
+	      c.reuse && NEAR(c.dram_bytes, 1e6) && NEAR(c.ms[WL_CEIL_CACHE], 0.025) && c.binding == WL_CEIL_CACHE,
+	      "reuse: dram %g bytes, cache %g ms, binding %s", c.dram_bytes, c.ms[WL_CEIL_CACHE], wl_ceiling_name(c.binding));
+	/* Local memory: 100 groups of 1,000 passes over 10 units at 2000 per µs
+	 * = 5 µs; nothing else comes near. */
+	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 100, 256, 1, 128, 128, 1000, 0 }, &c) == 0 &&
+	      NEAR(c.ms[WL_CEIL_LOCAL], 0.005) && c.binding == WL_CEIL_LOCAL, "local %g", c.ms[WL_CEIL_LOCAL]);
+	/* Little's law with too few warps: 32 groups of one warp, 2,048 requests
+	 * each (seed 000's MyAdd at n = 1024): one wave, 2,048 x 100 ns. */
+	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 32, 32, 2048, 65536, 131072, 0, 0 }, &c) == 0 &&
+	      NEAR(c.ms[WL_CEIL_LATENCY], 0.2048) && c.binding == WL_CEIL_LATENCY && c.waves == 1,
+	      "latency %g", c.ms[WL_CEIL_LATENCY]);
+	/* Nothing to time. */
+	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 0, 256, 1, 1, 1, 0, 0 }, &c) < 0 && c.total_ms == 0,
+	      "no groups: no time");
+}
+
+void test_departures_name_only_causes_the_kernel_can_have(void)
+{
+	const char *banks = "bank conflicts and partition camping: the model's time counts global sectors only";
+	struct wl_prediction global = { .has_global = 1 }, tiled = { .has_global = 1, .has_local = 1 };
+	struct wl_ceilings c = { .binding = WL_CEIL_DRAM, .warps = 100000, .waves = 20 };
+	char buf[700];
+	const char *why;
+
+	/* A copy of a tile without local memory, slower than predicted: the
+	 * catalog's bank conflicts are not its cause, and nothing else shows. */
+	CHECK(wl_departure_cause(&c, &dev, &global, 0.2, banks, buf, sizeof(buf)) == NULL && !buf[0],
+	      "no bank conflicts without local memory: %s", buf);
+	CHECK((why = wl_departure_cause(&c, &dev, &tiled, 0.2, banks, buf, sizeof(buf))) && strstr(why, "bank"),
+	      "with local memory the catalog's cause stands");
+	/* Too few warps for the device: said, whatever the catalog says. */
+	c.warps = 8;
+	c.waves = 1;
+	CHECK((why = wl_departure_cause(&c, &dev, &global, 0.2, banks, buf, sizeof(buf))) &&
+	      strstr(why, "too little parallelism: 8 warps in all for 10 compute units"), "%s", buf);
+	/* Latency binding at full occupancy. */
+	c.warps = 100000;
+	c.binding = WL_CEIL_LATENCY;
+	CHECK((why = wl_departure_cause(&c, &dev, &global, 0.4, NULL, buf, sizeof(buf))) &&
+	      strstr(why, "latency not hidden"), "%s", buf);
+	/* Faster where the buffers fit the cache: reuse. */
+	c.binding = WL_CEIL_CACHE;
+	c.reuse = 1;
+	c.dram_bytes = 24e6;
+	c.cache_bytes = 4e9;
+	CHECK((why = wl_departure_cause(&c, &dev, &global, 3, "x", buf, sizeof(buf))) && strstr(why, "reuse in the caches"),
+	      "%s", buf);
+	/* Without ceilings (no facts), the catalog's cause, filtered the same. */
+	CHECK(wl_departure_cause(NULL, &dev, &global, 0.2, banks, buf, sizeof(buf)) == NULL, "filtered without ceilings too");
+}
+
+void test_device_model_reads_the_facts(void)
+{
+	json_t *device = json_pack("{s:i, s:i, s:{s:i}, s:{s:{s:f}, s:{s:f}, s:{s:f}, s:{s:f}, s:{s:f}, s:{s:i}}}",
+				   "compute_units", 132, "warp_width", 32, "cache", "bytes", 52428800, "facts",
+				   "launch_us", "value", 5.9, "latency_ns", "value", 348.0, "warp_interval_ns",
+				   "value", 84.0, "local_wavefronts_per_us", "value", 1978.0, "cache_gbps", "value",
+				   6960.0, "burst_bytes", "value", 64);
+	json_t *bare = json_pack("{s:i}", "compute_units", 2);
+	struct wl_device_model d;
+
+	CHECK(wl_device_model_from_json(device, 2959, 0, &d) == 1 && d.compute_units == 132 && d.launch_us == 5.9 &&
+	      d.warp_interval_ns == 84 && d.burst_bytes == 64 && d.cache_bytes == 52428800 && d.resident_warps == 64 &&
+	      d.dram_gbps == 2959, "the H100's facts read");
+	CHECK(wl_device_model_from_json(bare, 100, 0, &d) == 0 && d.dram_gbps == 100 && d.launch_us == 0,
+	      "no facts: the copy ceiling alone");
+	json_decref(device);
+	json_decref(bare);
+}
