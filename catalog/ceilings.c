@@ -42,6 +42,7 @@ int wl_device_model_from_json(const json_t *device, double copy_gbps, double res
 int wl_ceilings_compute(const struct wl_device_model *d, const struct wl_launch_work *w, struct wl_ceilings *out)
 {
 	double requested = w->groups * (d->burst_bytes > 32 && w->burst_bytes > 0 ? w->burst_bytes : w->moved_bytes);
+	double stores = w->groups * w->store_bytes, loads = requested > stores ? requested - stores : 0;
 	double warps_per_group = ceil(w->items / d->warp), resident;
 	double second = 0;
 
@@ -49,10 +50,10 @@ int wl_ceilings_compute(const struct wl_device_model *d, const struct wl_launch_
 	if (d->dram_gbps <= 0 || w->groups <= 0 || w->items <= 0)
 		return -1;
 	out->dram_bytes = requested;
-	/* Buffers the cache holds come from DRAM once, however often asked. */
+	/* Buffers the cache holds are loaded from DRAM once, however often asked. */
 	if (w->footprint_bytes > 0 && d->cache_bytes > 0 && w->footprint_bytes <= d->cache_bytes &&
-	    w->footprint_bytes < requested) {
-		out->dram_bytes = w->footprint_bytes;
+	    w->footprint_bytes < loads) {
+		out->dram_bytes = w->footprint_bytes + stores;
 		out->reuse = 1;
 	}
 	out->ms[WL_CEIL_DRAM] = out->dram_bytes / (d->dram_gbps * 1e6);

@@ -4,7 +4,9 @@
  * (its copy ceiling and its facts, runner/device_facts.h):
  * - dram: the bytes DRAM moves, in whole bursts (64 bytes on the H100: a
  *   lone 32-byte sector costs two), at the copy ceiling; where the point's
- *   buffers fit in the last-level cache, each byte comes from DRAM once;
+ *   buffers fit in the last-level cache, each byte a kernel loads comes from
+ *   DRAM once (its stores still move what they write: scattered writes
+ *   reach the cache and DRAM sector by sector);
  * - cache: the sectors requested, served by the last-level cache, at its
  *   measured read bandwidth (binding only where DRAM is spared by reuse);
  * - local: the local-memory passes (requests times their conflict degree)
@@ -41,6 +43,7 @@ struct wl_launch_work {
 	double groups, items;		/* work-groups, work-items in one */
 	double global_requests;		/* warp requests to global memory, one group */
 	double moved_bytes, burst_bytes;	/* sectors' bytes, bursts' bytes, one group */
+	double store_bytes;		/* the stores' part of what DRAM moves, one group */
 	double local_wavefronts;	/* local-memory passes, one group */
 	double footprint_bytes;		/* the point's buffers (the catalog's memory formula), 0: unknown */
 };

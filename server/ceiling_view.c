@@ -5,17 +5,21 @@
 #include <string.h>
 #include <strings.h>
 
-json_t *wl_ceilings_json(const struct wl_ceilings *c)
+json_t *wl_ceilings_json(const struct wl_ceilings *c, double work)
 {
-	json_t *ms = json_object();
+	json_t *ms = json_object(), *rates = json_object();
 
-	for (int i = 0; ms && i < WL_CEILINGS; i++) {
+	for (int i = 0; ms && rates && i < WL_CEILINGS; i++) {
 		char key[32];
+		const char *name = wl_ceiling_name((enum wl_ceiling)i);
 
-		snprintf(key, sizeof(key), "%s_ms", wl_ceiling_name((enum wl_ceiling)i));
+		snprintf(key, sizeof(key), "%s_ms", name);
 		json_object_set_new(ms, key, c->ms[i] > 0 ? json_real(c->ms[i]) : json_null());
+		json_object_set_new(rates, name, c->ms[i] > 0 && work > 0 ?
+				    json_real(work / ((c->ms[i] + c->launch_ms) * 1e6)) : json_null());
 	}
-	return json_pack("{s:o, s:f, s:s, s:f, s:f, s:f, s:b, s:f, s:f}", "ceilings", ms ? ms : json_null(),
+	return json_pack("{s:o, s:o, s:f, s:s, s:f, s:f, s:f, s:b, s:f, s:f}", "ceilings", ms ? ms : json_null(),
+			 "ceiling_rates", rates ? rates : json_null(),
 			 "launch_ms", c->launch_ms, "binding", wl_ceiling_name(c->binding), "binding_margin",
 			 c->margin, "dram_bytes", c->dram_bytes, "cache_bytes", c->cache_bytes, "reuse", c->reuse,
 			 "warps", c->warps, "waves", c->waves);

@@ -13,9 +13,11 @@
 #include "warp_model.h"
 
 /* {"ceilings": {"dram_ms", "cache_ms", "local_ms", "latency_ms"},
+ *  "ceiling_rates": {"dram", ...}: work (bytes or operations) per second
+ *  were that ceiling alone (with the launch) the time, in GB/s or Gop/s,
  *  "launch_ms", "binding", "binding_margin", "dram_bytes", "cache_bytes",
  *  "reuse", "warps", "waves"}. NULL only when out of memory. */
-json_t *wl_ceilings_json(const struct wl_ceilings *c);
+json_t *wl_ceilings_json(const struct wl_ceilings *c, double work);
 
 /* The cause of a departure by ratio (predicted time over measured: above 1
  * the point ran faster) into buf: from c and p where the model sees one,

@@ -77,11 +77,12 @@ static json_t *accesses_json(const struct wl_model *m, const struct wl_predictio
 		const struct wl_access *a = &m->accesses[i];
 		const struct wl_access_figures *f = &p->access[i];
 		int global = a->space == WL_SPACE_GLOBAL, made = f->requests > 0;
-		json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:f, s:o, s:o, s:o, s:o}", "array", a->array,
+		json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:f, s:o, s:o, s:o, s:o, s:o}", "array", a->array,
 				      "space", global ? "global" : "local", "op", a->store ? "store" : "load",
 				      "bytes", a->bytes, "requests", f->requests,
 				      "sectors_per_request", real_or_null(global && made, f->sectors_per_request),
 				      "lines_per_request", real_or_null(global && made, f->lines_per_request),
+				      "bursts_per_request", real_or_null(global && made, f->bursts_per_request),
 				      "efficiency", real_or_null(global && made, f->efficiency),
 				      "conflict_degree", real_or_null(!global && made, f->conflict_degree));
 
@@ -142,22 +143,29 @@ struct point_context {
 	double footprint;		/* the point's buffers, bytes (0: unknown) */
 };
 
-/* The ceilings of p at pc into *c; 0 when they time it. */
-static int ceilings_of(const struct point_context *pc, const struct wl_prediction *p, struct wl_ceilings *c)
+/* The ceilings of p (m's prediction, or a trace's where m is NULL) at pc
+ * into *c; 0 when they time it. */
+static int ceilings_of(const struct point_context *pc, const struct wl_model *m, const struct wl_prediction *p,
+		       struct wl_ceilings *c)
 {
-	double wavefronts = 0, requests = 0;
+	double wavefronts = 0, requests = 0, stores = 0;
 	struct wl_launch_work w;
 
 	if (!pc->dm)
 		return -1;
 	for (int i = 0; i < p->naccesses; i++) {
-		if (p->access[i].conflict_degree > 0)
-			wavefronts += p->access[i].requests * p->access[i].conflict_degree;
-		else
-			requests += p->access[i].requests;
+		const struct wl_access_figures *f = &p->access[i];
+
+		if (f->conflict_degree > 0) {
+			wavefronts += f->requests * f->conflict_degree;
+			continue;
+		}
+		requests += f->requests;
+		if (m && i < m->naccesses && m->accesses[i].store)
+			stores += pc->dm->burst_bytes > 32 && f->burst_bytes > 0 ? f->burst_bytes : f->moved_bytes;
 	}
-	w = (struct wl_launch_work){ p->groups, p->items, requests, p->moved_bytes, p->burst_bytes, wavefronts,
-				     pc->footprint };
+	w = (struct wl_launch_work){ p->groups, p->items, requests, p->moved_bytes, p->burst_bytes, stores,
+				     wavefronts, pc->footprint };
 	return wl_ceilings_compute(pc->dm, &w, c);
 }
 
@@ -176,7 +184,7 @@ static json_t *predict_result(const struct point_context *pc, const struct wl_mo
 	double ms = 0, rate = 0, slowdown = 0, ratio = 0, work;
 	int bandwidth = exp->metric == WL_METRIC_BANDWIDTH, timed = 0, by_slowdown = 0;
 	struct wl_ceilings c;
-	int ceiled = ceilings_of(pc, p, &c) == 0;
+	int ceiled = ceilings_of(pc, m, p, &c) == 0;
 	json_t *o;
 
 	work = json_number_value(json_object_get(r, bandwidth ? "bytes" : "ops"));
@@ -220,8 +228,13 @@ static json_t *predict_result(const struct point_context *pc, const struct wl_mo
 							      : json_null());
 		json_object_set_new(o, "work", work_json(p));
 		json_object_set_new(o, "model", json_string(ceiled ? "ceilings" : "copy ceiling"));
-		if (ceiled)
-			json_object_update_new(o, wl_ceilings_json(&c));
+		if (ceiled) {
+			json_object_update_new(o, wl_ceilings_json(&c, work));
+			/* The predicted share of the copy ceiling, as the measured
+			 * one is shown. */
+			if (bandwidth && pc->ceiling > 0)
+				json_object_set_new(o, "ceiling_pct", json_real(100 * rate / pc->ceiling));
+		}
 	}
 	return o;
 }

@@ -240,7 +240,7 @@ test('banks_page_sets_slowdown_beside_the_predicted_degree', async () => {
   const page = await openPage(browser, { width: 1920, height: 1080 });
   await page.goto(`${lab.base}/runs/${id}`);
   await page.waitForSelector('#model:not([hidden])');
-  assert.match(await page.locator('#model-title').innerText(), /beside the slowdown the conflict degree predicts/);
+  assert.match(await page.locator('#model-title').innerText(), /beside the slowdown the model predicts/);
   assert.ok(await paintedPixels(page, '#model-chart') > 2000);
   assert.match(await page.locator('#table').innerText(), /× c=1/);
   assert.match(await page.locator('#table').innerText(), /model: .*32-way/, 'stride 32: the predicted degree in its cell');
@@ -265,9 +265,16 @@ test('run_page_sets_the_prediction_beside_the_measurement', async () => {
   // Each cell carries the model's figures: stride 8 reads 32 sectors for 4 useful bytes each.
   const cells = await page.$$eval('#table td[data-variant] .predicted', (xs) => xs.map((x) => [x.textContent, x.dataset.efficiency]));
   assert.equal(cells.length, 6);
-  assert.match(cells[3][0], /^model: 22\.2% of copy · 32 sectors\/req/);
+  // The model's time as a share of copy, then the sectors, then the binding ceiling.
+  assert.match(cells[3][0], /^model: [\d.]+% of copy · 32 sectors\/req · (DRAM|last-level cache|local memory|latency)-bound/);
   assert.equal(Number(cells[0][1]), 1, 'stride 1 coalesces');
   assert.match(await page.locator('#accesses').innerText(), /a\[gid0\*stride\]/);
+  // The run on the device's ceilings: a curve per ceiling, and which binds where.
+  await page.waitForSelector('#ceilings:not([hidden])');
+  assert.ok(await paintedPixels(page, '#ceilings-chart') > 2000, 'the ceilings drawn');
+  assert.match(await page.locator('#ceilings-binding').innerText(), /^Binding ceiling: (DRAM|last-level cache|local memory|latency) at stride = /);
+  const bindings = new Set(run.results.filter((r) => r.variant === 'stride').map((r) => r.prediction.binding));
+  for (const b of bindings) assert.match(await page.locator('#ceilings-binding').innerText(), new RegExp({ dram: 'DRAM', cache: 'last-level cache', local: 'local memory', latency: 'latency' }[b]));
   // Every departure beyond 2x is said once per variant and direction, with its cause.
   const departing = new Set(run.results.filter((r) => r.prediction.departure).map((r) => `${r.variant}${r.prediction.ratio > 1}`));
   const sentences = await page.$$eval('#departure-list li', (xs) => xs.map((x) => x.textContent));

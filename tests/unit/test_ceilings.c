@@ -28,7 +28,7 @@ void test_ceilings_by_hand(void)
 	 * bursts: 20.48 MB at 1000 GB/s = 0.02048 ms, + 5 µs. Latency: 80,000
 	 * warps in 125 waves of 640, 2 requests each at 100 ns: 0.025 ms —
 	 * larger: the copy is latency-bound on this small device. */
-	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 10000, 256, 16, 2048, 2048, 0, 0 }, &c) == 0, "copy");
+	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 10000, 256, 16, 2048, 2048, 0, 0, 0 }, &c) == 0, "copy");
 	CHECK(NEAR(c.ms[WL_CEIL_DRAM], 0.02048) && NEAR(c.ms[WL_CEIL_CACHE], 0.00512) && c.ms[WL_CEIL_LOCAL] == 0,
 	      "dram %g, cache %g", c.ms[WL_CEIL_DRAM], c.ms[WL_CEIL_CACHE]);
 	CHECK(c.warps == 80000 && c.waves == 125 && NEAR(c.ms[WL_CEIL_LATENCY], 0.025), "latency %g in %g waves",
@@ -38,27 +38,31 @@ void test_ceilings_by_hand(void)
 	/* A stride of 16 floats: 32 sectors of 32 bytes per request, each its
 	 * own 64-byte burst: DRAM moves twice the sectors' bytes; a device
 	 * moving single sectors does not. */
-	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 1000, 256, 8, 8192, 16384, 0, 0 }, &c) == 0 &&
+	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 1000, 256, 8, 8192, 16384, 0, 0, 0 }, &c) == 0 &&
 	      NEAR(c.dram_bytes, 16384000), "bursts: %g bytes", c.dram_bytes);
 	d32.burst_bytes = 32;
-	CHECK(wl_ceilings_compute(&d32, &(struct wl_launch_work){ 1000, 256, 8, 8192, 16384, 0, 0 }, &c) == 0 &&
+	CHECK(wl_ceilings_compute(&d32, &(struct wl_launch_work){ 1000, 256, 8, 8192, 16384, 0, 0, 0 }, &c) == 0 &&
 	      NEAR(c.dram_bytes, 8192000), "sectors: %g bytes", c.dram_bytes);
 	/* Buffers of 1 MB the 50 MB cache holds, asked 100 MB of: DRAM moves 1 MB
 	 * (0.001 ms), the cache serves the 100 MB (0.025 ms) and binds. */
-	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 1000, 256, 8, 100000, 100000, 0, 1e6 }, &c) == 0 &&
+	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 1000, 256, 8, 100000, 100000, 0, 0, 1e6 }, &c) == 0 &&
 	      c.reuse && NEAR(c.dram_bytes, 1e6) && NEAR(c.ms[WL_CEIL_CACHE], 0.025) && c.binding == WL_CEIL_CACHE,
 	      "reuse: dram %g bytes, cache %g ms, binding %s", c.dram_bytes, c.ms[WL_CEIL_CACHE], wl_ceiling_name(c.binding));
+	/* The same with 20 MB of scattered stores: loads come once, stores move
+	 * what they write: 1 MB + 20 MB. */
+	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 1000, 256, 8, 100000, 100000, 20000, 0, 1e6 }, &c) == 0 &&
+	      c.reuse && NEAR(c.dram_bytes, 21e6), "stores move what they write: %g bytes", c.dram_bytes);
 	/* Local memory: 100 groups of 1,000 passes over 10 units at 2000 per µs
 	 * = 5 µs; nothing else comes near. */
-	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 100, 256, 1, 128, 128, 1000, 0 }, &c) == 0 &&
+	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 100, 256, 1, 128, 128, 0, 1000, 0 }, &c) == 0 &&
 	      NEAR(c.ms[WL_CEIL_LOCAL], 0.005) && c.binding == WL_CEIL_LOCAL, "local %g", c.ms[WL_CEIL_LOCAL]);
 	/* Little's law with too few warps: 32 groups of one warp, 2,048 requests
 	 * each (seed 000's MyAdd at n = 1024): one wave, 2,048 x 100 ns. */
-	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 32, 32, 2048, 65536, 131072, 0, 0 }, &c) == 0 &&
+	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 32, 32, 2048, 65536, 131072, 0, 0, 0 }, &c) == 0 &&
 	      NEAR(c.ms[WL_CEIL_LATENCY], 0.2048) && c.binding == WL_CEIL_LATENCY && c.waves == 1,
 	      "latency %g", c.ms[WL_CEIL_LATENCY]);
 	/* Nothing to time. */
-	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 0, 256, 1, 1, 1, 0, 0 }, &c) < 0 && c.total_ms == 0,
+	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 0, 256, 1, 1, 1, 0, 0, 0 }, &c) < 0 && c.total_ms == 0,
 	      "no groups: no time");
 }
 

@@ -5,6 +5,7 @@
 // every place the measurement departs from the prediction by more than 2×.
 // Nothing here recomputes a figure the server provides.
 
+import { bindingText } from './ceilings.js';
 import { lineChart } from './charts.js';
 import { el, fmtNumber } from './format.js';
 import { metricOf, runVariants, sweptParam, variantLabel, variantTitle } from './results.js';
@@ -17,9 +18,11 @@ export function predictionLine(r) {
   if (p && p.pending) return el('span', { class: 'sub muted' }, 'model: computing…');
   if (!p || p.error) return p && p.error ? el('span', { class: 'sub muted', title: p.error }, 'no prediction here') : null;
   const parts = [];
-  if (known(p.pct)) parts.push(`${fmtNumber(p.pct, 3)}% of copy`);
+  if (known(p.ceiling_pct)) parts.push(`${fmtNumber(p.ceiling_pct, 3)}% of copy`);
+  else if (known(p.pct)) parts.push(`${fmtNumber(p.pct, 3)}% of copy`);
   if (known(p.sectors_per_request)) parts.push(`${fmtNumber(p.sectors_per_request, 3)} sectors/req`);
   if (known(p.conflict_degree)) parts.push(`${fmtNumber(p.conflict_degree, 3)}-way`);
+  if (p.binding) parts.push(bindingText(p));
   return el('span', {
     class: `sub predicted${p.departure ? ' departs' : ''}`, 'data-efficiency': known(p.efficiency) ? String(p.efficiency) : '',
     title: p.departure || 'the model: one work-group\'s warps over the declared accesses',
@@ -31,23 +34,24 @@ export function predictionLine(r) {
 function comparison(run, experiment) {
   if (experiment && experiment.baseline && run.results.some((r) => r.prediction && known(r.prediction.slowdown))) {
     return {
-      title: `Slowdown vs ${experiment.baseline.param}, beside the slowdown the conflict degree predicts`,
+      title: `Slowdown vs ${experiment.baseline.param}, beside the slowdown the model predicts`,
       unit: 'slowdown (×)', measured: (r) => r.slowdown, predicted: (r) => r.prediction.slowdown,
-      note: `Solid: measured time over the time at ${experiment.baseline.param} = ${experiment.baseline.value}. Dashed: the model's conflict degree over the degree there (32 banks × 4 bytes, warps of ${lanesOf(run)}, every warp of the first work-group).`,
+      note: `Solid: measured time over the time at ${experiment.baseline.param} = ${experiment.baseline.value}. Dashed: the model's time at the point — its local-memory passes (the conflict degree over 32 banks × 4 bytes, warps of ${lanesOf(run)}) at this device's measured pace, never less than the baseline's own time — over the baseline's time; without the device's facts, the conflict degree over the degree there.`,
     };
   }
   const metric = metricOf(experiment);
   if (metric.key === 'gbps') {
     return {
       title: `Predicted beside measured: % of the copy ceiling vs ${sweptParam(run, experiment)}`,
-      unit: '% of copy', measured: (r) => r.ceiling_pct, predicted: (r) => r.prediction.pct,
-      note: `Solid: measured, as a share of this device's copy ceiling. Dashed: the useful share of the bytes the predicted sectors move (32-byte sectors, warps of ${lanesOf(run)}).`,
+      unit: '% of copy', measured: (r) => r.ceiling_pct,
+      predicted: (r) => (known(r.prediction.ceiling_pct) ? r.prediction.ceiling_pct : r.prediction.pct),
+      note: `Solid: measured, as a share of this device's copy ceiling. Dashed: the model's time — the largest of its ceilings plus the launch, below — as the same share; without the device's facts, the useful share of the bytes the predicted sectors move (32-byte sectors, warps of ${lanesOf(run)}).`,
     };
   }
   return {
     title: `Predicted beside measured: ${metric.unit} vs ${sweptParam(run, experiment)}`,
     unit: metric.unit, measured: (r) => r[metric.key], predicted: (r) => r.prediction[metric.key],
-    note: `Solid: measured. Dashed: the bytes the predicted sectors move, at this device's copy ceiling (warps of ${lanesOf(run)}).`,
+    note: `Solid: measured. Dashed: the model's time — the largest of its ceilings plus the launch, below; without the device's facts, the bytes the predicted sectors move at this device's copy ceiling (warps of ${lanesOf(run)}).`,
   };
 }
 

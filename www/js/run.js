@@ -11,11 +11,13 @@ import { lineChart } from './charts.js';
 import { el, fmtBytes, fmtMs, fmtNumber, fmtPct, timeUnit } from './format.js';
 import { isMultiplying, metricOf, paramNames, pointRows, runVariants, sweptParam, variantLabel, variantTitle } from './results.js';
 import { predictionLine, renderModel } from './model.js';
+import { renderCeilings } from './ceilings.js';
 import { renderSources } from './sources.js';
 
 const runId = (location.pathname.match(/^\/runs\/(\d+)$/) || [])[1];
 let chart = null;
 let chart2 = null;
+let chart3 = null;
 let experiment = null;
 
 function showMissing(title) {
@@ -237,6 +239,7 @@ function renderAll(run) {
   renderTable(run);
   renderChart(run);
   chart2 = renderModel(run, experiment, chart2);
+  chart3 = renderCeilings(run, experiment, chart3);
   renderSources(run, (id) => variantTitle(experiment, id));
 }
 

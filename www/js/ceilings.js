@@ -1,0 +1,61 @@
+// The run on this device's ceilings (issue 26): for one variant at a time,
+// its measured rate over the swept parameter beside the rate each of the
+// model's ceilings alone would allow (DRAM, the last-level cache, local
+// memory, latency; each with the launch's cost) — a roofline whose roofs are
+// the device's measured facts — and a line saying which ceiling binds at
+// each point and by how much. The server computes every figure
+// (prediction.ceiling_rates, binding, binding_margin); this only draws them.
+import { lineChart } from './charts.js';
+import { el, fmtNumber } from './format.js';
+import { metricOf, runVariants, sweptParam, variantLabel } from './results.js';
+
+const NAMES = { dram: 'DRAM', cache: 'last-level cache', local: 'local memory', latency: 'latency' };
+
+let selected = null;
+
+// "DRAM-bound (1.4× the next)" for a prediction with ceilings.
+export function bindingText(p) {
+  if (!p || !p.binding) return null;
+  return `${NAMES[p.binding] || p.binding}-bound${p.binding_margin ? ` (${fmtNumber(p.binding_margin, 2)}× the next)` : ''}`;
+}
+
+function bindingLine(rs, x) {
+  const spans = [];
+  for (const r of rs) {
+    const last = spans[spans.length - 1];
+    const b = r.prediction.binding;
+    if (last && last.b === b) last.to = r.params[x];
+    else spans.push({ b, from: r.params[x], to: r.params[x], margin: r.prediction.binding_margin });
+  }
+  return spans.map((s) => `${NAMES[s.b] || s.b} at ${x} = ${s.from === s.to ? s.from : `${s.from} … ${s.to}`}`).join('; ');
+}
+
+// Draw into the model section; returns the chart (or null when no result has ceilings).
+export function renderCeilings(run, experiment, chart) {
+  const box = document.getElementById('ceilings');
+  const withCeilings = run.results.filter((r) => r.verified && r.prediction && r.prediction.ceiling_rates);
+  box.hidden = withCeilings.length === 0;
+  if (box.hidden) return chart;
+  const x = sweptParam(run, experiment);
+  const metric = metricOf(experiment);
+  const variants = runVariants(run, experiment).filter((v) => withCeilings.some((r) => r.variant === v.id));
+  if (!selected || !variants.some((v) => v.id === selected)) selected = variants[0].id;
+  const select = document.getElementById('ceilings-variant');
+  select.replaceChildren(...variants.map((v) => el('option', { value: v.id, selected: v.id === selected }, variantLabel(v, experiment))));
+  select.onchange = () => {
+    selected = select.value;
+    renderCeilings(run, experiment, chart);
+  };
+  const rs = withCeilings.filter((r) => r.variant === selected).sort((a, b) => a.params[x] - b.params[x]);
+  const series = [
+    { label: 'measured', style: 0, dash: 0, points: rs.map((r) => ({ x: r.params[x], y: r[metric.key] })) },
+    { label: 'predicted (the largest ceiling + the launch)', style: 0, dash: 1,
+      points: rs.map((r) => ({ x: r.params[x], y: r.prediction[metric.key] })) },
+  ];
+  Object.keys(NAMES).forEach((name, i) => {
+    const points = rs.filter((r) => r.prediction.ceiling_rates[name]).map((r) => ({ x: r.params[x], y: r.prediction.ceiling_rates[name] }));
+    if (points.length) series.push({ label: `${NAMES[name]} alone`, style: i + 1, dash: 2, points });
+  });
+  document.getElementById('ceilings-binding').textContent = `Binding ceiling: ${bindingLine(rs, x)}.`;
+  return lineChart(document.getElementById('ceilings-chart'), chart, { series, xTitle: x, yTitle: metric.unit });
+}
