@@ -12,6 +12,7 @@ import { metricOf, runVariants, sweptParam, variantLabel } from './results.js';
 const NAMES = { dram: 'DRAM', cache: 'last-level cache', local: 'local memory', latency: 'latency' };
 
 let selected = null;
+let current = null;	// the chart, redrawn in place when another variant is picked
 
 // "DRAM-bound (1.4× the next)" for a prediction with ceilings.
 export function bindingText(p) {
@@ -44,7 +45,7 @@ export function renderCeilings(run, experiment, chart) {
   select.replaceChildren(...variants.map((v) => el('option', { value: v.id, selected: v.id === selected }, variantLabel(v, experiment))));
   select.onchange = () => {
     selected = select.value;
-    renderCeilings(run, experiment, chart);
+    renderCeilings(run, experiment, current);
   };
   const rs = withCeilings.filter((r) => r.variant === selected).sort((a, b) => a.params[x] - b.params[x]);
   const series = [
@@ -57,5 +58,6 @@ export function renderCeilings(run, experiment, chart) {
     if (points.length) series.push({ label: `${NAMES[name]} alone`, style: i + 1, dash: 2, points });
   });
   document.getElementById('ceilings-binding').textContent = `Binding ceiling: ${bindingLine(rs, x)}.`;
-  return lineChart(document.getElementById('ceilings-chart'), chart, { series, xTitle: x, yTitle: metric.unit });
+  current = lineChart(document.getElementById('ceilings-chart'), chart || current, { series, xTitle: x, yTitle: metric.unit });
+  return current;
 }
