@@ -21,6 +21,7 @@ int wl_device_model_from_json(const json_t *device, double copy_gbps, double res
 {
 	const json_t *facts = json_object_get(device, "facts");
 	double warp = json_number_value(json_object_get(device, "warp_width"));
+	int warps = warp > 0;	/* a CPU has none: no banks, no warps in flight */
 
 	memset(out, 0, sizeof(*out));
 	out->dram_gbps = copy_gbps;
@@ -31,12 +32,15 @@ int wl_device_model_from_json(const json_t *device, double copy_gbps, double res
 	if (!facts || json_object_get(facts, "error"))
 		return 0;
 	out->cache_gbps = fact(facts, "cache_gbps");
+	/* A cache read slower than DRAM measured something else. */
+	if (out->cache_gbps < copy_gbps)
+		out->cache_gbps = 0;
 	out->launch_us = fact(facts, "launch_us");
 	out->latency_ns = fact(facts, "latency_ns");
-	out->warp_interval_ns = fact(facts, "warp_interval_ns");
-	out->local_per_us = fact(facts, "local_wavefronts_per_us");
+	out->warp_interval_ns = warps ? fact(facts, "warp_interval_ns") : 0;
+	out->local_per_us = warps ? fact(facts, "local_wavefronts_per_us") : 0;
 	out->burst_bytes = fact(facts, "burst_bytes");
-	return out->launch_us > 0 && out->warp_interval_ns > 0 && out->local_per_us > 0;
+	return out->launch_us > 0;
 }
 
 int wl_ceilings_compute(const struct wl_device_model *d, const struct wl_launch_work *w, struct wl_ceilings *out)
@@ -57,8 +61,10 @@ int wl_ceilings_compute(const struct wl_device_model *d, const struct wl_launch_
 		out->reuse = 1;
 	}
 	out->ms[WL_CEIL_DRAM] = out->dram_bytes / (d->dram_gbps * 1e6);
+	/* The cache serves what DRAM is spared; elsewhere every byte passes
+	 * through it on its way from DRAM, at no less than DRAM's pace. */
 	out->cache_bytes = w->groups * w->moved_bytes;
-	if (d->cache_gbps > 0)
+	if (d->cache_gbps > 0 && out->reuse)
 		out->ms[WL_CEIL_CACHE] = out->cache_bytes / (d->cache_gbps * 1e6);
 	if (d->local_per_us > 0 && d->compute_units > 0)
 		out->ms[WL_CEIL_LOCAL] = w->groups * w->local_wavefronts / (d->local_per_us * d->compute_units) / 1000;

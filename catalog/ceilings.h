@@ -7,8 +7,8 @@
  *   buffers fit in the last-level cache, each byte a kernel loads comes from
  *   DRAM once (its stores still move what they write: scattered writes
  *   reach the cache and DRAM sector by sector);
- * - cache: the sectors requested, served by the last-level cache, at its
- *   measured read bandwidth (binding only where DRAM is spared by reuse);
+ * - cache: where DRAM is spared by reuse, the sectors requested, served by
+ *   the last-level cache at its measured read bandwidth;
  * - local: the local-memory passes (requests times their conflict degree)
  *   over the compute units, at the passes one serves per second;
  * - latency: Little's law — each warp makes its requests one interval apart
@@ -33,8 +33,11 @@ struct wl_device_model {
 /* The device model of a run's device record (its "facts", "cache",
  * "compute_units", "warp_width") with its copy ceiling; resident_warps is
  * the warps one compute unit holds at the run's occupancy (0: as many as
- * its architecture allows, taken as 64). Returns whether its facts were
- * measured (else only the copy ceiling is known). */
+ * its architecture allows, taken as 64). A device without a warp width (a
+ * CPU) gets no local-memory or latency ceiling: it has no banks and no warps
+ * in flight; a cache read slower than the copy ceiling is no ceiling.
+ * Returns whether its facts were measured (else only the copy ceiling is
+ * known). */
 int wl_device_model_from_json(const json_t *device, double copy_gbps, double resident_warps,
 			      struct wl_device_model *out);
 

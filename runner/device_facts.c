@@ -58,10 +58,10 @@ static const char FACTS_SOURCE[] =
 	"__kernel void fact_cache(__global const float4 *in, __global float *out, uint n4, uint reps)\n"
 	"{\n"
 	"	float4 acc = (float4)(0.0f);\n"
-	"	uint g = get_global_id(0), size = get_global_size(0);\n"
-	"	for (uint r = 0; r < reps; r++)\n"
+	"	uint g = get_global_id(0), size = get_global_size(0), shift = 0;\n"
+	"	for (uint r = 0; r < reps; r++, shift = shift + n4 / 7 + 1 < n4 ? shift + n4 / 7 + 1 : 0)\n"
 	"		for (uint i = g; i < n4; i += size)\n"
-	"			acc += in[(i + r * (n4 / 7 + 1)) % n4];\n"
+	"			acc += in[i + shift < n4 ? i + shift : i + shift - n4];\n"
 	"	out[g] = acc.x + acc.y + acc.z + acc.w;\n"
 	"}\n"
 	/* One word every stride floats. */
