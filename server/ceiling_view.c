@@ -18,10 +18,10 @@ json_t *wl_ceilings_json(const struct wl_ceilings *c, double work)
 		json_object_set_new(rates, name, c->ms[i] > 0 && work > 0 ?
 				    json_real(work / ((c->ms[i] + c->launch_ms) * 1e6)) : json_null());
 	}
-	return json_pack("{s:o, s:o, s:f, s:s, s:f, s:f, s:f, s:b, s:f, s:f}", "ceilings", ms ? ms : json_null(),
+	return json_pack("{s:o, s:o, s:f, s:s, s:o, s:f, s:f, s:b, s:f, s:f}", "ceilings", ms ? ms : json_null(),
 			 "ceiling_rates", rates ? rates : json_null(),
 			 "launch_ms", c->launch_ms, "binding", wl_ceiling_name(c->binding), "binding_margin",
-			 c->margin, "dram_bytes", c->dram_bytes, "cache_bytes", c->cache_bytes, "reuse", c->reuse,
+			 c->margin > 0 ? json_real(c->margin) : json_null(), "dram_bytes", c->dram_bytes, "cache_bytes", c->cache_bytes, "reuse", c->reuse,
 			 "warps", c->warps, "waves", c->waves);
 }
 

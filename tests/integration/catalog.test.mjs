@@ -189,7 +189,7 @@ test('every_family_carries_its_ceilings_and_the_binding_one', async () => {
       // The time is the largest ceiling plus the launch, and the binding one is the largest.
       assert.ok(Math.abs(p.ms - (Math.max(...times) + p.launch_ms)) < 1e-9 * p.ms, `${where}: ${p.ms}`);
       assert.equal(p.ceilings[`${p.binding}_ms`], Math.max(...times), where);
-      assert.ok(p.launch_ms > 0 && p.binding_margin >= 1, where);
+      assert.ok(p.launch_ms > 0 && (p.binding_margin === null || p.binding_margin >= 1), `${where}: margin ${p.binding_margin}`);
       // PoCL's CPU has no warps: no bank or latency ceiling there.
       assert.equal(p.ceilings.local_ms, null, `${where}: no local-memory ceiling on a CPU`);
       assert.equal(p.ceilings.latency_ms, null, `${where}: no latency ceiling on a CPU`);

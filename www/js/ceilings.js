@@ -26,7 +26,7 @@ function bindingLine(rs, x) {
     const last = spans[spans.length - 1];
     const b = r.prediction.binding;
     if (last && last.b === b) last.to = r.params[x];
-    else spans.push({ b, from: r.params[x], to: r.params[x], margin: r.prediction.binding_margin });
+    else spans.push({ b, from: r.params[x], to: r.params[x] });
   }
   return spans.map((s) => `${NAMES[s.b] || s.b} at ${x} = ${s.from === s.to ? s.from : `${s.from} … ${s.to}`}`).join('; ');
 }
