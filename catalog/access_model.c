@@ -282,11 +282,32 @@ int wl_model_shape_load(const json_t *obj, struct wl_model_shape *out, const cha
 	return 0;
 }
 
+/* "barriers": one loop {"var", "from", "while", "next"}, a barrier per trip,
+ * its bounds over the parameters and the group's shape. */
+static int load_barriers(const json_t *obj, const char *const *params, int nparams, struct wl_model *m,
+			 const char *where, struct wl_error *err)
+{
+	json_t *one = json_is_object(obj) ? json_pack("[O]", obj) : NULL;
+	int rc;
+
+	if (!one) {
+		wl_error_field(err, WL_ERR_CONFIG, "barriers",
+			       "%s.barriers: must be one loop {\"var\", \"from\", \"while\", \"next\"}, a barrier per trip",
+			       where);
+		return -1;
+	}
+	snprintf(m->barriers.array, sizeof(m->barriers.array), "barriers");
+	rc = load_loops(one, params, nparams, m, &m->barriers, where, "barriers", err);
+	json_decref(one);
+	m->has_barriers = rc == 0;
+	return rc;
+}
+
 int wl_model_load(const json_t *obj, const struct wl_model_shape *base,
 		  const char *const *params, int nparams, const char *where,
 		  struct wl_model **out, struct wl_error *err)
 {
-	static const char *const keys[] = { "accesses", "local", "grid", "faster", "slower", NULL };
+	static const char *const keys[] = { "accesses", "local", "grid", "barriers", "faster", "slower", NULL };
 	struct wl_model *m = calloc(1, sizeof(*m));
 	const json_t *local, *grid, *accesses;
 	const char *faster, *slower;
@@ -338,6 +359,9 @@ int wl_model_load(const json_t *obj, const struct wl_model_shape *base,
 				(int)i, where, err) < 0)
 			goto fail;
 	}
+	if (json_object_get(obj, "barriers") && load_barriers(json_object_get(obj, "barriers"), params, nparams, m,
+							       where, err) < 0)
+		goto fail;
 	m->shown = json_deep_copy(obj);
 	if (!m->shown) {
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");

@@ -61,6 +61,11 @@ struct wl_model {
 	struct wl_expr grid[2];		/* global size per dimension */
 	int naccesses;
 	struct wl_access *accesses;
+	/* The barriers a work-group crosses, one per trip of the loop this
+	 * pseudo-access holds ("barriers" in the declaration); has_barriers 0
+	 * where none is declared. */
+	int has_barriers;
+	struct wl_access barriers;
 	char *faster, *slower;
 	json_t *shown;			/* the declaration, as GET /api/experiments shows it */
 };

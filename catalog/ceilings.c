@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-static const char *const names[WL_CEILINGS] = { "dram", "cache", "local", "latency" };
+static const char *const names[WL_CEILINGS] = { "dram", "cache", "local", "latency", "barrier" };
 
 const char *wl_ceiling_name(enum wl_ceiling c)
 {
@@ -39,6 +39,7 @@ int wl_device_model_from_json(const json_t *device, double copy_gbps, double res
 	out->latency_ns = fact(facts, "latency_ns");
 	out->warp_interval_ns = warps ? fact(facts, "warp_interval_ns") : 0;
 	out->local_per_us = warps ? fact(facts, "local_wavefronts_per_us") : 0;
+	out->barrier_ns = warps ? fact(facts, "barrier_ns") : 0;
 	out->burst_bytes = fact(facts, "burst_bytes");
 	return out->launch_us > 0;
 }
@@ -73,6 +74,12 @@ int wl_ceilings_compute(const struct wl_device_model *d, const struct wl_launch_
 	out->waves = resident > 0 ? ceil(out->warps / resident) : 1;
 	if (d->warp_interval_ns > 0)
 		out->ms[WL_CEIL_LATENCY] = out->waves * (w->global_requests / warps_per_group) * d->warp_interval_ns / 1e6;
+	if (d->barrier_ns > 0 && w->barriers > 0 && d->compute_units > 0) {
+		double per_unit = floor(d->resident_warps / warps_per_group);
+		double group_waves = ceil(w->groups / (d->compute_units * (per_unit >= 1 ? per_unit : 1)));
+
+		out->ms[WL_CEIL_BARRIER] = group_waves * w->barriers * d->barrier_ns / 1e6;
+	}
 	out->binding = WL_CEIL_DRAM;
 	for (int c = 1; c < WL_CEILINGS; c++)
 		if (out->ms[c] > out->ms[out->binding])

@@ -14,6 +14,9 @@
  * - latency: Little's law — each warp makes its requests one interval apart
  *   (the pace one warp alone keeps), in as many waves as the launch's warps
  *   take to fit on the device at its occupancy;
+ * - barrier: the barriers each work-group crosses (declared), one step
+ *   apart (a barrier round trip, measured), in as many waves as the
+ *   work-groups take to fit on the device;
  * - launch: an empty kernel's time, added to the largest. */
 #ifndef WL_CEILINGS_H
 #define WL_CEILINGS_H
@@ -26,6 +29,7 @@ struct wl_device_model {
 	double cache_gbps, cache_bytes;
 	double launch_us, latency_ns, warp_interval_ns;
 	double local_per_us;		/* passes per µs per compute unit */
+	double barrier_ns;		/* a barrier step of resident work-groups */
 	double burst_bytes;
 	double compute_units, warp, resident_warps;	/* resident per compute unit */
 };
@@ -48,10 +52,11 @@ struct wl_launch_work {
 	double moved_bytes, burst_bytes;	/* sectors' bytes, bursts' bytes, one group */
 	double store_bytes;		/* the stores' part of what DRAM moves, one group */
 	double local_wavefronts;	/* local-memory passes, one group */
+	double barriers;		/* barriers one group crosses */
 	double footprint_bytes;		/* the point's buffers (the catalog's memory formula), 0: unknown */
 };
 
-enum wl_ceiling { WL_CEIL_DRAM, WL_CEIL_CACHE, WL_CEIL_LOCAL, WL_CEIL_LATENCY, WL_CEILINGS };
+enum wl_ceiling { WL_CEIL_DRAM, WL_CEIL_CACHE, WL_CEIL_LOCAL, WL_CEIL_LATENCY, WL_CEIL_BARRIER, WL_CEILINGS };
 
 struct wl_ceilings {
 	double ms[WL_CEILINGS];		/* each ceiling's time, 0 where it does not apply */
@@ -64,7 +69,7 @@ struct wl_ceilings {
 	double warps, waves;		/* the launch's warps, and their waves at the occupancy */
 };
 
-/* The name of a ceiling ("dram", "cache", "local", "latency"). */
+/* The name of a ceiling ("dram", "cache", "local", "latency", "barrier"). */
 const char *wl_ceiling_name(enum wl_ceiling c);
 
 /* The ceilings of work w on device d into *out. -1 where nothing can be

@@ -253,6 +253,15 @@ int wl_model_predict(const struct wl_model *m, const long long *params, int npar
 	if (shape(m, vars + nparams, params, &out->groups, err) < 0)
 		goto out;
 	out->items = (double)vars[nparams + WL_VAR_LSZ0] * (double)vars[nparams + WL_VAR_LSZ1];
+	if (m->has_barriers) {
+		/* Trips only: a sample of none visits nothing. */
+		struct sim b = { .a = &m->barriers, .vars = vars, .nparams = nparams, .lanes = 1,
+				 .deadline = deadline, .err = err };
+
+		if (run_loops(&b, 0) < 0)
+			goto out;
+		out->barriers = (double)b.trips;
+	}
 	out->lanes = lanes < 1 ? 1 : lanes > WL_MODEL_LANES_MAX ? WL_MODEL_LANES_MAX : lanes;
 	out->naccesses = m->naccesses;
 	for (int i = 0; i < m->naccesses; i++) {

@@ -48,6 +48,7 @@ struct wl_prediction {
 	double burst_bytes;		/* the same in whole 64-byte bursts */
 	double groups;			/* work-groups in the launch, or 0 without a grid */
 	double items;			/* work-items in one work-group */
+	double barriers;		/* barriers one work-group crosses (0: none declared) */
 	int sampled;
 };
 

@@ -64,6 +64,21 @@ static const char FACTS_SOURCE[] =
 	"			acc += in[i + shift < n4 ? i + shift : i + shift - n4];\n"
 	"	out[g] = acc.x + acc.y + acc.z + acc.w;\n"
 	"}\n"
+	/* Work-groups of 256 cross barriers in turn, a local store and load
+	 * between each, as a reduction's tree does. */
+	"__kernel void fact_barrier(__global float *out, uint rounds)\n"
+	"{\n"
+	"	__local float t[256];\n"
+	"	uint lid = get_local_id(0);\n"
+	"	float acc = (float)lid;\n"
+	"	for (uint r = 0; r < rounds; r++) {\n"
+	"		t[lid] = acc;\n"
+	"		barrier(CLK_LOCAL_MEM_FENCE);\n"
+	"		acc += t[(lid + r + 1) & 255];\n"
+	"		barrier(CLK_LOCAL_MEM_FENCE);\n"
+	"	}\n"
+	"	out[get_global_id(0)] = acc;\n"
+	"}\n"
 	/* One word every stride floats. */
 	"__kernel void fact_strided(__global const float *in, __global float *out, uint stride)\n"
 	"{\n"
@@ -223,6 +238,18 @@ static int run_probes(struct probe *p, const struct sizes *z, json_t *facts)
 	wavefronts = (double)z->local_groups * (256.0 / warp) * iters * warp;
 	json_object_set_new(facts, "local_wavefronts_per_us", fact(wavefronts / (ms * 1000) / dev->compute_units, "per µs per compute unit",
 		"work-groups of 256 read local memory with every lane of a warp in one bank (a pass per lane), eight groups per compute unit"));
+	{
+		cl_uint rounds = dev->is_gpu ? 4096 : 64;
+
+		/* Eight groups of 256 per compute unit: one wave, as many as
+		 * its 64 warps hold. */
+		ms = timed(p, "fact_barrier", z->local_groups * 256, 256, 2, (size_t[]){ sizeof(cl_mem), sizeof(cl_uint) },
+			   (const void *[]){ &p->b, &rounds });
+		if (ms < 0)
+			return -1;
+		json_object_set_new(facts, "barrier_ns", fact(ms * 1e6 / (2.0 * rounds), "ns",
+			"eight work-groups of 256 per compute unit store to local memory, cross a barrier, load a neighbour's word and cross another, over and over: the time per barrier"));
+	}
 	reps = (cl_uint)(z->cache_total / z->cache_bytes);
 	ms = timed(p, "fact_cache", (size_t)dev->compute_units * 1024, 256, 4,
 		   (size_t[]){ sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_uint), sizeof(cl_uint) },

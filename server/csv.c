@@ -44,7 +44,7 @@ int wl_results_csv(const struct wl_experiment *exp, const json_t *run, char **ou
 	static const char *const traced[] = { "efficiency", "sectors_per_request", "conflict_degree" };
 	/* The model's ceilings (ceilings.h), each as predicted_<name>; empty
 	 * where its time is the copy ceiling's alone. */
-	static const char *const ceilings[] = { "dram_ms", "cache_ms", "local_ms", "latency_ms" };
+	static const char *const ceilings[] = { "dram_ms", "cache_ms", "local_ms", "latency_ms", "barrier_ms" };
 	json_t *results = json_object_get(run, "results"), *first = json_array_get(results, 0);
 	json_t *kernels = json_object_get(json_object_get(run, "request"), "kernels"), *k;
 	const char *names[64];

@@ -165,7 +165,7 @@ static int ceilings_of(const struct point_context *pc, const struct wl_model *m,
 			stores += pc->dm->burst_bytes > 32 && f->burst_bytes > 0 ? f->burst_bytes : f->moved_bytes;
 	}
 	w = (struct wl_launch_work){ p->groups, p->items, requests, p->moved_bytes, p->burst_bytes, stores,
-				     wavefronts, pc->footprint };
+				     wavefronts, p->barriers, pc->footprint };
 	return wl_ceilings_compute(pc->dm, &w, c);
 }
 

@@ -266,15 +266,15 @@ test('run_page_sets_the_prediction_beside_the_measurement', async () => {
   const cells = await page.$$eval('#table td[data-variant] .predicted', (xs) => xs.map((x) => [x.textContent, x.dataset.efficiency]));
   assert.equal(cells.length, 6);
   // The model's time as a share of copy, then the sectors, then the binding ceiling.
-  assert.match(cells[3][0], /^model: [\d.]+% of copy · 32 sectors\/req · (DRAM|last-level cache|local memory|latency)-bound/);
+  assert.match(cells[3][0], /^model: [\d.]+% of copy · 32 sectors\/req · (DRAM|last-level cache|local memory|latency|barriers)-bound/);
   assert.equal(Number(cells[0][1]), 1, 'stride 1 coalesces');
   assert.match(await page.locator('#accesses').innerText(), /a\[gid0\*stride\]/);
   // The run on the device's ceilings: a curve per ceiling, and which binds where.
   await page.waitForSelector('#ceilings:not([hidden])');
   assert.ok(await paintedPixels(page, '#ceilings-chart') > 2000, 'the ceilings drawn');
-  assert.match(await page.locator('#ceilings-binding').innerText(), /^Binding ceiling: (DRAM|last-level cache|local memory|latency) at stride = /);
+  assert.match(await page.locator('#ceilings-binding').innerText(), /^Binding ceiling: (DRAM|last-level cache|local memory|latency|barriers) at stride = /);
   const bindings = new Set(run.results.filter((r) => r.variant === 'stride').map((r) => r.prediction.binding));
-  for (const b of bindings) assert.match(await page.locator('#ceilings-binding').innerText(), new RegExp({ dram: 'DRAM', cache: 'last-level cache', local: 'local memory', latency: 'latency' }[b]));
+  for (const b of bindings) assert.match(await page.locator('#ceilings-binding').innerText(), new RegExp({ dram: 'DRAM', cache: 'last-level cache', local: 'local memory', latency: 'latency', barrier: 'barriers' }[b]));
   // Every departure beyond 2x is said once per variant and direction, with its cause.
   const departing = new Set(run.results.filter((r) => r.prediction.departure).map((r) => `${r.variant}${r.prediction.ratio > 1}`));
   const sentences = await page.$$eval('#departure-list li', (xs) => xs.map((x) => x.textContent));
@@ -302,7 +302,7 @@ test('run_page_sets_the_prediction_beside_the_measurement', async () => {
     drawn.map(([label]) => label).join(', '));
   const tiledBindings = new Set(trun.results.filter((r) => r.variant === 'tiled').map((r) => r.prediction.binding));
   const text = await page.locator('#ceilings-binding').innerText();
-  for (const b of tiledBindings) assert.match(text, new RegExp({ dram: 'DRAM', cache: 'last-level cache', local: 'local memory', latency: 'latency' }[b]));
+  for (const b of tiledBindings) assert.match(text, new RegExp({ dram: 'DRAM', cache: 'last-level cache', local: 'local memory', latency: 'latency', barrier: 'barriers' }[b]));
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

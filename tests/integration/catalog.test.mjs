@@ -178,7 +178,7 @@ test('myadd_runs_in_float_where_fp64_is_missing_and_says_so', async () => {
 });
 
 test('every_family_carries_its_ceilings_and_the_binding_one', async () => {
-  const names = ['dram', 'cache', 'local', 'latency'];
+  const names = ['dram', 'cache', 'local', 'latency', 'barrier'];
   for (const e of catalog.experiments) {
     for (const r of runs[e.id].results) {
       const p = r.prediction;
@@ -193,6 +193,7 @@ test('every_family_carries_its_ceilings_and_the_binding_one', async () => {
       // PoCL's CPU has no warps: no bank or latency ceiling there.
       assert.equal(p.ceilings.local_ms, null, `${where}: no local-memory ceiling on a CPU`);
       assert.equal(p.ceilings.latency_ms, null, `${where}: no latency ceiling on a CPU`);
+      assert.equal(p.ceilings.barrier_ms, null, `${where}: no barrier ceiling on a CPU`);
     }
   }
   // The device record holds the measured facts, each saying how it was found.

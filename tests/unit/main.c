@@ -91,7 +91,8 @@ const char *check_store_pg;
 	X(occupancy_by_hand_on_the_h100)                                                \
 	X(ceilings_by_hand)                                                             \
 	X(departures_name_only_causes_the_kernel_can_have)                              \
-	X(device_model_reads_the_facts)
+	X(device_model_reads_the_facts)                                                 \
+	X(declared_barriers_are_counted)
 
 #define DECLARE(name) void test_##name(void);
 TESTS(DECLARE)

@@ -6,6 +6,7 @@
 
 #include "ceiling_view.h"
 #include "ceilings.h"
+#include "catalog.h"
 #include "check.h"
 
 #define NEAR(a, b) (fabs((double)(a) - (double)(b)) <= 1e-9 * fabs((double)(b)))
@@ -29,7 +30,7 @@ void test_ceilings_by_hand(void)
 	 * ceiling of its own where every byte comes from DRAM). Latency: 80,000
 	 * warps in 125 waves of 640, 2 requests each at 100 ns: 0.025 ms —
 	 * larger: the copy is latency-bound on this small device. */
-	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 10000, 256, 16, 2048, 2048, 0, 0, 0 }, &c) == 0, "copy");
+	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 10000, 256, 16, 2048, 2048, 0, 0, 0, 0 }, &c) == 0, "copy");
 	CHECK(NEAR(c.ms[WL_CEIL_DRAM], 0.02048) && c.ms[WL_CEIL_CACHE] == 0 && c.ms[WL_CEIL_LOCAL] == 0,
 	      "dram %g, cache %g", c.ms[WL_CEIL_DRAM], c.ms[WL_CEIL_CACHE]);
 	CHECK(c.warps == 80000 && c.waves == 125 && NEAR(c.ms[WL_CEIL_LATENCY], 0.025), "latency %g in %g waves",
@@ -39,31 +40,41 @@ void test_ceilings_by_hand(void)
 	/* A stride of 16 floats: 32 sectors of 32 bytes per request, each its
 	 * own 64-byte burst: DRAM moves twice the sectors' bytes; a device
 	 * moving single sectors does not. */
-	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 1000, 256, 8, 8192, 16384, 0, 0, 0 }, &c) == 0 &&
+	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 1000, 256, 8, 8192, 16384, 0, 0, 0, 0 }, &c) == 0 &&
 	      NEAR(c.dram_bytes, 16384000), "bursts: %g bytes", c.dram_bytes);
 	d32.burst_bytes = 32;
-	CHECK(wl_ceilings_compute(&d32, &(struct wl_launch_work){ 1000, 256, 8, 8192, 16384, 0, 0, 0 }, &c) == 0 &&
+	CHECK(wl_ceilings_compute(&d32, &(struct wl_launch_work){ 1000, 256, 8, 8192, 16384, 0, 0, 0, 0 }, &c) == 0 &&
 	      NEAR(c.dram_bytes, 8192000), "sectors: %g bytes", c.dram_bytes);
 	/* Buffers of 1 MB the 50 MB cache holds, asked 100 MB of: DRAM moves 1 MB
 	 * (0.001 ms), the cache serves the 100 MB (0.025 ms) and binds. */
-	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 1000, 256, 8, 100000, 100000, 0, 0, 1e6 }, &c) == 0 &&
+	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 1000, 256, 8, 100000, 100000, 0, 0, 0, 1e6 }, &c) == 0 &&
 	      c.reuse && NEAR(c.dram_bytes, 1e6) && NEAR(c.ms[WL_CEIL_CACHE], 0.025) && c.binding == WL_CEIL_CACHE,
 	      "reuse: dram %g bytes, cache %g ms, binding %s", c.dram_bytes, c.ms[WL_CEIL_CACHE], wl_ceiling_name(c.binding));
 	/* The same with 20 MB of scattered stores: loads come once, stores move
 	 * what they write: 1 MB + 20 MB. */
-	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 1000, 256, 8, 100000, 100000, 20000, 0, 1e6 }, &c) == 0 &&
+	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 1000, 256, 8, 100000, 100000, 20000, 0, 0, 1e6 }, &c) == 0 &&
 	      c.reuse && NEAR(c.dram_bytes, 21e6), "stores move what they write: %g bytes", c.dram_bytes);
 	/* Local memory: 100 groups of 1,000 passes over 10 units at 2000 per µs
 	 * = 5 µs; nothing else comes near. */
-	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 100, 256, 1, 128, 128, 0, 1000, 0 }, &c) == 0 &&
+	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 100, 256, 1, 128, 128, 0, 1000, 0, 0 }, &c) == 0 &&
 	      NEAR(c.ms[WL_CEIL_LOCAL], 0.005) && c.binding == WL_CEIL_LOCAL, "local %g", c.ms[WL_CEIL_LOCAL]);
 	/* Little's law with too few warps: 32 groups of one warp, 2,048 requests
 	 * each (seed 000's MyAdd at n = 1024): one wave, 2,048 x 100 ns. */
-	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 32, 32, 2048, 65536, 131072, 0, 0, 0 }, &c) == 0 &&
+	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 32, 32, 2048, 65536, 131072, 0, 0, 0, 0 }, &c) == 0 &&
 	      NEAR(c.ms[WL_CEIL_LATENCY], 0.2048) && c.binding == WL_CEIL_LATENCY && c.waves == 1,
 	      "latency %g", c.ms[WL_CEIL_LATENCY]);
+	/* Barriers: 800 groups of 8 warps, 8 resident per unit, 80 per wave on 10
+	 * units: 10 waves of 9 barriers 150 ns apart = 13.5 µs. */
+	{
+		struct wl_device_model db = dev;
+
+		db.barrier_ns = 150;
+		CHECK(wl_ceilings_compute(&db, &(struct wl_launch_work){ 800, 256, 1, 128, 128, 0, 0, 9, 0 }, &c) == 0 &&
+		      NEAR(c.ms[WL_CEIL_BARRIER], 0.0135) && c.binding == WL_CEIL_BARRIER,
+		      "barriers %g", c.ms[WL_CEIL_BARRIER]);
+	}
 	/* Nothing to time. */
-	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 0, 256, 1, 1, 1, 0, 0, 0 }, &c) < 0 && c.total_ms == 0,
+	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 0, 256, 1, 1, 1, 0, 0, 0, 0 }, &c) < 0 && c.total_ms == 0,
 	      "no groups: no time");
 }
 
@@ -124,4 +135,37 @@ void test_device_model_reads_the_facts(void)
 	      d.cache_gbps == 0 && d.launch_us == 5.9, "a CPU's model");
 	json_decref(device);
 	json_decref(bare);
+}
+
+/* The catalog's reductions cross a barrier after their load and one per
+ * step of the tree: 9 at 256 work-items, 10 at 512; the tiled transpose one. */
+void test_declared_barriers_are_counted(void)
+{
+	struct wl_catalog *cat = check_load_catalog();
+	const struct wl_experiment *red = cat ? wl_catalog_find(cat, "reduction") : NULL;
+	const struct wl_experiment *tr = cat ? wl_catalog_find(cat, "transpose") : NULL;
+	struct wl_prediction p;
+	struct wl_error err;
+	long long v[4];
+
+	if (!red || !tr) {
+		CHECK(0, "the catalog");
+		wl_catalog_free(cat);
+		return;
+	}
+	for (int local = 256; local <= 512; local *= 2) {
+		v[wl_experiment_param(red, "n")] = 1 << 20;
+		v[wl_experiment_param(red, "local")] = local;
+		CHECK(wl_model_predict(wl_experiment_variant(red, "sequential", NULL)->model, v, (int)red->nparams, 32, 0, &p,
+				       &err) == 0 && p.barriers == (local == 256 ? 9 : 10),
+		      "sequential at %d: %g barriers (%s)", local, p.barriers, err.msg);
+	}
+	v[wl_experiment_param(tr, "n")] = 256;
+	v[wl_experiment_param(tr, "tile")] = 32;
+	v[wl_experiment_param(tr, "rows")] = 8;
+	CHECK(wl_model_predict(wl_experiment_variant(tr, "tiled", NULL)->model, v, (int)tr->nparams, 32, 0, &p, &err) == 0 &&
+	      p.barriers == 1, "tiled: %g barriers", p.barriers);
+	CHECK(wl_model_predict(wl_experiment_variant(tr, "naive", NULL)->model, v, (int)tr->nparams, 32, 0, &p, &err) == 0 &&
+	      p.barriers == 0, "naive: none declared");
+	wl_catalog_free(cat);
 }

@@ -1,7 +1,7 @@
 // The run on this device's ceilings (issue 26): for one variant at a time,
 // its measured rate over the swept parameter beside the rate each of the
 // model's ceilings alone would allow (DRAM, the last-level cache, local
-// memory, latency; each with the launch's cost) — a roofline whose roofs are
+// memory, latency, barriers; each with the launch's cost) — a roofline whose roofs are
 // the device's measured facts — and a line saying which ceiling binds at
 // each point and by how much. The server computes every figure
 // (prediction.ceiling_rates, binding, binding_margin); this only draws them.
@@ -9,7 +9,7 @@ import { lineChart } from './charts.js';
 import { el, fmtNumber } from './format.js';
 import { metricOf, runVariants, sweptParam, variantLabel } from './results.js';
 
-const NAMES = { dram: 'DRAM', cache: 'last-level cache', local: 'local memory', latency: 'latency' };
+const NAMES = { dram: 'DRAM', cache: 'last-level cache', local: 'local memory', latency: 'latency', barrier: 'barriers' };
 
 let selected = null;
 let current = null;	// the chart, redrawn in place when another variant is picked
