@@ -247,8 +247,8 @@ static int run_probes(struct probe *p, const struct sizes *z, json_t *facts)
 			   (const void *[]){ &p->b, &rounds });
 		if (ms < 0)
 			return -1;
-		json_object_set_new(facts, "barrier_ns", fact(ms * 1e6 / (2.0 * rounds), "ns",
-			"eight work-groups of 256 per compute unit store to local memory, cross a barrier, load a neighbour's word and cross another, over and over: the time per barrier"));
+		json_object_set_new(facts, "barrier_ns", fact(ms * 1e6 / rounds, "ns",
+			"eight work-groups of 256 per compute unit store to local memory, cross a barrier, load a neighbour's word and cross another, over and over: the time of one such step, as a reduction's tree takes one per level"));
 	}
 	reps = (cl_uint)(z->cache_total / z->cache_bytes);
 	ms = timed(p, "fact_cache", (size_t)dev->compute_units * 1024, 256, 4,
