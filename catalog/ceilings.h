@@ -1,5 +1,5 @@
-/* The model's time for one point: the largest of several ceilings plus the
- * launch's cost (issue 26), each from what the warp model counts for one
+/* The model's time for one point from several ceilings and the launch's
+ * cost (issue 26), each from what the warp model counts for one
  * work-group (warp_model.h) and what the runner measured of the device
  * (its copy ceiling and its facts, runner/device_facts.h):
  * - dram: the bytes DRAM moves, in whole bursts (64 bytes on the H100: a
@@ -17,7 +17,10 @@
  * - barrier: the barriers each work-group crosses (declared), one step
  *   apart (a barrier round trip, measured), in as many waves as the
  *   work-groups take to fit on the device;
- * - launch: an empty kernel's time, added to the largest. */
+ * - launch: an empty kernel's time.
+ * The time is the ceilings' 3-norm — the largest where one dominates, up to
+ * 1.44 times it where three are equal: they share the compute unit's pipes
+ * — plus the launch. */
 #ifndef WL_CEILINGS_H
 #define WL_CEILINGS_H
 
@@ -61,7 +64,7 @@ enum wl_ceiling { WL_CEIL_DRAM, WL_CEIL_CACHE, WL_CEIL_LOCAL, WL_CEIL_LATENCY, W
 struct wl_ceilings {
 	double ms[WL_CEILINGS];		/* each ceiling's time, 0 where it does not apply */
 	double launch_ms;
-	double total_ms;		/* the largest plus the launch */
+	double total_ms;		/* the ceilings' 3-norm plus the launch */
 	enum wl_ceiling binding;
 	double margin;			/* the binding ceiling over the next largest (>= 1) */
 	double dram_bytes, cache_bytes;	/* what each ceiling counted */
