@@ -328,6 +328,27 @@ struct result_model {
 	double footprint;		/* its point's buffers, bytes (0: unknown) */
 };
 
+/* Result r's prediction from what the memo answered for its asks. */
+static json_t *predict_one(const struct point_context *pc, const json_t *run, const json_t *r,
+			   const struct result_model *rm, const struct wl_memo_ask *asks)
+{
+	const struct wl_memo_ask *a = &asks[rm->ask], *b = rm->base == (size_t)-1 ? NULL : &asks[rm->base];
+	json_t *p;
+
+	if (rm->error)
+		return json_pack("{s:s}", "error", rm->error);
+	if (!rm->m)
+		return predict_traced(pc, run, r);
+	if (a->state == WL_MEMO_FAILED)
+		return json_pack("{s:s}", "error", a->error);
+	if (a->state == WL_MEMO_PENDING || (b && b->state == WL_MEMO_PENDING))
+		return json_pack("{s:b}", "pending", 1);
+	p = predict_result(pc, rm->m, rm->m, r, &a->p, b && b->state == WL_MEMO_DONE ? &b->p : NULL);
+	if (p)
+		attach_trace(p, run, r);
+	return p;
+}
+
 int wl_run_add_predictions(const struct wl_experiment *exp, json_t *run)
 {
 	json_t *warp = json_object_get(json_object_get(run, "device"), "warp_width"), *r;
@@ -369,7 +390,7 @@ int wl_run_add_predictions(const struct wl_experiment *exp, json_t *run)
 		for (size_t c = 0; !def && name && c < customs.n; c++)
 			if (strcmp(customs.name[c], name) == 0) {
 				def = customs.like[c];
-						rm[i].m = customs.model[c];
+				rm[i].m = customs.model[c];
 				rm[i].error = customs.error[c][0] ? customs.error[c] : NULL;
 				proto.like = def;
 				proto.accesses = customs.accesses[c];
@@ -398,25 +419,9 @@ int wl_run_add_predictions(const struct wl_experiment *exp, json_t *run)
 	}
 	wl_memo_lookup(asks, nasks, WAIT_MS);
 	json_array_foreach(results, i, r) {
-		const struct wl_memo_ask *a = &asks[rm[i].ask], *b = rm[i].base == (size_t)-1 ? NULL : &asks[rm[i].base];
 		const struct point_context pc = { exp, ceiling, facts ? &dm : NULL, rm[i].footprint };
-		json_t *p;
+		json_t *p = predict_one(&pc, run, r, &rm[i], asks);
 
-		if (rm[i].error)
-			p = json_pack("{s:s}", "error", rm[i].error);
-		else if (!rm[i].m)
-			p = predict_traced(&pc, run, r);
-		else if (a->state == WL_MEMO_FAILED)
-			p = json_pack("{s:s}", "error", a->error);
-		else if (a->state == WL_MEMO_PENDING || (b && b->state == WL_MEMO_PENDING))
-			p = json_pack("{s:b}", "pending", 1);
-		else
-		{
-			p = predict_result(&pc, rm[i].m, rm[i].m, r, &a->p,
-					   b && b->state == WL_MEMO_DONE ? &b->p : NULL);
-			if (p)
-				attach_trace(p, run, r);
-		}
 		pending |= p && json_object_get(p, "pending") != NULL;
 		if (!p || json_object_set_new(r, "prediction", p) < 0)
 			goto out;
