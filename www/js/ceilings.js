@@ -50,7 +50,7 @@ export function renderCeilings(run, experiment, chart) {
   const rs = withCeilings.filter((r) => r.variant === selected).sort((a, b) => a.params[x] - b.params[x]);
   const series = [
     { label: 'measured', style: 0, dash: 0, points: rs.map((r) => ({ x: r.params[x], y: r[metric.key] })) },
-    { label: 'predicted (the largest ceiling + the launch)', style: 0, dash: 1,
+    { label: 'predicted (the ceilings + the launch)', style: 0, dash: 1,
       points: rs.map((r) => ({ x: r.params[x], y: r.prediction[metric.key] })) },
   ];
   Object.keys(NAMES).forEach((name, i) => {

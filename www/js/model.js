@@ -45,13 +45,13 @@ function comparison(run, experiment) {
       title: `Predicted beside measured: % of the copy ceiling vs ${sweptParam(run, experiment)}`,
       unit: '% of copy', measured: (r) => r.ceiling_pct,
       predicted: (r) => (known(r.prediction.ceiling_pct) ? r.prediction.ceiling_pct : r.prediction.pct),
-      note: `Solid: measured, as a share of this device's copy ceiling. Dashed: the model's time — the largest of its ceilings plus the launch, below — as the same share; without the device's facts, the useful share of the bytes the predicted sectors move (32-byte sectors, warps of ${lanesOf(run)}).`,
+      note: `Solid: measured, as a share of this device's copy ceiling. Dashed: the model's time — from its ceilings plus the launch, below — as the same share; without the device's facts, the useful share of the bytes the predicted sectors move (32-byte sectors, warps of ${lanesOf(run)}).`,
     };
   }
   return {
     title: `Predicted beside measured: ${metric.unit} vs ${sweptParam(run, experiment)}`,
     unit: metric.unit, measured: (r) => r[metric.key], predicted: (r) => r.prediction[metric.key],
-    note: `Solid: measured. Dashed: the model's time — the largest of its ceilings plus the launch, below; without the device's facts, the bytes the predicted sectors move at this device's copy ceiling (warps of ${lanesOf(run)}).`,
+    note: `Solid: measured. Dashed: the model's time — from its ceilings plus the launch, below; without the device's facts, the bytes the predicted sectors move at this device's copy ceiling (warps of ${lanesOf(run)}).`,
   };
 }
 
