@@ -58,6 +58,6 @@ export function renderCeilings(run, experiment, chart) {
     if (points.length) series.push({ label: `${NAMES[name]} alone`, style: i + 1, dash: 2, points });
   });
   document.getElementById('ceilings-binding').textContent = `Binding ceiling: ${bindingLine(rs, x)}.`;
-  current = lineChart(document.getElementById('ceilings-chart'), chart || current, { series, xTitle: x, yTitle: metric.unit });
+  current = lineChart(document.getElementById('ceilings-chart'), chart || current, { series, xTitle: x, yTitle: `${metric.unit} (log scale)`, logY: true });
   return current;
 }

@@ -59,8 +59,8 @@ function tooltipLines(ctx) {
 
 // Create or update a line chart on canvas. series: [{label, points: [{x, y,
 // yMin?, yMax?, meta?}], style: index, dash: index}]; marks: [{x, y, label}].
-// Points with yMin/yMax get error bars.
-export function lineChart(canvas, existing, { series, xTitle, yTitle, logX = false, marks = [], bands = [] }) {
+// Points with yMin/yMax get error bars; logY for rates of several orders.
+export function lineChart(canvas, existing, { series, xTitle, yTitle, logX = false, logY = false, marks = [], bands = [] }) {
   const datasets = series.map((s, i) => ({
     label: s.label,
     data: s.points,
@@ -72,6 +72,7 @@ export function lineChart(canvas, existing, { series, xTitle, yTitle, logX = fal
     existing.options.scales.x.title.text = xTitle;
     existing.options.scales.y.title.text = yTitle;
     existing.options.scales.x.type = logX ? 'logarithmic' : 'linear';
+    existing.options.scales.y.type = logY ? 'logarithmic' : 'linear';
     existing.options.plugins.annotation = annotation;
     existing.update();
     return existing;
@@ -87,7 +88,7 @@ export function lineChart(canvas, existing, { series, xTitle, yTitle, logX = fal
       interaction: { mode: 'nearest', intersect: false },
       scales: {
         x: { type: logX ? 'logarithmic' : 'linear', title: { display: true, text: xTitle } },
-        y: { beginAtZero: true, title: { display: true, text: yTitle } },
+        y: { type: logY ? 'logarithmic' : 'linear', beginAtZero: !logY, title: { display: true, text: yTitle } },
       },
       plugins: { legend: { position: 'bottom' }, annotation, tooltip: { callbacks: { label: tooltipLines } } },
     },
