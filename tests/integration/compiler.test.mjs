@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { Lab } from './harness.mjs';
+import { Lab, SMALL_POINTS as POINTS } from './harness.mjs';
 
 const MINE = `__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
 void mine(__global const float *in, __global float *out, uint count)
@@ -64,19 +64,6 @@ test('every_variant_has_pocls_figures_and_says_why_there_is_no_ptx', async () =>
   assert.equal(buildOf(acc, 'padded')[0].figures.local_bytes, 4224);
   assert.equal(buildOf(acc, 'naive')[0].figures.local_bytes, 0);
 });
-
-// Small points of every family, as the trace tests use them.
-const POINTS = {
-  copy: { n: 8192 },
-  transpose: { n: 96, tile: 32, rows: 8 },
-  strided: { stride: 3, n: 8192 },
-  offset: { offset: 1, n: 8192 },
-  reduction: { n: 65536, local: 256 },
-  dot: { n: 65536, items: 1024, local: 128 },
-  myadd: { n: 64 },
-  minplus: { n: 37 },
-  banks: { c: 3, local: 64, groups: 4, iters: 64 },
-};
 
 test('every_catalog_variant_has_its_build_recorded', async () => {
   const catalog = (await lab.get('/api/experiments')).json;

@@ -33,6 +33,21 @@ function waitForLine(child, re, what, timeoutMs = 30000) {
 
 // Resolve once pred() holds (checked every 50 ms), failing after timeoutMs
 // with what was awaited: for events seen as a file or a state, not a time.
+// A small point of every catalog experiment: its declared model simulates
+// and its kernel is traced in well under a second, and a run of all its
+// variants there takes a moment on PoCL.
+export const SMALL_POINTS = {
+  copy: { n: 8192 },
+  transpose: { n: 96, tile: 32, rows: 8 },
+  strided: { stride: 3, n: 8192 },
+  offset: { offset: 1, n: 8192 },
+  reduction: { n: 65536, local: 256 },
+  dot: { n: 65536, items: 1024, local: 128 },
+  myadd: { n: 64 },
+  minplus: { n: 37 },
+  banks: { c: 3, local: 64, groups: 4, iters: 64 },
+};
+
 export async function waitFor(pred, what, timeoutMs = 60000) {
   const end = Date.now() + timeoutMs;
   while (!(await pred())) {

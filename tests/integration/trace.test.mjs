@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { Lab, runToEnd, ROOT } from './harness.mjs';
+import { Lab, runToEnd, ROOT, SMALL_POINTS as POINTS } from './harness.mjs';
 
 // A gather through a hash: each work-item's load lands in a sector of its own;
 // line 5 is the gather.
@@ -24,20 +24,6 @@ async function trace(spec, extra = []) {
   const out = await runToEnd('warplab-runner', ['--kernels', 'kernels', ...extra, '--trace', JSON.stringify(spec)], 120000);
   return { ...out, figures: out.code === 0 ? JSON.parse(out.stdout) : null };
 }
-
-// Sizes at which every variant's declared model can be simulated and its
-// kernel traced in well under a second.
-const POINTS = {
-  copy: { n: 8192 },
-  transpose: { n: 96, tile: 32, rows: 8 },
-  strided: { stride: 3, n: 8192 },
-  offset: { offset: 1, n: 8192 },
-  reduction: { n: 65536, local: 256 },
-  dot: { n: 65536, items: 1024, local: 128 },
-  myadd: { n: 64 },
-  minplus: { n: 37 },
-  banks: { c: 3, local: 64, groups: 4, iters: 64 },
-};
 
 test('every_catalog_variants_trace_agrees_with_its_declaration', async () => {
   const catalog = (await lab.get('/api/experiments')).json;
