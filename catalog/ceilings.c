@@ -92,9 +92,9 @@ int wl_ceilings_compute(const struct wl_device_model *d, const struct wl_launch_
 	/* Not the largest alone: the ceilings share the compute unit's pipes
 	 * (its load/store unit issues local passes and global requests alike),
 	 * so where two are near neither hides the other entirely. Their 3-norm
-	 * is the largest where one dominates and at most 3^(1/3) = 1.44 times
-	 * it where three are equal (bench/RESULTS.md: the norm against the
-	 * largest on the H100's catalog). */
+	 * is the largest where one dominates, 2^(1/3) = 1.26 times it where two
+	 * are equal (bench/RESULTS.md: the norm against the largest on the
+	 * H100's catalog). */
 	for (int c = 0; c < WL_CEILINGS; c++)
 		cubes += out->ms[c] * out->ms[c] * out->ms[c];
 	out->total_ms = cbrt(cubes) + out->launch_ms;

@@ -18,9 +18,9 @@
  *   apart (a barrier round trip, measured), in as many waves as the
  *   work-groups take to fit on the device;
  * - launch: an empty kernel's time.
- * The time is the ceilings' 3-norm — the largest where one dominates, up to
- * 1.44 times it where three are equal: they share the compute unit's pipes
- * — plus the launch. */
+ * The time is the ceilings' 3-norm — the largest where one dominates, 1.26
+ * times it where two are equal, 1.44 where three are: they share the compute
+ * unit's pipes — plus the launch. */
 #ifndef WL_CEILINGS_H
 #define WL_CEILINGS_H
 
