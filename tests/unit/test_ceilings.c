@@ -171,3 +171,43 @@ void test_declared_barriers_are_counted(void)
 	      p.barriers == 0, "naive: none declared");
 	wl_catalog_free(cat);
 }
+
+/* Min-plus v0 at n = 64, by hand: work-groups of 16 x 16, 16 of them; a warp
+ * is 16 rows (gid0) by 2 columns (gid1). Per group: the row load d[n*gid0 + k]
+ * is 16 sectors a request (16 rows 256 bytes apart), 8 warps x 64 k = 512
+ * requests; the column load d[n*k + gid1] 1 sector, 512 requests; the store
+ * 16 sectors, 8 requests: 8,832 sectors, 282,624 bytes; 4,521,984 in all.
+ * The buffers (8 n^2 = 32,768 bytes) fit the cache: the loads come from DRAM
+ * once, the stores move their 8 x 16 lone sectors as 64-byte bursts per
+ * group (131,072 in all): 163,840 bytes from DRAM; the cache serves the
+ * 4,521,984 requested. */
+void test_minplus_reuse_by_hand(void)
+{
+	struct wl_catalog *cat = check_load_catalog();
+	const struct wl_experiment *mp = cat ? wl_catalog_find(cat, "minplus") : NULL;
+	const struct wl_variant_def *v0 = mp ? wl_experiment_variant(mp, "v0", NULL) : NULL;
+	struct wl_prediction p;
+	struct wl_ceilings c;
+	struct wl_error err;
+	long long v[4] = { 0 };
+	double stores = 0;
+
+	if (!v0) {
+		CHECK(0, "the catalog's min-plus");
+		wl_catalog_free(cat);
+		return;
+	}
+	v[wl_experiment_param(mp, "n")] = 64;
+	CHECK(wl_model_predict(v0->model, v, (int)mp->nparams, 32, 0, &p, &err) == 0, "%s", err.msg);
+	CHECK(p.groups == 16 && p.items == 256 && p.moved_bytes == 282624,
+	      "16 groups of 256 moving 282,624 bytes each: %g, %g, %g", p.groups, p.items, p.moved_bytes);
+	for (int i = 0; i < p.naccesses; i++)
+		if (v0->model->accesses[i].store)
+			stores += p.access[i].burst_bytes;
+	CHECK(stores == 8192, "the stores' bursts: %g bytes a group", stores);
+	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ p.groups, p.items, 1032, p.moved_bytes, p.burst_bytes,
+							    stores, 0, 0, wl_variant_cost(mp, v0, WL_COST_MEMORY, v) }, &c) == 0 &&
+	      c.reuse && c.dram_bytes == 163840 && c.cache_bytes == 4521984 && NEAR(c.ms[WL_CEIL_CACHE], 4521984 / 4000e6),
+	      "reuse: %g bytes from DRAM, %g from the cache", c.dram_bytes, c.cache_bytes);
+	wl_catalog_free(cat);
+}
