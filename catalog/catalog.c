@@ -7,9 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "catalog_parts.h"
 #include "json_strict.h"
+#include "occupancy.h"
 
 const char *wl_metric_name(enum wl_metric m)
 {
@@ -111,7 +113,33 @@ void wl_catalog_free(struct wl_catalog *cat)
 		experiment_free(&cat->experiments[i]);
 	free(cat->experiments);
 	free(cat->dir);
+	json_decref(cat->gpu_limits);
 	free(cat);
+}
+
+/* The architecture limits beside the catalog: none is no error (occupancy
+ * then reads as unknown), a file that is not valid is. */
+static int gpu_limits_load(struct wl_catalog *cat, struct wl_error *err)
+{
+	char path[4096];
+	json_error_t jerr;
+
+	snprintf(path, sizeof(path), "%s/gpu_limits.json", cat->dir);
+	if (access(path, F_OK) != 0)
+		return 0;
+	cat->gpu_limits = json_load_file(path, 0, &jerr);
+	if (!cat->gpu_limits) {
+		wl_error_set(err, WL_ERR_CONFIG, "%s: line %d: %s", path, jerr.line, jerr.text);
+		return -1;
+	}
+	if (wl_gpu_limits_check(cat->gpu_limits, err) < 0) {
+		char msg[sizeof(err->msg)];
+
+		snprintf(msg, sizeof(msg), "%s", err->msg);
+		wl_error_set(err, WL_ERR_CONFIG, "%s: %s", path, msg);
+		return -1;
+	}
+	return 0;
 }
 
 int wl_catalog_load(const char *path, struct wl_catalog **out, struct wl_error *err)
@@ -146,6 +174,8 @@ int wl_catalog_load(const char *path, struct wl_catalog **out, struct wl_error *
 		wl_error_set(err, WL_ERR_CONFIG, "%s: %s", path, inner);
 		goto out;
 	}
+	if (gpu_limits_load(cat, err) < 0)
+		goto out;
 	*out = cat;
 	cat = NULL;
 	rc = 0;

@@ -67,11 +67,14 @@ struct wl_catalog {
 	struct wl_experiment *experiments;
 	long long max_measurements;	/* variants x points per run */
 	long long max_list;		/* values in one list parameter */
+	/* The architectures' occupancy limits, gpu_limits.json beside
+	 * catalog.json (occupancy.h), or NULL where there is none. Owned. */
+	json_t *gpu_limits;
 };
 
 /* Load and check the catalog at path: every field typed, every formula naming
- * known params, every default valid. On failure returns -1 with a message naming
- * the file and entry. Caller frees *out with wl_catalog_free(). */
+ * known params, every default valid; and gpu_limits.json beside it where there
+ * is one. On failure returns -1 with a message naming the file and entry. Caller frees *out with wl_catalog_free(). */
 int wl_catalog_load(const char *path, struct wl_catalog **out, struct wl_error *err);
 void wl_catalog_free(struct wl_catalog *cat);
 

@@ -8,95 +8,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "build_view.h"
 #include "compiler_account.h"
 #include "occupancy.h"
 #include "server.h"
 #include "store.h"
-
-static long long figure(const json_t *obj, const char *name)
-{
-	const json_t *v = json_object_get(obj, name);
-
-	return json_is_integer(v) ? json_integer_value(v) : -1;
-}
-
-static json_t *figure_json(long long v)
-{
-	return v >= 0 ? json_integer(v) : json_null();
-}
-
-/* Work-items in one work-group of a launch (its "work_group"), or -1 where
- * the driver chose. */
-static long long group_items(const json_t *launch)
-{
-	const json_t *group = json_object_get(launch, "work_group");
-	long long items = 1;
-	size_t i;
-	json_t *d;
-
-	if (!json_array_size(group))
-		return -1;
-	json_array_foreach(group, i, d)
-		items *= json_integer_value(d) > 0 ? json_integer_value(d) : 1;
-	return items;
-}
-
-/* Local memory the kernel declares: ptxas's count where it reported one,
- * else the driver's total less what the launch's arguments gave. */
-static long long declared_local(const json_t *kernel, const json_t *ptxas, long long args)
-{
-	long long total = figure(kernel, "local_bytes");
-
-	if (ptxas)
-		return figure(ptxas, "shared_bytes");
-	return total < 0 ? -1 : total > args ? total - args : 0;
-}
-
-/* The figures of one build at its first launch: ptxas's where it reported
- * them, the driver's (clGetKernelWorkGroupInfo) for the rest. */
-static json_t *build_figures(const json_t *kernel, const json_t *ptxas, const json_t *first)
-{
-	long long args = figure(first, "local_arg_bytes") > 0 ? figure(first, "local_arg_bytes") : 0;
-	long long local = declared_local(kernel, ptxas, args);
-	const json_t *target = ptxas ? json_object_get(ptxas, "target") : NULL;
-
-	return json_pack("{s:s, s:O?, s:o, s:o, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-			 "reported_by", ptxas ? "ptxas" : "opencl", "target", target, "registers",
-			 figure_json(ptxas ? figure(ptxas, "registers") : -1), "barriers",
-			 figure_json(ptxas ? figure(ptxas, "barriers") : -1), "local_bytes",
-			 figure_json(local >= 0 ? local + args : -1), "local_static_bytes", figure_json(local),
-			 "local_dynamic_bytes", (json_int_t)args, "private_bytes",
-			 figure_json(figure(kernel, "private_bytes")), "stack_bytes",
-			 figure_json(ptxas ? figure(ptxas, "stack_bytes") : -1), "spill_store_bytes",
-			 figure_json(ptxas ? figure(ptxas, "spill_store_bytes") : -1), "spill_load_bytes",
-			 figure_json(ptxas ? figure(ptxas, "spill_load_bytes") : -1), "max_work_group",
-			 figure_json(figure(kernel, "max_work_group")), "preferred_multiple",
-			 figure_json(figure(kernel, "preferred_multiple")), "work_group_items",
-			 figure_json(group_items(first)));
-}
-
-/* Each launch of the build with its local memory and occupancy. */
-static json_t *launch_list(const json_t *kernel, const json_t *ptxas, const json_t *arch, const char *why)
-{
-	json_t *out = json_array(), *launch;
-	size_t i;
-
-	json_array_foreach(json_object_get(kernel, "launches"), i, launch) {
-		long long args = figure(launch, "local_arg_bytes") > 0 ? figure(launch, "local_arg_bytes") : 0;
-		long long local = declared_local(kernel, ptxas, args);
-		struct wl_group_use use = { group_items(launch), ptxas ? figure(ptxas, "registers") : -1,
-					    local >= 0 ? local + args : -1 };
-		json_t *occupancy = use.items > 0 ? wl_occupancy(arch, why, &use)
-			: json_pack("{s:s}", "unknown_why", "the driver chose the work-group size");
-
-		json_array_append_new(out, json_pack("{s:O, s:O, s:o, s:o, s:o}", "at", json_object_get(launch, "at"),
-						     "work_group", json_object_get(launch, "work_group"), "items",
-						     figure_json(use.items), "local_bytes",
-						     figure_json(use.local_bytes), "occupancy",
-						     occupancy ? occupancy : json_null()));
-	}
-	return out;
-}
 
 /* One stored build row as the API shows it. */
 static json_t *build_entry(const json_t *row, const json_t *arch, const char *why_no_arch)
@@ -107,23 +23,24 @@ static json_t *build_entry(const json_t *row, const json_t *arch, const char *wh
 	const char *log = json_string_value(json_object_get(row, "log"));
 	const char *ptx = json_string_value(json_object_get(row, "ptx"));
 	json_t *all = wl_ptxas_figures(log ? log : ""), *ptxas = name ? json_object_get(all, name) : NULL;
-	json_t *launches = launch_list(kernel, ptxas, arch, why_no_arch);
+	json_t *launches = wl_build_launches(kernel, ptxas, arch, why_no_arch);
 	json_t *view = ptx && name ? wl_ptx_kernel_view(ptx, name) : NULL;
 	char dropped[160];
 	const char *ptx_why = view ? NULL : ptx ? "the PTX holds no entry function of this kernel"
 		: "no PTX: only NVIDIA's OpenCL gives a program as PTX text; this device's compiler "
 		  "makes its own machine code";
 
-	if (!view && figure(kernel, "ptx_dropped_bytes") > 0) {
+	if (!view && json_integer_value(json_object_get(kernel, "ptx_dropped_bytes")) > 0) {
 		snprintf(dropped, sizeof(dropped), "no PTX kept: the program's PTX is %lld bytes, more than the %lld kept",
-			 figure(kernel, "ptx_dropped_bytes"), figure(kernel, "ptx_kept_max"));
+			 (long long)json_integer_value(json_object_get(kernel, "ptx_dropped_bytes")),
+			 (long long)json_integer_value(json_object_get(kernel, "ptx_kept_max")));
 		ptx_why = dropped;
 	}
 	json_t *entry = json_pack("{s:O, s:s?, s:O, s:O?, s:o, s:O?, s:o, s:o, s:s?, s:s?}", "options",
 				  json_object_get(row, "options"), "kernel", name, "source_hash",
 				  json_object_get(row, "source_hash"), "work_group",
 				  json_object_get(first, "work_group"), "figures",
-				  build_figures(kernel, ptxas, first), "occupancy",
+				  wl_build_figures(kernel, ptxas, first), "occupancy",
 				  json_object_get(json_array_get(launches, 0), "occupancy"), "launches", launches,
 				  "ptx", view ? view : json_null(), "ptx_why", ptx_why, "log",
 				  log && *log ? log : NULL);
@@ -153,8 +70,8 @@ static json_t *compiler_view(struct wl_server *srv, const json_t *run, const jso
 	json_t *names = variant_names(json_object_get(run, "request")), *variants = json_array(), *name;
 	size_t i, r;
 
-	arch = srv->gpu_limits ? wl_gpu_limits_for(srv->gpu_limits, device, &why) : NULL;
-	if (!srv->gpu_limits)
+	arch = srv->catalog->gpu_limits ? wl_gpu_limits_for(srv->catalog->gpu_limits, device, &why) : NULL;
+	if (!srv->catalog->gpu_limits)
 		why = "this server has no architecture limits (gpu_limits.json beside the catalog)";
 	json_array_foreach(names, i, name) {
 		json_t *builds = json_array(), *row;
@@ -189,7 +106,7 @@ void wl_api_run_compiler(struct wl_server *srv, const struct wl_request *req, lo
 
 	(void)req;
 	if (wl_store_pool_get(srv->pool, &st, &err) < 0 || wl_store_get_run(st, id, 0, &run, &err) < 0 ||
-	    wl_store_get_builds(st, id, &rows, &err) < 0) {
+	    wl_store_get_builds(st, id, 1, &rows, &err) < 0) {
 		wl_response_from_error(resp, &err);
 		goto out;
 	}

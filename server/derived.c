@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "build_view.h"
 #include "drops.h"
 #include "points.h"
 #include "predictions.h"
@@ -308,7 +309,7 @@ int wl_run_is_final(const json_t *run)
 	return wl_run_is_finished(run) && !json_object_get(run, "predictions_pending");
 }
 
-int wl_run_derive(const struct wl_experiment *exp, struct wl_store *st, json_t *run,
+int wl_run_derive(const struct wl_experiment *exp, const json_t *gpu_limits, struct wl_store *st, json_t *run,
 		  struct wl_error *err)
 {
 	if (wl_run_add_variants(exp, run) < 0 || wl_run_add_slowdown(exp, run) < 0 ||
@@ -317,7 +318,7 @@ int wl_run_derive(const struct wl_experiment *exp, struct wl_store *st, json_t *
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		return -1;
 	}
-	if (wl_run_add_ceiling(exp, st, run, err) < 0)
+	if (wl_run_add_ceiling(exp, st, run, err) < 0 || wl_run_add_occupancy(gpu_limits, st, run, err) < 0)
 		return -1;
 	if (wl_run_add_predictions(exp, run) < 0) {
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");

@@ -52,11 +52,13 @@ int wl_run_is_finished(const json_t *run);
  * prediction still being computed (so its body may be cached). */
 int wl_run_is_final(const json_t *run);
 
-/* All of the above, and each result's prediction (predictions.h). Each of
- * these returns -1 only when out of memory (wl_run_add_ceiling and this one
- * also when the store fails, err set); run may then hold some of the figures
- * and is for freeing, not for showing. */
-int wl_run_derive(const struct wl_experiment *exp, struct wl_store *st, json_t *run,
+/* All of the above, the warps each variant keeps resident (build_view.h,
+ * from the architecture limits gpu_limits, or NULL), and each result's
+ * prediction (predictions.h). Each of these returns -1 only when out of
+ * memory (wl_run_add_ceiling and this one also when the store fails, err
+ * set); run may then hold some of the figures and is for freeing, not for
+ * showing. */
+int wl_run_derive(const struct wl_experiment *exp, const json_t *gpu_limits, struct wl_store *st, json_t *run,
 		  struct wl_error *err);
 
 #endif

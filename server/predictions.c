@@ -419,8 +419,17 @@ int wl_run_add_predictions(const struct wl_experiment *exp, json_t *run)
 	}
 	wl_memo_lookup(asks, nasks, WAIT_MS);
 	json_array_foreach(results, i, r) {
-		const struct point_context pc = { exp, ceiling, facts ? &dm : NULL, rm[i].footprint };
-		json_t *p = predict_one(&pc, run, r, &rm[i], asks);
+		/* Little's law at the occupancy the compiler's account allows
+		 * this variant (build_view.h), else the architecture's most. */
+		struct wl_device_model dmr = dm;
+		json_t *occ = json_object_get(json_object_get(run, "occupancy"),
+					      json_string_value(json_object_get(r, "variant")));
+		const struct point_context pc = { exp, ceiling, facts ? &dmr : NULL, rm[i].footprint };
+		json_t *p;
+
+		if (json_integer_value(json_object_get(occ, "warps")) > 0)
+			dmr.resident_warps = (double)json_integer_value(json_object_get(occ, "warps"));
+		p = predict_one(&pc, run, r, &rm[i], asks);
 
 		pending |= p && json_object_get(p, "pending") != NULL;
 		if (!p || json_object_set_new(r, "prediction", p) < 0)

@@ -7,37 +7,8 @@
 
 #include "body_cache.h"
 #include "events.h"
-#include "log.h"
-#include "occupancy.h"
 #include "request.h"
 #include "server.h"
-
-/* The architecture limits beside the catalog: none is no error (occupancy
- * then reads as unknown), a file that is not valid is. */
-static int gpu_limits_load(struct wl_server *srv, struct wl_error *err)
-{
-	char path[4096];
-	json_error_t jerr;
-
-	snprintf(path, sizeof(path), "%s/gpu_limits.json", srv->catalog->dir);
-	if (access(path, F_OK) != 0) {
-		wl_log_info("no %s: occupancy will read as unknown", path);
-		return 0;
-	}
-	srv->gpu_limits = json_load_file(path, 0, &jerr);
-	if (!srv->gpu_limits) {
-		wl_error_set(err, WL_ERR_CONFIG, "%s: line %d: %s", path, jerr.line, jerr.text);
-		return -1;
-	}
-	if (wl_gpu_limits_check(srv->gpu_limits, err) < 0) {
-		char msg[sizeof(err->msg)];
-
-		snprintf(msg, sizeof(msg), "%s", err->msg);
-		wl_error_set(err, WL_ERR_CONFIG, "%s: %s", path, msg);
-		return -1;
-	}
-	return 0;
-}
 
 int wl_server_init(struct wl_server *srv, const struct wl_server_config *cfg,
 		   struct wl_error *err)
@@ -54,8 +25,6 @@ int wl_server_init(struct wl_server *srv, const struct wl_server_config *cfg,
 	if (cfg->max_measurements > 0)
 		srv->catalog->max_measurements = cfg->max_measurements;
 	catalog_json = wl_catalog_to_json(srv->catalog);
-	if (gpu_limits_load(srv, err) < 0)
-		goto fail;
 	if (catalog_json && wl_family_sources_load(srv, catalog_json, err) < 0) {
 		json_decref(catalog_json);
 		goto fail;
@@ -112,7 +81,6 @@ void wl_server_free(struct wl_server *srv)
 	if (srv->catalog)
 		wl_family_sources_free(srv);
 	wl_catalog_free(srv->catalog);
-	json_decref(srv->gpu_limits);
 	pthread_mutex_destroy(&srv->counters.lock);
 	pthread_mutex_destroy(&srv->write_lock);
 	memset(srv, 0, sizeof(*srv));

@@ -60,9 +60,6 @@ struct wl_server {
 	struct wl_body_cache *bodies;
 	/* The live streams' watcher (events.h). */
 	struct wl_events *events;
-	/* Architecture limits for occupancy (kernels/gpu_limits.json beside the
-	 * catalog), or NULL where there is no such file. */
-	json_t *gpu_limits;
 };
 
 /* Prepare srv from cfg: catalog, store pool, tokens, www directory. On failure

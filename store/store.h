@@ -230,9 +230,9 @@ int wl_store_put_build(struct wl_store *st, long long run_id, const struct wl_bu
 
 /* The builds of run_id's variants, as an array of {"variant", "options",
  * "source_hash", "kernel" (the figures object), "log", "ptx" (null where
- * none)}, by variant and options; empty for a run that recorded none.
- * Caller owns *out. */
-int wl_store_get_builds(struct wl_store *st, long long run_id, json_t **out, struct wl_error *err);
+ * none, or where with_ptx is 0)}, by variant and options; empty for a run
+ * that recorded none. Caller owns *out. */
+int wl_store_get_builds(struct wl_store *st, long long run_id, int with_ptx, json_t **out, struct wl_error *err);
 
 /* Record variant's traced accesses for run_id, traced at params (a JSON
  * object's text): figures_json is the tracer's JSON, or {"error": why}. A

@@ -12,11 +12,14 @@ static const char SQL_PUT_RUN_BUILD[] =
 	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
 	" ON CONFLICT (run_id, variant, options) DO UPDATE SET device = excluded.device,"
 	" driver = excluded.driver, source_hash = excluded.source_hash, kernel = excluded.kernel";
-static const char SQL_GET_BUILDS[] =
-	"SELECT r.variant, r.options, r.source_hash, r.kernel, b.log, b.ptx FROM run_builds r"
-	" LEFT JOIN builds b ON b.device = r.device AND b.driver = r.driver"
-	" AND b.source_hash = r.source_hash AND b.options = r.options"
-	" WHERE r.run_id = ?1 ORDER BY r.variant, r.options";
+#define GET_BUILDS(ptx)                                                                     \
+	"SELECT r.variant, r.options, r.source_hash, r.kernel, b.log, " ptx " FROM run_builds r" \
+	" LEFT JOIN builds b ON b.device = r.device AND b.driver = r.driver"                    \
+	" AND b.source_hash = r.source_hash AND b.options = r.options"                          \
+	" WHERE r.run_id = ?1 ORDER BY r.variant, r.options"
+static const char SQL_GET_BUILDS[] = GET_BUILDS("b.ptx");
+/* Without the PTX, which can be long, for those who read the figures only. */
+static const char SQL_GET_BUILDS_NO_PTX[] = GET_BUILDS("NULL");
 
 static int put_build(struct wl_store *st, const struct wl_build_row *b, struct wl_error *err)
 {
@@ -79,9 +82,9 @@ int wl_store_put_build(struct wl_store *st, long long run_id, const struct wl_bu
 	return store_commit(st, err);
 }
 
-int wl_store_get_builds(struct wl_store *st, long long run_id, json_t **out, struct wl_error *err)
+int wl_store_get_builds(struct wl_store *st, long long run_id, int with_ptx, json_t **out, struct wl_error *err)
 {
-	struct wl_db_stmt *s = store_stmt(st, SQL_GET_BUILDS, err);
+	struct wl_db_stmt *s = store_stmt(st, with_ptx ? SQL_GET_BUILDS : SQL_GET_BUILDS_NO_PTX, err);
 	json_t *list = json_array();
 	int rc;
 

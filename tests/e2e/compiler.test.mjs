@@ -55,6 +55,15 @@ test('transpose_page_shows_registers_local_memory_and_occupancy', async () => {
   await page.context().close();
 });
 
+test('the_run_carries_each_variants_resident_warps_for_the_model', async () => {
+  // From the compiler's account and the H100's limits: the model's latency
+  // ceiling takes each variant's own occupancy.
+  const transpose = (await lab.get('/api/runs/1')).json;
+  assert.deepEqual(transpose.occupancy.padded, { warps: 64, groups: 8 });
+  const copy = (await lab.get('/api/runs/2')).json;
+  assert.deepEqual(copy.occupancy.spill, { warps: 8, groups: 1 }, '255 registers: one group of 8 warps');
+});
+
 test('clicking_a_source_line_marks_its_ptx_and_back', async () => {
   const page = await openPage(browser);
   await page.goto(`${lab.base}/runs/2`);

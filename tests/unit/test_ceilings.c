@@ -39,6 +39,16 @@ void test_ceilings_by_hand(void)
 	CHECK(c.binding == WL_CEIL_LATENCY && NEAR(c.total_ms, cbrt(0.025 * 0.025 * 0.025 + 0.02048 * 0.02048 * 0.02048) + 0.005) &&
 	      fabs(c.total_ms - 0.033931) < 1e-6 && NEAR(c.margin, 0.025 / 0.02048),
 	      "binding %s, total %g", wl_ceiling_name(c.binding), c.total_ms);
+	/* The same copy where the compiler's account allows 8 resident warps per
+	 * unit (255 registers): 80,000 warps in 1,000 waves of 80, 0.2 ms. */
+	{
+		struct wl_device_model spill = dev;
+
+		spill.resident_warps = 8;
+		CHECK(wl_ceilings_compute(&spill, &(struct wl_launch_work){ 10000, 256, 16, 2048, 2048, 0, 0, 0, 0 }, &c) == 0 &&
+		      c.waves == 1000 && NEAR(c.ms[WL_CEIL_LATENCY], 0.2), "at 8 warps: %g waves, %g ms", c.waves,
+		      c.ms[WL_CEIL_LATENCY]);
+	}
 	/* A stride of 16 floats: 32 sectors of 32 bytes per request, each its
 	 * own 64-byte burst: DRAM moves twice the sectors' bytes; a device
 	 * moving single sectors does not. */
