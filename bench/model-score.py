@@ -8,18 +8,14 @@ Reads bench/lab.py's run JSONs (OUT_DIR/run-*.json). Standard library only.
 
 usage: model-score.py OUT_DIR [--misses]
 """
-import glob
-import json
 import statistics
 import sys
 
+from model import load_runs
+
 
 def main():
-    runs = []
-    for path in glob.glob(f'{sys.argv[1]}/run-*.json'):
-        with open(path) as f:
-            runs.append(json.load(f))
-    runs.sort(key=lambda r: r['id'])
+    runs = load_runs(sys.argv[1])
     fam, misses = {}, []
     for run in runs:
         for r in run['results']:

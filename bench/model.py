@@ -17,12 +17,17 @@ def fmt(v, digits=3):
     return '–' if v is None else f'{v:.{digits}g}'
 
 
-def main():
+def load_runs(out_dir):
+    """The run JSONs bench/lab.py saved in out_dir, by id."""
     runs = []
-    for path in glob.glob(f'{sys.argv[1]}/run-*.json'):
+    for path in glob.glob(f'{out_dir}/run-*.json'):
         with open(path) as f:
             runs.append(json.load(f))
-    runs.sort(key=lambda r: r['id'])
+    return sorted(runs, key=lambda r: r['id'])
+
+
+def main():
+    runs = load_runs(sys.argv[1])
     for run in runs:
         if run['experiment'] == 'copy':
             continue
