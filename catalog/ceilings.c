@@ -55,10 +55,15 @@ int wl_ceilings_compute(const struct wl_device_model *d, const struct wl_launch_
 	if (d->dram_gbps <= 0 || w->groups <= 0 || w->items <= 0)
 		return -1;
 	out->dram_bytes = requested;
-	/* Buffers the cache holds are loaded from DRAM once, however often asked. */
-	if (w->footprint_bytes > 0 && d->cache_bytes > 0 && w->footprint_bytes <= d->cache_bytes &&
-	    w->footprint_bytes < loads) {
-		out->dram_bytes = w->footprint_bytes + stores;
+	/* Buffers the cache holds are loaded from DRAM once, however often
+	 * asked; buffers larger than it but asked for many times over (a
+	 * min-plus k loop) once per pass of the cache over them. */
+	if (w->footprint_bytes > 0 && d->cache_bytes > 0 &&
+	    (w->footprint_bytes <= d->cache_bytes ? w->footprint_bytes < loads
+						   : loads >= WL_REUSE_ASKS * w->footprint_bytes)) {
+		double passes = ceil(w->footprint_bytes / d->cache_bytes);
+
+		out->dram_bytes = (w->footprint_bytes * passes < loads ? w->footprint_bytes * passes : loads) + stores;
 		out->reuse = 1;
 	}
 	out->ms[WL_CEIL_DRAM] = out->dram_bytes / (d->dram_gbps * 1e6);

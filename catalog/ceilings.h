@@ -5,8 +5,10 @@
  * - dram: the bytes DRAM moves, in whole bursts (64 bytes on the H100: a
  *   lone 32-byte sector costs two), at the copy ceiling; where the point's
  *   buffers fit in the last-level cache, each byte a kernel loads comes from
- *   DRAM once (its stores still move what they write: scattered writes
- *   reach the cache and DRAM sector by sector);
+ *   DRAM once, and where they do not but its loads ask for them
+ *   WL_REUSE_ASKS times over or more, once per pass of the cache over them
+ *   (its stores still move what they write: scattered writes reach the cache
+ *   and DRAM sector by sector);
  * - cache: where DRAM is spared by reuse, the sectors requested, served by
  *   the last-level cache at its measured read bandwidth;
  * - local: the local-memory passes (requests times their conflict degree)
@@ -58,6 +60,9 @@ struct wl_launch_work {
 	double barriers;		/* barriers one group crosses */
 	double footprint_bytes;		/* the point's buffers (the catalog's memory formula), 0: unknown */
 };
+
+/* Loads this many times the buffers' size are reuse the caches serve. */
+#define WL_REUSE_ASKS 4
 
 enum wl_ceiling { WL_CEIL_DRAM, WL_CEIL_CACHE, WL_CEIL_LOCAL, WL_CEIL_LATENCY, WL_CEIL_BARRIER, WL_CEILINGS };
 

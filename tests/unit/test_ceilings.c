@@ -66,6 +66,14 @@ void test_ceilings_by_hand(void)
 	 * what they write: 1 MB + 20 MB. */
 	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 1000, 256, 8, 100000, 100000, 20000, 0, 0, 1e6 }, &c) == 0 &&
 	      c.reuse && NEAR(c.dram_bytes, 21e6), "stores move what they write: %g bytes", c.dram_bytes);
+	/* Buffers of 120 MB, larger than the 50 MB cache, loaded 1 GB over: three
+	 * passes of the cache over them, 360 MB from DRAM; loaded only twice
+	 * over (240 MB), no reuse is counted. */
+	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 1000, 256, 8, 1e6, 1e6, 0, 0, 0, 120e6 }, &c) == 0 &&
+	      c.reuse && NEAR(c.dram_bytes, 360e6) && NEAR(c.ms[WL_CEIL_CACHE], 1e9 / 4000e6),
+	      "passes: %g bytes from DRAM", c.dram_bytes);
+	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 1000, 256, 8, 240000, 240000, 0, 0, 0, 120e6 }, &c) == 0 &&
+	      !c.reuse && NEAR(c.dram_bytes, 240e6), "asked twice: %g bytes from DRAM", c.dram_bytes);
 	/* Local memory: 100 groups of 1,000 passes over 10 units at 2000 per µs
 	 * = 5 µs; nothing else comes near. */
 	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 100, 256, 1, 128, 128, 0, 1000, 0, 0 }, &c) == 0 &&
