@@ -31,8 +31,6 @@ function waitForLine(child, re, what, timeoutMs = 30000) {
   });
 }
 
-// Resolve once pred() holds (checked every 50 ms), failing after timeoutMs
-// with what was awaited: for events seen as a file or a state, not a time.
 // A small point of every catalog experiment: its declared model simulates
 // and its kernel is traced in well under a second, and a run of all its
 // variants there takes a moment on PoCL.
@@ -48,6 +46,8 @@ export const SMALL_POINTS = {
   banks: { c: 3, local: 64, groups: 4, iters: 64 },
 };
 
+// Resolve once pred() holds (checked every 50 ms), failing after timeoutMs
+// with what was awaited: for events seen as a file or a state, not a time.
 export async function waitFor(pred, what, timeoutMs = 60000) {
   const end = Date.now() + timeoutMs;
   while (!(await pred())) {
