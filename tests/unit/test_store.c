@@ -7,13 +7,14 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "store_check.h"
 #include "store.h"
 #include "wakeup.h"
 
 /* The --db value of the last fresh store. */
 static char target[512];
 
-static struct wl_store *fresh_store(const char *name)
+struct wl_store *check_fresh_store(const char *name)
 {
 	struct wl_store *st = NULL;
 	struct wl_error err;
@@ -26,7 +27,7 @@ static struct wl_store *fresh_store(const char *name)
 	return st;
 }
 
-static long long queue(struct wl_store *st, const char *experiment, const char *device_id)
+long long check_queue_run(struct wl_store *st, const char *experiment, const char *device_id)
 {
 	struct wl_new_run run = {
 		.experiment = experiment,
@@ -70,7 +71,7 @@ static const char *status_of(struct wl_store *st, long long id, char *buf, size_
 
 void test_store_queues_and_reads_runs(void)
 {
-	struct wl_store *st = fresh_store("queue");
+	struct wl_store *st = check_fresh_store("queue");
 	struct wl_error err;
 	json_t *run = NULL;
 	long long id;
@@ -79,7 +80,7 @@ void test_store_queues_and_reads_runs(void)
 	if (!st)
 		return;
 	CHECK(wl_store_schema_version(st, &version, &err) == 0 && version >= 1, "migrated: %d", version);
-	id = queue(st, "transpose", NULL);
+	id = check_queue_run(st, "transpose", NULL);
 	CHECK(id == 1, "first id is 1, got %lld", id);
 	CHECK(wl_store_get_run(st, id, 1, &run, &err) == 0, "%s", err.msg);
 	if (run) {
@@ -97,13 +98,13 @@ void test_store_queues_and_reads_runs(void)
 	      "missing run is NOT_FOUND");
 	wl_store_close(st);
 	/* A second open of the same file sees the run and migrates nothing. */
-	st = fresh_store("queue-reopen");
+	st = check_fresh_store("queue-reopen");
 	wl_store_close(st);
 }
 
 void test_store_claims_oldest_run_for_its_devices(void)
 {
-	struct wl_store *st = fresh_store("claim");
+	struct wl_store *st = check_fresh_store("claim");
 	struct wl_error err;
 	struct wl_claim c;
 	const char *ids[] = { "cpu-0" };
@@ -113,9 +114,9 @@ void test_store_claims_oldest_run_for_its_devices(void)
 	if (!st)
 		return;
 	runner = add_runner(st, getpid(), "cpu-0", "cpu");
-	other = queue(st, "transpose", "gpu-7");	/* not ours */
-	a = queue(st, "transpose", NULL);		/* auto: ours */
-	b = queue(st, "copy", "cpu-0");
+	other = check_queue_run(st, "transpose", "gpu-7");	/* not ours */
+	a = check_queue_run(st, "transpose", NULL);		/* auto: ours */
+	b = check_queue_run(st, "copy", "cpu-0");
 	CHECK(wl_store_claim_run(st, runner, &devs, &c, &err) == 0, "%s", err.msg);
 	CHECK(c.id == a, "claims the oldest run it can serve (%lld), got %lld", a, c.id);
 	CHECK(c.device_id && strcmp(c.device_id, "cpu-0") == 0, "auto resolves to our device");
@@ -140,7 +141,7 @@ void test_store_claims_oldest_run_for_its_devices(void)
 
 void test_store_records_progress_and_results(void)
 {
-	struct wl_store *st = fresh_store("results");
+	struct wl_store *st = check_fresh_store("results");
 	const char *ids[] = { "cpu-0" };
 	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0" };
 	struct wl_result_row ok = { .variant = "naive", .params_json = "{\"n\":256}", .median_ms = 2.0,
@@ -156,7 +157,7 @@ void test_store_records_progress_and_results(void)
 	if (!st)
 		return;
 	runner = add_runner(st, getpid(), "cpu-0", "cpu");
-	id = queue(st, "transpose", "cpu-0");
+	id = check_queue_run(st, "transpose", "cpu-0");
 	CHECK(wl_store_add_result(st, runner, id, &ok, &err) < 0 && err.kind == WL_ERR_CONFLICT,
 	      "results only for running runs");
 	wl_store_claim_run(st, runner, &devs, &c, &err);
@@ -211,7 +212,7 @@ static pid_t dead_pid(void)
 
 void test_store_recovers_runs_of_dead_runners(void)
 {
-	struct wl_store *st = fresh_store("recover");
+	struct wl_store *st = check_fresh_store("recover");
 	const char *ids[] = { "cpu-0" };
 	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0" };
 	struct wl_result_row row = { .variant = "naive", .params_json = "{\"n\":256}", .median_ms = 2.0,
@@ -226,12 +227,12 @@ void test_store_recovers_runs_of_dead_runners(void)
 	if (!st)
 		return;
 	dead = add_runner(st, dead_pid(), "cpu-0", "cpu");
-	id = queue(st, "transpose", "cpu-0");
+	id = check_queue_run(st, "transpose", "cpu-0");
 	CHECK(wl_store_claim_run(st, dead, &devs, &c, &err) == 0 && c.id == id, "dead runner claimed");
 	wl_claim_free(&c);
 	CHECK(wl_store_add_result(st, dead, id, &row, &err) == 0, "%s", err.msg);
 	alive = add_runner(st, getpid(), "cpu-0", "cpu");	/* this process: alive */
-	id_alive = queue(st, "copy", "cpu-0");
+	id_alive = check_queue_run(st, "copy", "cpu-0");
 	CHECK(wl_store_claim_run(st, alive, &devs, &c, &err) == 0 && c.id == id_alive, "live runner claimed");
 	wl_claim_free(&c);
 
@@ -266,7 +267,7 @@ void test_store_recovers_runs_of_dead_runners(void)
 	/* A runner on another host is judged by its heartbeat alone. */
 	{
 		long long far;
-		long long id3 = queue(st, "copy", "cpu-0");
+		long long id3 = check_queue_run(st, "copy", "cpu-0");
 
 		CHECK(wl_store_register_runner(st, "elsewhere", 1, "test", &far, &err) == 0, "%s", err.msg);
 		wl_store_claim_run(st, far, &devs, &c, &err);
@@ -283,7 +284,7 @@ void test_store_recovers_runs_of_dead_runners(void)
 
 void test_store_refuses_when_queue_full(void)
 {
-	struct wl_store *st = fresh_store("full");
+	struct wl_store *st = check_fresh_store("full");
 	struct wl_new_run run = { "copy", NULL, "{}", "auto", NULL, 3, 2 };
 	struct wl_error err;
 	long long id;
@@ -300,7 +301,7 @@ void test_store_refuses_when_queue_full(void)
 
 void test_store_lists_runs_newest_first_with_paging(void)
 {
-	struct wl_store *st = fresh_store("list");
+	struct wl_store *st = check_fresh_store("list");
 	struct wl_run_filter f = { 0 };
 	struct wl_error err;
 	json_t *runs = NULL;
@@ -309,7 +310,7 @@ void test_store_lists_runs_newest_first_with_paging(void)
 	if (!st)
 		return;
 	for (int i = 0; i < 5; i++)
-		queue(st, i % 2 ? "copy" : "transpose", NULL);
+		check_queue_run(st, i % 2 ? "copy" : "transpose", NULL);
 	f.limit = 2;
 	CHECK(wl_store_list_runs(st, &f, &runs, &more, &err) == 0, "%s", err.msg);
 	CHECK(json_array_size(runs) == 2 && more, "a page of 2 with more");
@@ -339,7 +340,7 @@ void test_store_lists_runs_newest_first_with_paging(void)
 
 void test_store_cancels_queued_and_running_runs(void)
 {
-	struct wl_store *st = fresh_store("cancel");
+	struct wl_store *st = check_fresh_store("cancel");
 	const char *ids[] = { "cpu-0" };
 	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0" };
 	struct wl_error err;
@@ -351,8 +352,8 @@ void test_store_cancels_queued_and_running_runs(void)
 	if (!st)
 		return;
 	runner = add_runner(st, getpid(), "cpu-0", "cpu");
-	running = queue(st, "copy", "cpu-0");
-	queued = queue(st, "copy", "cpu-0");
+	running = check_queue_run(st, "copy", "cpu-0");
+	queued = check_queue_run(st, "copy", "cpu-0");
 	wl_store_claim_run(st, runner, &devs, &c, &err);
 	wl_claim_free(&c);
 	CHECK(wl_store_cancel_run(st, queued, &err) == 0, "%s", err.msg);
@@ -370,7 +371,7 @@ void test_store_cancels_queued_and_running_runs(void)
 
 void test_store_releases_a_run_whose_worker_died(void)
 {
-	struct wl_store *st = fresh_store("release");
+	struct wl_store *st = check_fresh_store("release");
 	const char *ids[] = { "cpu-0" };
 	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0" };
 	struct wl_error err;
@@ -383,7 +384,7 @@ void test_store_releases_a_run_whose_worker_died(void)
 	if (!st)
 		return;
 	runner = add_runner(st, getpid(), "cpu-0", "cpu");
-	id = queue(st, "copy", "cpu-0");
+	id = check_queue_run(st, "copy", "cpu-0");
 	for (int attempt = 1; attempt <= 2; attempt++) {
 		wl_store_claim_run(st, runner, &devs, &c, &err);
 		CHECK(c.id == id && c.attempt == attempt, "attempt %d", attempt);
@@ -435,7 +436,7 @@ static void feed_text(struct wl_store *st, long long after, char *buf, size_t le
 
 void test_store_numbers_every_visible_change(void)
 {
-	struct wl_store *st = fresh_store("changes");
+	struct wl_store *st = check_fresh_store("changes");
 	const char *ids[] = { "cpu-0" };
 	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0" };
 	struct wl_result_row ok = { .variant = "naive", .params_json = "{\"n\":256}", .median_ms = 2.0,
@@ -454,9 +455,9 @@ void test_store_numbers_every_visible_change(void)
 	CHECK(last == 0 && text[0] == '\0', "an empty store has no changes (last %lld)", last);
 	runner = add_runner(st, getpid(), "cpu-0", "cpu");
 	CHECK(wl_wakeup_wait(watch, CHECK_NO_WAKE_MS) == 0, "registering a runner changes no run: no wake-up");
-	a = queue(st, "copy", "cpu-0");
+	a = check_queue_run(st, "copy", "cpu-0");
 	CHECK(wl_wakeup_wait(watch, CHECK_WAKE_MS) == 1, "a committed run wakes the watcher");
-	b = queue(st, "copy", "cpu-0");
+	b = check_queue_run(st, "copy", "cpu-0");
 	feed_text(st, 0, text, sizeof(text), &last);
 	CHECK(strcmp(text, "1:queued,2:queued") == 0 && last == 2, "two queued runs: %s (last %lld)", text, last);
 	before = last;
@@ -507,7 +508,7 @@ static void check_counts(struct wl_store *st, const char *when)
 
 void test_store_keeps_run_totals_as_runs_change(void)
 {
-	struct wl_store *st = fresh_store("totals");
+	struct wl_store *st = check_fresh_store("totals");
 	const char *ids[] = { "cpu-0" };
 	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0" };
 	long long counts[WL_STORE_DURATION_BUCKETS], total = -1, runner, a, b;
@@ -521,9 +522,9 @@ void test_store_keeps_run_totals_as_runs_change(void)
 	runner = add_runner(st, getpid(), "cpu-0", "cpu");
 	CHECK(wl_store_run_durations(st, counts, &total, &sum, &err) == 0 && total == 0 && sum == 0,
 	      "no finished run yet: %lld, %g", total, sum);
-	a = queue(st, "copy", "cpu-0");
-	b = queue(st, "copy", "cpu-0");
-	queue(st, "copy", "cpu-0");
+	a = check_queue_run(st, "copy", "cpu-0");
+	b = check_queue_run(st, "copy", "cpu-0");
+	check_queue_run(st, "copy", "cpu-0");
 	check_counts(st, "three queued");
 	wl_store_claim_run(st, runner, &devs, &c, &err);
 	wl_claim_free(&c);
@@ -561,7 +562,7 @@ void test_store_finds_runs_by_any_part_of_their_label(void)
 		{ "い標签", "4" },
 		{ "xyz", "" },
 	};
-	struct wl_store *st = fresh_store("labels");
+	struct wl_store *st = check_fresh_store("labels");
 	struct wl_error err;
 
 	if (!st)
@@ -587,72 +588,5 @@ void test_store_finds_runs_by_any_part_of_their_label(void)
 		      cases[i].ids);
 		json_decref(runs);
 	}
-	wl_store_close(st);
-}
-
-/* Count each record of a store walk by its table into ctx (a JSON object). */
-static int count_rows(void *ctx, json_t *record, struct wl_error *err)
-{
-	const char *table = json_string_value(json_object_get(record, "table"));
-
-	(void)err;
-	json_object_set_new(ctx, table, json_integer(json_integer_value(json_object_get(ctx, table)) + 1));
-	return 0;
-}
-
-/* The compiler's account is kept once per (device, driver, source, options):
- * two runs that built the same program share its log and PTX; each run's
- * variants name theirs with their own figures, and a variant recorded again
- * replaces its row; a run that recorded nothing reads as an empty list. */
-void test_store_keeps_each_build_once(void)
-{
-	struct wl_store *st = fresh_store("builds");
-	struct wl_build_row row = { "tiled", "-D TILE_DIM=32", "gpu-0", "580.1", "abcd", "{\"kernel\":\"mtran\"}",
-				    "ptxas info    : Used 28 registers", ".entry mtran(" };
-	struct wl_error err;
-	json_t *builds = NULL, *counts = json_object(), *rec;
-	long long a, b, c;
-
-	if (!st) {
-		json_decref(counts);
-		return;
-	}
-	a = queue(st, "transpose", NULL);
-	b = queue(st, "transpose", NULL);
-	c = queue(st, "transpose", NULL);
-	CHECK(wl_store_put_build(st, a, &row, &err) == 0, "%s", err.msg);
-	row.kernel_json = "{\"kernel\":\"mtran\",\"launches\":[1]}";
-	CHECK(wl_store_put_build(st, a, &row, &err) == 0, "again: %s", err.msg);
-	/* Another run, the same program: its texts are not stored twice, and a
-	 * later log for the same key does not replace the first. */
-	row.log = "another log";
-	CHECK(wl_store_put_build(st, b, &row, &err) == 0, "%s", err.msg);
-	row.options = "-D TILE_DIM=16";
-	row.ptx = NULL;
-	CHECK(wl_store_put_build(st, b, &row, &err) == 0, "%s", err.msg);
-	CHECK(wl_store_get_builds(st, a, 1, &builds, &err) == 0 && json_array_size(builds) == 1, "run a: one build");
-	rec = json_array_get(builds, 0);
-	CHECK(json_array_size(json_object_get(json_object_get(rec, "kernel"), "launches")) == 1,
-	      "the variant's second record replaced its first");
-	CHECK(strcmp(json_string_value(json_object_get(rec, "log")), "ptxas info    : Used 28 registers") == 0 &&
-	      strcmp(json_string_value(json_object_get(rec, "ptx")), ".entry mtran(") == 0, "its texts");
-	json_decref(builds);
-	CHECK(wl_store_get_builds(st, b, 1, &builds, &err) == 0 && json_array_size(builds) == 2, "run b: two builds");
-	CHECK(strcmp(json_string_value(json_object_get(json_array_get(builds, 1), "log")),
-		     "ptxas info    : Used 28 registers") == 0, "the first log of a key stands");
-	CHECK(json_is_null(json_object_get(json_array_get(builds, 0), "ptx")), "no PTX: null");
-	json_decref(builds);
-	CHECK(wl_store_get_builds(st, a, 0, &builds, &err) == 0 && json_is_null(json_object_get(json_array_get(builds, 0), "ptx")) &&
-	      json_is_string(json_object_get(json_array_get(builds, 0), "log")), "without the PTX: the log only");
-	json_decref(builds);
-	CHECK(wl_store_get_builds(st, c, 1, &builds, &err) == 0 && json_array_size(builds) == 0, "run c: none");
-	json_decref(builds);
-	/* Kept once: the store holds two builds for three variant rows. */
-	CHECK(wl_store_each_row(st, count_rows, counts, &err) == 0, "%s", err.msg);
-	CHECK(json_integer_value(json_object_get(counts, "builds")) == 2 &&
-	      json_integer_value(json_object_get(counts, "run_builds")) == 3,
-	      "2 builds, 3 variant rows: got %lld, %lld", json_integer_value(json_object_get(counts, "builds")),
-	      json_integer_value(json_object_get(counts, "run_builds")));
-	json_decref(counts);
 	wl_store_close(st);
 }
