@@ -46,8 +46,11 @@ int wl_device_model_from_json(const json_t *device, double copy_gbps, double res
 
 int wl_ceilings_compute(const struct wl_device_model *d, const struct wl_launch_work *w, struct wl_ceilings *out)
 {
-	double requested = w->groups * (d->burst_bytes > 32 && w->burst_bytes > 0 ? w->burst_bytes : w->moved_bytes);
-	double stores = w->groups * w->store_bytes, loads = requested > stores ? requested - stores : 0;
+	/* DRAM moves whole bursts where the device's are larger than a sector. */
+	int bursts = d->burst_bytes > 32 && w->burst_bytes > 0;
+	double requested = w->groups * (bursts ? w->burst_bytes : w->moved_bytes);
+	double stores = w->groups * (bursts ? w->store_burst_bytes : w->store_moved_bytes);
+	double loads = requested > stores ? requested - stores : 0;
 	double warps_per_group = ceil(w->items / d->warp), resident;
 	double second = 0, cubes = 0;
 

@@ -55,7 +55,7 @@ struct wl_launch_work {
 	double groups, items;		/* work-groups, work-items in one */
 	double global_requests;		/* warp requests to global memory, one group */
 	double moved_bytes, burst_bytes;	/* sectors' bytes, bursts' bytes, one group */
-	double store_bytes;		/* the stores' part of what DRAM moves, one group */
+	double store_moved_bytes, store_burst_bytes;	/* the stores' part of each, one group */
 	double local_wavefronts;	/* local-memory passes, one group */
 	double barriers;		/* barriers one group crosses */
 	double footprint_bytes;		/* the point's buffers (the catalog's memory formula), 0: unknown */

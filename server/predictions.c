@@ -94,27 +94,47 @@ static json_t *accesses_json(const struct wl_model *m, const struct wl_predictio
 	return list;
 }
 
-/* What one work-group of the launch asks of each memory, and how many
- * groups the launch has (0: not known): the counts the ceilings are made of. */
-static json_t *work_json(const struct wl_prediction *p)
-{
-	double global_requests = 0, sectors = 0, local_requests = 0, wavefronts = 0;
+/* What one work-group of the launch asks of each memory, counted once from
+ * the warp model's figures (m's accesses tell local from global and stores
+ * from loads; a trace's, m NULL, by its conflict degrees): the counts the
+ * ceilings are made of (ceilings.h), and beside them the sectors and the
+ * local requests the API shows. */
+struct work_count {
+	struct wl_launch_work w;
+	double sectors, local_requests;
+};
 
+static void count_work(const struct wl_model *m, const struct wl_prediction *p, double footprint,
+		       struct work_count *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->w = (struct wl_launch_work){ .groups = p->groups, .items = p->items, .moved_bytes = p->moved_bytes,
+					  .burst_bytes = p->burst_bytes, .barriers = p->barriers,
+					  .footprint_bytes = footprint };
 	for (int i = 0; i < p->naccesses; i++) {
 		const struct wl_access_figures *f = &p->access[i];
+		const struct wl_access *a = m && i < m->naccesses ? &m->accesses[i] : NULL;
 
-		if (f->conflict_degree > 0) {
-			local_requests += f->requests;
-			wavefronts += f->requests * f->conflict_degree;
-		} else {
-			global_requests += f->requests;
-			sectors += f->requests * f->sectors_per_request;
+		if (a ? a->space == WL_SPACE_LOCAL : f->conflict_degree > 0) {
+			out->local_requests += f->requests;
+			out->w.local_wavefronts += f->requests * f->conflict_degree;
+			continue;
+		}
+		out->w.global_requests += f->requests;
+		out->sectors += f->requests * f->sectors_per_request;
+		if (a && a->store) {
+			out->w.store_moved_bytes += f->moved_bytes;
+			out->w.store_burst_bytes += f->burst_bytes;
 		}
 	}
-	return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "groups", p->groups, "items", p->items,
-			 "global_requests", global_requests, "sectors", sectors, "moved_bytes", p->moved_bytes,
-			 "burst_bytes", p->burst_bytes, "local_requests", local_requests, "local_wavefronts",
-			 wavefronts);
+}
+
+static json_t *work_json(const struct work_count *c)
+{
+	return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "groups", c->w.groups, "items", c->w.items,
+			 "global_requests", c->w.global_requests, "sectors", c->sectors, "moved_bytes",
+			 c->w.moved_bytes, "burst_bytes", c->w.burst_bytes, "local_requests", c->local_requests,
+			 "local_wavefronts", c->w.local_wavefronts);
 }
 
 /* The sentence a departure gets: the factor, the direction, and the cause
@@ -143,32 +163,6 @@ struct point_context {
 	double footprint;		/* the point's buffers, bytes (0: unknown) */
 };
 
-/* The ceilings of p (m's prediction, or a trace's where m is NULL) at pc
- * into *c; 0 when they time it. */
-static int ceilings_of(const struct point_context *pc, const struct wl_model *m, const struct wl_prediction *p,
-		       struct wl_ceilings *c)
-{
-	double wavefronts = 0, requests = 0, stores = 0;
-	struct wl_launch_work w;
-
-	if (!pc->dm)
-		return -1;
-	for (int i = 0; i < p->naccesses; i++) {
-		const struct wl_access_figures *f = &p->access[i];
-
-		if (f->conflict_degree > 0) {
-			wavefronts += f->requests * f->conflict_degree;
-			continue;
-		}
-		requests += f->requests;
-		if (m && i < m->naccesses && m->accesses[i].store)
-			stores += pc->dm->burst_bytes > 32 && f->burst_bytes > 0 ? f->burst_bytes : f->moved_bytes;
-	}
-	w = (struct wl_launch_work){ p->groups, p->items, requests, p->moved_bytes, p->burst_bytes, stores,
-				     wavefronts, p->barriers, pc->footprint };
-	return wl_ceilings_compute(pc->dm, &w, c);
-}
-
 /* The prediction of one result from the model's figures p (and base's, at
  * the baseline point, or NULL). Its work (bytes or operations) is the one the
  * runner counted for it, so a custom kernel's is its like variant's. With
@@ -184,8 +178,12 @@ static json_t *predict_result(const struct point_context *pc, const struct wl_mo
 	double ms = 0, rate = 0, slowdown = 0, ratio = 0, work;
 	int bandwidth = exp->metric == WL_METRIC_BANDWIDTH, timed = 0, by_slowdown = 0;
 	struct wl_ceilings c;
-	int ceiled = ceilings_of(pc, m, p, &c) == 0;
+	struct work_count count;
+	int ceiled;
 	json_t *o;
+
+	count_work(m, p, pc->footprint, &count);
+	ceiled = pc->dm && wl_ceilings_compute(pc->dm, &count.w, &c) == 0;
 
 	work = json_number_value(json_object_get(r, bandwidth ? "bytes" : "ops"));
 	if (ceiled) {
@@ -226,7 +224,7 @@ static json_t *predict_result(const struct point_context *pc, const struct wl_mo
 	if (o) {
 		json_object_set_new(o, "departure", ratio > 0 ? departure(causes, ceiled ? &c : NULL, pc->dm, p, ratio)
 							      : json_null());
-		json_object_set_new(o, "work", work_json(p));
+		json_object_set_new(o, "work", work_json(&count));
 		json_object_set_new(o, "model", json_string(ceiled ? "ceilings" : "copy ceiling"));
 		if (ceiled) {
 			json_object_update_new(o, wl_ceilings_json(&c, work));
