@@ -216,12 +216,10 @@ static int run_probes(struct probe *p, const struct sizes *z, json_t *facts)
 			  (const void *[]){ &p->b, &iters }) < 0)
 			return -1;
 	ms = timed_n(p, "fact_empty", 256, 256, 1, (size_t[]){ sizeof(cl_mem) }, (const void *[]){ &p->b }, SHORT, 1);
-	t8 = ms < 0 ? -1 : timed_n(p, "fact_stream", (size_t)warp, (size_t)warp, 3, (size_t[]){ sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_uint) },
-				   (const void *[]){ &p->a, &p->b, &(cl_uint){ (cl_uint)warp } }, SHORT, 1);
-	if (t8 < 0)
+	if (ms < 0)
 		return -1;
-	json_object_set_new(facts, "launch_us", json_pack("{s:f, s:f, s:s, s:s}", "value", ms * 1000, "one_access", t8 * 1000, "unit", "µs",
-		"method", "an empty kernel of one work-group, its time from the queue's profiling events (the lower quartile of 41: the device's hiccups only add); one_access: one warp's load and store"));
+	json_object_set_new(facts, "launch_us", fact(ms * 1000, "µs",
+		"an empty kernel of one work-group, its time from the queue's profiling events (the lower quartile of 41: the device's hiccups only add)"));
 	if (chase_cycle(p, z->chase_bytes) < 0 ||
 	    clEnqueueFillBuffer(dev->queue, p->b, &(cl_uint){ 0 }, sizeof(cl_uint), 0, p->b_bytes, 0, NULL, NULL) != CL_SUCCESS ||
 	    (ms = timed(p, "fact_chase", 1, 1, 3, (size_t[]){ sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_uint) },

@@ -14,7 +14,7 @@
 
 /* The version of the probes: facts stored by another version are measured
  * again. */
-#define WL_FACTS_VERSION 8
+#define WL_FACTS_VERSION 9
 
 /* Probe dev (opened here if needed) into *out, an object of facts the
  * caller owns: "launch_us", "latency_ns", "warp_interval_ns",
