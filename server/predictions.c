@@ -166,7 +166,7 @@ struct point_context {
 /* The prediction of one result from the model's figures p (and base's, at
  * the baseline point, or NULL). Its work (bytes or operations) is the one the
  * runner counted for it, so a custom kernel's is its like variant's. With
- * the device's facts its time is the largest of the ceilings plus the launch
+ * the device's facts its time comes from the ceilings and the launch
  * (ceilings.h); without, the bytes its sectors move at the copy ceiling. */
 static json_t *predict_result(const struct point_context *pc, const struct wl_model *m,
 			      const struct wl_model *causes, const json_t *r,
