@@ -1,9 +1,12 @@
-/* Predictions for a run's results. The time a variant should take is the bytes
- * its sectors move at the device's copy ceiling: for a bandwidth experiment
- * the catalog's useful bytes over the predicted efficiency, for a throughput
- * one the simulated group's bytes times the launch's groups. An experiment
- * with a baseline (banks) is compared on slowdown instead: the measured
- * slowdown against the predicted conflict degree over the baseline's. */
+/* Predictions for a run's results. Where the runner measured the device's
+ * facts, the time a variant should take comes from the model's ceilings
+ * (ceilings.h) over what one work-group asks, at the occupancy its build
+ * allows; elsewhere it is the bytes its sectors move at the device's copy
+ * ceiling (for a bandwidth experiment the catalog's useful bytes over the
+ * predicted efficiency, for a throughput one the simulated group's bytes
+ * times the launch's groups). An experiment with a baseline (banks) is
+ * compared on slowdown instead: the predicted time over the baseline's
+ * measured one (without facts, the conflict degree over the baseline's). */
 #include "predictions.h"
 
 #include <math.h>

@@ -1,7 +1,8 @@
 /* The prediction beside each measurement: what the warp model (warp_model.h)
  * makes of the variant's declared accesses at the result's point, on the run's
- * device (its warp width where known, its copy ceiling), and how far the
- * measurement departs from it, with the cause the catalog gives. */
+ * device (its warp width where known, its copy ceiling, its measured facts),
+ * and how far the measurement departs from it, with the cause the model sees
+ * (ceiling_view.h). */
 #ifndef WL_PREDICTIONS_H
 #define WL_PREDICTIONS_H
 
