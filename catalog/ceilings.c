@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-static const char *const names[WL_CEILINGS] = { "dram", "cache", "local", "latency", "barrier" };
+static const char *const names[WL_CEILINGS] = { "dram", "cache", "l1", "local", "latency", "barrier" };
 
 const char *wl_ceiling_name(enum wl_ceiling c)
 {
@@ -38,10 +38,37 @@ int wl_device_model_from_json(const json_t *device, double copy_gbps, double res
 	out->launch_us = fact(facts, "launch_us");
 	out->latency_ns = fact(facts, "latency_ns");
 	out->warp_interval_ns = warps ? fact(facts, "warp_interval_ns") : 0;
+	if (warps) {
+		const json_t *l1 = json_object_get(facts, "l1_requests_per_us");
+
+		out->l1_interval_ns = fact(facts, "l1_interval_ns");
+		out->l1_requests_per_us = json_number_value(json_object_get(l1, "value"));
+		out->l1_passes_per_us = json_number_value(json_object_get(l1, "passes"));
+		out->l1_lines_per_us = json_number_value(json_object_get(l1, "lines"));
+	}
 	out->local_per_us = warps ? fact(facts, "local_wavefronts_per_us") : 0;
 	out->barrier_ns = warps ? fact(facts, "barrier_ns") : 0;
 	out->burst_bytes = fact(facts, "burst_bytes");
 	return out->launch_us > 0;
+}
+
+/* The first level's time for the launch's global loads: each request
+ * takes the longest of what serving one request, its bank passes and its
+ * lines take, on every compute unit at once. 0 where unmeasured. */
+static double first_level_ms(const struct wl_device_model *d, const struct wl_launch_work *w)
+{
+	double us = 0;
+
+	if (d->l1_requests_per_us <= 0 || d->l1_passes_per_us <= 0 || d->l1_lines_per_us <= 0 || d->compute_units <= 0)
+		return 0;
+	for (int i = 0; i < w->nloads; i++) {
+		const struct wl_first_level *l = &w->loads[i];
+		double one = l->requests / d->l1_requests_per_us, passes = l->passes / d->l1_passes_per_us;
+		double lines = l->lines / d->l1_lines_per_us;
+
+		us += one > passes ? (one > lines ? one : lines) : (passes > lines ? passes : lines);
+	}
+	return w->groups * us / d->compute_units / 1000;
 }
 
 int wl_ceilings_compute(const struct wl_device_model *d, const struct wl_launch_work *w, struct wl_ceilings *out)
@@ -57,7 +84,18 @@ int wl_ceilings_compute(const struct wl_device_model *d, const struct wl_launch_
 	memset(out, 0, sizeof(*out));
 	if (d->dram_gbps <= 0 || w->groups <= 0 || w->items <= 0)
 		return -1;
+	/* A load's sectors the first level keeps never leave the compute
+	 * unit: of what the loads request, only the share that misses it
+	 * reaches DRAM. */
+	if (w->reach_bytes > 0 && w->moved_bytes > w->store_moved_bytes &&
+	    w->reach_bytes - w->store_moved_bytes < w->moved_bytes - w->store_moved_bytes) {
+		loads *= (w->reach_bytes - w->store_moved_bytes) / (w->moved_bytes - w->store_moved_bytes);
+		requested = loads + stores;
+		out->first_level = 1;
+	}
 	out->dram_bytes = requested;
+	out->footprint_bytes = w->footprint_bytes;
+	out->hit_share = w->global_requests > 0 ? w->hit_requests / w->global_requests : 0;
 	/* Buffers the cache holds are loaded from DRAM once, however often
 	 * asked; buffers larger than it but asked for many times over (a
 	 * min-plus k loop) once per pass of the cache over them. */
@@ -72,16 +110,21 @@ int wl_ceilings_compute(const struct wl_device_model *d, const struct wl_launch_
 	out->ms[WL_CEIL_DRAM] = out->dram_bytes / (d->dram_gbps * 1e6);
 	/* The cache serves what DRAM is spared; elsewhere every byte passes
 	 * through it on its way from DRAM, at no less than DRAM's pace. */
-	out->cache_bytes = w->groups * w->moved_bytes;
+	out->cache_bytes = w->groups * (w->reach_bytes > 0 ? w->reach_bytes : w->moved_bytes);
 	if (d->cache_gbps > 0 && out->reuse)
 		out->ms[WL_CEIL_CACHE] = out->cache_bytes / (d->cache_gbps * 1e6);
+	out->ms[WL_CEIL_L1] = first_level_ms(d, w);
 	if (d->local_per_us > 0 && d->compute_units > 0)
 		out->ms[WL_CEIL_LOCAL] = w->groups * w->local_wavefronts / (d->local_per_us * d->compute_units) / 1000;
 	out->warps = w->groups * warps_per_group;
 	resident = d->compute_units * d->resident_warps;
 	out->waves = resident > 0 ? ceil(out->warps / resident) : 1;
-	if (d->warp_interval_ns > 0)
-		out->ms[WL_CEIL_LATENCY] = out->waves * (w->global_requests / warps_per_group) * d->warp_interval_ns / 1e6;
+	if (d->warp_interval_ns > 0) {
+		double hits = d->l1_interval_ns > 0 ? w->hit_requests : 0;
+
+		out->ms[WL_CEIL_LATENCY] = out->waves * ((w->global_requests - hits) * d->warp_interval_ns +
+							 hits * d->l1_interval_ns) / warps_per_group / 1e6;
+	}
 	if (d->barrier_ns > 0 && w->barriers > 0 && d->compute_units > 0) {
 		double per_unit = floor(d->resident_warps / warps_per_group);
 		double group_waves = ceil(w->groups / (d->compute_units * (per_unit >= 1 ? per_unit : 1)));

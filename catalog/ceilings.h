@@ -9,12 +9,17 @@
  *   WL_REUSE_ASKS times over or more, once per pass of the cache over them
  *   (its stores still move what they write: scattered writes reach the cache
  *   and DRAM sector by sector);
- * - cache: where DRAM is spared by reuse, the sectors requested, served by
- *   the last-level cache at its measured read bandwidth;
+ * - cache: where DRAM is spared by reuse, the sectors that reach the
+ *   last-level cache (a load's sectors the work-group touched a moment
+ *   before stay in the first level), at its measured read bandwidth;
+ * - l1: the first-level cache's work for global loads, per request the
+ *   largest of one request, its passes over the banks its words fall on
+ *   and its lines, each at the rate measured for it;
  * - local: the local-memory passes (requests times their conflict degree)
  *   over the compute units, at the passes one serves per second;
  * - latency: Little's law — each warp makes its requests one interval apart
- *   (the pace one warp alone keeps), in as many waves as the launch's warps
+ *   (the pace one warp alone keeps; a shorter one for loads the first
+ *   level serves), in as many waves as the launch's warps
  *   take to fit on the device at its occupancy;
  * - barrier: the barriers each work-group crosses (declared), one step
  *   apart (a barrier round trip, measured), in as many waves as the
@@ -33,6 +38,8 @@ struct wl_device_model {
 	double dram_gbps;		/* the copy ceiling */
 	double cache_gbps, cache_bytes;
 	double launch_us, latency_ns, warp_interval_ns;
+	double l1_interval_ns;		/* one warp's pace where its loads hit the first level */
+	double l1_requests_per_us, l1_passes_per_us, l1_lines_per_us;	/* per compute unit */
 	double local_per_us;		/* passes per µs per compute unit */
 	double barrier_ns;		/* a barrier step of resident work-groups */
 	double burst_bytes;
@@ -50,6 +57,15 @@ struct wl_device_model {
 int wl_device_model_from_json(const json_t *device, double copy_gbps, double resident_warps,
 			      struct wl_device_model *out);
 
+/* One global load's work for the first-level cache, one work-group. */
+struct wl_first_level {
+	double requests;
+	double passes;			/* requests times their bank conflict degree */
+	double lines;			/* requests times their lines */
+};
+
+#define WL_LAUNCH_LOADS 8
+
 /* What a launch asks, from the warp model's counts for one work-group. */
 struct wl_launch_work {
 	double groups, items;		/* work-groups, work-items in one */
@@ -59,12 +75,16 @@ struct wl_launch_work {
 	double local_wavefronts;	/* local-memory passes, one group */
 	double barriers;		/* barriers one group crosses */
 	double footprint_bytes;		/* the point's buffers (the catalog's memory formula), 0: unknown */
+	double reach_bytes;		/* what reaches the last level: loads' first misses and stores, one group (0: moved_bytes) */
+	double hit_requests;		/* load requests the first level serves, one group */
+	int nloads;
+	struct wl_first_level loads[WL_LAUNCH_LOADS];
 };
 
 /* Loads this many times the buffers' size are reuse the caches serve. */
 #define WL_REUSE_ASKS 4
 
-enum wl_ceiling { WL_CEIL_DRAM, WL_CEIL_CACHE, WL_CEIL_LOCAL, WL_CEIL_LATENCY, WL_CEIL_BARRIER, WL_CEILINGS };
+enum wl_ceiling { WL_CEIL_DRAM, WL_CEIL_CACHE, WL_CEIL_L1, WL_CEIL_LOCAL, WL_CEIL_LATENCY, WL_CEIL_BARRIER, WL_CEILINGS };
 
 struct wl_ceilings {
 	double ms[WL_CEILINGS];		/* each ceiling's time, 0 where it does not apply */
@@ -74,10 +94,13 @@ struct wl_ceilings {
 	double margin;			/* the binding ceiling over the next largest (>= 1) */
 	double dram_bytes, cache_bytes;	/* what each ceiling counted */
 	int reuse;			/* DRAM moves less than is requested: the buffers fit the cache */
+	int first_level;		/* the first level keeps some of what the loads request */
+	double hit_share;		/* the share of the global requests it serves */
+	double footprint_bytes;		/* the point's buffers, 0: unknown */
 	double warps, waves;		/* the launch's warps, and their waves at the occupancy */
 };
 
-/* The name of a ceiling ("dram", "cache", "local", "latency", "barrier"). */
+/* The name of a ceiling ("dram", "cache", "l1", "local", "latency", "barrier"). */
 const char *wl_ceiling_name(enum wl_ceiling c);
 
 /* The ceilings of work w on device d into *out. -1 where nothing can be

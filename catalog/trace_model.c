@@ -89,10 +89,10 @@ static void count_request(const struct record *records, size_t n, struct wl_trac
 	for (size_t i = 0; i < n; i++)
 		addr[i] = records[i].address;
 	site->figures.requests++;
-	if (site->local) {
-		*degree += wl_model_conflict_degree(addr, (int)n, bytes, scratch);
+	/* Local memory's banks, or for global a first-level cache's. */
+	*degree += wl_model_conflict_degree(addr, (int)n, bytes, scratch);
+	if (site->local)
 		return;
-	}
 	*sectors += wl_model_units(addr, (int)n, bytes, WL_MODEL_SECTOR, scratch);
 	*lines += wl_model_units(addr, (int)n, bytes, WL_MODEL_LINE, scratch);
 	*useful += wl_model_useful_bytes(addr, (int)n, bytes, scratch);
@@ -128,6 +128,9 @@ static void count(const struct reader *r, struct wl_trace_figures *out, long lon
 			f->lines_per_request = lines[s] / f->requests;
 			f->useful_bytes = useful[s];
 			f->moved_bytes = sectors[s] * WL_MODEL_SECTOR;
+			f->bank_degree = degree[s] / f->requests;
+			/* No first-level reuse is claimed from a trace yet. */
+			f->distinct_bytes = f->moved_bytes;
 			f->efficiency = f->moved_bytes > 0 ? f->useful_bytes / f->moved_bytes : 0;
 		}
 		wl_prediction_add(&out->total, f, site->local);

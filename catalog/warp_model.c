@@ -18,7 +18,9 @@ struct sim {
 	long long items, lsz0, warps;
 	long long sample_visits, visits, trips, steps;
 	double deadline;	/* CLOCK_MONOTONIC seconds, or 0 */
-	double requests, sectors, lines, bursts, useful, degree;
+	double requests, sectors, lines, bursts, useful, degree, banks;
+	long long *seen;	/* a global load's sectors over the sample, seen_n of them */
+	int seen_n;
 	struct wl_error *err;
 };
 
@@ -87,6 +89,7 @@ static int visit(struct sim *s)
 {
 	long long addr[WL_MODEL_LANES_MAX], scratch[WL_MODEL_LANES_MAX * 4];
 	const struct wl_access *a = s->a;
+	int k;
 	long long *v = s->vars + s->nparams;
 
 	for (long long w = 0; w < s->warps; w++) {
@@ -122,10 +125,16 @@ static int visit(struct sim *s)
 			s->degree += wl_model_conflict_degree(addr, n, a->bytes, scratch);
 			continue;
 		}
-		s->sectors += wl_model_units(addr, n, a->bytes, WL_MODEL_SECTOR, scratch);
+		k = wl_model_units(addr, n, a->bytes, WL_MODEL_SECTOR, scratch);
+		s->sectors += k;
+		if (s->seen) {
+			memcpy(s->seen + s->seen_n, scratch, sizeof(*scratch) * (size_t)k);
+			s->seen_n += k;
+		}
 		s->lines += wl_model_units(addr, n, a->bytes, WL_MODEL_LINE, scratch);
 		s->bursts += wl_model_units(addr, n, a->bytes, WL_MODEL_BURST, scratch);
 		s->useful += wl_model_useful_bytes(addr, n, a->bytes, scratch);
+		s->banks += wl_model_conflict_degree(addr, n, a->bytes, scratch);
 	}
 	return 0;
 }
@@ -168,9 +177,10 @@ spent:
 	return -1;
 }
 
-static void figures(const struct sim *s, struct wl_access_figures *f)
+static void figures(struct sim *s, struct wl_access_figures *f)
 {
 	double scale = s->visits ? (double)s->trips / (double)s->visits : 0;
+	int distinct_sectors = s->seen ? distinct(s->seen, s->seen_n) : 0;
 
 	memset(f, 0, sizeof(*f));
 	f->requests = s->requests * scale;
@@ -181,9 +191,11 @@ static void figures(const struct sim *s, struct wl_access_figures *f)
 	f->lines_per_request = s->lines / s->requests;
 	f->bursts_per_request = s->bursts / s->requests;
 	f->conflict_degree = s->degree / s->requests;
+	f->bank_degree = s->banks / s->requests;
 	f->useful_bytes = s->useful * scale;
 	f->moved_bytes = s->sectors * WL_MODEL_SECTOR * scale;
 	f->burst_bytes = s->bursts * WL_MODEL_BURST * scale;
+	f->distinct_bytes = s->seen ? distinct_sectors * WL_MODEL_SECTOR * scale : f->moved_bytes;
 	f->efficiency = s->sectors ? s->useful / (s->sectors * WL_MODEL_SECTOR) : 0;
 }
 
@@ -233,6 +245,7 @@ void wl_prediction_add(struct wl_prediction *p, const struct wl_access_figures *
 	p->useful_bytes += f->useful_bytes;
 	p->moved_bytes += f->moved_bytes;
 	p->burst_bytes += f->burst_bytes;
+	p->distinct_bytes += f->distinct_bytes;
 	if (f->sectors_per_request > p->sectors_per_request)
 		p->sectors_per_request = f->sectors_per_request;
 	p->efficiency = p->moved_bytes > 0 ? p->useful_bytes / p->moved_bytes : 0;
@@ -273,9 +286,23 @@ int wl_model_predict(const struct wl_model *m, const long long *params, int npar
 		s.items = s.lsz0 * vars[nparams + WL_VAR_LSZ1];
 		s.warps = (s.items + s.lanes - 1) / s.lanes;
 		s.sample_visits = WL_MODEL_SAMPLE / s.warps > 0 ? WL_MODEL_SAMPLE / s.warps : 1;
-		if (run_loops(&s, 0) < 0)
+		/* A load in a loop finds in the first level what the group
+		 * touched on the iterations before (without one, the warps'
+		 * requests are in flight together: they all miss). Each request
+		 * of the sample touches at most a warp's lanes times (16 bytes /
+		 * a sector + 2) sectors. */
+		if (s.a->space == WL_SPACE_GLOBAL && !s.a->store && s.a->nloops > 0 &&
+		    !(s.seen = malloc(sizeof(*s.seen) * (size_t)(s.sample_visits * s.warps) * WL_MODEL_LANES_MAX * 3))) {
+			wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 			goto out;
-		figures(&s, f);
+		}
+		rc = run_loops(&s, 0);
+		if (rc == 0)
+			figures(&s, f);
+		free(s.seen);
+		if (rc < 0)
+			goto out;
+		rc = -1;
 		out->sampled |= f->sampled;
 		wl_prediction_add(out, f, m->accesses[i].space == WL_SPACE_LOCAL);
 	}

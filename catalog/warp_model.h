@@ -31,8 +31,15 @@ struct wl_access_figures {
 	double bursts_per_request;	/* global: distinct 64-byte pairs of sectors */
 	double efficiency;		/* global: useful bytes / bytes of the sectors */
 	double conflict_degree;		/* local: mean passes per request over the ideal */
+	double bank_degree;		/* global: the same over the words, as a first-level cache's banks serve them */
 	double useful_bytes, moved_bytes;	/* global, one work-group */
 	double burst_bytes;		/* global, one work-group, in whole 64-byte bursts */
+	/* Global loads: the bytes of the distinct sectors the work-group
+	 * touches over the simulated iterations, scaled like the rest — what
+	 * misses a first-level cache that keeps the group's recent lines (the
+	 * rest are its hits). Stores: their moved bytes (they go on to the
+	 * last level whatever the first keeps). */
+	double distinct_bytes;
 	int sampled;			/* its loops were cut to WL_MODEL_SAMPLE requests */
 };
 
@@ -46,6 +53,7 @@ struct wl_prediction {
 	double conflict_degree;		/* the worst local access */
 	double useful_bytes, moved_bytes;	/* global, one work-group */
 	double burst_bytes;		/* the same in whole 64-byte bursts */
+	double distinct_bytes;		/* what misses the first level, one work-group */
 	double groups;			/* work-groups in the launch, or 0 without a grid */
 	double items;			/* work-items in one work-group */
 	double barriers;		/* barriers one work-group crosses (0: none declared) */

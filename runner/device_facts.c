@@ -1,4 +1,4 @@
-/* The device facts probes (see device_facts.h): six small kernels in one
+/* The device facts probes (see device_facts.h): small kernels in one
  * program, each timed with the queue's profiling events, the median of a few
  * launches after a warm-up. */
 #include "device_facts.h"
@@ -76,6 +76,22 @@ static const char FACTS_SOURCE[] =
 	"		barrier(CLK_LOCAL_MEM_FENCE);\n"
 	"		acc += t[(lid + r + 1) & 255];\n"
 	"		barrier(CLK_LOCAL_MEM_FENCE);\n"
+	"	}\n"
+	"	out[get_global_id(0)] = acc;\n"
+	"}\n"
+	/* Loads the first-level cache serves: each request's 32 lanes spread
+	 * over `lines` lines (lane % lines), on words `skew` banks apart from
+	 * line to line (0: every line's word in one bank), eight requests per
+	 * iteration a 4 KB block apart, the whole 40 KB read over and over. The
+	 * sums hang on no load, so a warp keeps as many in flight as it can. */
+	"__kernel void fact_l1(__global const float *in, __global float *out, uint iters, uint lines, uint skew)\n"
+	"{\n"
+	"	uint lane = get_local_id(0) % 32;\n"
+	"	__global const float *q = in + (lane % lines) * 32 + ((lane / lines + skew * (lane % lines)) & 31);\n"
+	"	float acc = 0.0f;\n"
+	"	for (uint k = 0; k < iters; k++) {\n"
+	"		__global const float *p = q + (k & 7) * 32;\n"
+	"		acc += ((p[0] + p[1024]) + (p[2048] + p[3072])) + ((p[4096] + p[5120]) + (p[6144] + p[7168]));\n"
 	"	}\n"
 	"	out[get_global_id(0)] = acc;\n"
 	"}\n"
@@ -199,6 +215,36 @@ static void size_probes(const struct wl_cl_device *dev, long long cache_bytes, s
 		z->cache_bytes /= 2;
 }
 
+/* The first-level cache, eight work-groups of 256 per compute unit: warp
+ * requests of one line; requests of 32 lines on one bank (a pass per
+ * line); requests of 32 lines on 32 banks (the lines alone); and one warp
+ * alone's pace when its loads hit. */
+static int l1_probes(struct probe *p, const struct sizes *z, int warp, json_t *facts)
+{
+	cl_uint iters = z->local_iters / 4, alone = z->local_iters * 2, one = 1, all = 32, none = 0;
+	double warps = (double)z->local_groups * (256.0 / warp), units = p->dev->compute_units, per_us[3], ms;
+	const size_t sizes[] = { sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_uint), sizeof(cl_uint), sizeof(cl_uint) };
+	const cl_uint *shape[3][2] = { { &one, &none }, { &all, &none }, { &all, &one } };
+
+	for (int i = 0; i < 3; i++) {
+		ms = timed(p, "fact_l1", z->local_groups * 256, 256, 5, sizes,
+			   (const void *[]){ &p->a, &p->b, &iters, shape[i][0], shape[i][1] });
+		if (ms < 0)
+			return -1;
+		per_us[i] = warps * iters * 8 * *shape[i][0] / (ms * 1000) / units;
+	}
+	ms = timed(p, "fact_l1", (size_t)warp, (size_t)warp, 5, sizes, (const void *[]){ &p->a, &p->b, &alone, &one, &none });
+	if (ms < 0)
+		return -1;
+	json_object_set_new(facts, "l1_requests_per_us", json_pack("{s:f, s:f, s:f, s:s, s:s}",
+		"value", per_us[0], "passes", per_us[1], "lines", per_us[2], "unit", "per µs per compute unit",
+		"method", "eight work-groups of 256 per compute unit read the same 40 KB over and over: warp requests of one line each (value); "
+			  "of 32 lines with every word in one bank, a pass per line (passes: lines per µs); of 32 lines on 32 banks (lines: lines per µs)"));
+	json_object_set_new(facts, "l1_interval_ns", fact(ms * 1e6 / ((double)alone * 8), "ns",
+		"one warp alone reads the same 40 KB over and over, a line per request, eight requests an iteration: the time per request where the first-level cache holds what it reads"));
+	return 0;
+}
+
 /* Each probe into facts; -1 with p->err set at the first that fails. */
 static int run_probes(struct probe *p, const struct sizes *z, json_t *facts)
 {
@@ -259,6 +305,8 @@ static int run_probes(struct probe *p, const struct sizes *z, json_t *facts)
 		json_object_set_new(facts, "barrier_ns", fact(ms * 1e6 / rounds, "ns",
 			"eight work-groups of 256 per compute unit store to local memory, cross a barrier, load a neighbour's word and cross another, over and over: the time of one such step, as a reduction's tree takes one per level"));
 	}
+	if (l1_probes(p, z, warp, facts) < 0)
+		return -1;
 	reps = (cl_uint)(z->cache_total / z->cache_bytes);
 	ms = timed(p, "fact_cache", (size_t)dev->compute_units * 1024, 256, 4,
 		   (size_t[]){ sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_uint), sizeof(cl_uint) },

@@ -3,7 +3,9 @@
  * kernel takes (launch cost), how long a dependent load waits (latency), how
  * often one warp alone streams a request (latency over the parallelism a
  * warp has), how many local-memory passes (wavefronts) a compute unit serves
- * per second, the bandwidth of reads the last-level cache serves, and the
+ * per second, what the first-level cache serves (requests, bank passes,
+ * lines) and a warp's pace on its hits, the bandwidth of reads the
+ * last-level cache serves, and the
  * bytes DRAM moves per burst. Each fact is {"value", "unit", "method"}. */
 #ifndef WL_DEVICE_FACTS_H
 #define WL_DEVICE_FACTS_H
@@ -14,10 +16,10 @@
 
 /* The version of the probes: facts stored by another version are measured
  * again. */
-#define WL_FACTS_VERSION 9
+#define WL_FACTS_VERSION 10
 
 /* Probe dev (opened here if needed) into *out, an object of facts the
- * caller owns: "launch_us", "latency_ns", "warp_interval_ns",
+ * caller owns: "launch_us", "latency_ns", "warp_interval_ns", "l1_requests_per_us", "l1_interval_ns",
  * "local_wavefronts_per_us" (per compute unit), "cache_gbps", "burst_bytes",
  * and "version". cache_bytes is the device's last-level cache (0: unknown):
  * the latency chase and the cache read are sized from it. Probes are sized

@@ -118,12 +118,16 @@ static void describe_cache(struct wl_store *st, struct wl_cl_device *dev)
 	if (json_object_get(facts, "error"))
 		wl_log_warn("device %s: facts not measured: %s", dev->id, json_string_value(json_object_get(facts, "error")));
 	else
-		wl_log_info("device %s: launch %.1f µs, latency %.0f ns, a warp's request every %.0f ns (%.0f scattered), %.0f local passes/µs per unit, cache %.0f GB/s, bursts of %lld bytes",
+		wl_log_info("device %s: launch %.1f µs, latency %.0f ns, a warp's request every %.0f ns (%.0f scattered, %.1f hitting the first level), %.0f local passes/µs per unit, first level %.0f requests/µs per unit (%.0f one-bank passes, %.0f lines), cache %.0f GB/s, bursts of %lld bytes",
 			    dev->id, json_real_value(json_object_get(json_object_get(facts, "launch_us"), "value")),
 			    json_real_value(json_object_get(json_object_get(facts, "latency_ns"), "value")),
 			    json_real_value(json_object_get(json_object_get(facts, "warp_interval_ns"), "value")),
 			    json_real_value(json_object_get(json_object_get(facts, "warp_interval_ns"), "scattered")),
+			    json_real_value(json_object_get(json_object_get(facts, "l1_interval_ns"), "value")),
 			    json_real_value(json_object_get(json_object_get(facts, "local_wavefronts_per_us"), "value")),
+			    json_real_value(json_object_get(json_object_get(facts, "l1_requests_per_us"), "value")),
+			    json_real_value(json_object_get(json_object_get(facts, "l1_requests_per_us"), "passes")),
+			    json_real_value(json_object_get(json_object_get(facts, "l1_requests_per_us"), "lines")),
 			    json_real_value(json_object_get(json_object_get(facts, "cache_gbps"), "value")),
 			    (long long)json_integer_value(json_object_get(json_object_get(facts, "burst_bytes"), "value")));
 	json_object_set_new(dev->info, "facts", facts);

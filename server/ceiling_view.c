@@ -18,11 +18,11 @@ json_t *wl_ceilings_json(const struct wl_ceilings *c, double work)
 		json_object_set_new(rates, name, c->ms[i] > 0 && work > 0 ?
 				    json_real(work / ((c->ms[i] + c->launch_ms) * 1e6)) : json_null());
 	}
-	return json_pack("{s:o, s:o, s:f, s:s, s:o, s:f, s:f, s:b, s:f, s:f}", "ceilings", ms ? ms : json_null(),
+	return json_pack("{s:o, s:o, s:f, s:s, s:o, s:f, s:f, s:b, s:f, s:f, s:f}", "ceilings", ms ? ms : json_null(),
 			 "ceiling_rates", rates ? rates : json_null(),
 			 "launch_ms", c->launch_ms, "binding", wl_ceiling_name(c->binding), "binding_margin",
 			 c->margin > 0 ? json_real(c->margin) : json_null(), "dram_bytes", c->dram_bytes, "cache_bytes", c->cache_bytes, "reuse", c->reuse,
-			 "warps", c->warps, "waves", c->waves);
+			 "warps", c->warps, "waves", c->waves, "l1_hit_share", c->hit_share);
 }
 
 /* Whether the catalog's cause names something p's accesses exclude: local
@@ -31,6 +31,28 @@ static int excluded(const char *cause, const struct wl_prediction *p)
 {
 	return !p->has_local && (strcasestr(cause, "bank") || strcasestr(cause, "local-memory") ||
 				 strcasestr(cause, "local memory"));
+}
+
+/* Where the kernel reads again what it read: the levels that serve it. */
+static void reuse_cause(const struct wl_ceilings *c, const struct wl_device_model *d, char *buf, size_t len)
+{
+	char last[300] = "";
+
+	if (c->reuse && c->footprint_bytes > 0 && c->footprint_bytes <= d->cache_bytes)
+		snprintf(last, sizeof(last), "the buffers (%.3g MB) fit the last-level cache, so DRAM moves them once",
+			 c->footprint_bytes / 1e6);
+	else if (c->reuse && c->footprint_bytes > 0)
+		snprintf(last, sizeof(last), "the loads ask for the buffers (%.3g MB, more than the last-level cache's "
+			 "%.3g MB) many times over, and the cache keeps them between passes", c->footprint_bytes / 1e6,
+			 d->cache_bytes / 1e6);
+	if (c->first_level)
+		snprintf(buf, len, "reuse in the caches: a work-group reads again what it read on the iterations "
+			 "before, and the first-level cache serves %.0f%% of its requests%s%s; more is kept than the "
+			 "model counts", 100 * c->hit_share, last[0] ? "; " : "", last);
+	else
+		snprintf(buf, len, "reuse in the caches: %s, and the first-level caches keep what a work-group reads "
+			 "again, so fewer bytes than the %.3g MB requested reach even the last-level cache", last,
+			 c->cache_bytes / 1e6);
 }
 
 const char *wl_departure_cause(const struct wl_ceilings *c, const struct wl_device_model *d,
@@ -46,10 +68,8 @@ const char *wl_departure_cause(const struct wl_ceilings *c, const struct wl_devi
 	} else if (c && ratio < 1 && c->binding == WL_CEIL_LATENCY) {
 		snprintf(buf, len, "latency not hidden at this occupancy: %.0f warps in %.0f wave(s), each making "
 			 "its requests one at a time", c->warps, c->waves);
-	} else if (c && ratio > 1 && c->reuse) {
-		snprintf(buf, len, "reuse in the caches: the buffers (%.3g MB) fit the last-level cache, and the "
-			 "first-level caches keep what a work-group reads again, so fewer bytes than the %.3g MB requested "
-			 "reach even the last-level cache", c->dram_bytes / 1e6, c->cache_bytes / 1e6);
+	} else if (c && ratio > 1 && (c->reuse || c->first_level)) {
+		reuse_cause(c, d, buf, len);
 	} else if (catalog_cause && !excluded(catalog_cause, p)) {
 		snprintf(buf, len, "%s", catalog_cause);
 	}

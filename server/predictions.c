@@ -107,6 +107,21 @@ struct work_count {
 	double sectors, local_requests;
 };
 
+/* Whether m stores inside a loop: its loads then cannot run ahead of the
+ * stores before them (they may be to the same bytes), and each waits its
+ * turn at the pace one warp keeps through such a loop (the device's warp
+ * interval, measured on one), whichever level serves it. A trace's (m
+ * NULL) is taken to. */
+static int stores_in_loops(const struct wl_model *m)
+{
+	if (!m)
+		return 1;
+	for (int i = 0; i < m->naccesses; i++)
+		if (m->accesses[i].store && m->accesses[i].nloops > 0)
+			return 1;
+	return 0;
+}
+
 static void count_work(const struct wl_model *m, const struct wl_prediction *p, double footprint,
 		       struct work_count *out)
 {
@@ -128,15 +143,27 @@ static void count_work(const struct wl_model *m, const struct wl_prediction *p, 
 		if (a && a->store) {
 			out->w.store_moved_bytes += f->moved_bytes;
 			out->w.store_burst_bytes += f->burst_bytes;
+			out->w.reach_bytes += f->moved_bytes;
+			continue;
 		}
+		/* A load: the sectors it touched a moment before are the first
+		 * level's hits. */
+		out->w.reach_bytes += f->distinct_bytes;
+		if (!stores_in_loops(m) && f->moved_bytes > 0 && f->distinct_bytes < f->moved_bytes)
+			out->w.hit_requests += f->requests * (1 - f->distinct_bytes / f->moved_bytes);
+		if (out->w.nloads < WL_LAUNCH_LOADS)
+			out->w.loads[out->w.nloads++] = (struct wl_first_level){
+				.requests = f->requests, .passes = f->requests * f->bank_degree,
+				.lines = f->requests * f->lines_per_request };
 	}
 }
 
 static json_t *work_json(const struct work_count *c)
 {
-	return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "groups", c->w.groups, "items", c->w.items,
+	return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "groups", c->w.groups, "items", c->w.items,
 			 "global_requests", c->w.global_requests, "sectors", c->sectors, "moved_bytes",
-			 c->w.moved_bytes, "burst_bytes", c->w.burst_bytes, "local_requests", c->local_requests,
+			 c->w.moved_bytes, "burst_bytes", c->w.burst_bytes, "reach_bytes", c->w.reach_bytes,
+			 "l1_hit_requests", c->w.hit_requests, "local_requests", c->local_requests,
 			 "local_wavefronts", c->w.local_wavefronts);
 }
 

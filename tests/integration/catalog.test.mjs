@@ -139,6 +139,10 @@ test('every_variant_declares_its_accesses_and_every_result_carries_a_prediction'
   const v1 = runs.minplus.results.find((r) => r.variant === 'v1' && r.params.n === 520).prediction;
   assert.ok(v1.efficiency > 3 * v0.efficiency, 'v1 coalesces what v0 does not');
   assert.ok(v0.gops > 0, 'a throughput family is predicted from its grid');
+  // Its k loop reads again what it read: few of its sectors reach past the
+  // first level, and most requests are served there.
+  assert.ok(v0.work.reach_bytes > 0 && v0.work.reach_bytes < v0.work.moved_bytes / 8, JSON.stringify(v0.work));
+  assert.ok(v0.work.l1_hit_requests > v0.work.global_requests / 2, JSON.stringify(v0.work));
 });
 
 test('the_csv_carries_the_predictions', async () => {
@@ -194,13 +198,17 @@ test('every_family_carries_its_ceilings_and_the_binding_one', async () => {
       assert.equal(p.ceilings.local_ms, null, `${where}: no local-memory ceiling on a CPU`);
       assert.equal(p.ceilings.latency_ms, null, `${where}: no latency ceiling on a CPU`);
       assert.equal(p.ceilings.barrier_ms, null, `${where}: no barrier ceiling on a CPU`);
+      assert.equal(p.ceilings.l1_ms, null, `${where}: no first-level ceiling on a CPU`);
     }
   }
   // The device record holds the measured facts, each saying how it was found.
   const device = (await lab.get('/api/devices')).json.devices[0];
-  for (const f of ['launch_us', 'latency_ns', 'warp_interval_ns', 'local_wavefronts_per_us', 'cache_gbps', 'burst_bytes']) {
+  for (const f of ['launch_us', 'latency_ns', 'warp_interval_ns', 'local_wavefronts_per_us', 'cache_gbps', 'burst_bytes',
+    'l1_requests_per_us', 'l1_interval_ns']) {
     const fact = device.facts[f];
     assert.ok(fact && fact.value > 0 && fact.unit && fact.method.length > 20, `${f}: ${JSON.stringify(fact)}`);
   }
+  assert.ok(device.facts.l1_requests_per_us.passes > 0 && device.facts.l1_requests_per_us.lines > 0,
+    JSON.stringify(device.facts.l1_requests_per_us));
   assert.equal(device.facts.version, runs.copy.device.facts.version);
 });

@@ -93,7 +93,9 @@ const char *check_store_pg;
 	X(departures_name_only_causes_the_kernel_can_have)                              \
 	X(device_model_reads_the_facts)                                                 \
 	X(declared_barriers_are_counted)                                                \
-	X(minplus_reuse_by_hand)
+	X(minplus_reuse_by_hand)                                                        \
+	X(first_level_ceiling_by_hand)                                                  \
+	X(minplus_first_level_by_hand)
 
 #define DECLARE(name) void test_##name(void);
 TESTS(DECLARE)

@@ -20,6 +20,20 @@ static const struct wl_device_model dev = {
 	.resident_warps = 64,
 };
 
+/* The counts of a launch, in wl_launch_work's order up to the footprint. */
+static const struct wl_launch_work *work(double groups, double items, double requests, double moved, double burst,
+					 double store_moved, double store_burst, double local, double barriers,
+					 double footprint)
+{
+	static struct wl_launch_work w;
+
+	w = (struct wl_launch_work){ .groups = groups, .items = items, .global_requests = requests,
+				     .moved_bytes = moved, .burst_bytes = burst, .store_moved_bytes = store_moved,
+				     .store_burst_bytes = store_burst, .local_wavefronts = local, .barriers = barriers,
+				     .footprint_bytes = footprint };
+	return &w;
+}
+
 void test_ceilings_by_hand(void)
 {
 	struct wl_ceilings c;
@@ -30,7 +44,7 @@ void test_ceilings_by_hand(void)
 	 * ceiling of its own where every byte comes from DRAM). Latency: 80,000
 	 * warps in 125 waves of 640, 2 requests each at 100 ns: 0.025 ms —
 	 * larger: the copy is latency-bound on this small device. */
-	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 10000, 256, 16, 2048, 2048, 0, 0, 0, 0, 0 }, &c) == 0, "copy");
+	CHECK(wl_ceilings_compute(&dev, work(10000, 256, 16, 2048, 2048, 0, 0, 0, 0, 0), &c) == 0, "copy");
 	CHECK(NEAR(c.ms[WL_CEIL_DRAM], 0.02048) && c.ms[WL_CEIL_CACHE] == 0 && c.ms[WL_CEIL_LOCAL] == 0,
 	      "dram %g, cache %g", c.ms[WL_CEIL_DRAM], c.ms[WL_CEIL_CACHE]);
 	CHECK(c.warps == 80000 && c.waves == 125 && NEAR(c.ms[WL_CEIL_LATENCY], 0.025), "latency %g in %g waves",
@@ -45,42 +59,42 @@ void test_ceilings_by_hand(void)
 		struct wl_device_model spill = dev;
 
 		spill.resident_warps = 8;
-		CHECK(wl_ceilings_compute(&spill, &(struct wl_launch_work){ 10000, 256, 16, 2048, 2048, 0, 0, 0, 0, 0 }, &c) == 0 &&
+		CHECK(wl_ceilings_compute(&spill, work(10000, 256, 16, 2048, 2048, 0, 0, 0, 0, 0), &c) == 0 &&
 		      c.waves == 1000 && NEAR(c.ms[WL_CEIL_LATENCY], 0.2), "at 8 warps: %g waves, %g ms", c.waves,
 		      c.ms[WL_CEIL_LATENCY]);
 	}
 	/* A stride of 16 floats: 32 sectors of 32 bytes per request, each its
 	 * own 64-byte burst: DRAM moves twice the sectors' bytes; a device
 	 * moving single sectors does not. */
-	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 1000, 256, 8, 8192, 16384, 0, 0, 0, 0, 0 }, &c) == 0 &&
+	CHECK(wl_ceilings_compute(&dev, work(1000, 256, 8, 8192, 16384, 0, 0, 0, 0, 0), &c) == 0 &&
 	      NEAR(c.dram_bytes, 16384000), "bursts: %g bytes", c.dram_bytes);
 	d32.burst_bytes = 32;
-	CHECK(wl_ceilings_compute(&d32, &(struct wl_launch_work){ 1000, 256, 8, 8192, 16384, 0, 0, 0, 0, 0 }, &c) == 0 &&
+	CHECK(wl_ceilings_compute(&d32, work(1000, 256, 8, 8192, 16384, 0, 0, 0, 0, 0), &c) == 0 &&
 	      NEAR(c.dram_bytes, 8192000), "sectors: %g bytes", c.dram_bytes);
 	/* Buffers of 1 MB the 50 MB cache holds, asked 100 MB of: DRAM moves 1 MB
 	 * (0.001 ms), the cache serves the 100 MB (0.025 ms) and binds. */
-	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 1000, 256, 8, 100000, 100000, 0, 0, 0, 0, 1e6 }, &c) == 0 &&
+	CHECK(wl_ceilings_compute(&dev, work(1000, 256, 8, 100000, 100000, 0, 0, 0, 0, 1e6), &c) == 0 &&
 	      c.reuse && NEAR(c.dram_bytes, 1e6) && NEAR(c.ms[WL_CEIL_CACHE], 0.025) && c.binding == WL_CEIL_CACHE,
 	      "reuse: dram %g bytes, cache %g ms, binding %s", c.dram_bytes, c.ms[WL_CEIL_CACHE], wl_ceiling_name(c.binding));
 	/* The same with 20 MB of scattered stores: loads come once, stores move
 	 * what they write: 1 MB + 20 MB. */
-	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 1000, 256, 8, 100000, 100000, 20000, 20000, 0, 0, 1e6 }, &c) == 0 &&
+	CHECK(wl_ceilings_compute(&dev, work(1000, 256, 8, 100000, 100000, 20000, 20000, 0, 0, 1e6), &c) == 0 &&
 	      c.reuse && NEAR(c.dram_bytes, 21e6), "stores move what they write: %g bytes", c.dram_bytes);
 	/* Buffers of 120 MB, larger than the 50 MB cache, loaded 1 GB over: three
 	 * passes of the cache over them, 360 MB from DRAM; loaded only twice
 	 * over (240 MB), no reuse is counted. */
-	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 1000, 256, 8, 1e6, 1e6, 0, 0, 0, 0, 120e6 }, &c) == 0 &&
+	CHECK(wl_ceilings_compute(&dev, work(1000, 256, 8, 1e6, 1e6, 0, 0, 0, 0, 120e6), &c) == 0 &&
 	      c.reuse && NEAR(c.dram_bytes, 360e6) && NEAR(c.ms[WL_CEIL_CACHE], 1e9 / 4000e6),
 	      "passes: %g bytes from DRAM", c.dram_bytes);
-	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 1000, 256, 8, 240000, 240000, 0, 0, 0, 0, 120e6 }, &c) == 0 &&
+	CHECK(wl_ceilings_compute(&dev, work(1000, 256, 8, 240000, 240000, 0, 0, 0, 0, 120e6), &c) == 0 &&
 	      !c.reuse && NEAR(c.dram_bytes, 240e6), "asked twice: %g bytes from DRAM", c.dram_bytes);
 	/* Local memory: 100 groups of 1,000 passes over 10 units at 2000 per µs
 	 * = 5 µs; nothing else comes near. */
-	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 100, 256, 1, 128, 128, 0, 0, 1000, 0, 0 }, &c) == 0 &&
+	CHECK(wl_ceilings_compute(&dev, work(100, 256, 1, 128, 128, 0, 0, 1000, 0, 0), &c) == 0 &&
 	      NEAR(c.ms[WL_CEIL_LOCAL], 0.005) && c.binding == WL_CEIL_LOCAL, "local %g", c.ms[WL_CEIL_LOCAL]);
 	/* Little's law with too few warps: 32 groups of one warp, 2,048 requests
 	 * each (seed 000's MyAdd at n = 1024): one wave, 2,048 x 100 ns. */
-	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 32, 32, 2048, 65536, 131072, 0, 0, 0, 0, 0 }, &c) == 0 &&
+	CHECK(wl_ceilings_compute(&dev, work(32, 32, 2048, 65536, 131072, 0, 0, 0, 0, 0), &c) == 0 &&
 	      NEAR(c.ms[WL_CEIL_LATENCY], 0.2048) && c.binding == WL_CEIL_LATENCY && c.waves == 1,
 	      "latency %g", c.ms[WL_CEIL_LATENCY]);
 	/* Barriers: 800 groups of 8 warps, 8 resident per unit, 80 per wave on 10
@@ -89,12 +103,12 @@ void test_ceilings_by_hand(void)
 		struct wl_device_model db = dev;
 
 		db.barrier_ns = 150;
-		CHECK(wl_ceilings_compute(&db, &(struct wl_launch_work){ 800, 256, 1, 128, 128, 0, 0, 0, 9, 0 }, &c) == 0 &&
+		CHECK(wl_ceilings_compute(&db, work(800, 256, 1, 128, 128, 0, 0, 0, 9, 0), &c) == 0 &&
 		      NEAR(c.ms[WL_CEIL_BARRIER], 0.0135) && c.binding == WL_CEIL_BARRIER,
 		      "barriers %g", c.ms[WL_CEIL_BARRIER]);
 	}
 	/* Nothing to time. */
-	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ 0, 256, 1, 1, 1, 0, 0, 0, 0, 0 }, &c) < 0 && c.total_ms == 0,
+	CHECK(wl_ceilings_compute(&dev, work(0, 256, 1, 1, 1, 0, 0, 0, 0, 0), &c) < 0 && c.total_ms == 0,
 	      "no groups: no time");
 }
 
@@ -127,8 +141,16 @@ void test_departures_name_only_causes_the_kernel_can_have(void)
 	c.reuse = 1;
 	c.dram_bytes = 24e6;
 	c.cache_bytes = 4e9;
-	CHECK((why = wl_departure_cause(&c, &dev, &global, 3, "x", buf, sizeof(buf))) && strstr(why, "reuse in the caches"),
-	      "%s", buf);
+	c.footprint_bytes = 24e6;
+	CHECK((why = wl_departure_cause(&c, &dev, &global, 3, "x", buf, sizeof(buf))) && strstr(why, "reuse in the caches") &&
+	      strstr(why, "(24 MB) fit the last-level cache"), "%s", buf);
+	/* Buffers larger than the cache are never said to fit it; the first
+	 * level's share is said where it serves some. */
+	c.footprint_bytes = 434e6;
+	c.first_level = 1;
+	c.hit_share = 0.875;
+	CHECK((why = wl_departure_cause(&c, &dev, &global, 3, "x", buf, sizeof(buf))) && !strstr(why, "fit") &&
+	      strstr(why, "serves 88% of its requests") && strstr(why, "(434 MB, more than"), "%s", buf);
 	/* Without ceilings (no facts), the catalog's cause, filtered the same. */
 	CHECK(wl_departure_cause(NULL, &dev, &global, 0.2, banks, buf, sizeof(buf)) == NULL, "filtered without ceilings too");
 }
@@ -190,6 +212,34 @@ void test_declared_barriers_are_counted(void)
 	wl_catalog_free(cat);
 }
 
+/* The catalog's min-plus v0, predicted at n = 64 into *p; -1 (a failed
+ * check, nothing left to free) where it cannot be; else m->cat is the
+ * caller's to free. */
+struct minplus_v0 {
+	struct wl_catalog *cat;
+	const struct wl_experiment *mp;
+	const struct wl_variant_def *v0;
+	long long v[4];
+};
+
+static int minplus_v0_at_64(struct minplus_v0 *m, struct wl_prediction *p)
+{
+	struct wl_error err;
+
+	memset(m, 0, sizeof(*m));
+	m->cat = check_load_catalog();
+	m->mp = m->cat ? wl_catalog_find(m->cat, "minplus") : NULL;
+	m->v0 = m->mp ? wl_experiment_variant(m->mp, "v0", NULL) : NULL;
+	if (m->v0)
+		m->v[wl_experiment_param(m->mp, "n")] = 64;
+	if (!m->v0 || wl_model_predict(m->v0->model, m->v, (int)m->mp->nparams, 32, 0, p, &err) < 0) {
+		CHECK(0, "the catalog's min-plus v0 at n = 64: %s", m->v0 ? err.msg : "not found");
+		wl_catalog_free(m->cat);
+		return -1;
+	}
+	return 0;
+}
+
 /* Min-plus v0 at n = 64, by hand: work-groups of 16 x 16, 16 of them; a warp
  * is 16 rows (gid0) by 2 columns (gid1). Per group: the row load d[n*gid0 + k]
  * is 16 sectors a request (16 rows 256 bytes apart), 8 warps x 64 k = 512
@@ -201,22 +251,15 @@ void test_declared_barriers_are_counted(void)
  * 4,521,984 requested. */
 void test_minplus_reuse_by_hand(void)
 {
-	struct wl_catalog *cat = check_load_catalog();
-	const struct wl_experiment *mp = cat ? wl_catalog_find(cat, "minplus") : NULL;
-	const struct wl_variant_def *v0 = mp ? wl_experiment_variant(mp, "v0", NULL) : NULL;
+	struct minplus_v0 m;
 	struct wl_prediction p;
 	struct wl_ceilings c;
-	struct wl_error err;
-	long long v[4] = { 0 };
 	double stores = 0, store_sectors = 0;
+	const struct wl_variant_def *v0;
 
-	if (!v0) {
-		CHECK(0, "the catalog's min-plus");
-		wl_catalog_free(cat);
+	if (minplus_v0_at_64(&m, &p) < 0)
 		return;
-	}
-	v[wl_experiment_param(mp, "n")] = 64;
-	CHECK(wl_model_predict(v0->model, v, (int)mp->nparams, 32, 0, &p, &err) == 0, "%s", err.msg);
+	v0 = m.v0;
 	CHECK(p.groups == 16 && p.items == 256 && p.moved_bytes == 282624,
 	      "16 groups of 256 moving 282,624 bytes each: %g, %g, %g", p.groups, p.items, p.moved_bytes);
 	for (int i = 0; i < p.naccesses; i++)
@@ -225,10 +268,81 @@ void test_minplus_reuse_by_hand(void)
 			store_sectors += p.access[i].moved_bytes;
 		}
 	CHECK(stores == 8192, "the stores' bursts: %g bytes a group", stores);
-	CHECK(wl_ceilings_compute(&dev, &(struct wl_launch_work){ p.groups, p.items, 1032, p.moved_bytes, p.burst_bytes,
+	CHECK(wl_ceilings_compute(&dev, work(p.groups, p.items, 1032, p.moved_bytes, p.burst_bytes,
 							    store_sectors, stores, 0, 0,
-							    wl_variant_cost(mp, v0, WL_COST_MEMORY, v) }, &c) == 0 &&
+							    wl_variant_cost(m.mp, v0, WL_COST_MEMORY, m.v)), &c) == 0 &&
 	      c.reuse && c.dram_bytes == 163840 && c.cache_bytes == 4521984 && NEAR(c.ms[WL_CEIL_CACHE], 4521984 / 4000e6),
 	      "reuse: %g bytes from DRAM, %g from the cache", c.dram_bytes, c.cache_bytes);
-	wl_catalog_free(cat);
+	wl_catalog_free(m.cat);
+}
+
+/* The first level on a device of 10 units serving 1,000 one-line requests,
+ * 2,000 bank passes and 4,000 lines per µs each. 100 groups, each with a
+ * load of 1,000 requests of 16 lines on 4 banks (the lines take longest: 4
+ * µs) and one of 1,000 single-line requests (1 µs): 100 x 5 µs over 10
+ * units = 0.05 ms. Latency: 32 groups of one warp, 2,048 requests of which
+ * the first level serves 1,536 (10 ns apart; the 512 others 100 ns):
+ * 66,560 ns. DRAM: loads whose first misses are an eighth of their sectors
+ * move an eighth of their bursts; the stores all theirs. */
+void test_first_level_ceiling_by_hand(void)
+{
+	struct wl_device_model d = dev;
+	struct wl_launch_work w = { .groups = 100, .items = 256, .global_requests = 2000, .moved_bytes = 1e5,
+				    .burst_bytes = 1e5, .nloads = 2 };
+	struct wl_ceilings c;
+
+	d.l1_requests_per_us = 1000;
+	d.l1_passes_per_us = 2000;
+	d.l1_lines_per_us = 4000;
+	d.l1_interval_ns = 10;
+	w.loads[0] = (struct wl_first_level){ 1000, 4000, 16000 };
+	w.loads[1] = (struct wl_first_level){ 1000, 1000, 1000 };
+	CHECK(wl_ceilings_compute(&d, &w, &c) == 0 && NEAR(c.ms[WL_CEIL_L1], 0.05) && !c.first_level,
+	      "first level %g ms", c.ms[WL_CEIL_L1]);
+	/* Without the facts (a CPU, an older runner), no such ceiling. */
+	CHECK(wl_ceilings_compute(&dev, &w, &c) == 0 && c.ms[WL_CEIL_L1] == 0, "unmeasured: %g", c.ms[WL_CEIL_L1]);
+	CHECK(wl_ceilings_compute(&d, &(struct wl_launch_work){ .groups = 32, .items = 32, .global_requests = 2048,
+								 .moved_bytes = 65536, .burst_bytes = 131072,
+								 .hit_requests = 1536 }, &c) == 0 &&
+	      NEAR(c.ms[WL_CEIL_LATENCY], 0.06656) && NEAR(c.hit_share, 0.75),
+	      "latency with hits %g ms", c.ms[WL_CEIL_LATENCY]);
+	/* 1,000 groups: loads of 80,000 sectors' bytes (burst 160,000) of which
+	 * 10,000 miss, and 20,000 of stores (burst 40,000): 20 MB + 40 MB. */
+	CHECK(wl_ceilings_compute(&d, &(struct wl_launch_work){ .groups = 1000, .items = 256, .global_requests = 8,
+								 .moved_bytes = 100000, .burst_bytes = 200000,
+								 .store_moved_bytes = 20000, .store_burst_bytes = 40000,
+								 .reach_bytes = 30000 }, &c) == 0 &&
+	      c.first_level && NEAR(c.dram_bytes, 60e6), "first misses to DRAM: %g bytes", c.dram_bytes);
+}
+
+/* Min-plus v0 at n = 64, its first level by hand. The model simulates 8
+ * iterations of k (64 requests over 8 warps). The row load d[n*gid0 + k]:
+ * the group's 16 rows each lie in one sector over k = 0..7, so its 8 x 8 x 16
+ * sectors requested are 16 distinct: a 64th reaches the next level (4,096
+ * of 262,144 bytes once scaled to 64 iterations); its 16 words sit 64 floats
+ * apart, all in bank k: a 16-way conflict over 16 lines. The column load
+ * d[n*k + gid1]: the group's 16 columns are 2 sectors per k, 16 over the 8,
+ * of 64 requested: a quarter (4,096 of 16,384); 2 words in 2 banks, one
+ * line. The stores reach it all (4,096). Requests the first level serves:
+ * 512 x 63/64 + 512 x 3/4 = 888 of 1,032. */
+void test_minplus_first_level_by_hand(void)
+{
+	struct minplus_v0 m;
+	struct wl_prediction p;
+
+	if (minplus_v0_at_64(&m, &p) < 0)
+		return;
+	CHECK(p.naccesses == 3 && p.access[0].moved_bytes == 262144 && p.access[0].distinct_bytes == 4096 &&
+	      p.access[0].bank_degree == 16 && p.access[0].lines_per_request == 16,
+	      "row load: %g of %g bytes reach on, %g-way over %g lines", p.access[0].distinct_bytes,
+	      p.access[0].moved_bytes, p.access[0].bank_degree, p.access[0].lines_per_request);
+	CHECK(p.access[1].moved_bytes == 16384 && p.access[1].distinct_bytes == 4096 && p.access[1].bank_degree == 1 &&
+	      p.access[1].lines_per_request == 1, "column load: %g of %g bytes, %g-way", p.access[1].distinct_bytes,
+	      p.access[1].moved_bytes, p.access[1].bank_degree);
+	CHECK(p.access[2].distinct_bytes == p.access[2].moved_bytes && p.distinct_bytes == 12288,
+	      "stores reach on whole: %g in all", p.distinct_bytes);
+	CHECK(p.access[0].requests * (1 - p.access[0].distinct_bytes / p.access[0].moved_bytes) +
+		      p.access[1].requests * (1 - p.access[1].distinct_bytes / p.access[1].moved_bytes) == 888,
+	      "888 requests served by the first level");
+	wl_catalog_free(m.cat);
 }
