@@ -102,6 +102,7 @@ static void experiment_free(struct wl_experiment *exp)
 	free(exp->summary);
 	free(exp->seed);
 	free(exp->source);
+	free(exp->cuda_source);
 	free(exp->launch);
 }
 

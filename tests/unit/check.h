@@ -19,6 +19,10 @@ extern int check_failures;	/* failures in the test being run */
 		}                                                                          \
 	} while (0)
 
+/* A test that cannot run here sets why (e.g. "no NVRTC: ..."): it is then
+ * reported "# SKIP skipped: why", never as passed silently. */
+extern char check_skipped[300];
+
 /* The directory for a test's scratch files (created by main, removed after). */
 extern char check_tmpdir[];
 

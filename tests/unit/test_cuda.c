@@ -1,0 +1,107 @@
+/* CUDA beside OpenCL (issue 27): every catalog experiment has CUDA twins of
+ * its kernels, each compiles with NVRTC (where this machine has it; where
+ * not, the test says "skipped", never passes silently), and a machine
+ * without CUDA's libraries says why instead of failing. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog.h"
+#include "check.h"
+#include "cuda_driver.h"
+#include "nvrtc.h"
+#include "source.h"
+
+/* NVRTC into nv, or the test marked skipped (returns -1). */
+static int nvrtc_or_skip(struct wl_nvrtc *nv)
+{
+	char why[256];
+
+	if (wl_nvrtc_open(NULL, nv, why, sizeof(why)) == 0)
+		return 0;
+	snprintf(check_skipped, sizeof(check_skipped), "no NVRTC: %s", why);
+	return -1;
+}
+
+/* Compile exp's CUDA source with options; every variant's kernel must be an
+ * entry of the PTX. */
+static void compile_family(const struct wl_nvrtc *nv, const struct wl_catalog *cat, const struct wl_experiment *exp,
+			   const char *const *options, int noptions)
+{
+	struct wl_source src = { 0 };
+	struct wl_error err;
+	char path[512], entry[160];
+	char *ptx = NULL, *log = NULL;
+
+	snprintf(path, sizeof(path), "%s/%s", cat->dir, exp->cuda_source);
+	if (wl_source_load(path, &src, &err) < 0) {
+		CHECK(0, "%s: %s", exp->id, err.msg);
+		return;
+	}
+	CHECK(!strstr(src.text, "#include"), "%s includes nothing (a CUDA source may not)", exp->cuda_source);
+	if (wl_nvrtc_compile(nv, src.text, exp->cuda_source, 75, options, noptions, &ptx, &log, &err) < 0) {
+		CHECK(0, "%s (%s): %s", exp->cuda_source, noptions ? options[0] : "no options", err.msg);
+	} else {
+		for (size_t v = 0; v < exp->nvariants; v++) {
+			snprintf(entry, sizeof(entry), ".entry %s(", exp->variants[v].kernel);
+			CHECK(strstr(ptx, entry), "%s: the PTX has no %s", exp->cuda_source, entry);
+		}
+	}
+	free(ptx);
+	free(log);
+	wl_source_free(&src);
+}
+
+void test_every_catalog_cuda_kernel_compiles_with_nvrtc(void)
+{
+	static const char *const small_group[] = { "-D LOCAL_SIZE=64", "-D TILE_SIZE=64", "-D TILE_DIM=16",
+						   "-D BLOCK_ROWS=4" };
+	static const char *const single[] = { "-D WL_FP32" };
+	struct wl_catalog *cat = check_load_catalog();
+	struct wl_nvrtc nv;
+
+	for (size_t i = 0; cat && i < cat->nexperiments; i++)
+		CHECK(cat->experiments[i].cuda_source, "%s has CUDA twins", cat->experiments[i].id);
+	if (!cat || nvrtc_or_skip(&nv) < 0) {
+		wl_catalog_free(cat);
+		return;
+	}
+	for (size_t i = 0; i < cat->nexperiments; i++) {
+		const struct wl_experiment *exp = &cat->experiments[i];
+
+		if (!exp->cuda_source)
+			continue;
+		/* As the sources' defaults have them, and with the sizes the
+		 * runner passes for other points. */
+		compile_family(&nv, cat, exp, NULL, 0);
+		compile_family(&nv, cat, exp, small_group, 4);
+		if (exp->needs_fp64)
+			compile_family(&nv, cat, exp, single, 1);
+	}
+	wl_catalog_free(cat);
+}
+
+void test_nvrtc_refuses_what_does_not_compile(void)
+{
+	struct wl_nvrtc nv;
+	struct wl_error err;
+	char *ptx = (char *)1, *log = (char *)1;
+
+	if (nvrtc_or_skip(&nv) < 0)
+		return;
+	CHECK(wl_nvrtc_compile(&nv, "extern \"C\" __global__ void k(float *o) { o[0] = undeclared; }", "bad.cu", 75,
+			       NULL, 0, &ptx, &log, &err) < 0 && err.kind == WL_ERR_BUILD &&
+	      strstr(err.msg, "bad.cu") && strstr(err.msg, "undeclared") && !ptx && !log,
+	      "the compiler's complaint: %s", err.msg);
+}
+
+void test_cuda_absent_is_said_not_failed(void)
+{
+	struct wl_nvrtc nv;
+	struct wl_cuda_devices devices;
+	char why[256];
+
+	CHECK(wl_nvrtc_open("libnvrtc-absent.so", &nv, why, sizeof(why)) < 0 && !nv.handle &&
+	      strstr(why, "no NVRTC"), "%s", why);
+	CHECK(wl_cuda_devices_load("libcuda-absent.so.1", &devices, why, sizeof(why)) < 0 && devices.count == 0 &&
+	      strstr(why, "no CUDA driver"), "%s", why);
+}
