@@ -127,7 +127,7 @@ static int check_accesses(const struct wl_experiment *exp, const struct wl_varia
 static int check_kernel(const struct wl_experiment *exp, const json_t *k, size_t i,
 			const json_t *seen, size_t *total, json_t *out, struct wl_error *err)
 {
-	static const char *const keys[] = { "name", "like", "source", "entry", "accesses", NULL };
+	static const char *const keys[] = { "name", "like", "source", "entry", "accesses", "language", NULL };
 	struct wl_kernel_list *list = NULL;
 	const char *name, *like, *entry, *source, *key;
 	char field[64], known[512], what[64];

@@ -129,7 +129,7 @@ static int validate_params(const struct wl_catalog *cat, const struct wl_experim
 static int validate_top(const json_t *body, struct wl_error *err)
 {
 	static const char *const allowed[] = { "experiment", "variants", "kernels", "params",
-					       "device", "repeat", "seed", "label", "cache",
+					       "device", "language", "repeat", "seed", "label", "cache",
 					       "noise", "budget_ms", NULL };
 	const char *key;
 	char list[160];
@@ -147,6 +147,65 @@ static int validate_top(const json_t *body, struct wl_error *err)
 		return -1;
 	}
 	return 0;
+}
+
+/* The language one value names, or NULL where it names none. */
+static const char *language_of(const json_t *v)
+{
+	const char *s = json_string_value(v);
+
+	return s && (strcmp(s, "opencl") == 0 || strcmp(s, "cuda") == 0) ? s : NULL;
+}
+
+/* The run's language: the request's "language", else its custom kernels'
+ * (all alike), else "opencl". A run is in one language: a kernel's that
+ * differs is refused, naming it. */
+static int validate_language(const json_t *body, json_t *out, struct wl_error *err)
+{
+	const json_t *v = json_object_get(body, "language"), *k;
+	const char *run = v ? language_of(v) : NULL;
+	char field[48];
+	size_t i;
+
+	if (v && !run) {
+		wl_error_field(err, WL_ERR_INVALID_FIELD, "language",
+			       "language: %s%.32s%s is not allowed (\"opencl\", the default, or \"cuda\")",
+			       json_is_string(v) ? "'" : "", json_is_string(v) ? json_string_value(v) : wl_json_type_name(v),
+			       json_is_string(v) ? "'" : "");
+		return -1;
+	}
+	json_array_foreach(json_object_get(body, "kernels"), i, k) {
+		const json_t *kv = json_is_object(k) ? json_object_get(k, "language") : NULL;
+		const char *lang = kv ? language_of(kv) : NULL;
+
+		if (!kv)
+			continue;
+		snprintf(field, sizeof(field), "kernels[%zu].language", i);
+		if (!lang || (run && strcmp(lang, run) != 0)) {
+			wl_error_field(err, WL_ERR_INVALID_FIELD, field,
+				       "%s: %s%.32s%s is not allowed (%s)", field, lang ? "'" : "",
+				       lang ? lang : wl_json_type_name(kv), lang ? "'" : "",
+				       lang ? "a run is in one language, and this one's is another" :
+				       "\"opencl\" or \"cuda\", the run's language");
+			return -1;
+		}
+		run = lang;
+	}
+	json_object_set_new(out, "language", json_string(run ? run : "opencl"));
+	return 0;
+}
+
+const char *wl_request_language(const json_t *body, struct wl_error *err)
+{
+	json_t *out = json_object();
+	const char *lang = NULL;
+
+	if (!json_is_object(body))
+		lang = "opencl";
+	else if (out && validate_language(body, out, err) == 0)
+		lang = strcmp(json_string_value(json_object_get(out, "language")), "cuda") == 0 ? "cuda" : "opencl";
+	json_decref(out);
+	return lang;
 }
 
 static int validate_scalars(const json_t *body, json_t *out, struct wl_error *err)
@@ -323,6 +382,8 @@ int wl_request_validate(const struct wl_catalog *cat, const json_t *body, json_t
 		goto out;
 	}
 	json_object_set_new(out, "experiment", json_string(exp->id));
+	if (validate_language(body, out, err) < 0)
+		goto out;
 	v = json_object_get(body, "kernels");
 	if (v && wl_custom_kernels_validate(exp, v, kernels, err) < 0)
 		goto out;

@@ -113,6 +113,26 @@ static void plan_source_hash(struct wl_run_plan *p)
 		snprintf(p->source_hash, sizeof(p->source_hash), "%s", p->source.hash);
 }
 
+
+/* The request's language is one the device runs (a run queued before the
+ * field existed is OpenCL's); else why says what the device said of it. */
+static int plan_language(const struct wl_run_plan *p, struct wl_error *why)
+{
+	const char *lang = json_string_value(json_object_get(p->request, "language"));
+	const json_t *l;
+	size_t i;
+
+	if (!lang || strcmp(lang, "opencl") == 0)
+		return 0;
+	json_array_foreach(json_object_get(p->dev->info, "languages"), i, l)
+		if (json_is_string(l) && strcmp(json_string_value(l), lang) == 0)
+			return 0;
+	wl_error_set(why, WL_ERR_CONFIG, "%s does not run %s here: %s", p->dev->id, lang,
+		     json_string_value(json_object_get(json_object_get(p->dev->info, "cuda"), "reason")) ?
+		     json_string_value(json_object_get(json_object_get(p->dev->info, "cuda"), "reason")) : "no reason given");
+	return -1;
+}
+
 int wl_run_plan_make(const struct wl_catalog *cat, struct wl_cl_devices *devs,
 		     const char *kernels_dir, const char *unconfined, const struct wl_claim *claim,
 		     struct wl_run_plan *p, struct wl_error *why)
@@ -140,6 +160,8 @@ int wl_run_plan_make(const struct wl_catalog *cat, struct wl_cl_devices *devs,
 		return -1;
 	}
 	if (wl_request_points(p->exp, p->request, &p->pts, why) < 0)
+		return -1;
+	if (plan_language(p, why) < 0)
 		return -1;
 	wl_cl_device_limits(p->dev, &limits);
 	if (wl_request_check_device(p->exp, p->request, &limits, why) < 0)

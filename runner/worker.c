@@ -25,6 +25,7 @@
 #include "checker.h"
 #include "confine.h"
 #include "cuda_driver.h"
+#include "cuda_languages.h"
 #include "executor.h"
 #include "experiment.h"
 #include "log.h"
@@ -76,6 +77,10 @@ static void on_custom(void *ctx, const char *name, const char *point)
 /* The CUDA driver's devices, asked before the worker confines itself. */
 static struct wl_cuda_devices cuda;
 static char cuda_why[256];
+/* NVRTC and CUPTI, looked for before the worker confines itself. */
+static struct wl_nvrtc nvrtc;
+static char nvrtc_why[300], cupti_why[300];
+static int cupti;
 
 /* What the store kept for dev when it was last registered with the same
  * driver, or NULL. Caller frees. */
@@ -131,6 +136,25 @@ static void describe_cache(struct wl_store *st, struct wl_cl_device *dev)
 			    json_real_value(json_object_get(json_object_get(facts, "cache_gbps"), "value")),
 			    (long long)json_integer_value(json_object_get(json_object_get(facts, "burst_bytes"), "value")));
 	json_object_set_new(dev->info, "facts", facts);
+}
+
+/* Which languages dev runs and whether counters can be read there, said
+ * once in the log where CUDA is not run. */
+static void describe_languages(struct wl_cl_device *dev)
+{
+	struct wl_cuda_parts parts = { .driver = &cuda, .driver_why = cuda_why, .nvrtc = &nvrtc,
+				       .nvrtc_why = nvrtc_why, .cupti = cupti, .cupti_why = cupti_why,
+				       .profiling_params = WL_NVIDIA_PARAMS, .admin = geteuid() == 0 };
+	struct wl_pci_address pci;
+	json_t *langs = wl_cuda_languages(&parts, wl_cl_device_pci(dev, &pci) == 0 ? &pci : NULL);
+
+	if (!langs)
+		return;
+	if (!json_is_true(json_object_get(json_object_get(langs, "cuda"), "available")))
+		wl_log_info("device %s runs OpenCL only: %s", dev->id,
+			    json_string_value(json_object_get(json_object_get(langs, "cuda"), "reason")));
+	json_object_update(dev->info, langs);
+	json_decref(langs);
 }
 
 /* Open NVML for dev where it knows it; the device's description says which. */
@@ -233,6 +257,10 @@ static int prepare(const struct runner_config *cfg, struct wl_store **st, struct
 	if (wl_cuda_devices_load(WL_CUDA_DRIVER_LIB, &cuda, cuda_why, sizeof(cuda_why)) < 0 &&
 	    strncmp(cuda_why, "no CUDA driver", 14) != 0)
 		wl_log_warn("%s", cuda_why);
+	if (cuda.count > 0) {
+		wl_nvrtc_open(NULL, &nvrtc, nvrtc_why, sizeof(nvrtc_why));
+		cupti = wl_cupti_loads(NULL, cupti_why, sizeof(cupti_why));
+	}
 	*confined = confine(cfg, what, what_len) == 0;
 	if (*confined)
 		wl_log_info("kernels are confined: %s", what);
@@ -247,6 +275,7 @@ static int register_device(struct wl_store *st, long long runner_id, long long s
 			   struct wl_cl_device *dev, const char *confinement, struct wl_error *err)
 {
 	json_object_set_new(dev->info, "confinement", json_string(confinement));
+	describe_languages(dev);
 	describe_clocks(dev);
 	describe_cache(st, dev);
 	if (wl_store_upsert_device(st, runner_id, slot, dev->info, err) < 0)

@@ -108,13 +108,39 @@ static void device_limits(const json_t *d, struct wl_device_limits *out)
 	out->max_work_group = json_integer_value(json_object_get(d, "max_work_group_size"));
 }
 
+/* Whether a device of devices runs lang; where none does, err (422 on
+ * "language") says why for each, as their runners found it. */
+static int language_runs(const json_t *devices, const char *lang, struct wl_error *err)
+{
+	char why[700] = "";
+	size_t i;
+	json_t *d, *l;
+
+	json_array_foreach(devices, i, d) {
+		size_t j;
+		const char *reason = json_string_value(json_object_get(json_object_get(d, "cuda"), "reason"));
+		char one[240];
+
+		json_array_foreach(json_object_get(d, "languages"), j, l)
+			if (json_is_string(l) && strcmp(json_string_value(l), lang) == 0)
+				return 0;
+		snprintf(one, sizeof(one), "%s: %s", json_string_value(json_object_get(d, "id")),
+			 reason ? reason : "OpenCL only (its runner predates CUDA)");
+		wl_list_append(why, sizeof(why), one);
+	}
+	wl_error_field(err, WL_ERR_DEVICE_LIMIT, "language",
+		       "language: no registered device runs %s (%s)", strcmp(lang, "cuda") == 0 ? "CUDA" : lang,
+		       why[0] ? why : "no runner has registered a device yet");
+	return -1;
+}
+
 /* Validate and queue; every refusal leaves the store untouched. */
 static int create_run(struct wl_server *srv, struct wl_store *st, const json_t *body,
 		      long long *id, struct wl_error *err)
 {
 	json_t *normalized = NULL, *devices = NULL;
 	const json_t *device = NULL;
-	const char *run_device;
+	const char *run_device, *language;
 	char *request_text = NULL;
 	long long measurements;
 	int rc = -1;
@@ -124,9 +150,15 @@ static int create_run(struct wl_server *srv, struct wl_store *st, const json_t *
 			       "kernels: this server does not run custom kernels (it was started with --no-custom-kernels); use the built-in variants");
 		goto out;
 	}
-	if (wl_request_validate(srv->catalog, body, &normalized, &measurements, err) < 0)
+	/* A language no device runs is said first: its kernels are not the
+	 * OpenCL the checks below read. */
+	if (!(language = wl_request_language(body, err)))
 		goto out;
 	if (wl_store_list_devices(st, srv->cfg->heartbeat, &devices, err) < 0)
+		goto out;
+	if (strcmp(language, "opencl") != 0 && language_runs(devices, language, err) < 0)
+		goto out;
+	if (wl_request_validate(srv->catalog, body, &normalized, &measurements, err) < 0)
 		goto out;
 	run_device = json_string_value(json_object_get(normalized, "device"));
 	if (resolve_device(devices, run_device, &device, err) < 0)

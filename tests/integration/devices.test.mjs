@@ -80,3 +80,31 @@ test('killing_one_devices_worker_requeues_only_its_run', async () => {
   assert.equal(lab.workerPid(ids[1]), other, 'the other worker kept running');
   assert.ok(ra.results.every((r) => r.verified) && rb.results.every((r) => r.verified));
 });
+
+test('each_device_says_its_languages_and_a_cuda_run_is_refused_with_why', async () => {
+  const devices = (await lab.get('/api/devices')).json.devices;
+  for (const d of devices) {
+    assert.deepEqual(d.languages, ['opencl'], JSON.stringify(d));
+    assert.equal(d.cuda.available, false);
+    assert.equal(d.cuda.reason, 'not an NVIDIA GPU');
+    assert.equal(d.counters.available, false);
+    assert.match(d.counters.reason, /^no CUDA: /);
+  }
+  const before = (await lab.get('/api/runs')).json.runs.length;
+  for (const body of [
+    { experiment: 'copy', language: 'cuda' },
+    { experiment: 'copy', kernels: [{ name: 'mine', like: 'float', language: 'cuda',
+      source: 'extern "C" __global__ void copy_float(const float *in, float *out, unsigned n) {}' }] },
+  ]) {
+    const res = await lab.post('/api/runs', body);
+    assert.equal(res.status, 422, res.text);
+    assert.equal(res.json.error.code, 'device_limit');
+    assert.equal(res.json.error.field, 'language');
+    assert.match(res.json.error.message, /^language: no registered device runs CUDA \(.*not an NVIDIA GPU/);
+    assert.ok(res.json.error.message.includes(ids[0]), res.json.error.message);
+  }
+  // An OpenCL run says so in its request.
+  const id = (await lab.post('/api/runs', { experiment: 'copy', params: { n: 4096 }, repeat: 2, device: 'cpu' })).json.id;
+  assert.equal((await lab.waitDone(id)).request.language, 'opencl');
+  assert.equal((await lab.get('/api/runs')).json.runs.length, before + 1, 'nothing queued for the refusals');
+});

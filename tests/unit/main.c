@@ -98,7 +98,8 @@ const char *check_store_pg;
 	X(minplus_first_level_by_hand)                                                  \
 	X(every_catalog_cuda_kernel_compiles_with_nvrtc)                                \
 	X(nvrtc_refuses_what_does_not_compile)                                          \
-	X(cuda_absent_is_said_not_failed)
+	X(cuda_absent_is_said_not_failed)                                               \
+	X(device_languages_say_why)
 
 #define DECLARE(name) void test_##name(void);
 TESTS(DECLARE)

@@ -8,6 +8,7 @@
 #include "catalog.h"
 #include "check.h"
 #include "cuda_driver.h"
+#include "cuda_languages.h"
 #include "nvrtc.h"
 #include "source.h"
 
@@ -104,4 +105,52 @@ void test_cuda_absent_is_said_not_failed(void)
 	      strstr(why, "no NVRTC"), "%s", why);
 	CHECK(wl_cuda_devices_load("libcuda-absent.so.1", &devices, why, sizeof(why)) < 0 && devices.count == 0 &&
 	      strstr(why, "no CUDA driver"), "%s", why);
+}
+
+/* The languages and counters a device is said to have, part by part. */
+void test_device_languages_say_why(void)
+{
+	struct wl_cuda_devices none = { 0 }, one = { .count = 1, .list = { { 0, 0x1b, 0, 52428800 } } };
+	struct wl_nvrtc nv = { .handle = &nv, .major = 13, .minor = 0 }, absent = { 0 };
+	struct wl_pci_address gpu = { 0, 0x1b, 0, 0 }, other = { 0, 0x2c, 0, 0 };
+	struct wl_cuda_parts parts = { .driver = &none, .driver_why = "no CUDA driver (libcuda.so.1: not found)",
+				       .nvrtc = &absent, .nvrtc_why = "no NVRTC (libnvrtc.so: not found)",
+				       .cupti_why = "no CUPTI (libcupti.so: not found)" };
+	char params[512], why[256];
+	FILE *f;
+	json_t *j;
+
+#define SAYS(pci, lang, cuda_reason, counters_reason)                                                          \
+	do {                                                                                                 \
+		j = wl_cuda_languages(&parts, pci);                                                          \
+		CHECK(j && json_array_size(json_object_get(j, "languages")) == (lang ? 2u : 1u) &&          \
+		      strstr(json_string_value(json_object_get(json_object_get(j, "cuda"), "reason")) ?: "",  \
+			     cuda_reason) &&                                                                 \
+		      strstr(json_string_value(json_object_get(json_object_get(j, "counters"), "reason")) ?: \
+				     "available", counters_reason), "%s", j ? json_dumps(j, 0) : "NULL");    \
+		json_decref(j);                                                                              \
+	} while (0)
+
+	SAYS(NULL, 0, "not an NVIDIA GPU", "no CUDA: not an NVIDIA GPU");
+	SAYS(&gpu, 0, "no CUDA driver (libcuda.so.1", "no CUDA: no CUDA driver");
+	parts.driver = &one;
+	SAYS(&other, 0, "does not know the device at 0000:2c:00", "no CUDA");
+	SAYS(&gpu, 0, "no NVRTC (libnvrtc.so", "no CUDA: no NVRTC");
+	parts.nvrtc = &nv;
+	SAYS(&gpu, 0, "does not launch CUDA kernels yet", "no CUDA");
+	parts.launches = 1;
+	SAYS(&gpu, 1, "", "no CUPTI (libcupti.so");
+	parts.cupti = 1;
+	snprintf(params, sizeof(params), "%s/nvidia-params", check_tmpdir);
+	f = fopen(params, "w");
+	if (f) {
+		fputs("ResmanDebugLevel: 4294967295\nRmProfilingAdminOnly: 1\n", f);
+		fclose(f);
+	}
+	parts.profiling_params = params;
+	SAYS(&gpu, 1, "", "not permitted: the driver lets only administrators profile");
+	parts.admin = 1;
+	SAYS(&gpu, 1, "", "available");
+#undef SAYS
+	CHECK(!wl_cupti_loads("libcupti-absent.so", why, sizeof(why)) && strstr(why, "no CUPTI"), "%s", why);
 }

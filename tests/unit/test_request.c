@@ -108,6 +108,10 @@ void test_request_rejects_bad_requests(void)
 		{ "{\"experiment\":\"copy\",\"device\":\"GPU 0\"}", WL_ERR_INVALID_FIELD, "device", "expected a device id" },
 		{ "{\"experiment\":\"copy\",\"device\":\"\"}", WL_ERR_INVALID_FIELD, "device", "expected a device id" },
 		{ "{\"experiment\":\"copy\",\"label\":5}", WL_ERR_INVALID_FIELD, "label", "expected a string" },
+		{ "{\"experiment\":\"copy\",\"language\":\"fortran\"}", WL_ERR_INVALID_FIELD, "language", "'fortran' is not allowed (\"opencl\", the default, or \"cuda\")" },
+		{ "{\"experiment\":\"copy\",\"language\":3}", WL_ERR_INVALID_FIELD, "language", "an integer is not allowed" },
+		{ "{\"experiment\":\"copy\",\"language\":\"cuda\",\"kernels\":[{\"name\":\"k\",\"like\":\"float\",\"source\":\"x\",\"language\":\"opencl\"}]}",
+		  WL_ERR_INVALID_FIELD, "kernels[0].language", "a run is in one language" },
 		{ "{\"experiment\":\"copy\",\"label\":\"a\\nb\"}", WL_ERR_INVALID_FIELD, "label", "control characters" },
 		{ "{\"experiment\":\"copy\",\"cache\":\"warm\"}", WL_ERR_INVALID_FIELD, "cache", "'warm' is not allowed" },
 		{ "{\"experiment\":\"copy\",\"cache\":1}", WL_ERR_INVALID_FIELD, "cache", "an integer is not allowed" },
@@ -187,6 +191,7 @@ void test_request_fills_defaults_and_seed(void)
 		CHECK(!json_equal(json_object_get(a, "seed"), json_object_get(b, "seed")),
 		      "two drawn seeds differ");
 		CHECK(json_object_get(a, "label") == NULL, "no label unless given");
+		CHECK(strcmp(json_string_value(json_object_get(a, "language")), "opencl") == 0, "OpenCL by default");
 	}
 	json_decref(a);
 	json_decref(b);
