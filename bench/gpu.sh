@@ -22,6 +22,7 @@
 #                $OUT/alone), then the plan twice at the same time with
 #                "device": "gpu" (into $OUT/a and $OUT/b), each phase's wall
 #                time in $OUT/phases.txt; bench/side_by_side.py compares them
+#   LANGUAGE     "cuda" to run the plan's catalog runs in CUDA (issue 27)
 #   AFTER        a script run once the plan is done, while the server still
 #                runs: bash AFTER URL STORE OUT (e.g. bench/compiler-after.sh)
 set -euo pipefail
@@ -78,7 +79,7 @@ port=$(grep -o '(port [0-9]*)' "$out/server.log" | grep -o '[0-9]*')
 device=$(grep -o 'device [^:]*:' "$out/runner.log" | head -n 1 | sed 's/device \(.*\):/\1/')
 echo "runner on $device, server on port $port"
 if [ -z "${AT_ONCE:-}" ]; then
-	python3 bench/lab.py "http://127.0.0.1:$port" "$plan" "$out" --device "$device" | tee "$out/table.md"
+	python3 bench/lab.py "http://127.0.0.1:$port" "$plan" "$out" --device "$device" ${LANGUAGE:+--language "$LANGUAGE"} | tee "$out/table.md"
 	if [ -n "${AFTER:-}" ]; then
 		LD_LIBRARY_PATH="$ld" BIN="$bin" bash "$AFTER" "http://127.0.0.1:$port" "$work/warplab.db" "$out"
 	fi

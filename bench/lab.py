@@ -69,6 +69,7 @@ def main():
     ap.add_argument('plan')
     ap.add_argument('out')
     ap.add_argument('--device', default=None)
+    ap.add_argument('--language', default=None, help='"cuda" or "opencl" for every run that names none')
     ap.add_argument('--timeout', type=float, default=480)
     args = ap.parse_args()
     with open(args.plan) as f:
@@ -77,6 +78,8 @@ def main():
     for req in plan:
         if args.device and 'device' not in req:
             req = dict(req, device=args.device)
+        if args.language and 'language' not in req and 'kernels' not in req:
+            req = dict(req, language=args.language)
         if 'kernels' in req:
             kernels = []
             for k in req['kernels']:

@@ -237,7 +237,8 @@ int wl_kernels_scan(const char *text, size_t len, struct wl_kernel_list *out,
 					b++;
 				if (!h.active && braces == 0 &&
 				    ((b - i == 8 && !strncmp(text + i, "__kernel", 8)) ||
-				     (b - i == 6 && !strncmp(text + i, "kernel", 6)))) {
+				     (b - i == 6 && !strncmp(text + i, "kernel", 6)) ||
+				     (b - i == 10 && !strncmp(text + i, "__global__", 10)))) {
 					memset(&h, 0, sizeof(h));
 					h.active = 1;
 					h.decl = i;

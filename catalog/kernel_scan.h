@@ -1,4 +1,5 @@
-/* Reading OpenCL C source without compiling it: where each __kernel function
+/* Reading OpenCL C source without compiling it (and CUDA's, whose
+ * __global__ functions are its kernels): where each __kernel function
  * is (its name, signature and body), and a variant's template (its family's
  * file with the other kernels cut out). The server uses it to read custom
  * kernels before they are queued and to show built-in kernels as starting

@@ -35,7 +35,14 @@ struct wl_cl_device {
 		size_t size;
 	} staging[2];
 	unsigned staging_turn;		/* the slot the next wl_point_run takes */
+	/* Its CUDA side, opened by its first CUDA run (cuda_point.h), with the
+	 * NVRTC the worker found (NULL: none). */
+	struct wl_cuda_device *cuda;
+	const struct wl_nvrtc *nvrtc;
 };
+
+struct wl_cuda_device;
+struct wl_nvrtc;
 
 struct wl_nvml;
 

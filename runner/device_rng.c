@@ -37,8 +37,30 @@ static const char RNG_SOURCE[] =
 
 #define FILL_ITEMS ((size_t)1 << 20)
 
+/* The same values made on the host and copied over (the CUDA side has no
+ * kernel of its own for them yet): host when given, else a scratch copy. */
+static int host_random(const struct wl_point *pt, struct wl_rng *r, size_t n, int small_int_max, float *host,
+		       struct wl_buf *out, struct wl_error *err)
+{
+	float *values = host ? host : malloc(n * sizeof(float));
+	int rc;
+
+	if (!values) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory for %zu random inputs", n);
+		return -1;
+	}
+	if (small_int_max > 0)
+		wl_rng_fill_small_int(r, values, n, small_int_max);
+	else
+		wl_rng_fill_float(r, values, n);
+	rc = wl_point_buffer(pt, CL_MEM_READ_WRITE, n * sizeof(float), values, out, err);
+	if (!host)
+		free(values);
+	return rc;
+}
+
 int wl_point_random(const struct wl_point *pt, struct wl_rng *r, size_t n, int small_int_max,
-		    float *host, cl_mem_flags flags, cl_mem *out, struct wl_error *err)
+		    float *host, cl_mem_flags flags, struct wl_buf *out, struct wl_error *err)
 {
 	static struct wl_source source;
 	struct wl_point own = *pt;
@@ -53,13 +75,15 @@ int wl_point_random(const struct wl_point *pt, struct wl_rng *r, size_t n, int s
 			return -1;
 		source.keep_binary = 1;
 	}
+	if (pt->cuda)
+		return host_random(pt, r, n, small_int_max, host, out, err);
 	if (!host)
 		wl_rng_skip(r, n);
 	else if (small_int_max > 0)
 		wl_rng_fill_small_int(r, host, n, small_int_max);
 	else
 		wl_rng_fill_float(r, host, n);
-	*out = NULL;
+	memset(out, 0, sizeof(*out));
 	own.source = &source;
 	own.like_kernel = NULL;
 	own.budget = NULL;	/* it runs in a setup, whose time is the inputs' */
@@ -71,7 +95,7 @@ int wl_point_random(const struct wl_point *pt, struct wl_rng *r, size_t n, int s
 			    err) < 0)
 		goto out;
 	l.global[0] = n < FILL_ITEMS ? (n + 255) / 256 * 256 : FILL_ITEMS;
-	clSetKernelArg(l.kernel, 0, sizeof(cl_mem), out);
+	clSetKernelArg(l.kernel, 0, sizeof(cl_mem), &out->cl);
 	clSetKernelArg(l.kernel, 1, sizeof(cl_ulong), &base);
 	clSetKernelArg(l.kernel, 2, sizeof(cl_ulong), &count);
 	if (small_int_max > 0)
@@ -88,6 +112,6 @@ out:
 	if (l.kernel)
 		clReleaseKernel(l.kernel);
 	if (rc < 0)
-		wl_mem_release(out);
+		wl_buf_release(out);
 	return rc;
 }

@@ -107,7 +107,7 @@ static int reset_point(struct wl_executor *ex, const struct wl_experiment_ops *o
 {
 	ops->teardown(*state);
 	*state = NULL;
-	wl_mem_release(&flush->buf);
+	wl_buf_release(&flush->buf);
 	wl_program_cache_drop_device(ex->programs, pt->dev);
 	wl_cl_device_close(pt->dev);
 	if (wl_cl_device_open(pt->dev, err) < 0 || flush_alloc(pt, cold, ex->flush_max, flush, err) < 0)
@@ -272,7 +272,7 @@ static int run_point(struct wl_executor *ex, long long run_id, const struct wl_e
 	}
 	if (flush_alloc(pt, cold, ex->flush_max, &r.flush, err) < 0)
 		goto out;
-	pt->flush = r.flush.buf ? &r.flush : NULL;
+	pt->flush = r.flush.buf.cl || r.flush.buf.cu ? &r.flush : NULL;
 	/* Setup's own time, less the builds and transfers counted inside it, is
 	 * the inputs and the CPU reference. */
 	wl_budget_span_start(pt->budget, &span);
@@ -298,7 +298,7 @@ out:
 	wait_checks(pt, NULL);
 	note_builds(ex, run_id, pt);
 	ops->teardown(r.state);
-	wl_mem_release(&r.flush.buf);
+	wl_buf_release(&r.flush.buf);
 	for (size_t i = 0; r.pr.failures && i < nvariants; i++)
 		free(r.pr.failures[i]);
 	free(r.pr.failures);
@@ -316,7 +316,8 @@ static int trace(struct wl_executor *ex, long long run_id, const struct wl_run_p
 	const struct wl_trace_setup setup = { ex->kernels_dir, ex->trace_seconds, ex->trace_memory,
 					      ex->trace_cache };
 
-	if (ex->trace_off)
+	/* The trace runs the OpenCL twin in Oclgrind: a CUDA run has none. */
+	if (ex->trace_off || plan->cuda)
 		return 0;
 	if (ex->on_point)
 		ex->on_point(ex->hook_ctx, run_id, wl_run_trace_seconds(&setup, plan));
@@ -360,6 +361,7 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 			.budget = &plan.budget,
 			.checker = ex->checker,
 			.builds = &plan.builds,
+			.cuda = plan.cuda,
 		};
 		json_t *params;
 		int cancel = 0, store_failed = 0;

@@ -15,7 +15,7 @@ struct banks_state {
 	size_t c, local, groups, iters;
 	const float *output;	/* the last read-back, in the device's staging memory */
 	float *want;
-	cl_mem out;
+	struct wl_buf out;
 };
 
 static void banks_teardown(void *state)
@@ -24,7 +24,7 @@ static void banks_teardown(void *state)
 
 	if (!s)
 		return;
-	wl_mem_release(&s->out);
+	wl_buf_release(&s->out);
 	free(s->want);
 	free(s);
 }
@@ -98,7 +98,7 @@ static int banks_measure(const struct wl_point *pt, void *state, const struct wl
 	snprintf(options, sizeof(options), "-D LOCAL_SIZE=%zu", s->local);
 	if (wl_point_prepare(pt, v, options, buffers, 1, &l, err) < 0)
 		return -1;
-	rc = wl_point_run(pt, &l, s->out, items * sizeof(float), (const void **)&s->output, res, err);
+	rc = wl_point_run(pt, &l, &s->out, items * sizeof(float), (const void **)&s->output, res, err);
 	if (rc <= 0)
 		goto out;
 	wl_banks_reference(v->host.output, s->c, s->local, s->iters, s->want);
@@ -116,7 +116,7 @@ static int banks_measure(const struct wl_point *pt, void *state, const struct wl
 			 "verification failed: %zu of %zu work-items summed wrongly; first %zu: %.9g, expected %.9g",
 			 bad, items, first, (double)s->output[first], (double)s->want[first % s->local]);
 out:
-	clReleaseKernel(l.kernel);
+	wl_launch_release(&l);
 	return rc < 0 ? -1 : 0;
 }
 

@@ -13,7 +13,7 @@ struct copy_state {
 	size_t n, local;
 	uint64_t base;		/* the input's generator state */
 	const float *output;	/* the last read-back, in the device's staging memory */
-	cl_mem in, out;
+	struct wl_buf in, out;
 };
 
 static float copy_expected(const void *ctx, size_t i)
@@ -27,8 +27,8 @@ static void copy_teardown(void *state)
 
 	if (!s)
 		return;
-	wl_mem_release(&s->in);
-	wl_mem_release(&s->out);
+	wl_buf_release(&s->in);
+	wl_buf_release(&s->out);
 	free(s);
 }
 
@@ -70,11 +70,11 @@ static int copy_measure(const struct wl_point *pt, void *state, const struct wl_
 	snprintf(options, sizeof(options), "-D LOCAL_SIZE=%zu", s->local);
 	if (wl_point_prepare(pt, v, options, buffers, 2, &l, err) < 0)
 		return -1;
-	rc = wl_point_run(pt, &l, s->out, bytes, (const void **)&s->output, res, err);
+	rc = wl_point_run(pt, &l, &s->out, bytes, (const void **)&s->output, res, err);
 	if (rc > 0)
 		wl_point_verify(pt, &(struct wl_exact_check){ .got = s->output, .want = copy_expected,
 							      .ctx = s, .n = s->n }, res);
-	clReleaseKernel(l.kernel);
+	wl_launch_release(&l);
 	return rc < 0 ? -1 : 0;
 }
 

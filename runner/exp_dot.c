@@ -14,7 +14,7 @@ struct dot_state {
 	float *v1, *v2;
 	const float *partials;	/* the last read-back, in the device's staging memory */
 	double dot;
-	cl_mem d1, d2, resps, nn, kk;
+	struct wl_buf d1, d2, resps, nn, kk;
 };
 
 double wl_dot_reference(const float *a, const float *b, size_t n)
@@ -35,11 +35,11 @@ static void dot_teardown(void *state)
 
 	if (!s)
 		return;
-	wl_mem_release(&s->d1);
-	wl_mem_release(&s->d2);
-	wl_mem_release(&s->resps);
-	wl_mem_release(&s->nn);
-	wl_mem_release(&s->kk);
+	wl_buf_release(&s->d1);
+	wl_buf_release(&s->d2);
+	wl_buf_release(&s->resps);
+	wl_buf_release(&s->nn);
+	wl_buf_release(&s->kk);
 	free(s->v1);
 	free(s->v2);
 	free(s);
@@ -100,10 +100,10 @@ static int dot_measure(const struct wl_point *pt, void *state, const struct wl_v
 	/* All items slots are poisoned and read back; a variant that writes one
 	 * partial per work-group fills the first items / local of them. */
 	partials = wl_launch_decl_output_is(&v->host, "per_group") ? s->items / s->local : s->items;
-	rc = wl_point_run(pt, &l, s->resps, s->items * sizeof(float), (const void **)&s->partials, res, err);
+	rc = wl_point_run(pt, &l, &s->resps, s->items * sizeof(float), (const void **)&s->partials, res, err);
 	if (rc > 0)
 		res->verified = wl_verify_partial_sums(s->partials, partials, s->dot, res);
-	clReleaseKernel(l.kernel);
+	wl_launch_release(&l);
 	return rc < 0 ? -1 : 0;
 }
 

@@ -21,7 +21,7 @@ struct minplus_state {
 	const float *output;	/* the last read-back, in the device's staging memory */
 	size_t *check_at;	/* flat indexes checked against the reference */
 	float *check_want;
-	cl_mem dd, dt, dr;
+	struct wl_buf dd, dt, dr;
 };
 
 void wl_minplus_reference_entry(const float *d, size_t n, size_t i, size_t j, float *out)
@@ -42,9 +42,9 @@ static void minplus_teardown(void *state)
 
 	if (!s)
 		return;
-	wl_mem_release(&s->dd);
-	wl_mem_release(&s->dt);
-	wl_mem_release(&s->dr);
+	wl_buf_release(&s->dd);
+	wl_buf_release(&s->dt);
+	wl_buf_release(&s->dr);
 	free(s->d);
 	free(s->t);
 	free(s->check_at);
@@ -135,15 +135,15 @@ static int minplus_measure(const struct wl_point *pt, void *state, const struct 
 	int rc = -1;
 
 	/* The transposed copy is made (untimed) only for a variant that reads it. */
-	if (wl_launch_decl_reads(&v->host, "t") && !s->dt &&
+	if (wl_launch_decl_reads(&v->host, "t") && !s->dt.cl && !s->dt.cu &&
 	    wl_point_buffer(pt, CL_MEM_READ_ONLY, count * sizeof(float), s->t, &s->dt, err) < 0)
 		return -1;
 	if (wl_point_prepare(pt, v, "", buffers, 3, &l, err) < 0)
 		return -1;
-	rc = wl_point_run(pt, &l, s->dr, count * sizeof(float), (const void **)&s->output, res, err);
+	rc = wl_point_run(pt, &l, &s->dr, count * sizeof(float), (const void **)&s->output, res, err);
 	if (rc > 0)
 		minplus_verify(s, res);
-	clReleaseKernel(l.kernel);
+	wl_launch_release(&l);
 	return rc < 0 ? -1 : 0;
 }
 

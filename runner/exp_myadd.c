@@ -16,7 +16,7 @@ struct myadd_state {
 	int fp64;
 	void *a, *expected_rows, *expected_cols;
 	const void *output;	/* the last read-back, in the device's staging memory */
-	cl_mem da, db, dc;
+	struct wl_buf da, db, dc;
 };
 
 void wl_myadd_reference(const double *a, double *out, size_t n, int by_column)
@@ -36,9 +36,9 @@ static void myadd_teardown(void *state)
 
 	if (!s)
 		return;
-	wl_mem_release(&s->da);
-	wl_mem_release(&s->db);
-	wl_mem_release(&s->dc);
+	wl_buf_release(&s->da);
+	wl_buf_release(&s->db);
+	wl_buf_release(&s->dc);
 	free(s->a);
 	free(s->expected_rows);
 	free(s->expected_cols);
@@ -140,7 +140,7 @@ static int myadd_measure(const struct wl_point *pt, void *state, const struct wl
 		snprintf(res->note, sizeof(res->note), "ran in float: %s has no fp64", pt->dev->id);
 		res->bytes = 2.0 * (double)bytes;
 	}
-	rc = wl_point_run(pt, &l, s->dc, bytes, &s->output, res, err);
+	rc = wl_point_run(pt, &l, &s->dc, bytes, &s->output, res, err);
 	if (rc <= 0)
 		goto out;
 	first = count;
@@ -159,7 +159,7 @@ static int myadd_measure(const struct wl_point *pt, void *state, const struct wl
 			 bad, count, first / s->n, first % s->n, get(s, s->output, first),
 			 get(s, want, first));
 out:
-	clReleaseKernel(l.kernel);
+	wl_launch_release(&l);
 	return rc < 0 ? -1 : 0;
 }
 

@@ -15,7 +15,7 @@ struct reduction_state {
 	float *input;
 	const float *partials;	/* the last read-back, in the device's staging memory */
 	double sum;
-	cl_mem in, partial;
+	struct wl_buf in, partial;
 };
 
 double wl_sum_reference(const float *v, size_t n)
@@ -35,8 +35,8 @@ static void reduction_teardown(void *state)
 
 	if (!s)
 		return;
-	wl_mem_release(&s->in);
-	wl_mem_release(&s->partial);
+	wl_buf_release(&s->in);
+	wl_buf_release(&s->partial);
 	free(s->input);
 	free(s);
 }
@@ -91,15 +91,15 @@ static int reduction_measure(const struct wl_point *pt, void *state, const struc
 		wl_error_set(err, WL_ERR_CONFIG,
 			     "variant '%s': its declared launch makes %zu work-groups; a reduction writes 1 to n / local partial sums",
 			     v->id, groups);
-		clReleaseKernel(l.kernel);
+		wl_launch_release(&l);
 		return -1;
 	}
 	if (v->host.has_fill)
 		snprintf(res->note, sizeof(res->note), "%zu work-groups of %zu", groups, l.local[0]);
-	rc = wl_point_run(pt, &l, s->partial, groups * sizeof(float), (const void **)&s->partials, res, err);
+	rc = wl_point_run(pt, &l, &s->partial, groups * sizeof(float), (const void **)&s->partials, res, err);
 	if (rc > 0)
 		res->verified = wl_verify_partial_sums(s->partials, groups, s->sum, res);
-	clReleaseKernel(l.kernel);
+	wl_launch_release(&l);
 	return rc < 0 ? -1 : 0;
 }
 

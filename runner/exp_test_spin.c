@@ -8,7 +8,7 @@
 #include "experiments.h"
 
 struct spin_state {
-	cl_mem flag, out;	/* the flag stays 0; out is what gets poisoned */
+	struct wl_buf flag, out;	/* the flag stays 0; out is what gets poisoned */
 };
 
 static void spin_teardown(void *state)
@@ -17,8 +17,8 @@ static void spin_teardown(void *state)
 
 	if (!s)
 		return;
-	wl_mem_release(&s->flag);
-	wl_mem_release(&s->out);
+	wl_buf_release(&s->flag);
+	wl_buf_release(&s->out);
 	free(s);
 }
 
@@ -51,8 +51,8 @@ static int spin_measure(const struct wl_point *pt, void *state, const struct wl_
 
 	if (wl_point_prepare(pt, v, "", buffers, 2, &l, err) < 0)
 		return -1;
-	rc = wl_point_run(pt, &l, s->out, sizeof(cl_int), &output, res, err);
-	clReleaseKernel(l.kernel);
+	rc = wl_point_run(pt, &l, &s->out, sizeof(cl_int), &output, res, err);
+	wl_launch_release(&l);
 	return rc < 0 ? -1 : 0;
 }
 

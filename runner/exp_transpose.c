@@ -17,7 +17,7 @@ struct transpose_state {
 	uint64_t base;		/* the input's generator state */
 	float *expected;	/* the input transposed, shared by the variants */
 	const float *output;	/* the last read-back, in the device's staging memory */
-	cl_mem idata, odata;
+	struct wl_buf idata, odata;
 };
 
 static float copied_expected(const void *ctx, size_t o)
@@ -31,8 +31,8 @@ static void transpose_teardown(void *state)
 
 	if (!s)
 		return;
-	wl_mem_release(&s->idata);
-	wl_mem_release(&s->odata);
+	wl_buf_release(&s->idata);
+	wl_buf_release(&s->odata);
 	free(s->expected);
 	free(s);
 }
@@ -92,7 +92,7 @@ static int transpose_measure(const struct wl_point *pt, void *state,
 	 * catalog's host.global says which. */
 	if (wl_point_prepare(pt, v, options, buffers, 2, &l, err) < 0)
 		return -1;
-	rc = wl_point_run(pt, &l, s->odata, bytes, (const void **)&s->output, res, err);
+	rc = wl_point_run(pt, &l, &s->odata, bytes, (const void **)&s->output, res, err);
 	if (rc > 0) {
 		struct wl_exact_check job = { .got = s->output, .n = s->n * s->n, .row_len = s->n };
 
@@ -104,7 +104,7 @@ static int transpose_measure(const struct wl_point *pt, void *state,
 		}
 		wl_point_verify(pt, &job, res);
 	}
-	clReleaseKernel(l.kernel);
+	wl_launch_release(&l);
 	return rc < 0 ? -1 : 0;
 }
 

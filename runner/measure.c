@@ -13,7 +13,7 @@ static cl_int enqueue_flush(cl_command_queue q, const struct wl_flush *flush, cl
 
 	if (!flush)
 		return CL_SUCCESS;
-	return clEnqueueFillBuffer(q, flush->buf, &pattern, sizeof(pattern), 0, flush->bytes, 0, NULL,
+	return clEnqueueFillBuffer(q, flush->buf.cl, &pattern, sizeof(pattern), 0, flush->bytes, 0, NULL,
 				   NULL);
 }
 

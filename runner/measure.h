@@ -4,9 +4,16 @@
 #define WL_MEASURE_H
 
 #include "cl_device.h"
+#include "dev_buffer.h"
 
+struct wl_cuda_call;
+
+/* A kernel made ready to launch, in either language: OpenCL's kernel with
+ * its arguments set, or a CUDA function with its arguments packed (the
+ * point's language decides, point.h). */
 struct wl_launch {
 	cl_kernel kernel;
+	struct wl_cuda_call *cuda;	/* NULL for OpenCL */
 	cl_uint dims;
 	size_t global[3];
 	size_t local[3];	/* all 0: the driver chooses the work-group size */
@@ -15,7 +22,7 @@ struct wl_launch {
 /* A buffer written before each launch so that the launch finds none of its
  * data in the device's last-level cache ("cold" timings). */
 struct wl_flush {
-	cl_mem buf;
+	struct wl_buf buf;
 	size_t bytes;
 };
 

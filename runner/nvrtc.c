@@ -24,6 +24,8 @@ static int open_one(const char *lib, struct wl_nvrtc *out, char *why, size_t why
 	*(void **)&out->ptx_size = dlsym(h, "nvrtcGetPTXSize");
 	*(void **)&out->ptx = dlsym(h, "nvrtcGetPTX");
 	*(void **)&out->destroy = dlsym(h, "nvrtcDestroyProgram");
+	*(void **)&out->cubin_size = dlsym(h, "nvrtcGetCUBINSize");
+	*(void **)&out->cubin = dlsym(h, "nvrtcGetCUBIN");
 	*(void **)&out->error_string = dlsym(h, "nvrtcGetErrorString");
 	if (!version || !out->create || !out->compile || !out->log_size || !out->log || !out->ptx_size ||
 	    !out->ptx || !out->destroy || !out->error_string || version(&out->major, &out->minor) != 0) {
@@ -67,16 +69,18 @@ static char *program_log(const struct wl_nvrtc *nv, void *prog)
 	return text;
 }
 
-int wl_nvrtc_compile(const struct wl_nvrtc *nv, const char *src, const char *name, int arch,
-		     const char *const *options, int noptions, char **ptx, char **log, struct wl_error *err)
+int wl_nvrtc_compile(const struct wl_nvrtc *nv, const char *src, const char *name, int arch, int cubin,
+		     const char *const *options, int noptions, char **out, size_t *out_len, char **log,
+		     struct wl_error *err)
 {
-	const char *all[34];
+	const char *all[35];
 	char arch_opt[48];
 	void *prog = NULL;
 	size_t n = 0;
-	int rc;
+	int rc, nall = 0;
 
-	*ptx = *log = NULL;
+	*out = *log = NULL;
+	*out_len = 0;
 	if (!nv->handle) {
 		wl_error_set(err, WL_ERR_INTERNAL, "no NVRTC");
 		return -1;
@@ -85,33 +89,41 @@ int wl_nvrtc_compile(const struct wl_nvrtc *nv, const char *src, const char *nam
 		wl_error_set(err, WL_ERR_INTERNAL, "%d build options: at most 32", noptions);
 		return -1;
 	}
-	snprintf(arch_opt, sizeof(arch_opt), "--gpu-architecture=compute_%d", arch);
-	all[0] = arch_opt;
-	all[1] = "--std=c++17";
+	if (cubin && (!nv->cubin_size || !nv->cubin)) {
+		wl_error_set(err, WL_ERR_INTERNAL, "this NVRTC (%d.%d) makes no cubin", nv->major, nv->minor);
+		return -1;
+	}
+	snprintf(arch_opt, sizeof(arch_opt), "--gpu-architecture=%s_%d", cubin ? "sm" : "compute", arch);
+	all[nall++] = arch_opt;
+	all[nall++] = "--std=c++17";
+	if (cubin)
+		all[nall++] = "--ptxas-options=-v";
 	for (int i = 0; i < noptions; i++)
-		all[2 + i] = options[i];
+		all[nall++] = options[i];
 	if ((rc = nv->create(&prog, src, name, 0, NULL, NULL)) != 0) {
 		wl_error_set(err, WL_ERR_INTERNAL, "NVRTC cannot take %s: %s", name, nv->error_string(rc));
 		return -1;
 	}
-	rc = nv->compile(prog, noptions + 2, all);
+	rc = nv->compile(prog, nall, all);
 	*log = program_log(nv, prog);
 	if (rc != 0) {
 		wl_error_set(err, WL_ERR_BUILD, "%s does not compile for compute_%d: %.400s", name, arch,
 			     *log && (*log)[0] ? *log : nv->error_string(rc));
 		goto fail;
 	}
-	if (nv->ptx_size(prog, &n) != 0 || !(*ptx = malloc(n + 1)) || nv->ptx(prog, *ptx) != 0) {
-		wl_error_set(err, WL_ERR_INTERNAL, "NVRTC gave no PTX for %s", name);
+	if ((cubin ? nv->cubin_size(prog, &n) : nv->ptx_size(prog, &n)) != 0 || !(*out = malloc(n + 1)) ||
+	    (cubin ? nv->cubin(prog, *out) : nv->ptx(prog, *out)) != 0) {
+		wl_error_set(err, WL_ERR_INTERNAL, "NVRTC gave no %s for %s", cubin ? "cubin" : "PTX", name);
 		goto fail;
 	}
-	(*ptx)[n] = '\0';
+	(*out)[n] = '\0';
+	*out_len = n;
 	nv->destroy(&prog);
 	return 0;
 fail:
 	nv->destroy(&prog);
-	free(*ptx);
+	free(*out);
 	free(*log);
-	*ptx = *log = NULL;
+	*out = *log = NULL;
 	return -1;
 }

@@ -24,6 +24,8 @@ struct wl_nvrtc {
 	int (*log)(void *, char *);
 	int (*ptx_size)(void *, size_t *);
 	int (*ptx)(void *, char *);
+	int (*cubin_size)(void *, size_t *);
+	int (*cubin)(void *, char *);
 	int (*destroy)(void **);
 	const char *(*error_string)(int);
 };
@@ -35,12 +37,15 @@ struct wl_nvrtc {
 int wl_nvrtc_open(const char *lib, struct wl_nvrtc *out, char *why, size_t why_len);
 
 /* Compile src (named name in messages) for compute capability arch (e.g.
- * 90 for 9.0) with options[0..noptions) (each "-D X=1" style, one option a
- * string). Returns 0 with *ptx the PTX text and *log the compiler's output
- * (either may be empty), both the caller's to free; -1 with err
- * (WL_ERR_BUILD with the log's first lines where the source does not
- * compile) and nothing to free. */
-int wl_nvrtc_compile(const struct wl_nvrtc *nv, const char *src, const char *name, int arch,
-		     const char *const *options, int noptions, char **ptx, char **log, struct wl_error *err);
+ * 90 for 9.0) with options[0..noptions) (each one NVRTC option, "-DX=1"):
+ * to PTX text (cubin 0, "compute_90") or to the device's own code (cubin
+ * 1, "sm_90", with ptxas's report of registers in the log). Returns 0 with
+ * *out (*out_len bytes; PTX also NUL-terminated) and *log the compiler's
+ * output, both the caller's to free; -1 with err (WL_ERR_BUILD with the
+ * log's first lines where the source does not compile) and nothing to
+ * free. */
+int wl_nvrtc_compile(const struct wl_nvrtc *nv, const char *src, const char *name, int arch, int cubin,
+		     const char *const *options, int noptions, char **out, size_t *out_len, char **log,
+		     struct wl_error *err);
 
 #endif

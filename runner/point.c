@@ -3,6 +3,7 @@
 #include "point.h"
 
 #include "checker.h"
+#include "cuda_point.h"
 #include "nvml.h"
 
 #include <math.h>
@@ -94,24 +95,31 @@ static int point_kernel(const struct wl_point *pt, const char *options, const ch
 }
 
 int wl_point_buffer(const struct wl_point *pt, cl_mem_flags flags, size_t bytes,
-		    const void *init, cl_mem *out, struct wl_error *err)
+		    const void *init, struct wl_buf *out, struct wl_error *err)
 {
 	double started = wl_now_ms();
 	cl_int rc;
 
-	*out = clCreateBuffer(pt->dev->context, flags, bytes, NULL, &rc);
-	if (!*out) {
+	memset(out, 0, sizeof(*out));
+	if (pt->cuda) {
+		if (wl_cuda_buffer(pt->dev->cuda, bytes, init, out, err) < 0)
+			return -1;
+		wl_budget_add(pt->budget, WL_PHASE_TRANSFER, started);
+		return 0;
+	}
+	out->cl = clCreateBuffer(pt->dev->context, flags, bytes, NULL, &rc);
+	if (!out->cl) {
 		wl_error_set(err, WL_ERR_INTERNAL, "clCreateBuffer of %zu bytes: %s", bytes,
 			     wl_cl_error_name(rc));
 		return -1;
 	}
+	out->bytes = bytes;
 	if (init) {
-		rc = clEnqueueWriteBuffer(pt->dev->queue, *out, CL_TRUE, 0, bytes, init, 0, NULL, NULL);
+		rc = clEnqueueWriteBuffer(pt->dev->queue, out->cl, CL_TRUE, 0, bytes, init, 0, NULL, NULL);
 		if (rc != CL_SUCCESS) {
 			wl_error_set(err, WL_ERR_INTERNAL, "clEnqueueWriteBuffer of %zu bytes: %s",
 				     bytes, wl_cl_error_name(rc));
-			clReleaseMemObject(*out);
-			*out = NULL;
+			wl_buf_release(out);
 			return -1;
 		}
 	}
@@ -119,13 +127,19 @@ int wl_point_buffer(const struct wl_point *pt, cl_mem_flags flags, size_t bytes,
 	return 0;
 }
 
-int wl_point_poison(const struct wl_point *pt, cl_mem buf, size_t bytes, struct wl_error *err)
+int wl_point_poison(const struct wl_point *pt, const struct wl_buf *buf, size_t bytes, struct wl_error *err)
 {
 	const cl_uint pattern = 0xFFFFFFFFu;
 	double started = wl_now_ms();
 	cl_int rc;
 
-	rc = clEnqueueFillBuffer(pt->dev->queue, buf, &pattern, sizeof(pattern), 0, bytes, 0, NULL,
+	if (pt->cuda) {
+		if (wl_cuda_fill(pt->dev->cuda, buf, pattern, bytes, err) < 0)
+			return -1;
+		wl_budget_add(pt->budget, WL_PHASE_TRANSFER, started);
+		return 0;
+	}
+	rc = clEnqueueFillBuffer(pt->dev->queue, buf->cl, &pattern, sizeof(pattern), 0, bytes, 0, NULL,
 				 NULL);
 	if (rc == CL_SUCCESS)
 		rc = clFinish(pt->dev->queue);
@@ -138,12 +152,18 @@ int wl_point_poison(const struct wl_point *pt, cl_mem buf, size_t bytes, struct 
 	return 0;
 }
 
-int wl_point_read(const struct wl_point *pt, cl_mem buf, size_t bytes, void *out,
+int wl_point_read(const struct wl_point *pt, const struct wl_buf *buf, size_t bytes, void *out,
 		  struct wl_error *err)
 {
 	double started = wl_now_ms();
-	cl_int rc = clEnqueueReadBuffer(pt->dev->queue, buf, CL_TRUE, 0, bytes, out, 0, NULL, NULL);
+	cl_int rc;
 
+	if (pt->cuda) {
+		rc = wl_cuda_read(pt->dev->cuda, buf, bytes, out, err) < 0 ? CL_INVALID_VALUE : CL_SUCCESS;
+		wl_budget_add(pt->budget, WL_PHASE_TRANSFER, started);
+		return rc == CL_SUCCESS ? 0 : -1;
+	}
+	rc = clEnqueueReadBuffer(pt->dev->queue, buf->cl, CL_TRUE, 0, bytes, out, 0, NULL, NULL);
 	wl_budget_add(pt->budget, WL_PHASE_TRANSFER, started);
 	if (rc != CL_SUCCESS) {
 		wl_error_set(err, WL_ERR_INTERNAL, "clEnqueueReadBuffer of %zu bytes: %s", bytes,
@@ -189,8 +209,10 @@ int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
 			batch = 1;
 		if (batch > max - n)
 			batch = max - n;
-		rc = wl_time_launches(pt->dev->queue, l, n == 0 ? pt->warmup : 0, (long long)batch,
-				      pt->flush, samples + n, &code, err);
+		rc = pt->cuda ? wl_cuda_time_launches(pt->dev->cuda, l, n == 0 ? pt->warmup : 0, (long long)batch,
+						       pt->flush, samples + n, &code, err)
+			      : wl_time_launches(pt->dev->queue, l, n == 0 ? pt->warmup : 0, (long long)batch,
+						 pt->flush, samples + n, &code, err);
 		if (rc < 0)
 			break;
 		/* A batch the GPU ran while capping its clocks is not the kernel's
@@ -230,7 +252,7 @@ int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
 	return rc;
 }
 
-int wl_point_run(const struct wl_point *pt, const struct wl_launch *l, cl_mem out, size_t bytes,
+int wl_point_run(const struct wl_point *pt, const struct wl_launch *l, const struct wl_buf *out, size_t bytes,
 		 const void **host, struct wl_measurement *res, struct wl_error *err)
 {
 	double started;
@@ -259,11 +281,22 @@ int wl_point_run(const struct wl_point *pt, const struct wl_launch *l, cl_mem ou
 	return 1;
 }
 
-void wl_mem_release(cl_mem *m)
+void wl_buf_release(struct wl_buf *b)
 {
-	if (*m)
-		clReleaseMemObject(*m);
-	*m = NULL;
+	if (b->cl)
+		clReleaseMemObject(b->cl);
+	if (b->cu)
+		wl_cuda_buffer_release(b);
+	memset(b, 0, sizeof(*b));
+}
+
+void wl_launch_release(struct wl_launch *l)
+{
+	if (l->kernel)
+		clReleaseKernel(l->kernel);
+	l->kernel = NULL;
+	wl_cuda_call_free(l->cuda);
+	l->cuda = NULL;
 }
 
 void wl_point_verify(const struct wl_point *pt, const struct wl_exact_check *job,

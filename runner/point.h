@@ -42,6 +42,9 @@ struct wl_point {
 	 * kernel was built as is noted (build_records.h); NULL: not noted. */
 	const char *variant;
 	struct wl_build_records *builds;
+	/* The point runs its variants' CUDA twins on pt->dev->cuda (pt->source
+	 * is then CUDA), else OpenCL's. */
+	int cuda;
 };
 
 /* The value of param name at pt (the catalog guarantees it exists). */
@@ -53,9 +56,11 @@ long long wl_point_value(const struct wl_point *pt, const char *name);
 int wl_point_kernel(const struct wl_point *pt, const char *options, const char *name,
 		    cl_kernel *out, struct wl_error *err);
 
-/* A device buffer of bytes, filled from init when not NULL. */
+/* A device buffer of bytes, filled from init when not NULL, in pt's
+ * language (flags are OpenCL's, which CUDA's buffers need not). -1 with err
+ * leaves *out cleared. */
 int wl_point_buffer(const struct wl_point *pt, cl_mem_flags flags, size_t bytes,
-		    const void *init, cl_mem *out, struct wl_error *err);
+		    const void *init, struct wl_buf *out, struct wl_error *err);
 
 /* A device buffer of n floats with the random values that wl_rng_fill_float
  * (small_int_max 0) or wl_rng_fill_small_int (with that max) would write from
@@ -64,21 +69,21 @@ int wl_point_buffer(const struct wl_point *pt, cl_mem_flags flags, size_t bytes,
  * advances as those fills advance it. */
 struct wl_rng;
 int wl_point_random(const struct wl_point *pt, struct wl_rng *r, size_t n, int small_int_max,
-		    float *host, cl_mem_flags flags, cl_mem *out, struct wl_error *err);
+		    float *host, cl_mem_flags flags, struct wl_buf *out, struct wl_error *err);
 
 /* Fill buf with 0xFF bytes (NaN as floats) so that an element the kernel does
  * not write fails verification. */
-int wl_point_poison(const struct wl_point *pt, cl_mem buf, size_t bytes, struct wl_error *err);
+int wl_point_poison(const struct wl_point *pt, const struct wl_buf *buf, size_t bytes, struct wl_error *err);
 
 /* Read bytes of buf back into out (blocking); -1 with the OpenCL error, out
  * then partly written. */
-int wl_point_read(const struct wl_point *pt, cl_mem buf, size_t bytes, void *out,
+int wl_point_read(const struct wl_point *pt, const struct wl_buf *buf, size_t bytes, void *out,
 		  struct wl_error *err);
 
 /* A family's buffer, by the name the catalog's host.args give it. */
 struct wl_arg_buffer {
 	const char *name;
-	cl_mem *mem;
+	struct wl_buf *mem;
 };
 
 /* Make l (whose kernel is built) the launch variant v declares at pt: its
@@ -93,8 +98,8 @@ int wl_point_launch(const struct wl_point *pt, const struct wl_variant_def *v,
 
 /* Build variant v's kernel from pt's source with options and make its
  * declared launch into *l (wl_point_kernel, then wl_point_launch). Caller
- * releases l->kernel with clReleaseKernel(); on failure (-1, err set)
- * nothing is left to release. */
+ * releases it with wl_launch_release(); on failure (-1, err set) nothing is
+ * left to release. */
 int wl_point_prepare(const struct wl_point *pt, const struct wl_variant_def *v, const char *options,
 		     const struct wl_arg_buffer *buffers, size_t nbuffers, struct wl_launch *l,
 		     struct wl_error *err);
@@ -111,11 +116,11 @@ int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
  * until the next wl_point_run on the device). Returns 1 when the output is
  * there to verify, 0 when the point failed without output (res->error says
  * why), -1 for an error that stops the run. */
-int wl_point_run(const struct wl_point *pt, const struct wl_launch *l, cl_mem out, size_t bytes,
+int wl_point_run(const struct wl_point *pt, const struct wl_launch *l, const struct wl_buf *out, size_t bytes,
 		 const void **host, struct wl_measurement *res, struct wl_error *err);
 
-/* Release *m if set and clear it; for teardown functions. */
-void wl_mem_release(cl_mem *m);
+/* Release what l holds (its kernel, or its CUDA call) and clear it. */
+void wl_launch_release(struct wl_launch *l);
 
 /* Check a variant's output exactly, setting res->verified: in the background
  * (pt->checker) while the next variant is timed, else now. The output (in

@@ -4,6 +4,7 @@
 #include "point.h"
 
 #include "build_records.h"
+#include "cuda_point.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -36,9 +37,10 @@ static size_t persistent_groups(const struct wl_point *pt, long long fill, long 
 }
 
 static int bind_arg(const struct wl_point *pt, const struct wl_variant_def *v, int i,
-		    const struct wl_arg_buffer *buffers, size_t nbuffers, cl_kernel k,
+		    const struct wl_arg_buffer *buffers, size_t nbuffers, struct wl_launch *l,
 		    struct wl_error *err)
 {
+	cl_kernel k = l->kernel;
 	const struct wl_launch_arg *a = &v->host.args[i];
 	const struct wl_arg_buffer *b;
 	const char *why = NULL;
@@ -53,7 +55,9 @@ static int bind_arg(const struct wl_point *pt, const struct wl_variant_def *v, i
 				     a->buffer, pt->exp->id);
 			return -1;
 		}
-		rc = clSetKernelArg(k, (cl_uint)i, sizeof(cl_mem), b->mem);
+		if (l->cuda)
+			return wl_cuda_call_buffer(l->cuda, b->mem, err);
+		rc = clSetKernelArg(k, (cl_uint)i, sizeof(cl_mem), &b->mem->cl);
 	} else {
 		if (wl_expr_eval(&a->value, pt->values, &value, &why) < 0 || value < INT32_MIN ||
 		    value > (long long)UINT32_MAX) {
@@ -61,6 +65,12 @@ static int bind_arg(const struct wl_point *pt, const struct wl_variant_def *v, i
 				     "variant '%s' host.args[%d]: %s", v->id, i,
 				     why ? why : "the value does not fit in 32 bits");
 			return -1;
+		}
+		if (l->cuda) {
+			/* CUDA's local memory is the call's dynamic shared memory,
+			 * no parameter of the kernel. */
+			return a->kind == WL_ARG_LOCAL ? wl_cuda_call_shared(l->cuda, (size_t)value, err)
+						       : wl_cuda_call_word(l->cuda, (uint32_t)value, err);
 		}
 		if (a->kind == WL_ARG_LOCAL) {
 			rc = clSetKernelArg(k, (cl_uint)i, (size_t)value, NULL);
@@ -94,8 +104,18 @@ int wl_point_launch(const struct wl_point *pt, const struct wl_variant_def *v,
 	}
 	if (v->host.has_fill)
 		l->global[0] = persistent_groups(pt, size.fill, size.local[0]) * (size_t)size.local[0];
+	/* CUDA has no driver-chosen block: the largest power of two up to 256
+	 * that divides the grid along x, one thread deep elsewhere. */
+	if (pt->cuda && l->local[0] == 0)
+		for (cl_uint d = 0; d < l->dims; d++) {
+			size_t b = d == 0 ? 256 : 1;
+
+			while (b > 1 && l->global[d] % b)
+				b /= 2;
+			l->local[d] = b;
+		}
 	for (int i = 0; i < v->host.nargs; i++)
-		if (bind_arg(pt, v, i, buffers, nbuffers, l->kernel, err) < 0)
+		if (bind_arg(pt, v, i, buffers, nbuffers, l, err) < 0)
 			return -1;
 	return 0;
 }
@@ -118,14 +138,22 @@ int wl_point_prepare(const struct wl_point *pt, const struct wl_variant_def *v, 
 		     const struct wl_arg_buffer *buffers, size_t nbuffers, struct wl_launch *l,
 		     struct wl_error *err)
 {
-	if (wl_point_kernel(pt, options, v->kernel, &l->kernel, err) < 0)
-		return -1;
-	if (wl_point_launch(pt, v, buffers, nbuffers, l, err) < 0) {
-		clReleaseKernel(l->kernel);
-		l->kernel = NULL;
+	double started = wl_now_ms();
+
+	if (pt->cuda) {
+		int rc = wl_cuda_call_new(pt->dev->cuda, pt->source, options, v->kernel, &l->cuda, err);
+
+		wl_budget_add(pt->budget, WL_PHASE_BUILD, started);
+		if (rc < 0)
+			return -1;
+	} else if (wl_point_kernel(pt, options, v->kernel, &l->kernel, err) < 0) {
 		return -1;
 	}
-	if (pt->builds)
+	if (wl_point_launch(pt, v, buffers, nbuffers, l, err) < 0) {
+		wl_launch_release(l);
+		return -1;
+	}
+	if (pt->builds && !pt->cuda)
 		wl_build_records_note(pt->builds, pt, options, l, local_arg_bytes(pt, v));
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cache_probe.h"
+#include "cuda_point.h"
 #include "device_fit.h"
 #include "request.h"
 
@@ -114,9 +115,28 @@ static void plan_source_hash(struct wl_run_plan *p)
 }
 
 
+/* The device's CUDA side, opened for p's first CUDA run. */
+static int open_cuda(struct wl_run_plan *p, struct wl_error *why)
+{
+	struct wl_pci_address pci;
+
+	if (!p->exp->cuda_source) {
+		wl_error_set(why, WL_ERR_CONFIG, "%s has no CUDA kernels (no cuda_source in the catalog)", p->exp->id);
+		return -1;
+	}
+	if (!p->dev->cuda && (wl_cl_device_pci(p->dev, &pci) < 0 ||
+			      !(p->dev->cuda = wl_cuda_device_open(pci.domain, pci.bus, pci.device, p->dev->nvrtc, why)))) {
+		if (!why->msg[0])
+			wl_error_set(why, WL_ERR_CONFIG, "%s has no PCI address to find its CUDA device by", p->dev->id);
+		return -1;
+	}
+	p->cuda = 1;
+	return 0;
+}
+
 /* The request's language is one the device runs (a run queued before the
  * field existed is OpenCL's); else why says what the device said of it. */
-static int plan_language(const struct wl_run_plan *p, struct wl_error *why)
+static int plan_language(struct wl_run_plan *p, struct wl_error *why)
 {
 	const char *lang = json_string_value(json_object_get(p->request, "language"));
 	const json_t *l;
@@ -126,7 +146,7 @@ static int plan_language(const struct wl_run_plan *p, struct wl_error *why)
 		return 0;
 	json_array_foreach(json_object_get(p->dev->info, "languages"), i, l)
 		if (json_is_string(l) && strcmp(json_string_value(l), lang) == 0)
-			return 0;
+			return open_cuda(p, why);
 	wl_error_set(why, WL_ERR_CONFIG, "%s does not run %s here: %s", p->dev->id, lang,
 		     json_string_value(json_object_get(json_object_get(p->dev->info, "cuda"), "reason")) ?
 		     json_string_value(json_object_get(json_object_get(p->dev->info, "cuda"), "reason")) : "no reason given");
@@ -190,7 +210,7 @@ int wl_run_plan_make(const struct wl_catalog *cat, struct wl_cl_devices *devs,
 	p->sampling.min_samples = WL_MIN_SAMPLES < p->repeat ? WL_MIN_SAMPLES : (size_t)p->repeat;
 	p->sampling.target = json_number_value(json_object_get(p->request, "noise"));
 	p->sampling.budget_ms = (double)json_integer_value(json_object_get(p->request, "budget_ms"));
-	snprintf(path, sizeof(path), "%s/%s", kernels_dir, p->exp->source);
+	snprintf(path, sizeof(path), "%s/%s", kernels_dir, p->cuda ? p->exp->cuda_source : p->exp->source);
 	if (wl_source_load(path, &p->source, why) < 0)
 		return -1;
 	plan_source_hash(p);

@@ -47,6 +47,7 @@ struct wl_run_plan {
 	struct wl_sampling sampling;
 	struct wl_time_budget budget;
 	struct wl_build_records builds;	/* what its variants were built as */
+	int cuda;			/* the request's language is CUDA: source is the .cu twin */
 };
 
 /* Variant k of a normalized request for exp (its built-ins, then its custom

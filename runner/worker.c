@@ -144,10 +144,11 @@ static void describe_languages(struct wl_cl_device *dev)
 {
 	struct wl_cuda_parts parts = { .driver = &cuda, .driver_why = cuda_why, .nvrtc = &nvrtc,
 				       .nvrtc_why = nvrtc_why, .cupti = cupti, .cupti_why = cupti_why,
-				       .profiling_params = WL_NVIDIA_PARAMS, .admin = geteuid() == 0 };
+				       .profiling_params = WL_NVIDIA_PARAMS, .admin = geteuid() == 0, .launches = 1 };
 	struct wl_pci_address pci;
 	json_t *langs = wl_cuda_languages(&parts, wl_cl_device_pci(dev, &pci) == 0 ? &pci : NULL);
 
+	dev->nvrtc = &nvrtc;
 	if (!langs)
 		return;
 	if (!json_is_true(json_object_get(json_object_get(langs, "cuda"), "available")))

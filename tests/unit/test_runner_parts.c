@@ -252,17 +252,17 @@ void test_device_random_inputs_match_the_host(void)
 		struct wl_point pt = { .dev = &devs.list[0], .programs = programs };
 		int max = kind ? 8 : 0;
 		struct wl_rng r;
-		cl_mem buf = NULL;
+		struct wl_buf buf = { 0 };
 		size_t differ = 0, zeros = 0, same = 0;
 
 		CHECK(wl_cl_device_open(pt.dev, &err) == 0, "%s", err.msg);
 		wl_rng_seed(&r, 42);
 		CHECK(wl_point_random(&pt, &r, N, max, host, CL_MEM_READ_WRITE, &buf, &err) == 0, "%s", err.msg);
-		CHECK(buf && wl_point_read(&pt, buf, N * sizeof(float), dev, &err) == 0, "read back");
-		wl_mem_release(&buf);
+		CHECK(buf.cl && wl_point_read(&pt, &buf, N * sizeof(float), dev, &err) == 0, "read back");
+		wl_buf_release(&buf);
 		wl_rng_seed(&r, 43);
 		CHECK(wl_point_random(&pt, &r, N, max, other, CL_MEM_READ_WRITE, &buf, &err) == 0, "%s", err.msg);
-		wl_mem_release(&buf);
+		wl_buf_release(&buf);
 		for (size_t i = 0; i < N; i++) {
 			differ += memcmp(&host[i], &dev[i], sizeof(float)) != 0;
 			zeros += dev[i] == 0.0f;
@@ -278,13 +278,13 @@ void test_device_random_inputs_match_the_host(void)
 	if (devs.count) {
 		struct wl_point pt = { .dev = &devs.list[0], .programs = programs };
 		struct wl_rng r, filled;
-		cl_mem buf = NULL;
+		struct wl_buf buf = { 0 };
 		size_t differ = 0;
 
 		wl_rng_seed(&r, 5);
 		CHECK(wl_point_random(&pt, &r, N, 0, NULL, CL_MEM_READ_WRITE, &buf, &err) == 0, "%s", err.msg);
-		CHECK(buf && wl_point_read(&pt, buf, N * sizeof(float), dev, &err) == 0, "read back");
-		wl_mem_release(&buf);
+		CHECK(buf.cl && wl_point_read(&pt, &buf, N * sizeof(float), dev, &err) == 0, "read back");
+		wl_buf_release(&buf);
 		for (size_t i = 0; i < N; i++)
 			differ += memcmp(&dev[i], &(float){ wl_rng_float_at(5, i) }, sizeof(float)) != 0;
 		CHECK(differ == 0, "%zu of %d device values differ from wl_rng_float_at", differ, N);

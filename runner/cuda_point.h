@@ -1,0 +1,64 @@
+/* The CUDA side of a device (issue 27): the same helpers the families use
+ * through point.h — buffers, kernels with their arguments, timed launches —
+ * made with the CUDA driver API, opened at run time (nothing of CUDA is
+ * needed to build). A device's CUDA side is opened when its first CUDA
+ * point runs: the primary context of the CUDA device at the OpenCL device's
+ * PCI address, a stream, and the modules built so far (NVRTC to a cubin for
+ * the device's compute capability, so no JIT runs). */
+#ifndef WL_CUDA_POINT_H
+#define WL_CUDA_POINT_H
+
+#include <stdint.h>
+
+#include "dev_buffer.h"
+#include "error.h"
+#include "measure.h"
+#include "nvrtc.h"
+#include "source.h"
+
+struct wl_cuda_device;
+struct wl_cuda_call;
+
+/* Open the CUDA side of the device at PCI domain:bus:slot with nv (kept;
+ * the caller's) compiling. Returns it, or NULL with err saying why (no
+ * driver, no such device, no context). */
+struct wl_cuda_device *wl_cuda_device_open(unsigned domain, unsigned bus, unsigned slot,
+					   const struct wl_nvrtc *nv, struct wl_error *err);
+void wl_cuda_device_close(struct wl_cuda_device *cd);
+
+/* The device's compute capability as major * 10 + minor. */
+int wl_cuda_device_arch(const struct wl_cuda_device *cd);
+
+/* Buffers: bytes allocated (filled from init when not NULL) into *out; a
+ * fill of a 32-bit pattern; a blocking read into out. -1 with err set, a
+ * failed allocation leaving *out cleared. */
+int wl_cuda_buffer(struct wl_cuda_device *cd, size_t bytes, const void *init, struct wl_buf *out,
+		   struct wl_error *err);
+int wl_cuda_fill(struct wl_cuda_device *cd, const struct wl_buf *b, uint32_t pattern, size_t bytes,
+		 struct wl_error *err);
+int wl_cuda_read(struct wl_cuda_device *cd, const struct wl_buf *b, size_t bytes, void *out,
+		 struct wl_error *err);
+void wl_cuda_buffer_release(struct wl_buf *b);
+
+/* The call of kernel name in src built with options (OpenCL-style "-D X=1"
+ * words; each becomes NVRTC's -DX=1), its module built once per source and
+ * options. Its arguments are then given in the declared order: a buffer or
+ * a 32-bit word is the next parameter; local memory is no parameter in CUDA
+ * but the call's dynamic shared memory (the kernel's extern __shared__).
+ * -1 with err (WL_ERR_BUILD with NVRTC's words) and nothing to free. */
+int wl_cuda_call_new(struct wl_cuda_device *cd, const struct wl_source *src, const char *options,
+		     const char *name, struct wl_cuda_call **out, struct wl_error *err);
+int wl_cuda_call_buffer(struct wl_cuda_call *c, const struct wl_buf *b, struct wl_error *err);
+int wl_cuda_call_word(struct wl_cuda_call *c, uint32_t word, struct wl_error *err);
+int wl_cuda_call_shared(struct wl_cuda_call *c, size_t bytes, struct wl_error *err);
+void wl_cuda_call_free(struct wl_cuda_call *c);
+
+/* wl_time_launches (measure.h) on the CUDA side: l->cuda launched warmup
+ * times, then repeat times between a pair of events each, a fill of flush
+ * before each when not NULL. *code is CL_INVALID_WORK_GROUP_SIZE where the
+ * driver refuses the block's shape (the point fails, not the run). */
+int wl_cuda_time_launches(struct wl_cuda_device *cd, const struct wl_launch *l, long long warmup,
+			  long long repeat, const struct wl_flush *flush, double *samples_ms, cl_int *code,
+			  struct wl_error *err);
+
+#endif
