@@ -23,6 +23,9 @@
 #                "device": "gpu" (into $OUT/a and $OUT/b), each phase's wall
 #                time in $OUT/phases.txt; bench/side_by_side.py compares them
 #   LANGUAGE     "cuda" to run the plan's catalog runs in CUDA (issue 27)
+#   COUNTER_DUMP=1  keep each CUDA profile's counter data image and values
+#                (WARPLAB_COUNTER_DUMP, in the store's folder, which the
+#                confined worker may write) in $OUT/counters
 #   AFTER        a script run once the plan is done, while the server still
 #                runs: bash AFTER URL STORE OUT (e.g. bench/compiler-after.sh)
 set -euo pipefail
@@ -58,6 +61,11 @@ ld="$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 	if [ -x "$work/root/usr/bin/clinfo" ]; then LD_LIBRARY_PATH="$ld" "$work/root/usr/bin/clinfo" -l; elif command -v clinfo >/dev/null; then clinfo -l; fi
 } 2>&1 | tee "$out/machine.txt"
 
+if [ -n "${COUNTER_DUMP:-}" ]; then
+	mkdir -p "$work/counters"
+	export WARPLAB_COUNTER_DUMP="$work/counters"
+fi
+
 # Plain commands in the background, so $! is the binary itself and the trap
 # stops it.
 # shellcheck disable=SC2086 # RUNNER_ARGS is a list of flags
@@ -82,6 +90,9 @@ if [ -z "${AT_ONCE:-}" ]; then
 	python3 bench/lab.py "http://127.0.0.1:$port" "$plan" "$out" --device "$device" ${LANGUAGE:+--language "$LANGUAGE"} | tee "$out/table.md"
 	if [ -n "${AFTER:-}" ]; then
 		LD_LIBRARY_PATH="$ld" BIN="$bin" bash "$AFTER" "http://127.0.0.1:$port" "$work/warplab.db" "$out"
+	fi
+	if [ -n "${COUNTER_DUMP:-}" ]; then
+		cp -r "$work/counters" "$out/"
 	fi
 	exit
 fi

@@ -116,9 +116,9 @@ def main():
             print(f"error: {run['error']}")
         b = run.get('budget')
         if b:
-            print('time: ' + ', '.join(f"{k[:-3]} {b[k]:.0f} ms" for k in
+            print('time: ' + ', '.join(f"{k[:-3]} {b.get(k, 0):.0f} ms" for k in
                                       ('total_ms', 'kernel_ms', 'launch_ms', 'inputs_ms', 'transfer_ms',
-                                       'verify_ms', 'build_ms', 'store_ms', 'other_ms')))
+                                       'verify_ms', 'build_ms', 'store_ms', 'counters_ms', 'other_ms')))
         if run['results']:
             print(table(run))
         unverified = [r for r in run['results'] if not r['verified']]

@@ -130,8 +130,10 @@ static int header_char(struct header *h, const char *text, size_t i, int *braces
 
 	if (c == '(') {
 		if (h->parens == 0 && !h->have_sig) {
+			/* OpenCL's attributes, and CUDA's __launch_bounds__(...). */
 			if (h->last_len && ((h->last_len == 13 && !strncmp(text + h->last_ident, "__attribute__", 13)) ||
-					    (h->last_len == 11 && !strncmp(text + h->last_ident, "__attribute", 11)))) {
+					    (h->last_len == 11 && !strncmp(text + h->last_ident, "__attribute", 11)) ||
+					    (h->last_len == 17 && !strncmp(text + h->last_ident, "__launch_bounds__", 17)))) {
 				h->in_attr = 1;
 			} else if (h->last_len && h->last_len <= WL_KERNEL_NAME_MAX) {
 				memcpy(h->name, text + h->last_ident, h->last_len);

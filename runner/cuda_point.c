@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "cuda_driver.h"
+#include "cupti_counters.h"
+#include "log.h"
 
 typedef int CUresult;
 typedef int CUdevice;
@@ -69,6 +71,9 @@ struct module {
 
 struct wl_cuda_device {
 	CUdevice device;
+	int ordinal;
+	struct wl_counters *counters;	/* opened at the first profile */
+	char counters_why[300];		/* why there are none, once tried */
 	CUcontext context;
 	CUstream stream;
 	int arch;
@@ -142,7 +147,8 @@ static int load_driver(struct wl_error *err)
 }
 
 /* The CUDA device at domain:bus:slot into *out. */
-static int find_device(unsigned domain, unsigned bus, unsigned slot, CUdevice *out, struct wl_error *err)
+static int find_device(unsigned domain, unsigned bus, unsigned slot, CUdevice *out, int *ordinal,
+		       struct wl_error *err)
 {
 	int n = 0;
 
@@ -159,6 +165,7 @@ static int find_device(unsigned domain, unsigned bus, unsigned slot, CUdevice *o
 			dom = 0;
 		if ((unsigned)b == bus && (unsigned)s == slot && (unsigned)dom == domain) {
 			*out = d;
+			*ordinal = i;
 			return 0;
 		}
 	}
@@ -184,7 +191,7 @@ struct wl_cuda_device *wl_cuda_device_open(unsigned domain, unsigned bus, unsign
 		return NULL;
 	}
 	cd->nv = nv;
-	if (find_device(domain, bus, slot, &cd->device, err) < 0 ||
+	if (find_device(domain, bus, slot, &cd->device, &cd->ordinal, err) < 0 ||
 	    failed(cu.attribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, cd->device), "cuDeviceGetAttribute", err) < 0 ||
 	    failed(cu.attribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, cd->device), "cuDeviceGetAttribute", err) < 0 ||
 	    failed(cu.primary_retain(&cd->context, cd->device), "cuDevicePrimaryCtxRetain", err) < 0) {
@@ -207,6 +214,7 @@ void wl_cuda_device_close(struct wl_cuda_device *cd)
 	if (!cd)
 		return;
 	cu.ctx_set(cd->context);
+	wl_counters_close(cd->counters);
 	for (struct module *m = cd->modules, *next; m; m = next) {
 		next = m->next;
 		cu.module_unload(m->module);
@@ -473,4 +481,31 @@ out:
 		cu.event_destroy(events[i]);
 	free(events);
 	return status;
+}
+
+struct profiled {
+	const struct wl_launch *l;
+	struct wl_cuda_device *cd;
+};
+
+static int launch_once(void *arg)
+{
+	const struct profiled *p = arg;
+
+	return launch(p->l, p->cd->stream) == 0 && cu.stream_sync(p->cd->stream) == 0 ? 0 : -1;
+}
+
+int wl_cuda_profile(struct wl_cuda_device *cd, const struct wl_launch *l, double *values, char *why, size_t len)
+{
+	struct profiled p = { l, cd };
+
+	cu.ctx_set(cd->context);
+	if (!cd->counters && !cd->counters_why[0] &&
+	    wl_counters_open(NULL, cd->context, cd->ordinal, &cd->counters, cd->counters_why, sizeof(cd->counters_why)) < 0)
+		wl_log_info("CUDA device %d: counters unavailable: %s", cd->ordinal, cd->counters_why);
+	if (!cd->counters) {
+		snprintf(why, len, "%s", cd->counters_why);
+		return -1;
+	}
+	return wl_counters_profile(cd->counters, launch_once, &p, values, why, len);
 }

@@ -61,4 +61,10 @@ int wl_cuda_time_launches(struct wl_cuda_device *cd, const struct wl_launch *l, 
 			  long long repeat, const struct wl_flush *flush, double *samples_ms, cl_int *code,
 			  struct wl_error *err);
 
+/* One more launch of l under CUPTI's range profiler, its counters into
+ * values[WL_COUNTERS] (cupti_counters.h). -1 with why ("counters
+ * unavailable" reasons: no CUPTI, not permitted, ...), said once in the
+ * log, after which the device profiles no more. */
+int wl_cuda_profile(struct wl_cuda_device *cd, const struct wl_launch *l, double *values, char *why, size_t len);
+
 #endif

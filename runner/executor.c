@@ -341,7 +341,7 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 	}
 	/* The family's source is kept by its hash, so the run's page can show the
 	 * built-in kernels as they were when it ran. */
-	if (wl_store_put_source(ex->store, plan.source.hash, plan.exp->source, plan.source.text, err) < 0 ||
+	if (wl_store_put_source(ex->store, plan.source.hash, plan.cuda ? plan.exp->cuda_source : plan.exp->source, plan.source.text, err) < 0 ||
 	    wl_store_set_run_provenance(ex->store, claim->id, plan.source_hash, ex->version, err) < 0 ||
 	    wl_run_record_clocks(ex->store, claim->id, plan.dev, wl_run_plan_flush_bytes(&plan, ex->flush_max),
 			  &clocks_start, err) < 0)

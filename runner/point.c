@@ -4,6 +4,7 @@
 
 #include "checker.h"
 #include "cuda_point.h"
+#include "cupti_counters.h"
 #include "nvml.h"
 
 #include <math.h>
@@ -252,6 +253,23 @@ int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
 	return rc;
 }
 
+/* The hardware's counts for one more launch of l (its output was read), as
+ * the result's extra {"counters": {...}} or {"counters_error": why}. */
+static void count(const struct wl_point *pt, const struct wl_launch *l, struct wl_measurement *res)
+{
+	double values[WL_COUNTERS], started = wl_now_ms();
+	char why[300];
+	json_t *o = wl_cuda_profile(pt->dev->cuda, l, values, why, sizeof(why)) == 0 ?
+		json_pack("{s:o}", "counters", wl_counters_json(values)) : json_pack("{s:s}", "counters_error", why);
+	char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+
+	wl_budget_add(pt->budget, WL_PHASE_COUNTERS, started);
+	if (text && strlen(text) < sizeof(res->extra))
+		memcpy(res->extra, text, strlen(text) + 1);
+	free(text);
+	json_decref(o);
+}
+
 int wl_point_run(const struct wl_point *pt, const struct wl_launch *l, const struct wl_buf *out, size_t bytes,
 		 const void **host, struct wl_measurement *res, struct wl_error *err)
 {
@@ -278,6 +296,8 @@ int wl_point_run(const struct wl_point *pt, const struct wl_launch *l, const str
 	if (rc < 0 || wl_point_read(pt, out, bytes, staging, err) < 0)
 		return -1;
 	*host = staging;
+	if (pt->cuda)
+		count(pt, l, res);
 	return 1;
 }
 

@@ -4,7 +4,7 @@
 #include <time.h>
 
 static const char *const names[WL_PHASES] = {
-	"build_ms", "inputs_ms", "transfer_ms", "launch_ms", "verify_ms", "store_ms",
+	"build_ms", "inputs_ms", "transfer_ms", "launch_ms", "verify_ms", "store_ms", "counters_ms",
 };
 
 double wl_now_ms(void)

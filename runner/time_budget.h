@@ -15,6 +15,7 @@ enum wl_phase {
 	WL_PHASE_LAUNCH,	/* timed and warm-up launches, with cache flushes */
 	WL_PHASE_VERIFY,	/* comparing outputs with the reference */
 	WL_PHASE_STORE,
+	WL_PHASE_COUNTERS,	/* CUDA: the profiled launch after timing, with its replays */
 	WL_PHASES
 };
 

@@ -175,7 +175,7 @@ void wl_api_run_sources(struct wl_server *srv, const struct wl_request *req, lon
 	wl_response_json(resp, 200,
 			 json_pack("{s:I, s:s?, s:{s:s?, s:s?, s:s}, s:o}", "run", (json_int_t)id,
 				   "source_hash", source_hash, "family", "file",
-				   exp ? exp->source : NULL, "hash", text ? hash : NULL, "as_of",
+				   name ? name : exp ? exp->source : NULL, "hash", text ? hash : NULL, "as_of",
 				   text ? as_of : "unknown", "variants", variants));
 out:
 	free(name);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "build_view.h"
+#include "counted_view.h"
 #include "drops.h"
 #include "points.h"
 #include "predictions.h"
@@ -320,7 +321,7 @@ int wl_run_derive(const struct wl_experiment *exp, const json_t *gpu_limits, str
 	}
 	if (wl_run_add_ceiling(exp, st, run, err) < 0 || wl_run_add_occupancy(gpu_limits, st, run, err) < 0)
 		return -1;
-	if (wl_run_add_predictions(exp, run) < 0) {
+	if (wl_run_add_predictions(exp, run) < 0 || wl_run_add_counted(run) < 0) {
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		return -1;
 	}

@@ -47,11 +47,12 @@ test('a_finished_run_says_where_its_time_went', async () => {
   const run = await lab.waitDone(res.json.id);
   assert.equal(run.status, 'done', run.error);
   const b = run.budget;
-  const keys = ['build_ms', 'inputs_ms', 'transfer_ms', 'launch_ms', 'verify_ms', 'store_ms', 'other_ms'];
+  const keys = ['build_ms', 'inputs_ms', 'transfer_ms', 'launch_ms', 'verify_ms', 'store_ms', 'counters_ms', 'other_ms'];
   for (const k of [...keys, 'total_ms', 'kernel_ms']) assert.ok(b[k] >= 0, `${k}: ${b[k]}`);
   const sum = keys.reduce((a, k) => a + b[k], 0);
   assert.ok(Math.abs(sum - b.total_ms) <= 0.01 * b.total_ms + 1, `phases ${sum} ms, total ${b.total_ms} ms`);
   assert.ok(b.kernel_ms <= b.launch_ms, 'kernels run within their launches');
+  assert.equal(b.counters_ms, 0, 'an OpenCL run reads no hardware counters');
   const samples = run.results.reduce((a, r) => a + r.median_ms * 0 + r.reps, 0);
   assert.ok(samples >= 10 && b.kernel_ms > 0);
   assert.ok(b.build_ms > 0 && b.inputs_ms > 0 && b.transfer_ms > 0 && b.verify_ms > 0 && b.store_ms > 0);

@@ -99,7 +99,8 @@ const char *check_store_pg;
 	X(every_catalog_cuda_kernel_compiles_with_nvrtc)                                \
 	X(nvrtc_refuses_what_does_not_compile)                                          \
 	X(cuda_absent_is_said_not_failed)                                               \
-	X(device_languages_say_why)
+	X(device_languages_say_why)                                                     \
+	X(counters_evaluate_from_an_h100_image)
 
 #define DECLARE(name) void test_##name(void);
 TESTS(DECLARE)

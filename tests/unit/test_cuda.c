@@ -2,6 +2,8 @@
  * its kernels, each compiles with NVRTC (where this machine has it; where
  * not, the test says "skipped", never passes silently), and a machine
  * without CUDA's libraries says why instead of failing. */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +11,7 @@
 #include "check.h"
 #include "cuda_driver.h"
 #include "cuda_languages.h"
+#include "cupti_counters.h"
 #include "nvrtc.h"
 #include "source.h"
 
@@ -161,4 +164,47 @@ void test_device_languages_say_why(void)
 	SAYS(&gpu, 1, "", "available");
 #undef SAYS
 	CHECK(!wl_cupti_loads("libcupti-absent.so", why, sizeof(why)) && strstr(why, "no CUPTI"), "%s", why);
+}
+
+/* A counter data image the H100 recorded (copy float at n = 64 Mi, CUDA,
+ * bench/gpu.sh with COUNTER_DUMP=1) evaluates on the host to the values
+ * the runner read from it then: 2 Mi load requests of 4 sectors each, as
+ * many stores, and about 256 MiB read from DRAM and as much written. */
+void test_counters_evaluate_from_an_h100_image(void)
+{
+	static const char *const keys[WL_COUNTERS] = { "global_load_sectors", "global_load_requests",
+		"global_store_sectors", "global_store_requests", "shared_load_wavefronts", "shared_store_wavefronts",
+		"shared_loads", "shared_stores", "shared_load_bank_conflicts", "dram_read_bytes", "dram_write_bytes",
+		"l2_hit_pct" };
+	double values[WL_COUNTERS];
+	char why[300], *data = NULL;
+	size_t size = 0;
+	json_t *want = json_load_file("tests/fixtures/nvidia-h100/counters-copy-float.json", 0, NULL);
+	FILE *f = fopen("tests/fixtures/nvidia-h100/counters-copy-float.bin", "rb");
+
+	if (f && fseek(f, 0, SEEK_END) == 0 && (size = (size_t)ftell(f)) > 0 && (data = malloc(size)) &&
+	    fseek(f, 0, SEEK_SET) == 0 && fread(data, 1, size, f) != size)
+		size = 0;
+	if (f)
+		fclose(f);
+	CHECK(want && data && size > 0, "the fixture");
+	if (want && data && size > 0) {
+		int rc = wl_counters_evaluate(NULL, json_string_value(json_object_get(want, "chip")), data, size, values,
+					      why, sizeof(why));
+
+		if (rc < 0 && strstr(why, "no CUPTI")) {
+			snprintf(check_skipped, sizeof(check_skipped), "%s", why);
+		} else if (rc < 0) {
+			CHECK(0, "evaluation: %s", why);
+		} else {
+			for (int i = 0; i < WL_COUNTERS; i++)
+				CHECK(fabs(values[i] - json_number_value(json_object_get(json_object_get(want, "values"), keys[i]))) <=
+					      1e-9 * fabs(values[i]),
+				      "%s: %g", keys[i], values[i]);
+			CHECK(values[WL_CTR_GLOBAL_LOAD_SECTORS] == 4 * values[WL_CTR_GLOBAL_LOAD_REQUESTS] &&
+			      values[WL_CTR_GLOBAL_LOAD_REQUESTS] == 2097152, "4 sectors a request, 2 Mi requests");
+		}
+	}
+	free(data);
+	json_decref(want);
 }

@@ -198,21 +198,25 @@ void test_custom_kernels_limits_and_shapes(void)
 	wl_catalog_free(cat);
 }
 
-/* Each family's .cl file: every variant's kernel is found with its signature,
- * and its template keeps the file's preamble and drops the other kernels. */
+/* Each family's .cl file and its CUDA twin: every variant's kernel is found
+ * with its signature (past CUDA's __launch_bounds__), and its template keeps
+ * the file's preamble and drops the other kernels. */
 void test_kernel_scanner_reads_the_repository_sources(void)
 {
 	struct wl_catalog *cat = check_load_catalog();
 	struct wl_kernel_list *list = malloc(sizeof(*list));
 	struct wl_error err;
 
-	for (size_t e = 0; cat && list && e < cat->nexperiments; e++) {
-		const struct wl_experiment *exp = &cat->experiments[e];
+	for (size_t e = 0; cat && list && e < 2 * cat->nexperiments; e++) {
+		const struct wl_experiment *exp = &cat->experiments[e / 2];
+		const char *file = e % 2 ? exp->cuda_source : exp->source;
 		char path[512], *text = NULL;
 		size_t len = 0;
 		FILE *f;
 
-		snprintf(path, sizeof(path), "%s/%s", cat->dir, exp->source);
+		if (!file)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", cat->dir, file);
 		f = fopen(path, "rb");
 		CHECK(f != NULL, "open %s", path);
 		if (!f)

@@ -6,6 +6,7 @@
 // Nothing here recomputes a figure the server provides.
 
 import { bindingText } from './ceilings.js';
+import { countedTable } from './counted.js';
 import { lineChart } from './charts.js';
 import { el, fmtNumber } from './format.js';
 import { metricOf, runVariants, sweptParam, variantLabel, variantTitle } from './results.js';
@@ -161,5 +162,8 @@ export function renderModel(run, experiment, chart) {
   box.hidden = list.length === 0;
   document.getElementById('departure-list').replaceChildren(...list);
   document.getElementById('access-table').replaceChildren(...[accessTable(run, experiment, x)].filter(Boolean));
+  const counted = countedTable(run, experiment);
+  document.getElementById('counted-box').hidden = !counted;
+  document.getElementById('counted-table').replaceChildren(...[counted].filter(Boolean));
   return lineChart(document.getElementById('model-chart'), chart, { series, xTitle: x, yTitle: c.unit });
 }

@@ -10,6 +10,7 @@ import { ApiError, banner, getJSON, liveStream } from './api.js';
 import { lineChart } from './charts.js';
 import { el, fmtBytes, fmtMs, fmtNumber, fmtPct, timeUnit } from './format.js';
 import { isMultiplying, metricOf, paramNames, pointRows, runVariants, sweptParam, variantLabel, variantTitle } from './results.js';
+import { countedLine } from './counted.js';
 import { predictionLine, renderModel } from './model.js';
 import { renderCeilings } from './ceilings.js';
 import { renderSources } from './sources.js';
@@ -32,7 +33,8 @@ function budgetText(b) {
   if (!b) return null;
   const s = (ms) => (ms >= 1000 ? `${fmtNumber(ms / 1000, 3)} s` : `${fmtNumber(ms, 3)} ms`);
   const parts = [['kernels', b.kernel_ms], ['launches with warm-ups and flushes', b.launch_ms], ['inputs and CPU reference', b.inputs_ms],
-    ['transfers', b.transfer_ms], ['verification', b.verify_ms], ['builds', b.build_ms], ['store', b.store_ms], ['other', b.other_ms]];
+    ['transfers', b.transfer_ms], ['verification', b.verify_ms], ['builds', b.build_ms], ['store', b.store_ms],
+    ...(b.counters_ms ? [['hardware counters', b.counters_ms]] : []), ['other', b.other_ms]];
   return `${s(b.total_ms)} in all: ${parts.map(([k, v]) => `${k} ${s(v)} (${fmtNumber(100 * v / b.total_ms, 2)}%)`).join(', ')}`;
 }
 
@@ -130,7 +132,7 @@ function resultCell(r, metric, unit) {
   r.peak_pct !== null && r.peak_pct !== undefined ? el('span', { class: 'sub' }, `${fmtNumber(r.peak_pct, 3)}% of peak`) : null,
   r.discarded ? el('span', { class: 'sub warn', title: 'samples taken while the GPU reported a power or thermal cap' }, `${r.discarded} throttled samples dropped`) : null,
   r.slowdown !== null && r.slowdown !== undefined ? el('span', { class: 'sub' }, `${fmtNumber(r.slowdown, 3)}× c=1`) : null,
-  predictionLine(r));
+  predictionLine(r), countedLine(r));
 }
 
 // A chart point: the rate, its interval as error bars, and what the tooltip

@@ -1,0 +1,103 @@
+/* Counted beside predicted (see counted_view.h). */
+#include "counted_view.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static double num(const json_t *o, const char *key)
+{
+	return json_number_value(json_object_get(o, key));
+}
+
+/* The per-request figure of the prediction's accesses in space and op:
+ * requests-weighted mean of field, or -1 where none makes requests. */
+static double predicted(const json_t *accesses, const char *space, const char *op, const char *field)
+{
+	double requests = 0, sum = 0;
+	size_t i;
+	json_t *a;
+
+	json_array_foreach(accesses, i, a) {
+		double r = num(a, "requests");
+
+		if (strcmp(json_string_value(json_object_get(a, "space")) ?: "", space) != 0 ||
+		    strcmp(json_string_value(json_object_get(a, "op")) ?: "", op) != 0 || r <= 0 ||
+		    !json_is_number(json_object_get(a, field)))
+			continue;
+		requests += r;
+		sum += r * num(a, field);
+	}
+	return requests > 0 ? sum / requests : -1;
+}
+
+static json_t *real_or_null(double v)
+{
+	return v >= 0 && isfinite(v) ? json_real(v) : json_null();
+}
+
+/* counted against predicted for what, into differs where they disagree. */
+static void compare(json_t *differs, const char *what, double counted, double want)
+{
+	char text[200];
+
+	if (counted < 0 || want <= 0 || (counted <= want * WL_COUNTED_AGREE && counted * WL_COUNTED_AGREE >= want))
+		return;
+	snprintf(text, sizeof(text), "%s: counted %.3g, predicted %.3g — the model's error, not the hardware's", what,
+		 counted, want);
+	json_array_append_new(differs, json_string(text));
+}
+
+static json_t *counted_json(const json_t *counters, const json_t *prediction)
+{
+	double lr = num(counters, "global_load_requests"), sr = num(counters, "global_store_requests");
+	/* A warp whose lanes are all masked off still executes the
+	 * instruction but asks nothing: the ideal wavefronts (one per request,
+	 * the wavefronts less the conflicts' extra ones) count the requests. */
+	double waves = num(counters, "shared_load_wavefronts"), ideal = waves - num(counters, "shared_load_bank_conflicts");
+	double load = lr > 0 ? num(counters, "global_load_sectors") / lr : -1;
+	double store = sr > 0 ? num(counters, "global_store_sectors") / sr : -1;
+	double degree = ideal > 0 && json_object_get(counters, "shared_load_bank_conflicts") ? waves / ideal : -1;
+	const json_t *acc = json_object_get(prediction, "accesses");
+	double p_load = predicted(acc, "global", "load", "sectors_per_request");
+	double p_store = predicted(acc, "global", "store", "sectors_per_request");
+	double p_degree = predicted(acc, "local", "load", "conflict_degree");
+	json_t *differs = json_array(), *o;
+
+	if (!differs)
+		return NULL;
+	compare(differs, "sectors per global load request", load, p_load);
+	compare(differs, "sectors per global store request", store, p_store);
+	compare(differs, "local-memory conflict degree of loads", degree, p_degree);
+	o = json_pack("{s:O, s:o, s:o, s:o, s:f, s:f, s:{s:o, s:o, s:o}, s:o}", "counters", counters,
+		      "load_sectors_per_request", real_or_null(load), "store_sectors_per_request", real_or_null(store),
+		      "local_conflict_degree", real_or_null(degree),
+		      "dram_bytes", num(counters, "dram_read_bytes") + num(counters, "dram_write_bytes"),
+		      "l2_hit_pct", num(counters, "l2_hit_pct"), "predicted",
+		      "load_sectors_per_request", real_or_null(p_load), "store_sectors_per_request",
+		      real_or_null(p_store), "local_conflict_degree", real_or_null(p_degree), "model_differs", differs);
+	return o;
+}
+
+int wl_run_add_counted(json_t *run)
+{
+	size_t i;
+	json_t *r;
+
+	json_array_foreach(json_object_get(run, "results"), i, r) {
+		const json_t *extra = json_object_get(r, "extra");
+		const json_t *counters = json_object_get(extra, "counters");
+		const char *error = json_string_value(json_object_get(extra, "counters_error"));
+		json_t *c;
+
+		if (counters)
+			c = counted_json(counters, json_object_get(r, "prediction"));
+		else if (error)
+			c = json_pack("{s:s}", "error", error);
+		else
+			continue;
+		if (!c || json_object_set_new(r, "counted", c) < 0)
+			return -1;
+	}
+	return 0;
+}

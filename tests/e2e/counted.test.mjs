@@ -1,0 +1,62 @@
+// The hardware's count on the run page, from two CUDA runs recorded on the
+// H100 (tests/fixtures/h100-cuda-runs.jsonl: the copies at 64 Mi floats and
+// the reductions at 64 Mi, driver 580.159.04, counters read with CUPTI's
+// range profiler): each cell says what was counted, the model section sets
+// counted beside predicted for every variant, and the one figure the model
+// gets wrong (the interleaved reduction's conflict degree at 256 work-items)
+// is flagged as the model's error. With no runner: nothing here needs a GPU.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+
+import { Lab } from '../integration/harness.mjs';
+import { launch, openPage, shot } from './browser.mjs';
+
+const lab = new Lab('e2e-counted');
+let browser;
+
+before(async () => {
+  lab.importStore('tests/fixtures/h100-cuda-runs.jsonl');
+  await lab.startServer();
+  browser = await launch();
+});
+after(async () => {
+  if (browser) await browser.close();
+  await lab.close();
+});
+
+test('the_api_sets_counted_beside_predicted', async () => {
+  const copy = (await lab.get('/api/runs/1')).json;
+  assert.equal(copy.request.language, 'cuda');
+  const byVariant = Object.fromEntries(copy.results.map((r) => [r.variant, r.counted]));
+  // float, float2, float4: 4, 8 and 16 sectors per request, as predicted.
+  assert.equal(byVariant.float.load_sectors_per_request, 4);
+  assert.equal(byVariant.float2.load_sectors_per_request, 8);
+  assert.equal(byVariant.float4.store_sectors_per_request, 16);
+  for (const c of Object.values(byVariant)) {
+    assert.deepEqual(c.model_differs, []);
+    assert.equal(c.predicted.load_sectors_per_request, c.load_sectors_per_request);
+  }
+  const red = (await lab.get('/api/runs/6')).json;
+  const inter = red.results.find((r) => r.variant === 'interleaved' && r.params.local === 256).counted;
+  assert.match(inter.model_differs[0], /^local-memory conflict degree of loads: counted 3\.\d+, predicted 3\.92 — the model's error/);
+  const seq = red.results.find((r) => r.variant === 'sequential' && r.params.local === 256).counted;
+  assert.deepEqual(seq.model_differs, [], 'sequential addressing: no conflicts, counted and predicted');
+});
+
+test('the_page_shows_counted_in_each_cell_and_flags_the_model', async () => {
+  const page = await openPage(browser);
+  await page.goto(`${lab.base}/runs/6`);
+  await page.waitForSelector('#counted tbody tr', { state: 'attached' });
+  const cells = await page.locator('td .sub.counted').allTextContents();
+  assert.ok(cells.length >= 8 && cells.every((t) => t.startsWith('counted: ')), cells.join(' | '));
+  assert.ok(cells.some((t) => t.endsWith('⚠ model')), 'the differing figure is marked');
+  const rows = await page.$$eval('#counted tbody tr', (trs) => trs.map((tr) => [tr.dataset.variant, tr.className, tr.lastElementChild.textContent]));
+  const inter = rows.find((r) => r[0] === 'interleaved');
+  assert.equal(inter[1], 'disagrees');
+  assert.match(inter[2], /the model's error/);
+  assert.equal(rows.find((r) => r[0] === 'grid_stride')[2], 'agree');
+  await page.locator('#counted').scrollIntoViewIfNeeded();
+  await shot(page, 'counted-reduction');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
