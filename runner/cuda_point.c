@@ -7,10 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cuda_driver.h"
 #include "cupti_counters.h"
 #include "log.h"
+#include "runner.h"
 
 typedef int CUresult;
 typedef int CUdevice;
@@ -38,6 +40,8 @@ static struct {
 	CUresult (*attribute)(int *, int, CUdevice);
 	CUresult (*primary_retain)(CUcontext *, CUdevice);
 	CUresult (*primary_release)(CUdevice);
+	CUresult (*primary_reset)(CUdevice);
+	CUresult (*param_info)(CUfunction, size_t, size_t *, size_t *);	/* CUDA 12.4+, or NULL */
 	CUresult (*ctx_set)(CUcontext);
 	CUresult (*stream_create)(CUstream *, unsigned);
 	CUresult (*stream_destroy)(CUstream);
@@ -103,10 +107,24 @@ static const char *error_name(CUresult rc)
 	return "CUDA_ERROR_UNKNOWN";
 }
 
+/* Errors CUDA keeps for the life of the process (700 to 719: an illegal
+ * address, a trap, a failed launch): nothing more runs here, so the worker
+ * says why and exits; its supervisor fails a custom kernel's run and starts
+ * a fresh worker (runner.h, WL_EXIT_CUDA_LOST). */
+static void fatal_if_lost(CUresult rc, const char *what)
+{
+	if (rc < 700 || rc > 719)
+		return;
+	wl_log_error("%s: %s: the CUDA context is lost for this process; the device process restarts", what,
+		     error_name(rc));
+	_exit(WL_EXIT_CUDA_LOST);
+}
+
 static int failed(CUresult rc, const char *what, struct wl_error *err)
 {
 	if (rc == 0)
 		return 0;
+	fatal_if_lost(rc, what);
 	wl_error_set(err, WL_ERR_INTERNAL, "%s: %s", what, error_name(rc));
 	return -1;
 }
@@ -118,6 +136,7 @@ static int load_driver(struct wl_error *err)
 		{ "cuDeviceGet", (void **)&cu.device_get }, { "cuDeviceGetAttribute", (void **)&cu.attribute },
 		{ "cuDevicePrimaryCtxRetain", (void **)&cu.primary_retain },
 		{ "cuDevicePrimaryCtxRelease_v2", (void **)&cu.primary_release },
+		{ "cuDevicePrimaryCtxReset_v2", (void **)&cu.primary_reset },
 		{ "cuCtxSetCurrent", (void **)&cu.ctx_set }, { "cuStreamCreate", (void **)&cu.stream_create },
 		{ "cuStreamDestroy_v2", (void **)&cu.stream_destroy }, { "cuStreamSynchronize", (void **)&cu.stream_sync },
 		{ "cuMemAlloc_v2", (void **)&cu.mem_alloc }, { "cuMemFree_v2", (void **)&cu.mem_free },
@@ -143,6 +162,7 @@ static int load_driver(struct wl_error *err)
 			cu.lib = NULL;
 			return -1;
 		}
+	*(void **)&cu.param_info = dlsym(cu.lib, "cuFuncGetParamInfo");
 	return failed(cu.init(0), "cuInit", err);
 }
 
@@ -226,6 +246,44 @@ void wl_cuda_device_close(struct wl_cuda_device *cd)
 	if (current == cd)
 		current = NULL;
 	free(cd);
+}
+
+int wl_cuda_device_reset(struct wl_cuda_device *cd, struct wl_error *err)
+{
+	cu.ctx_set(cd->context);
+	wl_counters_close(cd->counters);
+	cd->counters = NULL;
+	cd->counters_why[0] = '\0';
+	for (struct module *m = cd->modules, *next; m; m = next) {
+		next = m->next;
+		free(m->options);
+		free(m);
+	}
+	cd->modules = NULL;
+	cu.stream_destroy(cd->stream);
+	cu.primary_release(cd->device);
+	/* Whatever the kernel broke goes with the context's state. */
+	if (failed(cu.primary_reset(cd->device), "cuDevicePrimaryCtxReset", err) < 0 ||
+	    failed(cu.primary_retain(&cd->context, cd->device), "cuDevicePrimaryCtxRetain", err) < 0 ||
+	    failed(cu.ctx_set(cd->context), "cuCtxSetCurrent", err) < 0)
+		return -1;
+	return failed(cu.stream_create(&cd->stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate", err);
+}
+
+int wl_cuda_call_params(const struct wl_cuda_call *c)
+{
+	size_t offset, size, n = 0;
+
+	if (!cu.param_info)
+		return -1;
+	while (n < 256 && cu.param_info(c->function, n, &offset, &size) == 0)
+		n++;
+	return (int)n;
+}
+
+int wl_cuda_call_given(const struct wl_cuda_call *c)
+{
+	return c->nparams;
 }
 
 int wl_cuda_device_arch(const struct wl_cuda_device *cd)
@@ -406,6 +464,20 @@ int wl_cuda_call_shared(struct wl_cuda_call *c, size_t bytes, struct wl_error *e
 		   "cuFuncSetAttribute (dynamic shared memory)", err) < 0)
 		return -1;
 	return 0;
+}
+
+int wl_cuda_call_u64(struct wl_cuda_call *c, uint64_t value, struct wl_error *err)
+{
+	return next_param(c, &value, sizeof(value), err);
+}
+
+int wl_cuda_call_run(struct wl_cuda_call *c, size_t groups, size_t items, struct wl_error *err)
+{
+	cu.ctx_set(c->cd->context);
+	if (failed(cu.launch(c->function, (unsigned)groups, 1, 1, (unsigned)items, 1, 1, (unsigned)c->shared, c->cd->stream,
+			     (void **)c->params, NULL), "cuLaunchKernel", err) < 0)
+		return -1;
+	return failed(cu.stream_sync(c->cd->stream), "the runner's kernel", err);
 }
 
 void wl_cuda_call_free(struct wl_cuda_call *c)

@@ -26,6 +26,16 @@ struct wl_cuda_device *wl_cuda_device_open(unsigned domain, unsigned bus, unsign
 					   const struct wl_nvrtc *nv, struct wl_error *err);
 void wl_cuda_device_close(struct wl_cuda_device *cd);
 
+/* After a kernel broke the context (an illegal address is sticky): its
+ * state reset and a fresh context, stream and module list made, the same
+ * cd kept. -1 with err where the device cannot be used again. */
+int wl_cuda_device_reset(struct wl_cuda_device *cd, struct wl_error *err);
+
+/* The parameters c's kernel takes (-1 where the driver cannot say: before
+ * CUDA 12.4), and those it was given so far. */
+int wl_cuda_call_params(const struct wl_cuda_call *c);
+int wl_cuda_call_given(const struct wl_cuda_call *c);
+
 /* The device's compute capability as major * 10 + minor. */
 int wl_cuda_device_arch(const struct wl_cuda_device *cd);
 
@@ -51,6 +61,11 @@ int wl_cuda_call_new(struct wl_cuda_device *cd, const struct wl_source *src, con
 int wl_cuda_call_buffer(struct wl_cuda_call *c, const struct wl_buf *b, struct wl_error *err);
 int wl_cuda_call_word(struct wl_cuda_call *c, uint32_t word, struct wl_error *err);
 int wl_cuda_call_shared(struct wl_cuda_call *c, size_t bytes, struct wl_error *err);
+int wl_cuda_call_u64(struct wl_cuda_call *c, uint64_t value, struct wl_error *err);
+
+/* Launch c once on groups blocks of items threads and wait for it (the
+ * runner's own kernels: random inputs). -1 with err. */
+int wl_cuda_call_run(struct wl_cuda_call *c, size_t groups, size_t items, struct wl_error *err);
 void wl_cuda_call_free(struct wl_cuda_call *c);
 
 /* wl_time_launches (measure.h) on the CUDA side: l->cuda launched warmup

@@ -9,11 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuda_point.h"
 #include "rng.h"
 
+/* One source for both languages: CUDA reads it through CUDA_PRELUDE. */
 static const char RNG_SOURCE[] =
+	"#ifndef WL_DEVICE\n"
+	"#define WL_DEVICE\n"
+	"#endif\n"
 	"#define GAMMA 0x9e3779b97f4a7c15UL\n"
-	"ulong wl_mix(ulong z)\n"
+	"WL_DEVICE ulong wl_mix(ulong z)\n"
 	"{\n"
 	"	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9UL;\n"
 	"	z = (z ^ (z >> 27)) * 0x94d049bb133111ebUL;\n"
@@ -35,27 +40,55 @@ static const char RNG_SOURCE[] =
 	"	}\n"
 	"}\n";
 
+static const char CUDA_PRELUDE[] =
+	"#define WL_DEVICE __device__\n"
+	"#define ulong unsigned long long\n"
+	"#define uint unsigned int\n"
+	"#define __kernel extern \"C\" __global__\n"
+	"#define __global\n"
+	"#define get_global_id(d) (blockIdx.x * (ulong)blockDim.x + threadIdx.x)\n"
+	"#define get_global_size(d) ((ulong)gridDim.x * blockDim.x)\n";
+
 #define FILL_ITEMS ((size_t)1 << 20)
 
-/* The same values made on the host and copied over (the CUDA side has no
- * kernel of its own for them yet): host when given, else a scratch copy. */
-static int host_random(const struct wl_point *pt, struct wl_rng *r, size_t n, int small_int_max, float *host,
-		       struct wl_buf *out, struct wl_error *err)
+/* The CUDA side's fill: the same kernels through CUDA_PRELUDE, into a new
+ * buffer *out. */
+static int cuda_random(const struct wl_point *pt, uint64_t base, size_t n, int small_int_max, struct wl_buf *out,
+		       struct wl_error *err)
 {
-	float *values = host ? host : malloc(n * sizeof(float));
-	int rc;
+	static struct wl_source source;
+	struct wl_cuda_call *call = NULL;
+	size_t groups = (n < FILL_ITEMS ? n + 255 : FILL_ITEMS) / 256;
+	int rc = -1;
 
-	if (!values) {
-		wl_error_set(err, WL_ERR_INTERNAL, "out of memory for %zu random inputs", n);
-		return -1;
+	if (!source.text) {
+		char *text = malloc(sizeof(CUDA_PRELUDE) + sizeof(RNG_SOURCE));
+
+		if (!text) {
+			wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+			return -1;
+		}
+		memcpy(text, CUDA_PRELUDE, sizeof(CUDA_PRELUDE) - 1);
+		memcpy(text + sizeof(CUDA_PRELUDE) - 1, RNG_SOURCE, sizeof(RNG_SOURCE));
+		rc = wl_source_from_text(text, &source, err);
+		free(text);
+		if (rc < 0)
+			return -1;
+		rc = -1;
 	}
-	if (small_int_max > 0)
-		wl_rng_fill_small_int(r, values, n, small_int_max);
-	else
-		wl_rng_fill_float(r, values, n);
-	rc = wl_point_buffer(pt, CL_MEM_READ_WRITE, n * sizeof(float), values, out, err);
-	if (!host)
-		free(values);
+	if (wl_point_buffer(pt, CL_MEM_READ_WRITE, n * sizeof(float), NULL, out, err) < 0 ||
+	    wl_cuda_call_new(pt->dev->cuda, &source, "", small_int_max > 0 ? "wl_fill_small_int" : "wl_fill_float", &call,
+			     err) < 0 ||
+	    wl_cuda_call_buffer(call, out, err) < 0 || wl_cuda_call_u64(call, base, err) < 0 ||
+	    wl_cuda_call_u64(call, n, err) < 0 ||
+	    (small_int_max > 0 && wl_cuda_call_word(call, (uint32_t)small_int_max, err) < 0) ||
+	    wl_cuda_call_run(call, groups ? groups : 1, 256, err) < 0)
+		goto out;
+	rc = 0;
+out:
+	wl_cuda_call_free(call);
+	if (rc < 0)
+		wl_buf_release(out);
 	return rc;
 }
 
@@ -75,8 +108,6 @@ int wl_point_random(const struct wl_point *pt, struct wl_rng *r, size_t n, int s
 			return -1;
 		source.keep_binary = 1;
 	}
-	if (pt->cuda)
-		return host_random(pt, r, n, small_int_max, host, out, err);
 	if (!host)
 		wl_rng_skip(r, n);
 	else if (small_int_max > 0)
@@ -84,6 +115,8 @@ int wl_point_random(const struct wl_point *pt, struct wl_rng *r, size_t n, int s
 	else
 		wl_rng_fill_float(r, host, n);
 	memset(out, 0, sizeof(*out));
+	if (pt->cuda)
+		return cuda_random(pt, base, n, small_int_max, out, err);
 	own.source = &source;
 	own.like_kernel = NULL;
 	own.budget = NULL;	/* it runs in a setup, whose time is the inputs' */

@@ -10,6 +10,7 @@
 #include "build_log.h"
 #include "cache_probe.h"
 #include "checker.h"
+#include "cuda_point.h"
 #include "experiment.h"
 #include "log.h"
 #include "points.h"
@@ -110,6 +111,8 @@ static int reset_point(struct wl_executor *ex, const struct wl_experiment_ops *o
 	wl_buf_release(&flush->buf);
 	wl_program_cache_drop_device(ex->programs, pt->dev);
 	wl_cl_device_close(pt->dev);
+	if (pt->cuda && wl_cuda_device_reset(pt->dev->cuda, err) < 0)
+		return -1;
 	if (wl_cl_device_open(pt->dev, err) < 0 || flush_alloc(pt, cold, ex->flush_max, flush, err) < 0)
 		return -1;
 	return ops->setup(pt, state, err);

@@ -134,6 +134,21 @@ static long long local_arg_bytes(const struct wl_point *pt, const struct wl_vari
 	return total;
 }
 
+/* A custom CUDA kernel is called with its like variant's arguments (less
+ * the local memory, which is no parameter in CUDA): say so plainly where
+ * its signature differs, rather than let the launch read past them. */
+static int check_cuda_arity(const struct wl_point *pt, const struct wl_launch *l, struct wl_error *err)
+{
+	int have = wl_cuda_call_params(l->cuda), want = wl_cuda_call_given(l->cuda);
+
+	if (!pt->like_kernel || have < 0 || have == want)
+		return 0;
+	wl_error_set(err, WL_ERR_CONFIG,
+		     "%s takes %d parameters, but the harness calls it like %s, with %d (see its signature; local memory is extern __shared__ in CUDA, no parameter)",
+		     pt->variant ? pt->variant : "the kernel", have, pt->like_kernel, want);
+	return -1;
+}
+
 int wl_point_prepare(const struct wl_point *pt, const struct wl_variant_def *v, const char *options,
 		     const struct wl_arg_buffer *buffers, size_t nbuffers, struct wl_launch *l,
 		     struct wl_error *err)
@@ -149,7 +164,7 @@ int wl_point_prepare(const struct wl_point *pt, const struct wl_variant_def *v, 
 	} else if (wl_point_kernel(pt, options, v->kernel, &l->kernel, err) < 0) {
 		return -1;
 	}
-	if (wl_point_launch(pt, v, buffers, nbuffers, l, err) < 0) {
+	if (wl_point_launch(pt, v, buffers, nbuffers, l, err) < 0 || (pt->cuda && check_cuda_arity(pt, l, err) < 0)) {
 		wl_launch_release(l);
 		return -1;
 	}

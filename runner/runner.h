@@ -49,6 +49,9 @@ int wl_work(const struct runner_config *cfg);
 #define WL_MSG_READY "READY"	/* device registered: READY <devices found> <device id> */
 #define WL_MSG_POINT "POINT"	/* a point starts: POINT <run id> <seconds it may take> */
 #define WL_MSG_IDLE "IDLE"	/* the run ended, nothing running */
+/* The worker's exit status when a kernel lost its CUDA context (an illegal
+ * address, a failed launch: errors CUDA keeps for the life of the process). */
+#define WL_EXIT_CUDA_LOST 75
 #define WL_MSG_CUSTOM "CUSTOM"	/* CUSTOM <name> <point>: a custom kernel is measured; CUSTOM -: done */
 
 #endif

@@ -244,6 +244,8 @@ static void describe_exit(int status, char *buf, size_t len)
 	if (WIFSIGNALED(status))
 		snprintf(buf, len, "the runner's device process was killed by signal %d (%s)", WTERMSIG(status),
 			 strsignal(WTERMSIG(status)));
+	else if (WEXITSTATUS(status) == WL_EXIT_CUDA_LOST)
+		snprintf(buf, len, "the kernel lost the process's CUDA context, which CUDA keeps lost for the life of the process (an illegal address or a failed launch; see the runner's log), so the device process restarted");
 	else
 		snprintf(buf, len, "the runner's device process exited with status %d", WEXITSTATUS(status));
 }
