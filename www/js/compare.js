@@ -18,6 +18,7 @@ function runIds() {
 function columnTitle(run) {
   const d = run.device || {};
   return [el('a', { href: run.url }, `#${run.id}`), el('span', { class: 'sub' }, d.name ? `${d.name} (${d.type})` : run.request.device),
+    el('span', { class: 'sub language' }, run.request.language === 'cuda' ? 'CUDA' : 'OpenCL'),
     run.label ? el('span', { class: 'sub' }, run.label) : null];
 }
 

@@ -72,6 +72,7 @@ function renderFacts(run) {
   const d = run.device || {};
   const facts = [
     ['Device', d.name ? `${d.name} (${d.type}, ${d.id})` : `not chosen yet (asked for "${run.request.device}")`],
+    ['Language', run.request.language === 'cuda' ? 'CUDA (the kernels\' CUDA twins, built with NVRTC)' : 'OpenCL'],
     ['Driver', d.name ? `${d.platform} · ${d.driver} · ${d.opencl}` : null],
     ['Compute units', d.compute_units],
     ['Memory', d.global_mem_bytes ? `${fmtBytes(d.global_mem_bytes)} global, ${fmtBytes(d.local_mem_bytes)} local per work-group` : null],
