@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuda_point.h"
+#include "nvrtc.h"
 #include "point.h"
 #include "points.h"
 
@@ -115,6 +117,17 @@ static int add_launch(json_t *launches, const struct wl_point *pt, const struct 
 	return launch && json_array_append_new(launches, launch) == 0;
 }
 
+/* A CUDA build's "driver": NVRTC's version with the driver's, so that a
+ * build of the same source by another compiler is another build. */
+static char *cuda_driver(const struct wl_point *pt, const char *driver)
+{
+	char text[96];
+
+	snprintf(text, sizeof(text), "NVRTC %d.%d, driver %s", pt->dev->nvrtc ? pt->dev->nvrtc->major : 0,
+		 pt->dev->nvrtc ? pt->dev->nvrtc->minor : 0, driver ? driver : "");
+	return strdup(text);
+}
+
 void wl_build_records_note(struct wl_build_records *r, const struct wl_point *pt, const char *options,
 			   const struct wl_launch *l, long long local_arg_bytes)
 {
@@ -131,16 +144,27 @@ void wl_build_records_note(struct wl_build_records *r, const struct wl_point *pt
 			return;
 		}
 	}
-	if (wl_program_account(pt->programs, pt->dev, pt->source, options, &texts) < 0 ||
+	memset(&texts, 0, sizeof(texts));
+	if ((pt->cuda ? !l->cuda : wl_program_account(pt->programs, pt->dev, pt->source, options, &texts) < 0) ||
 	    !(n = calloc(1, sizeof(*n))))
 		return;
+	if (pt->cuda) {
+		n->kernel = wl_cuda_call_account(l->cuda, &texts.log, &texts.ptx);
+		if (n->kernel)
+			json_object_set_new(n->kernel, "launches", json_array());
+		if (texts.ptx && strlen(texts.ptx) > WL_ACCOUNT_PTX_MAX) {
+			texts.ptx_dropped = strlen(texts.ptx);
+			texts.ptx = NULL;
+		}
+	}
 	n->variant = strdup(variant);
 	n->options = strdup(options);
 	n->device = strdup(pt->dev->id);
-	n->driver = strdup(driver ? driver : "");
+	n->driver = pt->cuda ? cuda_driver(pt, driver) : strdup(driver ? driver : "");
 	n->log = strdup(texts.log);
 	n->ptx = texts.ptx ? strdup(texts.ptx) : NULL;
-	n->kernel = kernel_figures(pt, l);
+	if (!pt->cuda)
+		n->kernel = kernel_figures(pt, l);
 	if (n->kernel && texts.ptx_dropped) {
 		json_object_set_new(n->kernel, "ptx_dropped_bytes", json_integer((json_int_t)texts.ptx_dropped));
 		json_object_set_new(n->kernel, "ptx_kept_max", json_integer(WL_ACCOUNT_PTX_MAX));

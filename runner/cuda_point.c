@@ -55,6 +55,7 @@ static struct {
 	CUresult (*module_unload)(CUmodule);
 	CUresult (*module_function)(CUfunction *, CUmodule, const char *);
 	CUresult (*func_set)(CUfunction, int, int);
+	CUresult (*func_get)(int *, int, CUfunction);
 	CUresult (*launch)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
 			   CUstream, void **, void **);
 	CUresult (*event_create)(CUevent *, unsigned);
@@ -69,6 +70,7 @@ static struct {
 struct module {
 	char hash[17];
 	char *options;
+	char *log, *ptx;		/* ptxas's report, the PTX (or NULL): the compiler's account */
 	CUmodule module;
 	struct module *next;
 };
@@ -87,6 +89,8 @@ struct wl_cuda_device {
 
 struct wl_cuda_call {
 	struct wl_cuda_device *cd;
+	const struct module *module;
+	char name[128];
 	CUfunction function;
 	int nparams;
 	unsigned long long words[CALL_PARAMS_MAX];	/* each parameter's bytes */
@@ -143,7 +147,7 @@ static int load_driver(struct wl_error *err)
 		{ "cuMemcpyHtoD_v2", (void **)&cu.htod }, { "cuMemcpyDtoH_v2", (void **)&cu.dtoh },
 		{ "cuMemsetD32Async", (void **)&cu.memset32 }, { "cuModuleLoadData", (void **)&cu.module_load },
 		{ "cuModuleUnload", (void **)&cu.module_unload }, { "cuModuleGetFunction", (void **)&cu.module_function },
-		{ "cuFuncSetAttribute", (void **)&cu.func_set }, { "cuLaunchKernel", (void **)&cu.launch },
+		{ "cuFuncSetAttribute", (void **)&cu.func_set }, { "cuFuncGetAttribute", (void **)&cu.func_get }, { "cuLaunchKernel", (void **)&cu.launch },
 		{ "cuEventCreate", (void **)&cu.event_create }, { "cuEventDestroy_v2", (void **)&cu.event_destroy },
 		{ "cuEventRecord", (void **)&cu.event_record }, { "cuEventSynchronize", (void **)&cu.event_sync },
 		{ "cuEventElapsedTime", (void **)&cu.event_elapsed }, { "cuGetErrorName", (void **)&cu.error_name },
@@ -239,6 +243,8 @@ void wl_cuda_device_close(struct wl_cuda_device *cd)
 		next = m->next;
 		cu.module_unload(m->module);
 		free(m->options);
+		free(m->log);
+		free(m->ptx);
 		free(m);
 	}
 	cu.stream_destroy(cd->stream);
@@ -257,6 +263,8 @@ int wl_cuda_device_reset(struct wl_cuda_device *cd, struct wl_error *err)
 	for (struct module *m = cd->modules, *next; m; m = next) {
 		next = m->next;
 		free(m->options);
+		free(m->log);
+		free(m->ptx);
 		free(m);
 	}
 	cd->modules = NULL;
@@ -367,7 +375,7 @@ static int nvrtc_options(const char *options, char *buf, size_t len, const char 
 
 /* The module of src with options, built now if it is not yet. */
 static int module_for(struct wl_cuda_device *cd, const struct wl_source *src, const char *options,
-		      CUmodule *out, struct wl_error *err)
+		      struct module **out, struct wl_error *err)
 {
 	const char *words[32];
 	char buf[1024], *bin = NULL, *log = NULL;
@@ -377,23 +385,40 @@ static int module_for(struct wl_cuda_device *cd, const struct wl_source *src, co
 
 	for (m = cd->modules; m; m = m->next)
 		if (strcmp(m->hash, src->hash) == 0 && strcmp(m->options, options ? options : "") == 0) {
-			*out = m->module;
+			*out = m;
 			return 0;
 		}
-	if ((n = nvrtc_options(options, buf, sizeof(buf), words, 32, err)) < 0 ||
-	    wl_nvrtc_compile(cd->nv, src->text, "kernel.cu", cd->arch, 1, words, n, &bin, &len, &log, err) < 0)
+	if ((n = nvrtc_options(options, buf, sizeof(buf), words, 31, err)) < 0)
 		return -1;
-	free(log);
+	/* Line info changes no instruction: the account maps PTX to source. */
+	words[n++] = "--generate-line-info";
+	if (wl_nvrtc_compile(cd->nv, src->text, "kernel.cu", cd->arch, 1, words, n, &bin, &len, &log, err) < 0)
+		return -1;
 	m = calloc(1, sizeof(*m));
 	if (!m || !(m->options = strdup(options ? options : ""))) {
 		free(m);
 		free(bin);
+		free(log);
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		return -1;
+	}
+	m->log = log;
+	/* The PTX too, for the account; a source that made a cubin makes it. */
+	{
+		char *ptx = NULL, *ptx_log = NULL;
+		size_t ptx_len;
+		struct wl_error ignored;
+
+		if (wl_nvrtc_compile(cd->nv, src->text, "kernel.cu", cd->arch, 0, words, n, &ptx, &ptx_len, &ptx_log,
+				     &ignored) == 0)
+			m->ptx = ptx;
+		free(ptx_log);
 	}
 	cu.ctx_set(cd->context);
 	if (failed(cu.module_load(&m->module, bin), "cuModuleLoadData", err) < 0) {
 		free(m->options);
+		free(m->log);
+		free(m->ptx);
 		free(m);
 		free(bin);
 		return -1;
@@ -402,7 +427,7 @@ static int module_for(struct wl_cuda_device *cd, const struct wl_source *src, co
 	memcpy(m->hash, src->hash, sizeof(m->hash));
 	m->next = cd->modules;
 	cd->modules = m;
-	*out = m->module;
+	*out = m;
 	return 0;
 }
 
@@ -410,7 +435,7 @@ int wl_cuda_call_new(struct wl_cuda_device *cd, const struct wl_source *src, con
 		     const char *name, struct wl_cuda_call **out, struct wl_error *err)
 {
 	struct wl_cuda_call *c;
-	CUmodule module;
+	struct module *module;
 	CUresult rc;
 
 	*out = NULL;
@@ -422,7 +447,9 @@ int wl_cuda_call_new(struct wl_cuda_device *cd, const struct wl_source *src, con
 		return -1;
 	}
 	c->cd = cd;
-	if ((rc = cu.module_function(&c->function, module, name)) != 0) {
+	c->module = module;
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	if ((rc = cu.module_function(&c->function, module->module, name)) != 0) {
 		wl_error_set(err, WL_ERR_CONFIG, "no CUDA kernel %s (extern \"C\" __global__) in the source: %s", name,
 			     error_name(rc));
 		free(c);
@@ -580,4 +607,31 @@ int wl_cuda_profile(struct wl_cuda_device *cd, const struct wl_launch *l, double
 		return -1;
 	}
 	return wl_counters_profile(cd->counters, launch_once, &p, values, why, len);
+}
+
+/* CUfunction_attribute numbers, from cuda.h. */
+#define CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK 0
+#define CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES 1
+#define CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES 3
+#define CU_FUNC_ATTRIBUTE_NUM_REGS 4
+
+json_t *wl_cuda_call_account(const struct wl_cuda_call *c, const char **log, const char **ptx)
+{
+	static const struct { const char *name; int attribute; } figures[] = {
+		{ "local_bytes", CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES },
+		{ "private_bytes", CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES },
+		{ "max_work_group", CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK },
+		{ "registers", CU_FUNC_ATTRIBUTE_NUM_REGS },
+	};
+	json_t *o = json_pack("{s:s, s:i}", "kernel", c->name, "preferred_multiple", 32);
+
+	*log = c->module->log ? c->module->log : "";
+	*ptx = c->module->ptx;
+	for (size_t i = 0; o && i < sizeof(figures) / sizeof(figures[0]); i++) {
+		int value = 0;
+
+		if (cu.func_get(&value, figures[i].attribute, c->function) == 0)
+			json_object_set_new(o, figures[i].name, json_integer(value));
+	}
+	return o;
 }

@@ -8,6 +8,7 @@
 #ifndef WL_CUDA_POINT_H
 #define WL_CUDA_POINT_H
 
+#include <jansson.h>
 #include <stdint.h>
 
 #include "dev_buffer.h"
@@ -67,6 +68,14 @@ int wl_cuda_call_u64(struct wl_cuda_call *c, uint64_t value, struct wl_error *er
  * runner's own kernels: random inputs). -1 with err. */
 int wl_cuda_call_run(struct wl_cuda_call *c, size_t groups, size_t items, struct wl_error *err);
 void wl_cuda_call_free(struct wl_cuda_call *c);
+
+/* The compiler's account of c's kernel, as the OpenCL side's builds are
+ * recorded (build_records.h): its figures from the driver ({"kernel",
+ * "local_bytes" (static shared), "private_bytes" (local memory),
+ * "max_work_group", "registers", "preferred_multiple"}; a new reference,
+ * NULL when out of memory), and *log (ptxas's report) and *ptx (or NULL),
+ * which belong to the device's module list. */
+json_t *wl_cuda_call_account(const struct wl_cuda_call *c, const char **log, const char **ptx);
 
 /* wl_time_launches (measure.h) on the CUDA side: l->cuda launched warmup
  * times, then repeat times between a pair of events each, a fill of flush

@@ -168,7 +168,7 @@ int wl_point_prepare(const struct wl_point *pt, const struct wl_variant_def *v, 
 		wl_launch_release(l);
 		return -1;
 	}
-	if (pt->builds && !pt->cuda)
+	if (pt->builds)
 		wl_build_records_note(pt->builds, pt, options, l, local_arg_bytes(pt, v));
 	return 0;
 }

@@ -242,6 +242,10 @@ static int prepare(const struct runner_config *cfg, struct wl_store **st, struct
 {
 	struct wl_error err;
 
+	/* NVIDIA's compute cache hands back a program it built before without
+	 * its build log, which is the compiler's account (the runner keeps its
+	 * own program cache, log included, cl_program.h). */
+	setenv("CUDA_CACHE_DISABLE", "1", 1);
 	/* A kernel's printf writes to this process's standard output, which is
 	 * the runner's log: as many lines as work-items, in any words. */
 	if (discard_stdout() < 0)
