@@ -1,174 +1,18 @@
-/* The CUDA side of a device (see cuda_point.h): the driver API's entry
- * points by name through dlopen, with the few numbers of cuda.h it needs
- * written here (stable across CUDA 12 and 13). */
+/* The CUDA side of a device (see cuda_point.h): its context and stream,
+ * buffers, the modules NVRTC builds and the calls made of them. Launches and
+ * their timing are cuda_launch.c's. */
 #include "cuda_point.h"
 
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "cuda_driver.h"
+#include "cuda_api.h"
 #include "cupti_counters.h"
-#include "log.h"
-#include "runner.h"
-
-typedef int CUresult;
-typedef int CUdevice;
-typedef void *CUcontext, *CUmodule, *CUfunction, *CUstream, *CUevent;
-typedef unsigned long long CUdeviceptr;
-
-#define CUDA_ERROR_INVALID_VALUE 1
-#define CU_DEVICE_ATTRIBUTE_PCI_BUS_ID 33
-#define CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID 34
-#define CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID 50
-#define CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR 75
-#define CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR 76
-#define CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES 8
-#define CU_STREAM_NON_BLOCKING 1
-#define CU_EVENT_DEFAULT 0
-#define SHARED_DEFAULT_MAX 49152	/* above this a kernel must opt in */
-#define CALL_PARAMS_MAX 16
-
-/* The driver's entry points warplab uses. */
-static struct {
-	void *lib;
-	CUresult (*init)(unsigned);
-	CUresult (*device_count)(int *);
-	CUresult (*device_get)(CUdevice *, int);
-	CUresult (*attribute)(int *, int, CUdevice);
-	CUresult (*primary_retain)(CUcontext *, CUdevice);
-	CUresult (*primary_release)(CUdevice);
-	CUresult (*primary_reset)(CUdevice);
-	CUresult (*param_info)(CUfunction, size_t, size_t *, size_t *);	/* CUDA 12.4+, or NULL */
-	CUresult (*ctx_set)(CUcontext);
-	CUresult (*stream_create)(CUstream *, unsigned);
-	CUresult (*stream_destroy)(CUstream);
-	CUresult (*stream_sync)(CUstream);
-	CUresult (*mem_alloc)(CUdeviceptr *, size_t);
-	CUresult (*mem_free)(CUdeviceptr);
-	CUresult (*htod)(CUdeviceptr, const void *, size_t);
-	CUresult (*dtoh)(void *, CUdeviceptr, size_t);
-	CUresult (*memset32)(CUdeviceptr, unsigned, size_t, CUstream);
-	CUresult (*module_load)(CUmodule *, const void *);
-	CUresult (*module_unload)(CUmodule);
-	CUresult (*module_function)(CUfunction *, CUmodule, const char *);
-	CUresult (*func_set)(CUfunction, int, int);
-	CUresult (*func_get)(int *, int, CUfunction);
-	CUresult (*launch)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-			   CUstream, void **, void **);
-	CUresult (*event_create)(CUevent *, unsigned);
-	CUresult (*event_destroy)(CUevent);
-	CUresult (*event_record)(CUevent, CUstream);
-	CUresult (*event_sync)(CUevent);
-	CUresult (*event_elapsed)(float *, CUevent, CUevent);
-	CUresult (*error_name)(CUresult, const char **);
-} cu;
-
-/* A module built from one source with one set of options. */
-struct module {
-	char hash[17];
-	char *options;
-	char *log, *ptx;		/* ptxas's report, the PTX (or NULL): the compiler's account */
-	CUmodule module;
-	struct module *next;
-};
-
-struct wl_cuda_device {
-	CUdevice device;
-	int ordinal;
-	struct wl_counters *counters;	/* opened at the first profile */
-	char counters_why[300];		/* why there are none, once tried */
-	CUcontext context;
-	CUstream stream;
-	int arch;
-	const struct wl_nvrtc *nv;
-	struct module *modules;
-};
-
-struct wl_cuda_call {
-	struct wl_cuda_device *cd;
-	const struct module *module;
-	char name[128];
-	CUfunction function;
-	int nparams;
-	unsigned long long words[CALL_PARAMS_MAX];	/* each parameter's bytes */
-	void *params[CALL_PARAMS_MAX];
-	size_t shared;
-};
 
 /* The open device of the worker (a worker serves one device), for releasing
  * buffers that do not say whose they are. */
 static struct wl_cuda_device *current;
-
-static const char *error_name(CUresult rc)
-{
-	const char *name = NULL;
-
-	if (cu.error_name && cu.error_name(rc, &name) == 0 && name)
-		return name;
-	return "CUDA_ERROR_UNKNOWN";
-}
-
-/* Errors CUDA keeps for the life of the process (700 to 719: an illegal
- * address, a trap, a failed launch): nothing more runs here, so the worker
- * says why and exits; its supervisor fails a custom kernel's run and starts
- * a fresh worker (runner.h, WL_EXIT_CUDA_LOST). */
-static void fatal_if_lost(CUresult rc, const char *what)
-{
-	if (rc < 700 || rc > 719)
-		return;
-	wl_log_error("%s: %s: the CUDA context is lost for this process; the device process restarts", what,
-		     error_name(rc));
-	_exit(WL_EXIT_CUDA_LOST);
-}
-
-static int failed(CUresult rc, const char *what, struct wl_error *err)
-{
-	if (rc == 0)
-		return 0;
-	fatal_if_lost(rc, what);
-	wl_error_set(err, WL_ERR_INTERNAL, "%s: %s", what, error_name(rc));
-	return -1;
-}
-
-static int load_driver(struct wl_error *err)
-{
-	static const struct { const char *name; void **slot; } entries[] = {
-		{ "cuInit", (void **)&cu.init }, { "cuDeviceGetCount", (void **)&cu.device_count },
-		{ "cuDeviceGet", (void **)&cu.device_get }, { "cuDeviceGetAttribute", (void **)&cu.attribute },
-		{ "cuDevicePrimaryCtxRetain", (void **)&cu.primary_retain },
-		{ "cuDevicePrimaryCtxRelease_v2", (void **)&cu.primary_release },
-		{ "cuDevicePrimaryCtxReset_v2", (void **)&cu.primary_reset },
-		{ "cuCtxSetCurrent", (void **)&cu.ctx_set }, { "cuStreamCreate", (void **)&cu.stream_create },
-		{ "cuStreamDestroy_v2", (void **)&cu.stream_destroy }, { "cuStreamSynchronize", (void **)&cu.stream_sync },
-		{ "cuMemAlloc_v2", (void **)&cu.mem_alloc }, { "cuMemFree_v2", (void **)&cu.mem_free },
-		{ "cuMemcpyHtoD_v2", (void **)&cu.htod }, { "cuMemcpyDtoH_v2", (void **)&cu.dtoh },
-		{ "cuMemsetD32Async", (void **)&cu.memset32 }, { "cuModuleLoadData", (void **)&cu.module_load },
-		{ "cuModuleUnload", (void **)&cu.module_unload }, { "cuModuleGetFunction", (void **)&cu.module_function },
-		{ "cuFuncSetAttribute", (void **)&cu.func_set }, { "cuFuncGetAttribute", (void **)&cu.func_get }, { "cuLaunchKernel", (void **)&cu.launch },
-		{ "cuEventCreate", (void **)&cu.event_create }, { "cuEventDestroy_v2", (void **)&cu.event_destroy },
-		{ "cuEventRecord", (void **)&cu.event_record }, { "cuEventSynchronize", (void **)&cu.event_sync },
-		{ "cuEventElapsedTime", (void **)&cu.event_elapsed }, { "cuGetErrorName", (void **)&cu.error_name },
-	};
-
-	if (cu.lib)
-		return 0;
-	cu.lib = dlopen(WL_CUDA_DRIVER_LIB, RTLD_NOW | RTLD_LOCAL);
-	if (!cu.lib) {
-		wl_error_set(err, WL_ERR_INTERNAL, "no CUDA driver (%s)", dlerror());
-		return -1;
-	}
-	for (size_t i = 0; i < sizeof(entries) / sizeof(entries[0]); i++)
-		if (!(*entries[i].slot = dlsym(cu.lib, entries[i].name))) {
-			wl_error_set(err, WL_ERR_INTERNAL, "the CUDA driver lacks %s", entries[i].name);
-			cu.lib = NULL;
-			return -1;
-		}
-	*(void **)&cu.param_info = dlsym(cu.lib, "cuFuncGetParamInfo");
-	return failed(cu.init(0), "cuInit", err);
-}
 
 /* The CUDA device at domain:bus:slot into *out. */
 static int find_device(unsigned domain, unsigned bus, unsigned slot, CUdevice *out, int *ordinal,
@@ -176,7 +20,7 @@ static int find_device(unsigned domain, unsigned bus, unsigned slot, CUdevice *o
 {
 	int n = 0;
 
-	if (failed(cu.device_count(&n), "cuDeviceGetCount", err) < 0)
+	if (wl_cu_failed(cu.device_count(&n), "cuDeviceGetCount", err) < 0)
 		return -1;
 	for (int i = 0; i < n; i++) {
 		CUdevice d;
@@ -209,22 +53,22 @@ struct wl_cuda_device *wl_cuda_device_open(unsigned domain, unsigned bus, unsign
 		wl_error_set(err, WL_ERR_INTERNAL, "no NVRTC to build CUDA kernels with");
 		return NULL;
 	}
-	if (load_driver(err) < 0 || !(cd = calloc(1, sizeof(*cd)))) {
+	if (wl_cu_load(err) < 0 || !(cd = calloc(1, sizeof(*cd)))) {
 		if (err && !err->msg[0])
 			wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		return NULL;
 	}
 	cd->nv = nv;
 	if (find_device(domain, bus, slot, &cd->device, &cd->ordinal, err) < 0 ||
-	    failed(cu.attribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, cd->device), "cuDeviceGetAttribute", err) < 0 ||
-	    failed(cu.attribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, cd->device), "cuDeviceGetAttribute", err) < 0 ||
-	    failed(cu.primary_retain(&cd->context, cd->device), "cuDevicePrimaryCtxRetain", err) < 0) {
+	    wl_cu_failed(cu.attribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, cd->device), "cuDeviceGetAttribute", err) < 0 ||
+	    wl_cu_failed(cu.attribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, cd->device), "cuDeviceGetAttribute", err) < 0 ||
+	    wl_cu_failed(cu.primary_retain(&cd->context, cd->device), "cuDevicePrimaryCtxRetain", err) < 0) {
 		free(cd);
 		return NULL;
 	}
 	cd->arch = major * 10 + minor;
-	if (failed(cu.ctx_set(cd->context), "cuCtxSetCurrent", err) < 0 ||
-	    failed(cu.stream_create(&cd->stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate", err) < 0) {
+	if (wl_cu_failed(cu.ctx_set(cd->context), "cuCtxSetCurrent", err) < 0 ||
+	    wl_cu_failed(cu.stream_create(&cd->stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate", err) < 0) {
 		cu.primary_release(cd->device);
 		free(cd);
 		return NULL;
@@ -271,11 +115,11 @@ int wl_cuda_device_reset(struct wl_cuda_device *cd, struct wl_error *err)
 	cu.stream_destroy(cd->stream);
 	cu.primary_release(cd->device);
 	/* Whatever the kernel broke goes with the context's state. */
-	if (failed(cu.primary_reset(cd->device), "cuDevicePrimaryCtxReset", err) < 0 ||
-	    failed(cu.primary_retain(&cd->context, cd->device), "cuDevicePrimaryCtxRetain", err) < 0 ||
-	    failed(cu.ctx_set(cd->context), "cuCtxSetCurrent", err) < 0)
+	if (wl_cu_failed(cu.primary_reset(cd->device), "cuDevicePrimaryCtxReset", err) < 0 ||
+	    wl_cu_failed(cu.primary_retain(&cd->context, cd->device), "cuDevicePrimaryCtxRetain", err) < 0 ||
+	    wl_cu_failed(cu.ctx_set(cd->context), "cuCtxSetCurrent", err) < 0)
 		return -1;
-	return failed(cu.stream_create(&cd->stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate", err);
+	return wl_cu_failed(cu.stream_create(&cd->stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate", err);
 }
 
 int wl_cuda_call_params(const struct wl_cuda_call *c)
@@ -306,9 +150,9 @@ int wl_cuda_buffer(struct wl_cuda_device *cd, size_t bytes, const void *init, st
 
 	memset(out, 0, sizeof(*out));
 	cu.ctx_set(cd->context);
-	if (failed(cu.mem_alloc(&p, bytes ? bytes : 4), "cuMemAlloc", err) < 0)
+	if (wl_cu_failed(cu.mem_alloc(&p, bytes ? bytes : 4), "cuMemAlloc", err) < 0)
 		return -1;
-	if (init && failed(cu.htod(p, init, bytes), "cuMemcpyHtoD", err) < 0) {
+	if (init && wl_cu_failed(cu.htod(p, init, bytes), "cuMemcpyHtoD", err) < 0) {
 		cu.mem_free(p);
 		return -1;
 	}
@@ -321,18 +165,18 @@ int wl_cuda_fill(struct wl_cuda_device *cd, const struct wl_buf *b, uint32_t pat
 		 struct wl_error *err)
 {
 	cu.ctx_set(cd->context);
-	if (failed(cu.memset32(b->cu, pattern, bytes / 4, cd->stream), "cuMemsetD32Async", err) < 0)
+	if (wl_cu_failed(cu.memset32(b->cu, pattern, bytes / 4, cd->stream), "cuMemsetD32Async", err) < 0)
 		return -1;
-	return failed(cu.stream_sync(cd->stream), "cuStreamSynchronize", err);
+	return wl_cu_failed(cu.stream_sync(cd->stream), "cuStreamSynchronize", err);
 }
 
 int wl_cuda_read(struct wl_cuda_device *cd, const struct wl_buf *b, size_t bytes, void *out,
 		 struct wl_error *err)
 {
 	cu.ctx_set(cd->context);
-	if (failed(cu.stream_sync(cd->stream), "cuStreamSynchronize", err) < 0)
+	if (wl_cu_failed(cu.stream_sync(cd->stream), "cuStreamSynchronize", err) < 0)
 		return -1;
-	return failed(cu.dtoh(out, b->cu, bytes), "cuMemcpyDtoH", err);
+	return wl_cu_failed(cu.dtoh(out, b->cu, bytes), "cuMemcpyDtoH", err);
 }
 
 void wl_cuda_buffer_release(struct wl_buf *b)
@@ -415,7 +259,7 @@ static int module_for(struct wl_cuda_device *cd, const struct wl_source *src, co
 		free(ptx_log);
 	}
 	cu.ctx_set(cd->context);
-	if (failed(cu.module_load(&m->module, bin), "cuModuleLoadData", err) < 0) {
+	if (wl_cu_failed(cu.module_load(&m->module, bin), "cuModuleLoadData", err) < 0) {
 		free(m->options);
 		free(m->log);
 		free(m->ptx);
@@ -451,7 +295,7 @@ int wl_cuda_call_new(struct wl_cuda_device *cd, const struct wl_source *src, con
 	snprintf(c->name, sizeof(c->name), "%s", name);
 	if ((rc = cu.module_function(&c->function, module->module, name)) != 0) {
 		wl_error_set(err, WL_ERR_CONFIG, "no CUDA kernel %s (extern \"C\" __global__) in the source: %s", name,
-			     error_name(rc));
+			     wl_cu_error_name(rc));
 		free(c);
 		return -1;
 	}
@@ -487,7 +331,7 @@ int wl_cuda_call_shared(struct wl_cuda_call *c, size_t bytes, struct wl_error *e
 {
 	c->shared += bytes;
 	if (c->shared > SHARED_DEFAULT_MAX &&
-	    failed(cu.func_set(c->function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)c->shared),
+	    wl_cu_failed(cu.func_set(c->function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)c->shared),
 		   "cuFuncSetAttribute (dynamic shared memory)", err) < 0)
 		return -1;
 	return 0;
@@ -501,112 +345,15 @@ int wl_cuda_call_u64(struct wl_cuda_call *c, uint64_t value, struct wl_error *er
 int wl_cuda_call_run(struct wl_cuda_call *c, size_t groups, size_t items, struct wl_error *err)
 {
 	cu.ctx_set(c->cd->context);
-	if (failed(cu.launch(c->function, (unsigned)groups, 1, 1, (unsigned)items, 1, 1, (unsigned)c->shared, c->cd->stream,
+	if (wl_cu_failed(cu.launch(c->function, (unsigned)groups, 1, 1, (unsigned)items, 1, 1, (unsigned)c->shared, c->cd->stream,
 			     (void **)c->params, NULL), "cuLaunchKernel", err) < 0)
 		return -1;
-	return failed(cu.stream_sync(c->cd->stream), "the runner's kernel", err);
+	return wl_cu_failed(cu.stream_sync(c->cd->stream), "the runner's kernel", err);
 }
 
 void wl_cuda_call_free(struct wl_cuda_call *c)
 {
 	free(c);
-}
-
-/* One launch of l on the stream; its result. */
-static CUresult launch(const struct wl_launch *l, CUstream stream)
-{
-	const struct wl_cuda_call *c = l->cuda;
-	unsigned grid[3] = { 1, 1, 1 }, block[3] = { 1, 1, 1 };
-
-	for (cl_uint d = 0; d < l->dims && d < 3; d++) {
-		block[d] = (unsigned)l->local[d];
-		grid[d] = (unsigned)(l->global[d] / l->local[d]);
-	}
-	return cu.launch(c->function, grid[0], grid[1], grid[2], block[0], block[1], block[2], (unsigned)c->shared,
-			 stream, (void **)c->params, NULL);
-}
-
-int wl_cuda_time_launches(struct wl_cuda_device *cd, const struct wl_launch *l, long long warmup,
-			  long long repeat, const struct wl_flush *flush, double *samples_ms, cl_int *code,
-			  struct wl_error *err)
-{
-	CUevent *events = calloc((size_t)(2 * repeat), sizeof(*events));
-	CUresult rc = 0;
-	long long made = 0;
-	int status = -1;
-
-	*code = CL_SUCCESS;
-	if (!events) {
-		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
-		return -1;
-	}
-	cu.ctx_set(cd->context);
-	for (; made < 2 * repeat; made++)
-		if (failed(cu.event_create(&events[made], CU_EVENT_DEFAULT), "cuEventCreate", err) < 0)
-			goto out;
-	for (long long i = 0; i < warmup + repeat && rc == 0; i++) {
-		long long t = i - warmup;
-
-		if (flush && flush->buf.cu)
-			rc = cu.memset32(flush->buf.cu, 0x9E3779B9u ^ (unsigned)i, flush->bytes / 4, cd->stream);
-		if (rc == 0 && t >= 0)
-			rc = cu.event_record(events[2 * t], cd->stream);
-		if (rc == 0)
-			rc = launch(l, cd->stream);
-		if (rc == 0 && t >= 0)
-			rc = cu.event_record(events[2 * t + 1], cd->stream);
-	}
-	if (rc == CUDA_ERROR_INVALID_VALUE) {
-		/* A block shape the driver refuses: only this point fails. */
-		*code = CL_INVALID_WORK_GROUP_SIZE;
-		wl_error_set(err, WL_ERR_INTERNAL, "cuLaunchKernel: %s", error_name(rc));
-		cu.stream_sync(cd->stream);
-		goto out;
-	}
-	if (failed(rc, "cuLaunchKernel", err) < 0 || failed(cu.stream_sync(cd->stream), "the kernel", err) < 0) {
-		*code = CL_OUT_OF_RESOURCES;
-		goto out;
-	}
-	for (long long t = 0; t < repeat; t++) {
-		float ms = 0;
-
-		if (failed(cu.event_elapsed(&ms, events[2 * t], events[2 * t + 1]), "cuEventElapsedTime", err) < 0)
-			goto out;
-		samples_ms[t] = ms;
-	}
-	status = 0;
-out:
-	for (long long i = 0; i < made; i++)
-		cu.event_destroy(events[i]);
-	free(events);
-	return status;
-}
-
-struct profiled {
-	const struct wl_launch *l;
-	struct wl_cuda_device *cd;
-};
-
-static int launch_once(void *arg)
-{
-	const struct profiled *p = arg;
-
-	return launch(p->l, p->cd->stream) == 0 && cu.stream_sync(p->cd->stream) == 0 ? 0 : -1;
-}
-
-int wl_cuda_profile(struct wl_cuda_device *cd, const struct wl_launch *l, double *values, char *why, size_t len)
-{
-	struct profiled p = { l, cd };
-
-	cu.ctx_set(cd->context);
-	if (!cd->counters && !cd->counters_why[0] &&
-	    wl_counters_open(NULL, cd->context, cd->ordinal, &cd->counters, cd->counters_why, sizeof(cd->counters_why)) < 0)
-		wl_log_info("CUDA device %d: counters unavailable: %s", cd->ordinal, cd->counters_why);
-	if (!cd->counters) {
-		snprintf(why, len, "%s", cd->counters_why);
-		return -1;
-	}
-	return wl_counters_profile(cd->counters, launch_once, &p, values, why, len);
 }
 
 /* CUfunction_attribute numbers, from cuda.h. */
