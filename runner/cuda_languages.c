@@ -61,9 +61,6 @@ json_t *wl_cuda_languages(const struct wl_cuda_parts *parts, const struct wl_pci
 			 pci->domain, pci->bus, pci->device);
 	else if (!parts->nvrtc || !parts->nvrtc->handle)
 		snprintf(cuda_why, sizeof(cuda_why), "%s", parts->nvrtc_why && parts->nvrtc_why[0] ? parts->nvrtc_why : "no NVRTC");
-	else if (!parts->launches)
-		snprintf(cuda_why, sizeof(cuda_why), "the CUDA driver and NVRTC %d.%d are here, but this runner does not launch CUDA kernels yet",
-			 parts->nvrtc->major, parts->nvrtc->minor);
 	else
 		cuda = 1;
 	if (!cuda)

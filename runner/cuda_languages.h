@@ -25,10 +25,6 @@ struct wl_cuda_parts {
 	const char *cupti_why;
 	const char *profiling_params;		/* the driver's parameters file */
 	int admin;				/* this process may profile whatever the driver says */
-	/* Whether the runner launches CUDA kernels at all (0 until its CUDA
-	 * side exists: the device then says so rather than claim a language
-	 * it cannot run). */
-	int launches;
 };
 
 #define WL_CUPTI_LIBS "libcupti.so", "libcupti.so.13", "libcupti.so.12", "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so"

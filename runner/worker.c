@@ -144,7 +144,7 @@ static void describe_languages(struct wl_cl_device *dev)
 {
 	struct wl_cuda_parts parts = { .driver = &cuda, .driver_why = cuda_why, .nvrtc = &nvrtc,
 				       .nvrtc_why = nvrtc_why, .cupti = cupti, .cupti_why = cupti_why,
-				       .profiling_params = WL_NVIDIA_PARAMS, .admin = geteuid() == 0, .launches = 1 };
+				       .profiling_params = WL_NVIDIA_PARAMS, .admin = geteuid() == 0 };
 	struct wl_pci_address pci;
 	json_t *langs = wl_cuda_languages(&parts, wl_cl_device_pci(dev, &pci) == 0 ? &pci : NULL);
 

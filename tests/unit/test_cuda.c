@@ -148,8 +148,6 @@ void test_device_languages_say_why(void)
 	SAYS(&other, 0, "does not know the device at 0000:2c:00", "no CUDA");
 	SAYS(&gpu, 0, "no NVRTC (libnvrtc.so", "no CUDA: no NVRTC");
 	parts.nvrtc = &nv;
-	SAYS(&gpu, 0, "does not launch CUDA kernels yet", "no CUDA");
-	parts.launches = 1;
 	SAYS(&gpu, 1, "", "no CUPTI (libcupti.so");
 	parts.cupti = 1;
 	snprintf(params, sizeof(params), "%s/nvidia-params", check_tmpdir);
