@@ -157,10 +157,7 @@ static const char *language_of(const json_t *v)
 	return s && (strcmp(s, "opencl") == 0 || strcmp(s, "cuda") == 0) ? s : NULL;
 }
 
-/* The run's language: the request's "language", else its custom kernels'
- * (all alike), else "opencl". A run is in one language: a kernel's that
- * differs is refused, naming it. */
-static int validate_language(const json_t *body, json_t *out, struct wl_error *err)
+const char *wl_request_language(const json_t *body, struct wl_error *err)
 {
 	const json_t *v = json_object_get(body, "language"), *k;
 	const char *run = v ? language_of(v) : NULL;
@@ -172,7 +169,7 @@ static int validate_language(const json_t *body, json_t *out, struct wl_error *e
 			       "language: %s%.32s%s is not allowed (\"opencl\", the default, or \"cuda\")",
 			       json_is_string(v) ? "'" : "", json_is_string(v) ? json_string_value(v) : wl_json_type_name(v),
 			       json_is_string(v) ? "'" : "");
-		return -1;
+		return NULL;
 	}
 	json_array_foreach(json_object_get(body, "kernels"), i, k) {
 		const json_t *kv = json_is_object(k) ? json_object_get(k, "language") : NULL;
@@ -187,25 +184,11 @@ static int validate_language(const json_t *body, json_t *out, struct wl_error *e
 				       lang ? lang : wl_json_type_name(kv), lang ? "'" : "",
 				       lang ? "a run is in one language, and this one's is another" :
 				       "\"opencl\" or \"cuda\", the run's language");
-			return -1;
+			return NULL;
 		}
 		run = lang;
 	}
-	json_object_set_new(out, "language", json_string(run ? run : "opencl"));
-	return 0;
-}
-
-const char *wl_request_language(const json_t *body, struct wl_error *err)
-{
-	json_t *out = json_object();
-	const char *lang = NULL;
-
-	if (!json_is_object(body))
-		lang = "opencl";
-	else if (out && validate_language(body, out, err) == 0)
-		lang = strcmp(json_string_value(json_object_get(out, "language")), "cuda") == 0 ? "cuda" : "opencl";
-	json_decref(out);
-	return lang;
+	return run && strcmp(run, "cuda") == 0 ? "cuda" : "opencl";
 }
 
 static int validate_scalars(const json_t *body, json_t *out, struct wl_error *err)
@@ -382,8 +365,13 @@ int wl_request_validate(const struct wl_catalog *cat, const json_t *body, json_t
 		goto out;
 	}
 	json_object_set_new(out, "experiment", json_string(exp->id));
-	if (validate_language(body, out, err) < 0)
-		goto out;
+	{
+		const char *language = wl_request_language(body, err);
+
+		if (!language)
+			goto out;
+		json_object_set_new(out, "language", json_string(language));
+	}
 	v = json_object_get(body, "kernels");
 	if (v && wl_custom_kernels_validate(exp, v, kernels, err) < 0)
 		goto out;

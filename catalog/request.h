@@ -31,10 +31,10 @@ const char *wl_request_default_cache(const struct wl_experiment *exp);
 json_t *wl_request_defaults_json(void);
 
 /* The language a request body asks for: "opencl" or "cuda" (its
- * "language", else its custom kernels'). NULL with err naming the field
- * where it names another, or where its kernels disagree with it. A body that
- * is not an object is "opencl" here (wl_request_validate says what is
- * wrong with it). */
+ * "language", else its custom kernels', all alike: a run is in one
+ * language; else "opencl"). NULL with err naming the field where it names
+ * another, or where a kernel's differs. A body that is not an object is
+ * "opencl" here (wl_request_validate says what is wrong with it). */
 const char *wl_request_language(const json_t *body, struct wl_error *err);
 
 /* Validate body against cat. On success *normalized (caller owns the reference)
