@@ -6,22 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cupti_counters.h"
 
 int wl_cupti_loads(const char *lib, char *why, size_t len)
 {
-	static const char *const libs[] = { WL_CUPTI_LIBS };
-	size_t n = lib ? 1 : sizeof(libs) / sizeof(libs[0]);
+	void *h = wl_cupti_open(lib, why, len);
 
-	for (size_t i = 0; i < n; i++) {
-		void *h = dlopen(lib ? lib : libs[i], RTLD_LAZY | RTLD_LOCAL);
-
-		if (h) {
-			dlclose(h);
-			return 1;
-		}
-	}
-	snprintf(why, len, "no CUPTI (%s)", lib ? lib : "none of libcupti.so, libcupti.so.13, libcupti.so.12 loads");
-	return 0;
+	if (h)
+		dlclose(h);
+	return h != NULL;
 }
 
 /* Whether the driver restricts profiling to administrators: its parameter

@@ -27,11 +27,10 @@ struct wl_cuda_parts {
 	int admin;				/* this process may profile whatever the driver says */
 };
 
-#define WL_CUPTI_LIBS "libcupti.so", "libcupti.so.13", "libcupti.so.12", "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so"
 #define WL_NVIDIA_PARAMS "/proc/driver/nvidia/params"
 
-/* Whether CUPTI loads from lib (NULL: WL_CUPTI_LIBS in turn); why says
- * where it did not. */
+/* Whether CUPTI loads from lib (NULL: the usual names, cupti_counters.h);
+ * why says where it did not. */
 int wl_cupti_loads(const char *lib, char *why, size_t len);
 
 /* The device at pci (NULL: it has none, a CPU) as {"languages": ["opencl"

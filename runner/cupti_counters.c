@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda_languages.h"
 
 #define CUPTI_ERROR_INSUFFICIENT_PRIVILEGES 35
 #define CUPTI_AUTO_RANGE 1
@@ -129,7 +128,7 @@ static int bind(struct wl_counters *c, char *why, size_t len)
 	return 0;
 }
 
-static void *open_lib(const char *lib, char *why, size_t len)
+void *wl_cupti_open(const char *lib, char *why, size_t len)
 {
 	static const char *const libs[] = { WL_CUPTI_LIBS };
 	size_t n = lib ? 1 : sizeof(libs) / sizeof(libs[0]);
@@ -205,7 +204,7 @@ int wl_counters_open(const char *lib, void *context, int ordinal, struct wl_coun
 		return -1;
 	}
 	c->context = context;
-	if (!(c->lib = open_lib(lib, why, len)) || bind(c, why, len) < 0 || configure(c, ordinal, why, len) < 0) {
+	if (!(c->lib = wl_cupti_open(lib, why, len)) || bind(c, why, len) < 0 || configure(c, ordinal, why, len) < 0) {
 		wl_counters_close(c);
 		return -1;
 	}
@@ -276,7 +275,7 @@ int wl_counters_evaluate(const char *lib, const char *chip, const void *data, si
 	struct evaluate ev = { SIZE_TO(struct evaluate, values), NULL, NULL, data, size, 0, metrics, WL_COUNTERS, values };
 	int rc;
 
-	if (!(c.lib = open_lib(lib, why, len)) || bind(&c, why, len) < 0 ||
+	if (!(c.lib = wl_cupti_open(lib, why, len)) || bind(&c, why, len) < 0 ||
 	    check(&c, c.host_init(&hi), "cuptiProfilerHostInitialize", why, len) < 0)
 		return -1;
 	ev.pHostObject = hi.pHostObject;

@@ -21,6 +21,14 @@ enum wl_counter {
 
 struct wl_counters;
 
+/* The library names tried, in order, where none is given. */
+#define WL_CUPTI_LIBS "libcupti.so", "libcupti.so.13", "libcupti.so.12", "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so"
+
+/* CUPTI from lib (NULL: WL_CUPTI_LIBS in turn), kept open (the caller's to
+ * dlclose); NULL with why ("no CUPTI (...)") where none loads, or where the
+ * process runs under AddressSanitizer, which CUPTI's libraries defeat. */
+void *wl_cupti_open(const char *lib, char *why, size_t len);
+
 /* The profiler for context (a CUcontext) of the CUDA device ordinal, from
  * CUPTI in lib (NULL: the usual names). 0 with *out; -1 with why ("no
  * CUPTI (...)", "not permitted: ...", "counter X unknown on this GPU") and
