@@ -39,6 +39,7 @@ struct wl_cl_device {
 	 * NVRTC the worker found (NULL: none). */
 	struct wl_cuda_device *cuda;
 	const struct wl_nvrtc *nvrtc;
+	int cuda_ordinal;		/* the CUDA driver's index of the same GPU, or -1 */
 };
 
 struct wl_cuda_device;

@@ -45,8 +45,7 @@ int wl_cu_failed(CUresult rc, const char *what, struct wl_error *err)
 int wl_cu_load(struct wl_error *err)
 {
 	static const struct { const char *name; void **slot; } entries[] = {
-		{ "cuInit", (void **)&cu.init }, { "cuDeviceGetCount", (void **)&cu.device_count },
-		{ "cuDeviceGet", (void **)&cu.device_get }, { "cuDeviceGetAttribute", (void **)&cu.attribute },
+		{ "cuInit", (void **)&cu.init }, { "cuDeviceGet", (void **)&cu.device_get }, { "cuDeviceGetAttribute", (void **)&cu.attribute },
 		{ "cuDevicePrimaryCtxRetain", (void **)&cu.primary_retain },
 		{ "cuDevicePrimaryCtxRelease_v2", (void **)&cu.primary_release },
 		{ "cuDevicePrimaryCtxReset_v2", (void **)&cu.primary_reset },

@@ -19,9 +19,6 @@ typedef void *CUcontext, *CUmodule, *CUfunction, *CUstream, *CUevent;
 typedef unsigned long long CUdeviceptr;
 
 #define CUDA_ERROR_INVALID_VALUE 1
-#define CU_DEVICE_ATTRIBUTE_PCI_BUS_ID 33
-#define CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID 34
-#define CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID 50
 #define CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR 75
 #define CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR 76
 #define CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES 8
@@ -34,7 +31,6 @@ typedef unsigned long long CUdeviceptr;
 struct wl_cu {
 	void *lib;
 	CUresult (*init)(unsigned);
-	CUresult (*device_count)(int *);
 	CUresult (*device_get)(CUdevice *, int);
 	CUresult (*attribute)(int *, int, CUdevice);
 	CUresult (*primary_retain)(CUcontext *, CUdevice);

@@ -56,15 +56,31 @@ int wl_cuda_devices_load(const char *lib, struct wl_cuda_devices *out, char *why
 		out->list[out->count].domain = (unsigned)dom;
 		out->list[out->count].bus = (unsigned)b;
 		out->list[out->count].slot = (unsigned)s;
+		out->list[out->count].ordinal = i;
 		out->list[out->count++].l2_bytes = l2;
 	}
 	return 0;
 }
 
-long long wl_cuda_l2_bytes(const struct wl_cuda_devices *cuda, unsigned domain, unsigned bus, unsigned slot)
+/* The entry of the device at domain:bus:slot, or -1. */
+static int entry(const struct wl_cuda_devices *cuda, unsigned domain, unsigned bus, unsigned slot)
 {
 	for (int i = 0; cuda && i < cuda->count; i++)
 		if (cuda->list[i].domain == domain && cuda->list[i].bus == bus && cuda->list[i].slot == slot)
-			return cuda->list[i].l2_bytes;
-	return 0;
+			return i;
+	return -1;
+}
+
+long long wl_cuda_l2_bytes(const struct wl_cuda_devices *cuda, unsigned domain, unsigned bus, unsigned slot)
+{
+	int i = entry(cuda, domain, bus, slot);
+
+	return i < 0 ? 0 : cuda->list[i].l2_bytes;
+}
+
+int wl_cuda_ordinal(const struct wl_cuda_devices *cuda, unsigned domain, unsigned bus, unsigned slot)
+{
+	int i = entry(cuda, domain, bus, slot);
+
+	return i < 0 ? -1 : cuda->list[i].ordinal;
 }

@@ -22,6 +22,7 @@ struct wl_cuda_devices {
 	struct {
 		unsigned domain, bus, slot;
 		long long l2_bytes;
+		int ordinal;		/* its index among the driver's devices */
 	} list[WL_CUDA_DEVICES_MAX];
 };
 
@@ -34,5 +35,9 @@ int wl_cuda_devices_load(const char *lib, struct wl_cuda_devices *out, char *why
 /* The L2 size of the device at domain:bus:slot in cuda, or 0 when it has
  * none there. */
 long long wl_cuda_l2_bytes(const struct wl_cuda_devices *cuda, unsigned domain, unsigned bus, unsigned slot);
+
+/* The driver's index of the device at domain:bus:slot in cuda (what
+ * cuDeviceGet takes), or -1 when it has none there. */
+int wl_cuda_ordinal(const struct wl_cuda_devices *cuda, unsigned domain, unsigned bus, unsigned slot);
 
 #endif

@@ -49,7 +49,7 @@ json_t *wl_cuda_languages(const struct wl_cuda_parts *parts, const struct wl_pci
 		snprintf(cuda_why, sizeof(cuda_why), "not an NVIDIA GPU");
 	else if (!parts->driver || parts->driver->count == 0)
 		snprintf(cuda_why, sizeof(cuda_why), "%s", parts->driver_why && parts->driver_why[0] ? parts->driver_why : "no CUDA driver");
-	else if (!wl_cuda_l2_bytes(parts->driver, pci->domain, pci->bus, pci->device))
+	else if (wl_cuda_ordinal(parts->driver, pci->domain, pci->bus, pci->device) < 0)
 		snprintf(cuda_why, sizeof(cuda_why), "the CUDA driver does not know the device at %04x:%02x:%02x",
 			 pci->domain, pci->bus, pci->device);
 	else if (!parts->nvrtc || !parts->nvrtc->handle)

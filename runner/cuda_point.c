@@ -14,35 +14,7 @@
  * buffers that do not say whose they are. */
 static struct wl_cuda_device *current;
 
-/* The CUDA device at domain:bus:slot into *out. */
-static int find_device(unsigned domain, unsigned bus, unsigned slot, CUdevice *out, int *ordinal,
-		       struct wl_error *err)
-{
-	int n = 0;
-
-	if (wl_cu_failed(cu.device_count(&n), "cuDeviceGetCount", err) < 0)
-		return -1;
-	for (int i = 0; i < n; i++) {
-		CUdevice d;
-		int b = -1, s = -1, dom = 0;
-
-		if (cu.device_get(&d, i) != 0 || cu.attribute(&b, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID, d) != 0 ||
-		    cu.attribute(&s, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID, d) != 0)
-			continue;
-		if (cu.attribute(&dom, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID, d) != 0)
-			dom = 0;
-		if ((unsigned)b == bus && (unsigned)s == slot && (unsigned)dom == domain) {
-			*out = d;
-			*ordinal = i;
-			return 0;
-		}
-	}
-	wl_error_set(err, WL_ERR_INTERNAL, "the CUDA driver knows no device at %04x:%02x:%02x", domain, bus, slot);
-	return -1;
-}
-
-struct wl_cuda_device *wl_cuda_device_open(unsigned domain, unsigned bus, unsigned slot,
-					   const struct wl_nvrtc *nv, struct wl_error *err)
+struct wl_cuda_device *wl_cuda_device_open(int ordinal, const struct wl_nvrtc *nv, struct wl_error *err)
 {
 	struct wl_cuda_device *cd;
 	int major = 0, minor = 0;
@@ -59,7 +31,8 @@ struct wl_cuda_device *wl_cuda_device_open(unsigned domain, unsigned bus, unsign
 		return NULL;
 	}
 	cd->nv = nv;
-	if (find_device(domain, bus, slot, &cd->device, &cd->ordinal, err) < 0 ||
+	cd->ordinal = ordinal;
+	if (wl_cu_failed(cu.device_get(&cd->device, ordinal), "cuDeviceGet", err) < 0 ||
 	    wl_cu_failed(cu.attribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, cd->device), "cuDeviceGetAttribute", err) < 0 ||
 	    wl_cu_failed(cu.attribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, cd->device), "cuDeviceGetAttribute", err) < 0 ||
 	    wl_cu_failed(cu.primary_retain(&cd->context, cd->device), "cuDevicePrimaryCtxRetain", err) < 0) {

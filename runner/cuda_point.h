@@ -20,11 +20,11 @@
 struct wl_cuda_device;
 struct wl_cuda_call;
 
-/* Open the CUDA side of the device at PCI domain:bus:slot with nv (kept;
- * the caller's) compiling. Returns it, or NULL with err saying why (no
- * driver, no such device, no context). */
-struct wl_cuda_device *wl_cuda_device_open(unsigned domain, unsigned bus, unsigned slot,
-					   const struct wl_nvrtc *nv, struct wl_error *err);
+/* Open the CUDA side of the driver's device ordinal (cuda_driver.h,
+ * wl_cuda_ordinal: the one at the OpenCL device's PCI address) with nv
+ * (kept; the caller's) compiling. Returns it, or NULL with err saying why
+ * (no driver, no such device, no context). */
+struct wl_cuda_device *wl_cuda_device_open(int ordinal, const struct wl_nvrtc *nv, struct wl_error *err);
 void wl_cuda_device_close(struct wl_cuda_device *cd);
 
 /* After a kernel broke the context (an illegal address is sticky): its

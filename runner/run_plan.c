@@ -118,18 +118,12 @@ static void plan_source_hash(struct wl_run_plan *p)
 /* The device's CUDA side, opened for p's first CUDA run. */
 static int open_cuda(struct wl_run_plan *p, struct wl_error *why)
 {
-	struct wl_pci_address pci;
-
 	if (!p->exp->cuda_source) {
 		wl_error_set(why, WL_ERR_CONFIG, "%s has no CUDA kernels (no cuda_source in the catalog)", p->exp->id);
 		return -1;
 	}
-	if (!p->dev->cuda && (wl_cl_device_pci(p->dev, &pci) < 0 ||
-			      !(p->dev->cuda = wl_cuda_device_open(pci.domain, pci.bus, pci.device, p->dev->nvrtc, why)))) {
-		if (!why->msg[0])
-			wl_error_set(why, WL_ERR_CONFIG, "%s has no PCI address to find its CUDA device by", p->dev->id);
+	if (!p->dev->cuda && !(p->dev->cuda = wl_cuda_device_open(p->dev->cuda_ordinal, p->dev->nvrtc, why)))
 		return -1;
-	}
 	p->cuda = 1;
 	return 0;
 }

@@ -146,9 +146,11 @@ static void describe_languages(struct wl_cl_device *dev)
 				       .nvrtc_why = nvrtc_why, .cupti = cupti, .cupti_why = cupti_why,
 				       .profiling_params = WL_NVIDIA_PARAMS, .admin = geteuid() == 0 };
 	struct wl_pci_address pci;
-	json_t *langs = wl_cuda_languages(&parts, wl_cl_device_pci(dev, &pci) == 0 ? &pci : NULL);
+	int known = wl_cl_device_pci(dev, &pci) == 0;
+	json_t *langs = wl_cuda_languages(&parts, known ? &pci : NULL);
 
 	dev->nvrtc = &nvrtc;
+	dev->cuda_ordinal = known ? wl_cuda_ordinal(&cuda, pci.domain, pci.bus, pci.device) : -1;
 	if (!langs)
 		return;
 	if (!json_is_true(json_object_get(json_object_get(langs, "cuda"), "available")))
