@@ -157,12 +157,13 @@ int wl_point_read(const struct wl_point *pt, const struct wl_buf *buf, size_t by
 		  struct wl_error *err)
 {
 	double started = wl_now_ms();
-	cl_int rc;
+	cl_int rc = CL_SUCCESS;
 
 	if (pt->cuda) {
-		rc = wl_cuda_read(pt->dev->cuda, buf, bytes, out, err) < 0 ? CL_INVALID_VALUE : CL_SUCCESS;
+		int read = wl_cuda_read(pt->dev->cuda, buf, bytes, out, err);
+
 		wl_budget_add(pt->budget, WL_PHASE_TRANSFER, started);
-		return rc == CL_SUCCESS ? 0 : -1;
+		return read;
 	}
 	rc = clEnqueueReadBuffer(pt->dev->queue, buf->cl, CL_TRUE, 0, bytes, out, 0, NULL, NULL);
 	wl_budget_add(pt->budget, WL_PHASE_TRANSFER, started);
