@@ -28,15 +28,17 @@ WL_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -MMD -MP \
 	$(shell $(PKG_CONFIG) --cflags $(LIBS_PKG))
 # The layering (docs/architecture.md), enforced: a folder's files find only the
 # headers of the folders below them. common/ is the floor; store/ and catalog/
-# stand on it side by side; server/, runner/ and tools/ stand on all three and
-# never on each other. The tests see everything.
+# stand on it side by side; model/ stands on catalog/; server/ and runner/
+# stand on all four, tools/ on all but model/, and never on each other. The
+# tests see everything.
 INC_common := -Icommon
 INC_store := -Istore -Icommon
 INC_catalog := -Icatalog -Icommon
-INC_server := -Iserver -Istore -Icatalog -Icommon
-INC_runner := -Irunner -Istore -Icatalog -Icommon
+INC_model := -Imodel -Icatalog -Icommon
+INC_server := -Iserver -Imodel -Istore -Icatalog -Icommon
+INC_runner := -Irunner -Imodel -Istore -Icatalog -Icommon
 INC_tools := -Itools -Istore -Icatalog -Icommon
-INC_tests := -Itests/fuzz -Iserver -Irunner -Istore -Icatalog -Icommon
+INC_tests := -Itests/fuzz -Iserver -Irunner -Imodel -Istore -Icatalog -Icommon
 layer_flags = $(INC_$(firstword $(subst /, ,$(1))))
 
 # The include paths a room's files are compiled with (make include-flags-store).
@@ -47,7 +49,7 @@ SERVER_LIBS = $(shell $(PKG_CONFIG) --libs libmicrohttpd jansson sqlite3 libpq z
 # NVML is opened at run time with dlopen (-ldl), never linked.
 RUNNER_LIBS = $(shell $(PKG_CONFIG) --libs jansson OpenCL sqlite3 libpq) -lpthread -lm -ldl
 
-SHARED_SRC := $(wildcard common/*.c) $(wildcard store/*.c) $(wildcard catalog/*.c)
+SHARED_SRC := $(wildcard common/*.c) $(wildcard store/*.c) $(wildcard catalog/*.c) $(wildcard model/*.c)
 SERVER_SRC := $(wildcard server/*.c)
 RUNNER_SRC := $(wildcard runner/*.c)
 TOOLS_SRC := $(wildcard tools/*.c)

@@ -23,8 +23,9 @@ export const ALLOWED = {
   common: [],
   store: ['common'],
   catalog: ['common'],
-  server: ['common', 'store', 'catalog'],
-  runner: ['common', 'store', 'catalog'],
+  model: ['common', 'catalog'],
+  server: ['common', 'store', 'catalog', 'model'],
+  runner: ['common', 'store', 'catalog', 'model'],
   tools: ['common', 'store', 'catalog'],
 };
 const ROOMS = Object.keys(ALLOWED);

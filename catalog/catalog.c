@@ -11,7 +11,7 @@
 
 #include "catalog_parts.h"
 #include "json_strict.h"
-#include "occupancy.h"
+#include "gpu_limits.h"
 
 const char *wl_metric_name(enum wl_metric m)
 {

@@ -147,11 +147,6 @@ static double timed(struct probe *p, const char *name, size_t global, size_t loc
 	return timed_n(p, name, global, local, nargs, sizes, values, TIMED, 0);
 }
 
-static json_t *fact(double value, const char *unit, const char *method)
-{
-	return json_pack("{s:f, s:s, s:s}", "value", value, "unit", unit, "method", method);
-}
-
 /* A random cycle through the sectors of the first bytes of buffer a: entry
  * i * 8 (one uint per 32-byte sector, so that no two steps share one)
  * names the next sector's entry. */
@@ -219,7 +214,7 @@ static void size_probes(const struct wl_cl_device *dev, long long cache_bytes, s
  * requests of one line; requests of 32 lines on one bank (a pass per
  * line); requests of 32 lines on 32 banks (the lines alone); and one warp
  * alone's pace when its loads hit. */
-static int l1_probes(struct probe *p, const struct sizes *z, int warp, json_t *facts)
+static int l1_probes(struct probe *p, const struct sizes *z, int warp, struct wl_facts *f)
 {
 	cl_uint iters = z->local_iters / 4, alone = z->local_iters * 2, one = 1, all = 32, none = 0;
 	double warps = (double)z->local_groups * (256.0 / warp), units = p->dev->compute_units, per_us[3], ms;
@@ -236,17 +231,15 @@ static int l1_probes(struct probe *p, const struct sizes *z, int warp, json_t *f
 	ms = timed(p, "fact_l1", (size_t)warp, (size_t)warp, 5, sizes, (const void *[]){ &p->a, &p->b, &alone, &one, &none });
 	if (ms < 0)
 		return -1;
-	json_object_set_new(facts, "l1_requests_per_us", json_pack("{s:f, s:f, s:f, s:s, s:s}",
-		"value", per_us[0], "passes", per_us[1], "lines", per_us[2], "unit", "per µs per compute unit",
-		"method", "eight work-groups of 256 per compute unit read the same 40 KB over and over: warp requests of one line each (value); "
-			  "of 32 lines with every word in one bank, a pass per line (passes: lines per µs); of 32 lines on 32 banks (lines: lines per µs)"));
-	json_object_set_new(facts, "l1_interval_ns", fact(ms * 1e6 / ((double)alone * 8), "ns",
-		"one warp alone reads the same 40 KB over and over, a line per request, eight requests an iteration: the time per request where the first-level cache holds what it reads"));
+	f->l1_requests_per_us = per_us[0];
+	f->l1_passes_per_us = per_us[1];
+	f->l1_lines_per_us = per_us[2];
+	f->l1_interval_ns = ms * 1e6 / ((double)alone * 8);
 	return 0;
 }
 
 /* Each probe into facts; -1 with p->err set at the first that fails. */
-static int run_probes(struct probe *p, const struct sizes *z, json_t *facts)
+static int run_probes(struct probe *p, const struct sizes *z, struct wl_facts *f)
 {
 	struct wl_cl_device *dev = p->dev;
 	int warp = (int)json_integer_value(json_object_get(dev->info, "warp_width"));
@@ -264,16 +257,14 @@ static int run_probes(struct probe *p, const struct sizes *z, json_t *facts)
 	ms = timed_n(p, "fact_empty", 256, 256, 1, (size_t[]){ sizeof(cl_mem) }, (const void *[]){ &p->b }, SHORT, 1);
 	if (ms < 0)
 		return -1;
-	json_object_set_new(facts, "launch_us", fact(ms * 1000, "µs",
-		"an empty kernel of one work-group, its time from the queue's profiling events (the lower quartile of 41: the device's hiccups only add)"));
+	f->launch_us = ms * 1000;
 	if (chase_cycle(p, z->chase_bytes) < 0 ||
 	    clEnqueueFillBuffer(dev->queue, p->b, &(cl_uint){ 0 }, sizeof(cl_uint), 0, p->b_bytes, 0, NULL, NULL) != CL_SUCCESS ||
 	    (ms = timed(p, "fact_chase", 1, 1, 3, (size_t[]){ sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_uint) },
 			(const void *[]){ &p->a, &p->b, &steps })) < 0)
 		return -1;
-	json_object_set_new(facts, "latency_ns", json_pack("{s:f, s:s, s:s, s:I}", "value", ms * 1e6 / steps, "unit", "ns",
-		"method", "one work-item follows a random cycle through the 32-byte sectors of four times the last-level cache, each load waiting for the one before",
-		"bytes", (json_int_t)z->chase_bytes));
+	f->latency_ns = ms * 1e6 / steps;
+	f->latency_bytes = (double)z->chase_bytes;
 	ms = timed(p, "fact_stream", (size_t)warp, (size_t)warp, 3, (size_t[]){ sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_uint) },
 		   (const void *[]){ &p->a, &p->b, &n });
 	if (ms < 0)
@@ -282,17 +273,14 @@ static int run_probes(struct probe *p, const struct sizes *z, json_t *facts)
 		   (const void *[]){ &p->a, &p->b, &n });
 	if (t8 < 0)
 		return -1;
-	json_object_set_new(facts, "warp_interval_ns", json_pack("{s:f, s:f, s:s, s:s}", "value", ms * 1e6 / ((double)z->stream_n / warp * 2),
-		"scattered", t8 * 1e6 / ((double)z->stream_n / warp * 2), "unit", "ns",
-		"method", "one warp alone streams c[k] = a[k] + a[k] (a load and a store per iteration, as seed 000's MyAdd): the time per request, "
-			  "coalesced (value) and with each lane on a row of its own (scattered)"));
+	f->warp_interval_ns = ms * 1e6 / ((double)z->stream_n / warp * 2);
+	f->warp_scattered_ns = t8 * 1e6 / ((double)z->stream_n / warp * 2);
 	ms = timed(p, "fact_local", z->local_groups * 256, 256, 2, (size_t[]){ sizeof(cl_mem), sizeof(cl_uint) },
 		   (const void *[]){ &p->b, &iters });
 	if (ms < 0)
 		return -1;
 	wavefronts = (double)z->local_groups * (256.0 / warp) * iters * warp;
-	json_object_set_new(facts, "local_wavefronts_per_us", fact(wavefronts / (ms * 1000) / dev->compute_units, "per µs per compute unit",
-		"work-groups of 256 read local memory with every lane of a warp in one bank (a pass per lane), eight groups per compute unit"));
+	f->local_per_us = wavefronts / (ms * 1000) / dev->compute_units;
 	{
 		cl_uint rounds = dev->is_gpu ? 4096 : 64;
 
@@ -302,10 +290,9 @@ static int run_probes(struct probe *p, const struct sizes *z, json_t *facts)
 			   (const void *[]){ &p->b, &rounds });
 		if (ms < 0)
 			return -1;
-		json_object_set_new(facts, "barrier_ns", fact(ms * 1e6 / rounds, "ns",
-			"eight work-groups of 256 per compute unit store to local memory, cross a barrier, load a neighbour's word and cross another, over and over: the time of one such step, as a reduction's tree takes one per level"));
+		f->barrier_ns = ms * 1e6 / rounds;
 	}
-	if (l1_probes(p, z, warp, facts) < 0)
+	if (l1_probes(p, z, warp, f) < 0)
 		return -1;
 	reps = (cl_uint)(z->cache_total / z->cache_bytes);
 	ms = timed(p, "fact_cache", (size_t)dev->compute_units * 1024, 256, 4,
@@ -313,18 +300,16 @@ static int run_probes(struct probe *p, const struct sizes *z, json_t *facts)
 		   (const void *[]){ &p->a, &p->b, &n4, &reps });
 	if (ms < 0)
 		return -1;
-	json_object_set_new(facts, "cache_gbps", json_pack("{s:f, s:s, s:s, s:I}", "value", (double)n4 * 16 * reps / (ms * 1e6), "unit", "GB/s",
-		"method", "float4 reads of half the last-level cache over and over, each pass shifted so that no compute unit reads what it read before",
-		"bytes", (json_int_t)z->cache_bytes));
+	f->cache_gbps = (double)n4 * 16 * reps / (ms * 1e6);
+	f->cache_probe_bytes = (double)z->cache_bytes;
 	t8 = timed(p, "fact_strided", z->strided_n, 256, 3, (size_t[]){ sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_uint) },
 		   (const void *[]){ &p->a, &p->b, &s8 });
 	t16 = t8 < 0 ? -1 : timed(p, "fact_strided", z->strided_n, 256, 3, (size_t[]){ sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_uint) },
 				   (const void *[]){ &p->a, &p->b, &s16 });
 	if (t16 < 0)
 		return -1;
-	json_object_set_new(facts, "burst_bytes", json_pack("{s:i, s:s, s:s, s:f}", "value", t16 / t8 < 1.5 ? 32 : t16 / t8 < 3 ? 64 : 128,
-		"unit", "bytes", "method", "one float every 16 against every 8 (one 32-byte sector each): the time it takes more is the sectors DRAM moves together",
-		"ratio", t16 / t8));
+	f->burst_bytes = t16 / t8 < 1.5 ? 32 : t16 / t8 < 3 ? 64 : 128;
+	f->burst_ratio = t16 / t8;
 	return 0;
 }
 
@@ -333,7 +318,7 @@ int wl_device_facts_probe(struct wl_cl_device *dev, long long cache_bytes, json_
 	const char *src = FACTS_SOURCE;
 	struct probe p = { .dev = dev, .err = err };
 	struct sizes z;
-	json_t *facts = NULL;
+	struct wl_facts facts = { 0 };
 	cl_int rc;
 	int status = -1;
 
@@ -358,18 +343,19 @@ int wl_device_facts_probe(struct wl_cl_device *dev, long long cache_bytes, json_
 	}
 	p.a = clCreateBuffer(dev->context, CL_MEM_READ_WRITE, p.a_bytes, NULL, &rc);
 	p.b = p.a ? clCreateBuffer(dev->context, CL_MEM_READ_WRITE, p.b_bytes, NULL, &rc) : NULL;
-	facts = json_pack("{s:i}", "version", WL_FACTS_VERSION);
-	if (!p.a || !p.b || !facts) {
+	if (!p.a || !p.b) {
 		wl_error_set(err, WL_ERR_INTERNAL, "device facts: cannot allocate %zu bytes on %s", p.a_bytes, dev->id);
 		goto out;
 	}
-	if (run_probes(&p, &z, facts) < 0)
+	if (run_probes(&p, &z, &facts) < 0)
 		goto out;
-	*out = facts;
-	facts = NULL;
+	*out = wl_facts_to_json(&facts);
+	if (!*out) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		goto out;
+	}
 	status = 0;
 out:
-	json_decref(facts);
 	if (p.a)
 		clReleaseMemObject(p.a);
 	if (p.b)

@@ -6,22 +6,18 @@
  * per second, what the first-level cache serves (requests, bank passes,
  * lines) and a warp's pace on its hits, the bandwidth of reads the
  * last-level cache serves, and the
- * bytes DRAM moves per burst. Each fact is {"value", "unit", "method"}. */
+ * bytes DRAM moves per burst. The probes fill the model's typed facts
+ * (model/facts.h), which name them and say their methods. */
 #ifndef WL_DEVICE_FACTS_H
 #define WL_DEVICE_FACTS_H
 
 #include <jansson.h>
 
 #include "cl_device.h"
+#include "facts.h"
 
-/* The version of the probes: facts stored by another version are measured
- * again. */
-#define WL_FACTS_VERSION 10
-
-/* Probe dev (opened here if needed) into *out, an object of facts the
- * caller owns: "launch_us", "latency_ns", "warp_interval_ns", "l1_requests_per_us", "l1_interval_ns",
- * "local_wavefronts_per_us" (per compute unit), "cache_gbps", "burst_bytes",
- * and "version". cache_bytes is the device's last-level cache (0: unknown):
+/* Probe dev (opened here if needed) into *out, the facts as the store keeps
+ * them (wl_facts_to_json), which the caller owns. cache_bytes is the device's last-level cache (0: unknown):
  * the latency chase and the cache read are sized from it. Probes are sized
  * to take well under a second on a CPU. -1 with err set when a probe kernel
  * does not build or run; nothing is left allocated. */

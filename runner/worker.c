@@ -97,6 +97,17 @@ static json_t *stored_info(struct wl_store *st, const struct wl_cl_device *dev)
 	return known;
 }
 
+/* The device's facts in one line of the log. */
+static void log_facts(const char *id, const json_t *facts)
+{
+	struct wl_facts f;
+	char text[1024];
+
+	wl_facts_from_json(facts, &f);
+	wl_facts_text(&f, text, sizeof(text));
+	wl_log_info("device %s: facts: %s", id, text);
+}
+
 /* The device's last-level cache (cache_probe.h), then its facts
  * (device_facts.h), each from what the store kept for it when it was last
  * registered with the same driver where it can. */
@@ -123,18 +134,7 @@ static void describe_cache(struct wl_store *st, struct wl_cl_device *dev)
 	if (json_object_get(facts, "error"))
 		wl_log_warn("device %s: facts not measured: %s", dev->id, json_string_value(json_object_get(facts, "error")));
 	else
-		wl_log_info("device %s: launch %.1f µs, latency %.0f ns, a warp's request every %.0f ns (%.0f scattered, %.1f hitting the first level), %.0f local passes/µs per unit, first level %.0f requests/µs per unit (%.0f one-bank passes, %.0f lines), cache %.0f GB/s, bursts of %lld bytes",
-			    dev->id, json_real_value(json_object_get(json_object_get(facts, "launch_us"), "value")),
-			    json_real_value(json_object_get(json_object_get(facts, "latency_ns"), "value")),
-			    json_real_value(json_object_get(json_object_get(facts, "warp_interval_ns"), "value")),
-			    json_real_value(json_object_get(json_object_get(facts, "warp_interval_ns"), "scattered")),
-			    json_real_value(json_object_get(json_object_get(facts, "l1_interval_ns"), "value")),
-			    json_real_value(json_object_get(json_object_get(facts, "local_wavefronts_per_us"), "value")),
-			    json_real_value(json_object_get(json_object_get(facts, "l1_requests_per_us"), "value")),
-			    json_real_value(json_object_get(json_object_get(facts, "l1_requests_per_us"), "passes")),
-			    json_real_value(json_object_get(json_object_get(facts, "l1_requests_per_us"), "lines")),
-			    json_real_value(json_object_get(json_object_get(facts, "cache_gbps"), "value")),
-			    (long long)json_integer_value(json_object_get(json_object_get(facts, "burst_bytes"), "value")));
+		log_facts(dev->id, facts);
 	json_object_set_new(dev->info, "facts", facts);
 }
 

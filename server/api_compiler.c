@@ -10,6 +10,7 @@
 
 #include "build_view.h"
 #include "compiler_account.h"
+#include "gpu_limits.h"
 #include "occupancy.h"
 #include "server.h"
 #include "store.h"

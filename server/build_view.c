@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "compiler_account.h"
+#include "gpu_limits.h"
 #include "occupancy.h"
 
 static long long figure(const json_t *obj, const char *name)

@@ -14,14 +14,37 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ceiling_view.h"
 #include "custom_kernels.h"
 #include "points.h"
+#include "predict.h"
 #include "prediction_memo.h"
 #include "warp_model.h"
 
 /* How long a read waits for predictions the memo has not computed yet. */
 #define WAIT_MS 50
+
+/* What a point's prediction is made with beyond the warp model's counts. */
+struct point_context {
+	const struct wl_experiment *exp;
+	double ceiling;			/* the copy ceiling, GB/s */
+	const struct wl_device_model *dm;	/* NULL: no measured facts, the copy ceiling alone */
+	double footprint;		/* the point's buffers, bytes (0: unknown) */
+};
+
+/* Ask the model for result r's prediction from counts p (and base's). */
+static json_t *ask_model(const struct point_context *pc, const struct wl_model *m, const struct wl_model *causes,
+			 const json_t *r, const struct wl_prediction *p, const struct wl_prediction *base)
+{
+	const struct wl_point_in in = {
+		.exp = pc->exp, .copy_gbps = pc->ceiling, .device = pc->dm, .footprint = pc->footprint,
+		.declared = m, .causes = causes, .p = p, .base = base,
+		.work = json_number_value(json_object_get(r, pc->exp->metric == WL_METRIC_BANDWIDTH ? "bytes" : "ops")),
+		.median_ms = json_real_value(json_object_get(r, "median_ms")),
+		.measured_slowdown = json_real_value(json_object_get(r, "slowdown")),
+	};
+
+	return wl_predict_point(&in);
+}
 
 /* A run's custom kernels: name, like variant, declared accesses and their
  * model (parsed here for its descriptions; the memo predicts with its own). */
@@ -65,206 +88,6 @@ static void customs_free(struct customs *c)
 {
 	for (size_t i = 0; i < c->n; i++)
 		wl_model_free(c->model[i]);
-}
-
-static json_t *real_or_null(int known, double v)
-{
-	return known ? json_real(v) : json_null();
-}
-
-static json_t *accesses_json(const struct wl_model *m, const struct wl_prediction *p)
-{
-	json_t *list = json_array();
-
-	for (int i = 0; list && i < p->naccesses; i++) {
-		const struct wl_access *a = &m->accesses[i];
-		const struct wl_access_figures *f = &p->access[i];
-		int global = a->space == WL_SPACE_GLOBAL, made = f->requests > 0;
-		json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:f, s:o, s:o, s:o, s:o, s:o}", "array", a->array,
-				      "space", global ? "global" : "local", "op", a->store ? "store" : "load",
-				      "bytes", a->bytes, "requests", f->requests,
-				      "sectors_per_request", real_or_null(global && made, f->sectors_per_request),
-				      "lines_per_request", real_or_null(global && made, f->lines_per_request),
-				      "bursts_per_request", real_or_null(global && made, f->bursts_per_request),
-				      "efficiency", real_or_null(global && made, f->efficiency),
-				      "conflict_degree", real_or_null(!global && made, f->conflict_degree));
-
-		if (!o || json_array_append_new(list, o) < 0) {
-			json_decref(list);
-			return NULL;
-		}
-	}
-	return list;
-}
-
-/* What one work-group of the launch asks of each memory, counted once from
- * the warp model's figures (m's accesses tell local from global and stores
- * from loads; a trace's, m NULL, by its conflict degrees): the counts the
- * ceilings are made of (ceilings.h), and beside them the sectors and the
- * local requests the API shows. */
-struct work_count {
-	struct wl_launch_work w;
-	double sectors, local_requests;
-};
-
-/* Whether m stores inside a loop: its loads then cannot run ahead of the
- * stores before them (they may be to the same bytes), and each waits its
- * turn at the pace one warp keeps through such a loop (the device's warp
- * interval, measured on one), whichever level serves it. A trace's (m
- * NULL) is taken to. */
-static int stores_in_loops(const struct wl_model *m)
-{
-	if (!m)
-		return 1;
-	for (int i = 0; i < m->naccesses; i++)
-		if (m->accesses[i].store && m->accesses[i].nloops > 0)
-			return 1;
-	return 0;
-}
-
-static void count_work(const struct wl_model *m, const struct wl_prediction *p, double footprint,
-		       struct work_count *out)
-{
-	memset(out, 0, sizeof(*out));
-	out->w = (struct wl_launch_work){ .groups = p->groups, .items = p->items, .moved_bytes = p->moved_bytes,
-					  .burst_bytes = p->burst_bytes, .barriers = p->barriers,
-					  .footprint_bytes = footprint };
-	for (int i = 0; i < p->naccesses; i++) {
-		const struct wl_access_figures *f = &p->access[i];
-		const struct wl_access *a = m && i < m->naccesses ? &m->accesses[i] : NULL;
-
-		if (a ? a->space == WL_SPACE_LOCAL : f->conflict_degree > 0) {
-			out->local_requests += f->requests;
-			out->w.local_wavefronts += f->requests * f->conflict_degree;
-			continue;
-		}
-		out->w.global_requests += f->requests;
-		out->sectors += f->requests * f->sectors_per_request;
-		if (a && a->store) {
-			out->w.store_moved_bytes += f->moved_bytes;
-			out->w.store_burst_bytes += f->burst_bytes;
-			out->w.reach_bytes += f->moved_bytes;
-			continue;
-		}
-		/* A load: the sectors it touched a moment before are the first
-		 * level's hits. */
-		out->w.reach_bytes += f->distinct_bytes;
-		if (!stores_in_loops(m) && f->moved_bytes > 0 && f->distinct_bytes < f->moved_bytes)
-			out->w.hit_requests += f->requests * (1 - f->distinct_bytes / f->moved_bytes);
-		if (out->w.nloads < WL_LAUNCH_LOADS)
-			out->w.loads[out->w.nloads++] = (struct wl_first_level){
-				.requests = f->requests, .passes = f->requests * f->bank_degree,
-				.lines = f->requests * f->lines_per_request };
-	}
-}
-
-static json_t *work_json(const struct work_count *c)
-{
-	return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "groups", c->w.groups, "items", c->w.items,
-			 "global_requests", c->w.global_requests, "sectors", c->sectors, "moved_bytes",
-			 c->w.moved_bytes, "burst_bytes", c->w.burst_bytes, "reach_bytes", c->w.reach_bytes,
-			 "l1_hit_requests", c->w.hit_requests, "local_requests", c->local_requests,
-			 "local_wavefronts", c->w.local_wavefronts);
-}
-
-/* The sentence a departure gets: the factor, the direction, and the cause
- * the model sees or the catalog's where the kernel can have it. */
-static json_t *departure(const struct wl_model *m, const struct wl_ceilings *c, const struct wl_device_model *d,
-			 const struct wl_prediction *p, double ratio)
-{
-	char text[1024], cause[700];
-	const char *named;
-
-	if (ratio <= WL_DEPARTURE_FACTOR && ratio >= 1 / WL_DEPARTURE_FACTOR)
-		return json_null();
-	named = wl_departure_cause(c, d, p, ratio, !m ? NULL : ratio > 1 ? m->faster : m->slower, cause,
-				   sizeof(cause));
-	snprintf(text, sizeof(text), "Measured %.1f× %s than predicted; %s%s.",
-		 ratio > 1 ? ratio : 1 / ratio, ratio > 1 ? "faster" : "slower",
-		 named ? "likely cause: " : "the model names no cause", named ? named : "");
-	return json_string(text);
-}
-
-/* What a point's prediction is made with beyond the warp model's counts. */
-struct point_context {
-	const struct wl_experiment *exp;
-	double ceiling;			/* the copy ceiling, GB/s */
-	const struct wl_device_model *dm;	/* NULL: no measured facts, the copy ceiling alone */
-	double footprint;		/* the point's buffers, bytes (0: unknown) */
-};
-
-/* The prediction of one result from the model's figures p (and base's, at
- * the baseline point, or NULL). Its work (bytes or operations) is the one the
- * runner counted for it, so a custom kernel's is its like variant's. With
- * the device's facts its time comes from the ceilings and the launch
- * (ceilings.h); without, the bytes its sectors move at the copy ceiling. */
-static json_t *predict_result(const struct point_context *pc, const struct wl_model *m,
-			      const struct wl_model *causes, const json_t *r,
-			      const struct wl_prediction *p, const struct wl_prediction *base)
-{
-	const struct wl_experiment *exp = pc->exp;
-	double median = json_real_value(json_object_get(r, "median_ms"));
-	double measured_slowdown = json_real_value(json_object_get(r, "slowdown"));
-	double ms = 0, rate = 0, slowdown = 0, ratio = 0, work;
-	int bandwidth = exp->metric == WL_METRIC_BANDWIDTH, timed = 0, by_slowdown = 0;
-	struct wl_ceilings c;
-	struct work_count count;
-	int ceiled;
-	json_t *o;
-
-	count_work(m, p, pc->footprint, &count);
-	ceiled = pc->dm && wl_ceilings_compute(pc->dm, &count.w, &c) == 0;
-
-	work = json_number_value(json_object_get(r, bandwidth ? "bytes" : "ops"));
-	if (ceiled) {
-		timed = 1;
-		ms = c.total_ms;
-		rate = work > 0 ? work / (ms * 1e6) : 0;
-	} else if (p->has_global && p->efficiency > 0 && pc->ceiling > 0) {
-		double moved = bandwidth ? work / p->efficiency : p->groups * p->moved_bytes;
-
-		timed = moved > 0;
-		ms = moved / (pc->ceiling * 1e6);
-		rate = timed ? work / (ms * 1e6) : 0;
-	}
-	if (base && p->has_local && base->conflict_degree > 0) {
-		by_slowdown = measured_slowdown > 0;
-		/* With ceilings: the baseline's own time (the measured one, which
-		 * holds what the model does not count) bounds the point's. */
-		if (ceiled && by_slowdown && median > 0)
-			slowdown = (ms > median / measured_slowdown ? ms : median / measured_slowdown) /
-				   (median / measured_slowdown);
-		else
-			slowdown = p->conflict_degree / base->conflict_degree;
-		if (by_slowdown)
-			ratio = slowdown / measured_slowdown;
-	}
-	if (timed && !by_slowdown && median > 0)
-		ratio = ms / median;
-	o = json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o}", "lanes", p->lanes,
-		      "efficiency", real_or_null(p->has_global, p->efficiency),
-		      "sectors_per_request", real_or_null(p->has_global, p->sectors_per_request),
-		      "conflict_degree", real_or_null(p->has_local, p->conflict_degree),
-		      "pct", real_or_null(p->has_global && bandwidth, 100 * p->efficiency),
-		      "ms", real_or_null(timed, ms),
-		      bandwidth ? "gbps" : "gops", real_or_null(timed, rate),
-		      "slowdown", real_or_null(slowdown > 0, slowdown),
-		      "ratio", real_or_null(ratio > 0, ratio), "sampled", p->sampled,
-		      "accesses", m ? accesses_json(m, p) : json_array());
-	if (o) {
-		json_object_set_new(o, "departure", ratio > 0 ? departure(causes, ceiled ? &c : NULL, pc->dm, p, ratio)
-							      : json_null());
-		json_object_set_new(o, "work", work_json(&count));
-		json_object_set_new(o, "model", json_string(ceiled ? "ceilings" : "copy ceiling"));
-		if (ceiled) {
-			json_object_update_new(o, wl_ceilings_json(&c, work));
-			/* The predicted share of the copy ceiling, as the measured
-			 * one is shown. */
-			if (bandwidth && pc->ceiling > 0)
-				json_object_set_new(o, "ceiling_pct", json_real(100 * rate / pc->ceiling));
-		}
-	}
-	return o;
 }
 
 const json_t *wl_run_trace_of(const json_t *run, const json_t *r)
@@ -339,7 +162,7 @@ static json_t *predict_traced(const struct point_context *pc, const json_t *run,
 		p.conflict_degree = json_number_value(v);
 	}
 	/* The catalog's causes are its own code's: another kernel's departure is its own. */
-	o = predict_result(pc, NULL, NULL, r, &p, NULL);
+	o = ask_model(pc, NULL, NULL, r, &p, NULL);
 	if (o) {
 		json_object_set_new(o, "source", json_string("traced"));
 		json_object_set(o, "traced_at", json_object_get(found, "params"));
@@ -371,7 +194,7 @@ static json_t *predict_one(const struct point_context *pc, const json_t *run, co
 		return json_pack("{s:s}", "error", a->error);
 	if (a->state == WL_MEMO_PENDING || (b && b->state == WL_MEMO_PENDING))
 		return json_pack("{s:b}", "pending", 1);
-	p = predict_result(pc, rm->m, rm->m, r, &a->p, b && b->state == WL_MEMO_DONE ? &b->p : NULL);
+	p = ask_model(pc, rm->m, rm->m, r, &a->p, b && b->state == WL_MEMO_DONE ? &b->p : NULL);
 	if (p)
 		attach_trace(p, run, r);
 	return p;

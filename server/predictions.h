@@ -10,9 +10,6 @@
 
 #include "catalog.h"
 
-/* A result departs from its prediction beyond this factor, either way. */
-#define WL_DEPARTURE_FACTOR 2.0
-
 /* Add "prediction" to every result of run (after wl_run_add_ceiling and
  * wl_run_add_slowdown), from the server's memo (prediction_memo.h): null
  * where the variant (or custom kernel) declares no accesses, {"error": ...}

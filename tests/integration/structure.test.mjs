@@ -24,9 +24,9 @@ test('the_build_refuses_an_include_across_the_layering', () => {
   const dir = mkdtempSync(join(tmpdir(), 'warplab-layers-'));
   const flags = (room) => spawnSync('make', ['-s', `include-flags-${room}`], { cwd: ROOT, encoding: 'utf8' }).stdout.trim().split(/\s+/);
   // One header of each room a probe may try.
-  const header = { common: 'error.h', store: 'store.h', catalog: 'catalog.h', server: 'server.h', runner: 'executor.h' };
+  const header = { common: 'error.h', store: 'store.h', catalog: 'catalog.h', model: 'ceilings.h', server: 'server.h', runner: 'executor.h' };
   try {
-    for (const room of ['common', 'store', 'catalog', 'server', 'runner']) {
+    for (const room of ['common', 'store', 'catalog', 'model', 'server', 'runner']) {
       mkdirSync(join(dir, room));
       for (const [other, h] of Object.entries(header)) {
         if (other === room) continue;

@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "compiler_account.h"
+#include "gpu_limits.h"
 #include "occupancy.h"
 
 #define FIXTURES "tests/fixtures/nvidia-h100/"

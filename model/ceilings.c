@@ -4,6 +4,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "facts.h"
+
 static const char *const names[WL_CEILINGS] = { "dram", "cache", "l1", "local", "latency", "barrier" };
 
 const char *wl_ceiling_name(enum wl_ceiling c)
@@ -11,17 +13,13 @@ const char *wl_ceiling_name(enum wl_ceiling c)
 	return c < WL_CEILINGS ? names[c] : "";
 }
 
-static double fact(const json_t *facts, const char *name)
-{
-	return json_number_value(json_object_get(json_object_get(facts, name), "value"));
-}
-
 int wl_device_model_from_json(const json_t *device, double copy_gbps, double resident_warps,
 			      struct wl_device_model *out)
 {
-	const json_t *facts = json_object_get(device, "facts");
 	double warp = json_number_value(json_object_get(device, "warp_width"));
 	int warps = warp > 0;	/* a CPU has none: no banks, no warps in flight */
+	struct wl_facts f;
+	int measured = wl_facts_from_json(json_object_get(device, "facts"), &f);
 
 	memset(out, 0, sizeof(*out));
 	out->dram_gbps = copy_gbps;
@@ -29,27 +27,23 @@ int wl_device_model_from_json(const json_t *device, double copy_gbps, double res
 	out->warp = warp > 0 ? warp : 32;
 	out->resident_warps = resident_warps > 0 ? resident_warps : 64;
 	out->cache_bytes = json_number_value(json_object_get(json_object_get(device, "cache"), "bytes"));
-	if (!facts || json_object_get(facts, "error"))
+	if (!measured)
 		return 0;
-	out->cache_gbps = fact(facts, "cache_gbps");
 	/* A cache read slower than DRAM measured something else. */
-	if (out->cache_gbps < copy_gbps)
-		out->cache_gbps = 0;
-	out->launch_us = fact(facts, "launch_us");
-	out->latency_ns = fact(facts, "latency_ns");
-	out->warp_interval_ns = warps ? fact(facts, "warp_interval_ns") : 0;
+	out->cache_gbps = f.cache_gbps < copy_gbps ? 0 : f.cache_gbps;
+	out->launch_us = f.launch_us;
+	out->latency_ns = f.latency_ns;
 	if (warps) {
-		const json_t *l1 = json_object_get(facts, "l1_requests_per_us");
-
-		out->l1_interval_ns = fact(facts, "l1_interval_ns");
-		out->l1_requests_per_us = json_number_value(json_object_get(l1, "value"));
-		out->l1_passes_per_us = json_number_value(json_object_get(l1, "passes"));
-		out->l1_lines_per_us = json_number_value(json_object_get(l1, "lines"));
+		out->warp_interval_ns = f.warp_interval_ns;
+		out->l1_interval_ns = f.l1_interval_ns;
+		out->l1_requests_per_us = f.l1_requests_per_us;
+		out->l1_passes_per_us = f.l1_passes_per_us;
+		out->l1_lines_per_us = f.l1_lines_per_us;
+		out->local_per_us = f.local_per_us;
+		out->barrier_ns = f.barrier_ns;
 	}
-	out->local_per_us = warps ? fact(facts, "local_wavefronts_per_us") : 0;
-	out->barrier_ns = warps ? fact(facts, "barrier_ns") : 0;
-	out->burst_bytes = fact(facts, "burst_bytes");
-	return out->launch_us > 0;
+	out->burst_bytes = f.burst_bytes;
+	return 1;
 }
 
 /* The first level's time for the launch's global loads: each request

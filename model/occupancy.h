@@ -13,17 +13,6 @@
 
 #include "error.h"
 
-/* The architecture entry of limits (the parsed gpu_limits.json) for a device
- * as /api/devices describes it: for an NVIDIA device, the entry of its
- * "compute_capability". NULL with *why saying what is unknown (no limits are
- * known for the vendor, or for this compute capability, or the device record
- * has none). The entry belongs to limits. */
-const json_t *wl_gpu_limits_for(const json_t *limits, const json_t *device, const char **why);
-
-/* Check a limits file: every architecture entry has the numbers occupancy
- * needs, each positive. -1 with err naming the entry and field. */
-int wl_gpu_limits_check(const json_t *limits, struct wl_error *err);
-
 /* What one work-group uses; -1 for a figure the compiler did not report. */
 struct wl_group_use {
 	long long items;		/* work-items in the group (> 0) */

@@ -1,0 +1,124 @@
+/* The device facts' table (see facts.h): for each field of struct wl_facts,
+ * its key in the JSON, the key of the object it is kept in when it is
+ * measured beside another fact, its unit and the method that measures it. */
+#include "facts.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+struct fact_def {
+	const char *key;	/* the fact's key, or the object of the fact it is kept beside */
+	const char *sub;	/* NULL: the fact's own "value"; else its key in key's object */
+	const char *unit;
+	const char *method;	/* NULL for a figure kept beside another */
+	size_t offset;
+};
+
+#define AT(field) offsetof(struct wl_facts, field)
+
+static const struct fact_def defs[] = {
+	{ "launch_us", NULL, "µs",
+	  "an empty kernel of one work-group, its time from the queue's profiling events (the lower quartile of 41: the device's hiccups only add)",
+	  AT(launch_us) },
+	{ "latency_ns", NULL, "ns",
+	  "one work-item follows a random cycle through the 32-byte sectors of four times the last-level cache, each load waiting for the one before",
+	  AT(latency_ns) },
+	{ "latency_ns", "bytes", NULL, NULL, AT(latency_bytes) },
+	{ "warp_interval_ns", NULL, "ns",
+	  "one warp alone streams c[k] = a[k] + a[k] (a load and a store per iteration, as seed 000's MyAdd): the time per request, "
+	  "coalesced (value) and with each lane on a row of its own (scattered)",
+	  AT(warp_interval_ns) },
+	{ "warp_interval_ns", "scattered", NULL, NULL, AT(warp_scattered_ns) },
+	{ "local_wavefronts_per_us", NULL, "per µs per compute unit",
+	  "work-groups of 256 read local memory with every lane of a warp in one bank (a pass per lane), eight groups per compute unit",
+	  AT(local_per_us) },
+	{ "barrier_ns", NULL, "ns",
+	  "eight work-groups of 256 per compute unit store to local memory, cross a barrier, load a neighbour's word and cross another, "
+	  "over and over: the time of one such step, as a reduction's tree takes one per level",
+	  AT(barrier_ns) },
+	{ "l1_requests_per_us", NULL, "per µs per compute unit",
+	  "eight work-groups of 256 per compute unit read the same 40 KB over and over: warp requests of one line each (value); "
+	  "of 32 lines with every word in one bank, a pass per line (passes: lines per µs); of 32 lines on 32 banks (lines: lines per µs)",
+	  AT(l1_requests_per_us) },
+	{ "l1_requests_per_us", "passes", NULL, NULL, AT(l1_passes_per_us) },
+	{ "l1_requests_per_us", "lines", NULL, NULL, AT(l1_lines_per_us) },
+	{ "l1_interval_ns", NULL, "ns",
+	  "one warp alone reads the same 40 KB over and over, a line per request, eight requests an iteration: the time per request "
+	  "where the first-level cache holds what it reads",
+	  AT(l1_interval_ns) },
+	{ "cache_gbps", NULL, "GB/s",
+	  "float4 reads of half the last-level cache over and over, each pass shifted so that no compute unit reads what it read before",
+	  AT(cache_gbps) },
+	{ "cache_gbps", "bytes", NULL, NULL, AT(cache_probe_bytes) },
+	{ "burst_bytes", NULL, "bytes",
+	  "one float every 16 against every 8 (one 32-byte sector each): the time it takes more is the sectors DRAM moves together",
+	  AT(burst_bytes) },
+	{ "burst_bytes", "ratio", NULL, NULL, AT(burst_ratio) },
+};
+
+#define NDEFS (sizeof(defs) / sizeof(defs[0]))
+
+static double *field(struct wl_facts *f, const struct fact_def *d)
+{
+	return (double *)((char *)f + d->offset);
+}
+
+json_t *wl_facts_to_json(const struct wl_facts *facts)
+{
+	json_t *o = json_pack("{s:i}", "version", WL_FACTS_VERSION);
+
+	for (size_t i = 0; o && i < NDEFS; i++) {
+		const struct fact_def *d = &defs[i];
+		double v = *field((struct wl_facts *)facts, d);
+		json_t *own = json_object_get(o, d->key);
+
+		if (v == 0)
+			continue;
+		if (!d->sub) {
+			if (json_object_set_new(o, d->key, json_pack("{s:f, s:s, s:s}", "value", v, "unit", d->unit,
+								     "method", d->method)) < 0)
+				goto fail;
+		} else if (own && json_object_set_new(own, d->sub, json_real(v)) < 0) {
+			goto fail;
+		}
+	}
+	return o;
+fail:
+	json_decref(o);
+	return NULL;
+}
+
+int wl_facts_from_json(const json_t *obj, struct wl_facts *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!json_is_object(obj) || json_object_get(obj, "error"))
+		return 0;
+	for (size_t i = 0; i < NDEFS; i++) {
+		const struct fact_def *d = &defs[i];
+		const json_t *v = json_object_get(json_object_get(obj, d->key), d->sub ? d->sub : "value");
+
+		*field(out, d) = json_is_number(v) ? json_number_value(v) : 0;
+	}
+	return out->launch_us > 0;
+}
+
+void wl_facts_text(const struct wl_facts *facts, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < NDEFS && used < len; i++) {
+		const struct fact_def *d = &defs[i];
+		double v = *field((struct wl_facts *)facts, d);
+		int n;
+
+		if (v == 0)
+			continue;
+		n = d->sub ? snprintf(buf + used, len - used, "%s%s.%s %.4g", used ? ", " : "", d->key, d->sub, v)
+			   : snprintf(buf + used, len - used, "%s%s %.4g %s", used ? ", " : "", d->key, v, d->unit);
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+}
