@@ -28,6 +28,10 @@
 #                confined worker may write) in $OUT/counters
 #   AFTER        a script run once the plan is done, while the server still
 #                runs: bash AFTER URL STORE OUT (e.g. bench/compiler-after.sh)
+#   LAB_TIMEOUT  seconds bench/lab.py waits for the plan's runs (default 480)
+#   EXPORT       a file to write the whole store to, as warplab-store export's
+#                JSON lines, once the plan is done (to score it again with
+#                another build: warplab-store import into a fresh store)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 plan=${1:-bench/plans/catalog.json}
@@ -87,14 +91,21 @@ port=$(grep -o '(port [0-9]*)' "$out/server.log" | grep -o '[0-9]*')
 device=$(grep -o 'device [^:]*:' "$out/runner.log" | head -n 1 | sed 's/device \(.*\):/\1/')
 echo "runner on $device, server on port $port"
 if [ -z "${AT_ONCE:-}" ]; then
-	python3 bench/lab.py "http://127.0.0.1:$port" "$plan" "$out" --device "$device" ${LANGUAGE:+--language "$LANGUAGE"} | tee "$out/table.md"
+	# A plan with failed points still has a store worth keeping: the
+	# status is said last.
+	status=0
+	python3 bench/lab.py "http://127.0.0.1:$port" "$plan" "$out" --device "$device" ${LANGUAGE:+--language "$LANGUAGE"} \
+		${LAB_TIMEOUT:+--timeout "$LAB_TIMEOUT"} | tee "$out/table.md" || status=$?
 	if [ -n "${AFTER:-}" ]; then
 		LD_LIBRARY_PATH="$ld" BIN="$bin" bash "$AFTER" "http://127.0.0.1:$port" "$work/warplab.db" "$out"
 	fi
 	if [ -n "${COUNTER_DUMP:-}" ]; then
 		cp -r "$work/counters" "$out/"
 	fi
-	exit
+	if [ -n "${EXPORT:-}" ]; then
+		LD_LIBRARY_PATH="$ld" "$bin/warplab-store" export --from "$work/warplab.db" > "$EXPORT"
+	fi
+	exit "$status"
 fi
 # Every device's worker must be ready before the timing starts.
 want=$(grep -o 'ready: device [^ ]* ([0-9]* of [0-9]*)' "$out/runner.log" | head -n 1 | sed 's/.* of \([0-9]*\))/\1/')

@@ -12,5 +12,5 @@ mkdir -p .gpu/debs .gpu/bin
 	libpq5 libssl3 libgssapi-krb5-2 libkrb5-3 libk5crypto3 libkrb5support0 libkeyutils1 libcom-err2 \
 	libldap-2.5-0 libsasl2-2 \
 	oclgrind liboclgrind-21.10 libllvm14 libz3-4)
-cp build/warplab-runner build/warplab-server build/libwarplab-trace.so .gpu/bin/
+cp build/warplab-runner build/warplab-server build/warplab-store build/libwarplab-trace.so .gpu/bin/
 du -sh .gpu

@@ -18,11 +18,16 @@ json_t *wl_ceilings_json(const struct wl_ceilings *c, double work)
 		json_object_set_new(rates, name, c->ms[i] > 0 && work > 0 ?
 				    json_real(work / ((c->ms[i] + c->launch_ms) * 1e6)) : json_null());
 	}
-	return json_pack("{s:o, s:o, s:f, s:s, s:o, s:f, s:f, s:b, s:f, s:f, s:f}", "ceilings", ms ? ms : json_null(),
-			 "ceiling_rates", rates ? rates : json_null(),
+	const struct wl_traffic *t = &c->traffic;
+
+	return json_pack("{s:o, s:o, s:f, s:s, s:o, s:f, s:f, s:b, s:f, s:f, s:f, s:{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:b}}",
+			 "ceilings", ms ? ms : json_null(), "ceiling_rates", rates ? rates : json_null(),
 			 "launch_ms", c->launch_ms, "binding", wl_ceiling_name(c->binding), "binding_margin",
 			 c->margin > 0 ? json_real(c->margin) : json_null(), "dram_bytes", c->dram_bytes, "cache_bytes", c->cache_bytes, "reuse", c->reuse,
-			 "warps", c->warps, "waves", c->waves, "l1_hit_share", c->hit_share);
+			 "warps", c->warps, "waves", c->waves, "l1_hit_share", c->hit_share,
+			 "traffic", "dram_read_bytes", t->dram_read_bytes, "dram_write_bytes", t->dram_write_bytes,
+			 "l2_read_bytes", t->l2_read_bytes, "l2_write_bytes", t->l2_write_bytes, "l2_hit_pct", t->l2_hit_pct,
+			 "own_bytes", t->own_bytes, "dram_random_sectors", t->dram_random_sectors, "fits", t->fits);
 }
 
 /* Whether the catalog's cause names something p's accesses exclude: local

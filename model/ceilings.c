@@ -6,7 +6,7 @@
 
 #include "facts.h"
 
-static const char *const names[WL_CEILINGS] = { "dram", "cache", "l1", "local", "latency", "barrier" };
+static const char *const names[WL_CEILINGS] = { "dram", "cache", "l1", "local", "latency", "barrier", "issue" };
 
 const char *wl_ceiling_name(enum wl_ceiling c)
 {
@@ -43,6 +43,15 @@ int wl_device_model_from_json(const json_t *device, double copy_gbps, double res
 		out->barrier_ns = f.barrier_ns;
 	}
 	out->burst_bytes = f.burst_bytes;
+	out->dram_random_per_us = f.dram_random_per_us;
+	out->cache_random_per_us = f.cache_random_per_us;
+	out->scatter_per_us = f.scatter_per_us;
+	out->partial_store_per_us = f.partial_store_per_us;
+	out->atomic_per_us = f.atomic_per_us;
+	if (warps) {
+		out->l1_bytes = f.l1_bytes;
+		out->issue_per_ns = f.issue_per_ns;
+	}
 	return 1;
 }
 
@@ -65,48 +74,61 @@ static double first_level_ms(const struct wl_device_model *d, const struct wl_la
 	return w->groups * us / d->compute_units / 1000;
 }
 
+/* DRAM's time for traffic t: the streamed bytes in whole bursts at the
+ * copy ceiling, the sectors read at random at the rate measured for that
+ * (else as a burst each), the scattered writes at theirs. */
+static double dram_ms(const struct wl_device_model *d, const struct wl_traffic *t)
+{
+	double burst = d->burst_bytes > 32 ? d->burst_bytes : 32;
+	double ms = t->dram_burst_bytes / (d->dram_gbps * 1e6);
+
+	ms += d->dram_random_per_us > 0 ? t->dram_random_sectors / d->dram_random_per_us / 1000
+					: t->dram_random_sectors * burst / (d->dram_gbps * 1e6);
+	ms += d->scatter_per_us > 0 ? t->scatter_sectors / d->scatter_per_us / 1000
+				    : 2 * t->scatter_sectors * burst / (d->dram_gbps * 1e6);
+	return ms;
+}
+
+/* The last level's time for traffic t of launch w: what reaches it in
+ * sequence at its measured bandwidth, what it is asked at random at its
+ * random rate, stores of part of a sector and atomics at theirs. 0 where
+ * unmeasured. */
+static double cache_ms(const struct wl_device_model *d, const struct wl_launch_work *w, const struct wl_traffic *t)
+{
+	double partial = d->partial_store_per_us > 0 ? w->groups * w->partial_store_sectors : 0;
+	double streamed = t->l2_read_bytes - t->l2_random_bytes + t->l2_write_bytes - 32 * partial;
+	double ms;
+
+	if (d->cache_gbps <= 0)
+		return 0;
+	ms = (streamed > 0 ? streamed : 0) / (d->cache_gbps * 1e6) +
+	     (d->cache_random_per_us > 0 ? t->l2_random_bytes / 32 / d->cache_random_per_us / 1000
+					 : t->l2_random_bytes / (d->cache_gbps * 1e6));
+	if (partial > 0)
+		ms += partial / d->partial_store_per_us / 1000;
+	if (d->atomic_per_us > 0)
+		ms += w->groups * w->atomic_lanes / d->atomic_per_us / 1000;
+	return ms;
+}
+
 int wl_ceilings_compute(const struct wl_device_model *d, const struct wl_launch_work *w, struct wl_ceilings *out)
 {
-	/* DRAM moves whole bursts where the device's are larger than a sector. */
-	int bursts = d->burst_bytes > 32 && w->burst_bytes > 0;
-	double requested = w->groups * (bursts ? w->burst_bytes : w->moved_bytes);
-	double stores = w->groups * (bursts ? w->store_burst_bytes : w->store_moved_bytes);
-	double loads = requested > stores ? requested - stores : 0;
+	const struct wl_traffic *t = &out->traffic;
 	double warps_per_group = ceil(w->items / d->warp), resident;
 	double second = 0, cubes = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (d->dram_gbps <= 0 || w->groups <= 0 || w->items <= 0)
 		return -1;
-	/* A load's sectors the first level keeps never leave the compute
-	 * unit: of what the loads request, only the share that misses it
-	 * reaches DRAM. */
-	if (w->reach_bytes > 0 && w->moved_bytes > w->store_moved_bytes &&
-	    w->reach_bytes - w->store_moved_bytes < w->moved_bytes - w->store_moved_bytes) {
-		loads *= (w->reach_bytes - w->store_moved_bytes) / (w->moved_bytes - w->store_moved_bytes);
-		requested = loads + stores;
-		out->first_level = 1;
-	}
-	out->dram_bytes = requested;
+	wl_traffic_compute(d, w, &out->traffic);
 	out->footprint_bytes = w->footprint_bytes;
-	out->hit_share = w->global_requests > 0 ? w->hit_requests / w->global_requests : 0;
-	/* Buffers the cache holds are loaded from DRAM once, however often
-	 * asked; buffers larger than it but asked for many times over (a
-	 * min-plus k loop) once per pass of the cache over them. */
-	if (w->footprint_bytes > 0 && d->cache_bytes > 0 &&
-	    (w->footprint_bytes <= d->cache_bytes ? w->footprint_bytes < loads
-						   : loads >= WL_REUSE_ASKS * w->footprint_bytes)) {
-		double passes = ceil(w->footprint_bytes / d->cache_bytes);
-
-		out->dram_bytes = (w->footprint_bytes * passes < loads ? w->footprint_bytes * passes : loads) + stores;
-		out->reuse = 1;
-	}
-	out->ms[WL_CEIL_DRAM] = out->dram_bytes / (d->dram_gbps * 1e6);
-	/* The cache serves what DRAM is spared; elsewhere every byte passes
-	 * through it on its way from DRAM, at no less than DRAM's pace. */
-	out->cache_bytes = w->groups * (w->reach_bytes > 0 ? w->reach_bytes : w->moved_bytes);
-	if (d->cache_gbps > 0 && out->reuse)
-		out->ms[WL_CEIL_CACHE] = out->cache_bytes / (d->cache_gbps * 1e6);
+	out->first_level = t->hit_requests > 0;
+	out->hit_share = w->global_requests > 0 ? t->hit_requests / w->global_requests : 0;
+	out->reuse = t->dram_read_bytes < 0.99 * t->l2_read_bytes;
+	out->dram_bytes = t->dram_read_bytes + t->dram_write_bytes;
+	out->ms[WL_CEIL_DRAM] = dram_ms(d, t);
+	out->cache_bytes = t->l2_read_bytes + t->l2_write_bytes;
+	out->ms[WL_CEIL_CACHE] = cache_ms(d, w, t);
 	out->ms[WL_CEIL_L1] = first_level_ms(d, w);
 	if (d->local_per_us > 0 && d->compute_units > 0)
 		out->ms[WL_CEIL_LOCAL] = w->groups * w->local_wavefronts / (d->local_per_us * d->compute_units) / 1000;
@@ -114,7 +136,7 @@ int wl_ceilings_compute(const struct wl_device_model *d, const struct wl_launch_
 	resident = d->compute_units * d->resident_warps;
 	out->waves = resident > 0 ? ceil(out->warps / resident) : 1;
 	if (d->warp_interval_ns > 0) {
-		double hits = d->l1_interval_ns > 0 ? w->hit_requests : 0;
+		double hits = d->l1_interval_ns > 0 ? t->hit_requests : 0;
 
 		out->ms[WL_CEIL_LATENCY] = out->waves * ((w->global_requests - hits) * d->warp_interval_ns +
 							 hits * d->l1_interval_ns) / warps_per_group / 1e6;
@@ -125,6 +147,10 @@ int wl_ceilings_compute(const struct wl_device_model *d, const struct wl_launch_
 
 		out->ms[WL_CEIL_BARRIER] = group_waves * w->barriers * d->barrier_ns / 1e6;
 	}
+	/* The instructions the group's warps execute (a trace counts them),
+	 * issued on every compute unit at once. */
+	if (d->issue_per_ns > 0 && w->warp_instructions > 0 && d->compute_units > 0)
+		out->ms[WL_CEIL_ISSUE] = w->groups * w->warp_instructions / (d->issue_per_ns * d->compute_units) / 1e6;
 	out->binding = WL_CEIL_DRAM;
 	for (int c = 1; c < WL_CEILINGS; c++)
 		if (out->ms[c] > out->ms[out->binding])

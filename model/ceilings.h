@@ -33,18 +33,8 @@
 
 #include <jansson.h>
 
-/* What the model knows of a device; 0 for what it does not. */
-struct wl_device_model {
-	double dram_gbps;		/* the copy ceiling */
-	double cache_gbps, cache_bytes;
-	double launch_us, latency_ns, warp_interval_ns;
-	double l1_interval_ns;		/* one warp's pace where its loads hit the first level */
-	double l1_requests_per_us, l1_passes_per_us, l1_lines_per_us;	/* per compute unit */
-	double local_per_us;		/* passes per µs per compute unit */
-	double barrier_ns;		/* a barrier step of resident work-groups */
-	double burst_bytes;
-	double compute_units, warp, resident_warps;	/* resident per compute unit */
-};
+#include "traffic.h"
+#include "work.h"
 
 /* The device model of a run's device record (its "facts", "cache",
  * "compute_units", "warp_width") with its copy ceiling; resident_warps is
@@ -57,34 +47,8 @@ struct wl_device_model {
 int wl_device_model_from_json(const json_t *device, double copy_gbps, double resident_warps,
 			      struct wl_device_model *out);
 
-/* One global load's work for the first-level cache, one work-group. */
-struct wl_first_level {
-	double requests;
-	double passes;			/* requests times their bank conflict degree */
-	double lines;			/* requests times their lines */
-};
 
-#define WL_LAUNCH_LOADS 8
-
-/* What a launch asks, from the warp model's counts for one work-group. */
-struct wl_launch_work {
-	double groups, items;		/* work-groups, work-items in one */
-	double global_requests;		/* warp requests to global memory, one group */
-	double moved_bytes, burst_bytes;	/* sectors' bytes, bursts' bytes, one group */
-	double store_moved_bytes, store_burst_bytes;	/* the stores' part of each, one group */
-	double local_wavefronts;	/* local-memory passes, one group */
-	double barriers;		/* barriers one group crosses */
-	double footprint_bytes;		/* the point's buffers (the catalog's memory formula), 0: unknown */
-	double reach_bytes;		/* what reaches the last level: loads' first misses and stores, one group (0: moved_bytes) */
-	double hit_requests;		/* load requests the first level serves, one group */
-	int nloads;
-	struct wl_first_level loads[WL_LAUNCH_LOADS];
-};
-
-/* Loads this many times the buffers' size are reuse the caches serve. */
-#define WL_REUSE_ASKS 4
-
-enum wl_ceiling { WL_CEIL_DRAM, WL_CEIL_CACHE, WL_CEIL_L1, WL_CEIL_LOCAL, WL_CEIL_LATENCY, WL_CEIL_BARRIER, WL_CEILINGS };
+enum wl_ceiling { WL_CEIL_DRAM, WL_CEIL_CACHE, WL_CEIL_L1, WL_CEIL_LOCAL, WL_CEIL_LATENCY, WL_CEIL_BARRIER, WL_CEIL_ISSUE, WL_CEILINGS };
 
 struct wl_ceilings {
 	double ms[WL_CEILINGS];		/* each ceiling's time, 0 where it does not apply */
@@ -93,14 +57,15 @@ struct wl_ceilings {
 	enum wl_ceiling binding;
 	double margin;			/* the binding ceiling over the next largest (>= 1) */
 	double dram_bytes, cache_bytes;	/* what each ceiling counted */
-	int reuse;			/* DRAM moves less than is requested: the buffers fit the cache */
-	int first_level;		/* the first level keeps some of what the loads request */
+	int reuse;			/* DRAM moves less than reaches the last level */
+	int first_level;		/* the first level serves some of the loads' requests */
 	double hit_share;		/* the share of the global requests it serves */
 	double footprint_bytes;		/* the point's buffers, 0: unknown */
 	double warps, waves;		/* the launch's warps, and their waves at the occupancy */
+	struct wl_traffic traffic;	/* where the global traffic is served (traffic.h) */
 };
 
-/* The name of a ceiling ("dram", "cache", "l1", "local", "latency", "barrier"). */
+/* The name of a ceiling ("dram", "cache", "l1", "local", "latency", "barrier", "issue"). */
 const char *wl_ceiling_name(enum wl_ceiling c);
 
 /* The ceilings of work w on device d into *out. -1 where nothing can be

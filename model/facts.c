@@ -55,6 +55,31 @@ static const struct fact_def defs[] = {
 	  "one float every 16 against every 8 (one 32-byte sector each): the time it takes more is the sectors DRAM moves together",
 	  AT(burst_bytes) },
 	{ "burst_bytes", "ratio", NULL, NULL, AT(burst_ratio) },
+	{ "dram_random_per_us", NULL, "sectors per µs",
+	  "every work-item of a full grid reads 4-byte words of random 32-byte sectors of a buffer 16 times the last-level cache, "
+	  "four independent loads at a time: the sectors DRAM serves per µs where nothing is near anything else",
+	  AT(dram_random_per_us) },
+	{ "cache_random_per_us", NULL, "sectors per µs",
+	  "the same over half the last-level cache, read once before: the sectors it serves per µs at random",
+	  AT(cache_random_per_us) },
+	{ "scatter_per_us", NULL, "stores per µs",
+	  "every work-item of a full grid stores 4-byte words to random 32-byte sectors of a buffer 16 times the last-level cache: "
+	  "the stores per µs, each a sector DRAM must read and write again",
+	  AT(scatter_per_us) },
+	{ "partial_store_per_us", NULL, "stores per µs",
+	  "a grid of 32 x 8 work-groups stores 4-byte words down the columns of a square the last-level cache holds (out[x*n + y]): "
+	  "each lane of a warp writes a sector of its own and the group's other warps the rest of those sectors; the sector writes "
+	  "per µs", AT(partial_store_per_us) },
+	{ "atomic_per_us", NULL, "atomics per µs",
+	  "every work-item of a full grid adds 1 atomically to random words of a buffer the last-level cache holds: atomics per µs",
+	  AT(atomic_per_us) },
+	{ "l1_bytes", NULL, "bytes",
+	  "one work-group of 256 per compute unit reads its own working set over and over, from 16 KB up: the largest set read at "
+	  "at least 90% of the best pace is what the first level keeps for a kernel without local memory",
+	  AT(l1_bytes) },
+	{ "issue_per_ns", NULL, "warp instructions per ns per compute unit",
+	  "a full grid of work-items each running eight independent multiply-adds in a long loop: the warp instructions a compute "
+	  "unit issues per ns", AT(issue_per_ns) },
 };
 
 #define NDEFS (sizeof(defs) / sizeof(defs[0]))

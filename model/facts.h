@@ -34,6 +34,13 @@ struct wl_facts {
 	double cache_probe_bytes;	/* the set that probe read */
 	double burst_bytes;		/* the sectors DRAM moves together, in bytes */
 	double burst_ratio;		/* the probe's time ratio behind it */
+	double dram_random_per_us;	/* sectors at random addresses far beyond the last level, per µs */
+	double cache_random_per_us;	/* the same within half the last level */
+	double scatter_per_us;		/* stores of a word to random sectors far beyond it, per µs */
+	double partial_store_per_us;	/* stores of a word to a sector each, the last level merging them, per µs */
+	double atomic_per_us;		/* atomic adds to random words the last level holds, per µs */
+	double l1_bytes;		/* what the first level keeps for a kernel without local memory */
+	double issue_per_ns;		/* warp instructions a compute unit issues per ns */
 };
 
 /* facts as the JSON the store keeps and the API shows: {"version", and each

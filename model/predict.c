@@ -1,6 +1,7 @@
 /* A point's prediction from one work-group's counts (see predict.h). */
 #include "predict.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,74 +37,36 @@ static json_t *accesses_json(const struct wl_model *m, const struct wl_predictio
 	return list;
 }
 
-/* What one work-group of the launch asks of each memory, counted once from
- * the warp model's figures (m's accesses tell local from global and stores
- * from loads; a trace's, m NULL, by its conflict degrees): the counts the
- * ceilings are made of (ceilings.h), and beside them the sectors and the
- * local requests the API shows. */
+/* What one work-group of the launch asks of each memory: the counts of its
+ * requests (requests.h) with the launch, the footprint and what the first
+ * level serves on this device — what the ceilings are made of (ceilings.h)
+ * — and beside them the sectors and local requests the API shows. */
 struct work_count {
 	struct wl_launch_work w;
 	double sectors, local_requests;
 };
 
-/* Whether m stores inside a loop: its loads then cannot run ahead of the
- * stores before them (they may be to the same bytes), and each waits its
- * turn at the pace one warp keeps through such a loop (the device's warp
- * interval, measured on one), whichever level serves it. A trace's (m
- * NULL) is taken to. */
-static int stores_in_loops(const struct wl_model *m)
-{
-	if (!m)
-		return 1;
-	for (int i = 0; i < m->naccesses; i++)
-		if (m->accesses[i].store && m->accesses[i].nloops > 0)
-			return 1;
-	return 0;
-}
-
-static void count_work(const struct wl_model *m, const struct wl_prediction *p, double footprint,
-		       struct work_count *out)
+static void count_work(const struct wl_prediction *p, double footprint, struct work_count *out)
 {
 	memset(out, 0, sizeof(*out));
-	out->w = (struct wl_launch_work){ .groups = p->groups, .items = p->items, .moved_bytes = p->moved_bytes,
-					  .burst_bytes = p->burst_bytes, .barriers = p->barriers,
-					  .footprint_bytes = footprint };
-	for (int i = 0; i < p->naccesses; i++) {
-		const struct wl_access_figures *f = &p->access[i];
-		const struct wl_access *a = m && i < m->naccesses ? &m->accesses[i] : NULL;
-
-		if (a ? a->space == WL_SPACE_LOCAL : f->conflict_degree > 0) {
-			out->local_requests += f->requests;
-			out->w.local_wavefronts += f->requests * f->conflict_degree;
-			continue;
-		}
-		out->w.global_requests += f->requests;
-		out->sectors += f->requests * f->sectors_per_request;
-		if (a && a->store) {
-			out->w.store_moved_bytes += f->moved_bytes;
-			out->w.store_burst_bytes += f->burst_bytes;
-			out->w.reach_bytes += f->moved_bytes;
-			continue;
-		}
-		/* A load: the sectors it touched a moment before are the first
-		 * level's hits. */
-		out->w.reach_bytes += f->distinct_bytes;
-		if (!stores_in_loops(m) && f->moved_bytes > 0 && f->distinct_bytes < f->moved_bytes)
-			out->w.hit_requests += f->requests * (1 - f->distinct_bytes / f->moved_bytes);
-		if (out->w.nloads < WL_LAUNCH_LOADS)
-			out->w.loads[out->w.nloads++] = (struct wl_first_level){
-				.requests = f->requests, .passes = f->requests * f->bank_degree,
-				.lines = f->requests * f->lines_per_request };
-	}
+	out->w = p->work;
+	out->w.footprint_bytes = footprint;
+	out->sectors = p->work.moved_bytes / WL_MODEL_SECTOR;
+	out->local_requests = p->work.local_requests;
 }
 
-static json_t *work_json(const struct work_count *c)
+/* The counts of one work-group, with what reaches the last level and what
+ * the first serves from traffic t (NULL: none counted). */
+static json_t *work_json(const struct work_count *c, const struct wl_traffic *t)
 {
-	return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "groups", c->w.groups, "items", c->w.items,
-			 "global_requests", c->w.global_requests, "sectors", c->sectors, "moved_bytes",
-			 c->w.moved_bytes, "burst_bytes", c->w.burst_bytes, "reach_bytes", c->w.reach_bytes,
-			 "l1_hit_requests", c->w.hit_requests, "local_requests", c->local_requests,
-			 "local_wavefronts", c->w.local_wavefronts);
+	double reach = t && c->w.groups > 0 ? (t->l2_read_bytes + t->l2_write_bytes) / c->w.groups : 0;
+
+	return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "groups", c->w.groups,
+			 "items", c->w.items, "global_requests", c->w.global_requests, "sectors", c->sectors,
+			 "moved_bytes", c->w.moved_bytes, "burst_bytes", c->w.burst_bytes, "reach_bytes", reach,
+			 "l1_hit_requests", t ? t->hit_requests : 0, "local_requests", c->local_requests,
+			 "local_wavefronts", c->w.local_wavefronts, "barriers", c->w.barriers,
+			 "warp_instructions", c->w.warp_instructions);
 }
 
 /* The sentence a departure gets: the factor, the direction, and the cause
@@ -138,7 +101,7 @@ json_t *wl_predict_point(const struct wl_point_in *in)
 	int ceiled;
 	json_t *o;
 
-	count_work(m, p, in->footprint, &count);
+	count_work(p, in->footprint, &count);
 	ceiled = in->device && wl_ceilings_compute(in->device, &count.w, &c) == 0;
 	if (ceiled) {
 		timed = 1;
@@ -178,7 +141,7 @@ json_t *wl_predict_point(const struct wl_point_in *in)
 	if (o) {
 		json_object_set_new(o, "departure", ratio > 0 ? departure(in->causes, ceiled ? &c : NULL, in->device, p, ratio)
 							      : json_null());
-		json_object_set_new(o, "work", work_json(&count));
+		json_object_set_new(o, "work", work_json(&count, ceiled ? &c.traffic : NULL));
 		json_object_set_new(o, "model", json_string(ceiled ? "ceilings" : "copy ceiling"));
 		if (ceiled) {
 			json_object_update_new(o, wl_ceilings_json(&c, work));

@@ -5,6 +5,7 @@
  * misalignment, broadcast and bank conflicts all fall out of one rule. */
 #include "warp_model.h"
 #include "clock.h"
+#include "requests.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,14 +14,15 @@
 
 struct sim {
 	const struct wl_access *a;
+	int site;		/* the access's index: its site in the requests */
+	long long base;		/* where its array lies: each its own range */
+	int group;		/* 0: the launch's first work-group, 1: its last */
+	struct wl_requests *q;
 	long long *vars;
 	int nparams, lanes;
 	long long items, lsz0, warps;
 	long long sample_visits, visits, trips, steps;
 	double deadline;	/* CLOCK_MONOTONIC seconds, or 0 */
-	double requests, sectors, lines, bursts, useful, degree, banks;
-	long long *seen;	/* a global load's sectors over the sample, seen_n of them */
-	int seen_n;
 	struct wl_error *err;
 };
 
@@ -84,19 +86,20 @@ static int eval(struct sim *s, const struct wl_expr *e, long long *out, const ch
 	return -1;
 }
 
-/* One iteration of the loop nest: every warp of the group makes its request. */
+/* One iteration of the loop nest: every warp of the group makes its
+ * request, added to the requests as the execution of this iteration. */
 static int visit(struct sim *s)
 {
-	long long addr[WL_MODEL_LANES_MAX], scratch[WL_MODEL_LANES_MAX * 4];
+	long long addr[WL_MODEL_LANES_MAX];
+	int lane[WL_MODEL_LANES_MAX];
 	const struct wl_access *a = s->a;
-	int k;
 	long long *v = s->vars + s->nparams;
 
 	for (long long w = 0; w < s->warps; w++) {
 		int n = 0;
 
-		for (int lane = 0; lane < s->lanes; lane++) {
-			long long lin = w * s->lanes + lane, idx, on = 1;
+		for (int l = 0; l < s->lanes; l++) {
+			long long lin = w * s->lanes + l, idx, on = 1;
 
 			if (lin >= s->items)
 				break;
@@ -110,31 +113,21 @@ static int visit(struct sim *s)
 				continue;
 			if (eval(s, &a->index, &idx, "index") < 0)
 				return -1;
-			if (idx < 0 || idx > (1LL << 56)) {
+			if (idx < 0 || idx > (1LL << 48)) {
 				wl_error_set(s->err, WL_ERR_INVALID_PARAM,
-					     "access to %s: index %lld at lid0 %lld, lid1 %lld is outside 0..2^56",
+					     "access to %s: index %lld at lid0 %lld, lid1 %lld is outside 0..2^48",
 					     a->array, idx, v[WL_VAR_LID0], v[WL_VAR_LID1]);
 				return -1;
 			}
-			addr[n++] = idx * a->bytes;
+			lane[n] = l;
+			addr[n++] = s->base + idx * a->bytes;
 		}
 		if (n == 0)
 			continue;	/* no work-item of this warp makes the access */
-		s->requests++;
-		if (a->space == WL_SPACE_LOCAL) {
-			s->degree += wl_model_conflict_degree(addr, n, a->bytes, scratch);
-			continue;
+		if (wl_requests_add(s->q, s->group, s->visits - 1, s->site, w, lane, addr, n, a->bytes, 1) < 0) {
+			wl_error_set(s->err, WL_ERR_INTERNAL, "out of memory");
+			return -1;
 		}
-		k = wl_model_units(addr, n, a->bytes, WL_MODEL_SECTOR, scratch);
-		s->sectors += k;
-		if (s->seen) {
-			memcpy(s->seen + s->seen_n, scratch, sizeof(*scratch) * (size_t)k);
-			s->seen_n += k;
-		}
-		s->lines += wl_model_units(addr, n, a->bytes, WL_MODEL_LINE, scratch);
-		s->bursts += wl_model_units(addr, n, a->bytes, WL_MODEL_BURST, scratch);
-		s->useful += wl_model_useful_bytes(addr, n, a->bytes, scratch);
-		s->banks += wl_model_conflict_degree(addr, n, a->bytes, scratch);
 	}
 	return 0;
 }
@@ -175,28 +168,6 @@ spent:
 	wl_error_set(s->err, WL_ERR_INVALID_PARAM,
 		     "the model's time for this prediction ran out (its loops take too long to simulate)");
 	return -1;
-}
-
-static void figures(struct sim *s, struct wl_access_figures *f)
-{
-	double scale = s->visits ? (double)s->trips / (double)s->visits : 0;
-	int distinct_sectors = s->seen ? distinct(s->seen, s->seen_n) : 0;
-
-	memset(f, 0, sizeof(*f));
-	f->requests = s->requests * scale;
-	f->sampled = s->trips > s->visits;
-	if (s->requests == 0)
-		return;
-	f->sectors_per_request = s->sectors / s->requests;
-	f->lines_per_request = s->lines / s->requests;
-	f->bursts_per_request = s->bursts / s->requests;
-	f->conflict_degree = s->degree / s->requests;
-	f->bank_degree = s->banks / s->requests;
-	f->useful_bytes = s->useful * scale;
-	f->moved_bytes = s->sectors * WL_MODEL_SECTOR * scale;
-	f->burst_bytes = s->bursts * WL_MODEL_BURST * scale;
-	f->distinct_bytes = s->seen ? distinct_sectors * WL_MODEL_SECTOR * scale : f->moved_bytes;
-	f->efficiency = s->sectors ? s->useful / (s->sectors * WL_MODEL_SECTOR) : 0;
 }
 
 /* Evaluate the group's shape and the grid into the builtins. */
@@ -245,17 +216,107 @@ void wl_prediction_add(struct wl_prediction *p, const struct wl_access_figures *
 	p->useful_bytes += f->useful_bytes;
 	p->moved_bytes += f->moved_bytes;
 	p->burst_bytes += f->burst_bytes;
-	p->distinct_bytes += f->distinct_bytes;
 	if (f->sectors_per_request > p->sectors_per_request)
 		p->sectors_per_request = f->sectors_per_request;
 	p->efficiency = p->moved_bytes > 0 ? p->useful_bytes / p->moved_bytes : 0;
+}
+
+/* Each declared global array's buffer index: the order of first mention. */
+static void request_sites(const struct wl_model *m, struct wl_request_site *sites)
+{
+	for (int i = 0; i < m->naccesses; i++) {
+		const struct wl_access *a = &m->accesses[i];
+
+		sites[i] = (struct wl_request_site){ a->store ? WL_OP_STORE : WL_OP_LOAD, a->space == WL_SPACE_LOCAL, -1 };
+		if (a->space == WL_SPACE_LOCAL)
+			continue;
+		for (int j = 0; j <= i && sites[i].buffer < 0; j++)
+			if (strcmp(m->accesses[j].array, a->array) == 0)
+				sites[i].buffer = j < i ? sites[j].buffer : -2;
+		if (sites[i].buffer == -2) {
+			int most = -1;
+
+			for (int j = 0; j < i; j++)
+				if (sites[j].buffer > most)
+					most = sites[j].buffer;
+			sites[i].buffer = most + 1 < WL_BUFFERS_MAX ? most + 1 : -1;
+		}
+	}
+}
+
+/* The index of access i's array among the declaration's names, in order of
+ * first mention (local memory's apart from global's: their own names). */
+static int array_of(const struct wl_model *m, int i)
+{
+	int n = 0;
+
+	for (int j = 0; j <= i; j++) {
+		int k;
+
+		for (k = 0; k < j && strcmp(m->accesses[k].array, m->accesses[j].array) != 0; k++)
+			;
+		if (k < j)
+			continue;	/* not its first mention */
+		if (strcmp(m->accesses[j].array, m->accesses[i].array) == 0)
+			return n;
+		n++;
+	}
+	return n;
+}
+
+/* A declaration's figures per access from its sites' counts. */
+static void access_figures(const struct wl_site_figures *f, int local, int sampled, struct wl_access_figures *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->requests = f->requests;
+	out->sampled = sampled;
+	if (local) {
+		out->conflict_degree = f->bank_degree;
+		return;
+	}
+	out->sectors_per_request = f->sectors_per_request;
+	out->lines_per_request = f->lines_per_request;
+	out->bursts_per_request = f->bursts_per_request;
+	out->bank_degree = f->bank_degree;
+	out->useful_bytes = f->useful_per_request * f->requests;
+	out->moved_bytes = f->sectors_per_request * f->requests * WL_MODEL_SECTOR;
+	out->burst_bytes = f->bursts_per_request * f->requests * WL_MODEL_BURST;
+	out->efficiency = out->moved_bytes > 0 ? out->useful_bytes / out->moved_bytes : 0;
+}
+
+/* Simulate access i for group g (its ids set in vars), scaling its
+ * requests by the loop's trips over those simulated where g is the first. */
+static int simulate(const struct wl_model *m, int i, int g, struct wl_requests *q, long long *vars, int nparams,
+		    int lanes, double deadline, int *sampled, struct wl_error *err)
+{
+	struct sim s = { .a = &m->accesses[i], .site = i, .group = g, .q = q, .vars = vars, .nparams = nparams,
+			 .lanes = lanes, .deadline = deadline, .err = err };
+
+	/* Arrays apart, as buffers are: 2^53 bytes each, past any index. */
+	s.base = ((long long)array_of(m, i) + 1) << 53;
+
+	s.lsz0 = vars[nparams + WL_VAR_LSZ0];
+	s.items = s.lsz0 * vars[nparams + WL_VAR_LSZ1];
+	s.warps = (s.items + s.lanes - 1) / s.lanes;
+	s.sample_visits = WL_MODEL_SAMPLE / s.warps > 0 ? WL_MODEL_SAMPLE / s.warps : 1;
+	if (run_loops(&s, 0) < 0)
+		return -1;
+	if (g == 0 && s.visits > 0 && s.trips > s.visits) {
+		wl_requests_scale(q, i, (double)s.trips / (double)s.visits);
+		*sampled = 1;
+	}
+	return 0;
 }
 
 int wl_model_predict(const struct wl_model *m, const long long *params, int nparams, int lanes,
 		     double deadline, struct wl_prediction *out, struct wl_error *err)
 {
 	long long *vars = calloc((size_t)nparams + WL_VAR_BUILTINS + WL_ACCESS_LOOPS, sizeof(*vars));
-	int rc = -1;
+	struct wl_request_site sites[WL_ACCESS_MAX];
+	struct wl_site_figures figures[WL_ACCESS_MAX];
+	int sampled[WL_ACCESS_MAX] = { 0 }, rc = -1, groups;
+	struct wl_requests *q = NULL;
+	long long *b = vars ? vars + nparams : NULL;
 
 	memset(out, 0, sizeof(*out));
 	if (!vars) {
@@ -263,51 +324,53 @@ int wl_model_predict(const struct wl_model *m, const long long *params, int npar
 		return -1;
 	}
 	memcpy(vars, params, sizeof(*vars) * (size_t)nparams);
-	if (shape(m, vars + nparams, params, &out->groups, err) < 0)
+	if (shape(m, b, params, &out->groups, err) < 0)
 		goto out;
-	out->items = (double)vars[nparams + WL_VAR_LSZ0] * (double)vars[nparams + WL_VAR_LSZ1];
+	out->items = (double)b[WL_VAR_LSZ0] * (double)b[WL_VAR_LSZ1];
 	if (m->has_barriers) {
 		/* Trips only: a sample of none visits nothing. */
-		struct sim b = { .a = &m->barriers, .vars = vars, .nparams = nparams, .lanes = 1,
-				 .deadline = deadline, .err = err };
+		struct sim bs = { .a = &m->barriers, .vars = vars, .nparams = nparams, .lanes = 1,
+				  .deadline = deadline, .err = err };
 
-		if (run_loops(&b, 0) < 0)
+		if (run_loops(&bs, 0) < 0)
 			goto out;
-		out->barriers = (double)b.trips;
+		out->barriers = (double)bs.trips;
 	}
 	out->lanes = lanes < 1 ? 1 : lanes > WL_MODEL_LANES_MAX ? WL_MODEL_LANES_MAX : lanes;
 	out->naccesses = m->naccesses;
-	for (int i = 0; i < m->naccesses; i++) {
-		struct sim s = { .a = &m->accesses[i], .vars = vars, .nparams = nparams,
-				 .lanes = out->lanes, .deadline = deadline, .err = err };
-		struct wl_access_figures *f = &out->access[i];
-
-		s.lsz0 = vars[nparams + WL_VAR_LSZ0];
-		s.items = s.lsz0 * vars[nparams + WL_VAR_LSZ1];
-		s.warps = (s.items + s.lanes - 1) / s.lanes;
-		s.sample_visits = WL_MODEL_SAMPLE / s.warps > 0 ? WL_MODEL_SAMPLE / s.warps : 1;
-		/* A load in a loop finds in the first level what the group
-		 * touched on the iterations before (without one, the warps'
-		 * requests are in flight together: they all miss). Each request
-		 * of the sample touches at most a warp's lanes times (16 bytes /
-		 * a sector + 2) sectors. */
-		if (s.a->space == WL_SPACE_GLOBAL && !s.a->store && s.a->nloops > 0 &&
-		    !(s.seen = malloc(sizeof(*s.seen) * (size_t)(s.sample_visits * s.warps) * WL_MODEL_LANES_MAX * 3))) {
-			wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
-			goto out;
-		}
-		rc = run_loops(&s, 0);
-		if (rc == 0)
-			figures(&s, f);
-		free(s.seen);
-		if (rc < 0)
-			goto out;
-		rc = -1;
-		out->sampled |= f->sampled;
-		wl_prediction_add(out, f, m->accesses[i].space == WL_SPACE_LOCAL);
+	request_sites(m, sites);
+	q = wl_requests_new(out->lanes, m->naccesses, sites);
+	if (!q) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		goto out;
 	}
+	/* The first work-group, then (where the grid is declared) the last,
+	 * for what the two share; the counts are the first's (a declaration's
+	 * groups do the same work, and the last may be cut by the grid). */
+	groups = m->has_grid && out->groups > 1 ? 2 : 1;
+	wl_requests_group(q, 1, 0, 0);
+	for (int g = 0; g < groups; g++) {
+		b[WL_VAR_GRP0] = g ? b[WL_VAR_NGRP0] - 1 : 0;
+		b[WL_VAR_GRP1] = g ? b[WL_VAR_NGRP1] - 1 : 0;
+		for (int i = 0; i < m->naccesses; i++)
+			if (simulate(m, i, g, q, vars, nparams, out->lanes, deadline, &sampled[i], err) < 0)
+				goto out;
+	}
+	if (wl_requests_count(q, figures, &out->work, err) < 0)
+		goto out;
+	for (int i = 0; i < m->naccesses; i++) {
+		int local = m->accesses[i].space == WL_SPACE_LOCAL;
+
+		access_figures(&figures[i], local, sampled[i], &out->access[i]);
+		out->sampled |= sampled[i];
+		wl_prediction_add(out, &out->access[i], local);
+	}
+	out->work.groups = out->groups;
+	out->work.items = out->items;
+	out->work.barriers = out->barriers;
 	rc = 0;
 out:
+	wl_requests_free(q);
 	free(vars);
 	return rc;
 }

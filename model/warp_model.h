@@ -14,6 +14,7 @@
 #define WL_WARP_MODEL_H
 
 #include "access_model.h"
+#include "ceilings.h"
 
 #define WL_MODEL_SECTOR 32
 #define WL_MODEL_LINE 128
@@ -34,12 +35,6 @@ struct wl_access_figures {
 	double bank_degree;		/* global: the same over the words, as a first-level cache's banks serve them */
 	double useful_bytes, moved_bytes;	/* global, one work-group */
 	double burst_bytes;		/* global, one work-group, in whole 64-byte bursts */
-	/* Global loads: the bytes of the distinct sectors the work-group
-	 * touches over the simulated iterations, scaled like the rest — what
-	 * misses a first-level cache that keeps the group's recent lines (the
-	 * rest are its hits). Stores: their moved bytes (they go on to the
-	 * last level whatever the first keeps). */
-	double distinct_bytes;
 	int sampled;			/* its loops were cut to WL_MODEL_SAMPLE requests */
 };
 
@@ -53,11 +48,14 @@ struct wl_prediction {
 	double conflict_degree;		/* the worst local access */
 	double useful_bytes, moved_bytes;	/* global, one work-group */
 	double burst_bytes;		/* the same in whole 64-byte bursts */
-	double distinct_bytes;		/* what misses the first level, one work-group */
 	double groups;			/* work-groups in the launch, or 0 without a grid */
 	double items;			/* work-items in one work-group */
 	double barriers;		/* barriers one work-group crosses (0: none declared) */
 	int sampled;
+	/* What one work-group asks, counted from its requests in time order
+	 * (requests.h), with the launch's groups, items and barriers: what the
+	 * ceilings are made of. */
+	struct wl_launch_work work;
 };
 
 /* The rules one warp request is counted by, shared with the traced model

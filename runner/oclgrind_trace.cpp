@@ -1,15 +1,36 @@
 // The Oclgrind plugin that records a kernel's memory accesses for warplab's
-// tracer (runner/trace.c). Oclgrind calls it for every load and store with the
-// work-item that made it; it keeps those of the first work-group of each
-// launch and writes them, as text, to the file WARPLAB_TRACE_OUT when the
-// launch ends, so the file holds the last launch: the tracer launches the
-// traced kernel last, once, after its inputs are made.
-//   S <site> <line> <load|store> <global|local>   an access site (a memory
-//                                                 instruction and its line)
-//   A <site> <local id> <k> <address> <bytes>     work-item <local id>'s k-th
-//                                                 execution of the site
-//   T <records kept> <records dropped>            the end; dropped > 0 when the
-//                                                 WARPLAB_TRACE_MAX limit hit
+// tracer (runner/trace.c). Oclgrind runs a sample of the launch's
+// work-groups — the plugin chooses them when the launch begins: WL_SPREAD
+// groups evenly spaced over the grid, the first and the last among them,
+// and the WL_NEIGHBOURS groups after the first — and calls this plugin for
+// every load, store and atomic with the work-item that made it, every
+// barrier a work-group crosses and every instruction a work-item executes.
+// It writes them, as text, to the file WARPLAB_TRACE_OUT when the launch
+// ends, so the file holds the last launch: the tracer launches the traced
+// kernel last, once, after its inputs are made.
+//   L <dims> <groups x y z> <local x y z>           the launch
+//   M <address> <bytes>                            a global buffer
+//   G <g> <linear group id> <spread> <neighbour>   sampled group g (0 the
+//                                                  first): spread 1 for the
+//                                                  evenly spaced ones,
+//                                                  neighbour 1 for those
+//                                                  right after the first
+//   S <site> <line> <load|store|atomic> <global|local>   an access site (a
+//                                                  memory instruction, its line)
+//   A <g> <site> <local id> <k> <address> <bytes>  in group g, work-item
+//                                                  <local id>'s k-th execution
+//                                                  of the site
+//   N <g> <site> <local id> <count>                the executions of a site by
+//                                                  a work-item, where more than
+//                                                  were recorded
+//   B <g> <barriers>                               barriers the group crossed
+//   I <g> <local id> <instructions>                instructions a work-item
+//                                                  executed that do work
+//                                                  (works() says which)
+//   T <records kept> <records dropped>             the end
+// A work-item's first WARPLAB_TRACE_PER_ITEM executions of each site are
+// recorded (default 256) and all are counted, so a long loop is sampled
+// rather than cut; WARPLAB_TRACE_MAX caps the records in all.
 // C++ because Oclgrind's plugin interface is; everything else is the C side's.
 #include <oclgrind/Context.h>
 #include <oclgrind/KernelInvocation.h>
@@ -18,26 +39,51 @@
 #include <oclgrind/WorkGroup.h>
 #include <oclgrind/WorkItem.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 // The line of an instruction's debug location (the build has -g), from LLVM's
 // C interface, which liboclgrind's LLVM exports; 0 where there is none.
 extern "C" unsigned LLVMGetDebugLocLine(void *value);
+// Its opcode (LLVM-C's LLVMOpcode), the same way.
+extern "C" int LLVMGetInstructionOpcode(void *value);
 
 namespace
 {
+// The groups a launch runs are Oclgrind's own list, private to its
+// KernelInvocation: a member pointer taken through an explicit template
+// instantiation (which C++ lets name a private member) reaches it, so the
+// plugin can choose the sample before the first group runs.
+struct WorkGroupsOf {
+	typedef std::vector<oclgrind::Size3> oclgrind::KernelInvocation::*type;
+	friend type member(WorkGroupsOf);
+};
+template <typename Tag, typename Tag::type M> struct Reach {
+	friend typename Tag::type member(Tag)
+	{
+		return M;
+	}
+};
+template struct Reach<WorkGroupsOf, &oclgrind::KernelInvocation::m_workGroups>;
+
+const size_t WL_SPREAD = 8;	// evenly spaced groups, the first and last among them
+const size_t WL_NEIGHBOURS = 3;	// groups right after the first
+
+enum Op { LOAD, STORE, ATOMIC };
+
 struct Site {
 	unsigned line;
-	bool store;
+	Op op;
 	unsigned space;
 };
 
 struct Access {
-	size_t site, local_id, k, address, bytes;
+	size_t group, site, local_id, k, address, bytes;
 };
 
 class TracePlugin : public oclgrind::Plugin
@@ -46,19 +92,29 @@ public:
 	explicit TracePlugin(const oclgrind::Context *context) : oclgrind::Plugin(context)
 	{
 		const char *max = getenv("WARPLAB_TRACE_MAX");
+		const char *per = getenv("WARPLAB_TRACE_PER_ITEM");
 
 		m_max = max ? strtoull(max, nullptr, 10) : 4000000;
+		m_per_item = per ? strtoull(per, nullptr, 10) : 256;
 	}
 
 	void kernelBegin(const oclgrind::KernelInvocation *invocation) override
 	{
+		size_t items;
+
 		m_active = true;
 		m_local = invocation->getLocalSize();
+		m_groups = invocation->getNumGroups();
+		m_dims = invocation->getWorkDim();
 		m_site_ids.clear();
 		m_sites.clear();
 		m_count.clear();
 		m_accesses.clear();
 		m_dropped = 0;
+		choose(const_cast<oclgrind::KernelInvocation *>(invocation));
+		items = m_local.x * m_local.y * m_local.z;
+		m_barriers.assign(m_sample.size(), 0);
+		m_instructions.assign(m_sample.size() * items, 0);
 	}
 
 	void kernelEnd(const oclgrind::KernelInvocation *) override
@@ -67,16 +123,54 @@ public:
 		write();
 	}
 
+	void memoryAllocated(const oclgrind::Memory *memory, size_t address, size_t size, cl_mem_flags,
+			     const uint8_t *) override
+	{
+		if (memory->getAddressSpace() == oclgrind::AddrSpaceGlobal)
+			m_buffers[address] = size;
+	}
+
+	void memoryDeallocated(const oclgrind::Memory *memory, size_t address) override
+	{
+		if (memory->getAddressSpace() == oclgrind::AddrSpaceGlobal)
+			m_buffers.erase(address);
+	}
+
 	void memoryLoad(const oclgrind::Memory *memory, const oclgrind::WorkItem *item, size_t address,
 			size_t size) override
 	{
-		record(memory, item, address, size, false);
+		record(memory, item, address, size, LOAD);
 	}
 
 	void memoryStore(const oclgrind::Memory *memory, const oclgrind::WorkItem *item, size_t address,
 			 size_t size, const uint8_t *) override
 	{
-		record(memory, item, address, size, true);
+		record(memory, item, address, size, STORE);
+	}
+
+	void memoryAtomicLoad(const oclgrind::Memory *memory, const oclgrind::WorkItem *item,
+			      oclgrind::AtomicOp, size_t address, size_t size) override
+	{
+		record(memory, item, address, size, ATOMIC);
+	}
+
+	void workGroupBarrier(const oclgrind::WorkGroup *group, uint32_t) override
+	{
+		int g = m_active ? which(group->getGroupID()) : -1;
+
+		if (g >= 0)
+			m_barriers[(size_t)g]++;
+	}
+
+	void instructionExecuted(const oclgrind::WorkItem *item, const llvm::Instruction *instruction,
+				 const oclgrind::TypedValue &) override
+	{
+		int g = m_active ? which(item->getWorkGroup()->getGroupID()) : -1;
+		oclgrind::Size3 lid = item->getLocalID();
+
+		if (g >= 0 && works(LLVMGetInstructionOpcode((void *)instruction)))
+			m_instructions[(size_t)g * m_local.x * m_local.y * m_local.z + lid.x +
+				       m_local.x * (lid.y + m_local.y * lid.z)]++;
 	}
 
 	bool isThreadSafe() const override
@@ -85,61 +179,139 @@ public:
 	}
 
 private:
+	// The sample: the evenly spaced groups (the first and the last among
+	// them) and the first's neighbours, each once, in order; Oclgrind runs
+	// these and no others.
+	void choose(oclgrind::KernelInvocation *invocation)
+	{
+		size_t n = m_groups.x * m_groups.y * m_groups.z;
+		std::vector<size_t> linear;
+
+		for (size_t i = 0; i < WL_SPREAD && i < n; i++)
+			linear.push_back(WL_SPREAD > 1 && n > 1 ? i * (n - 1) / (WL_SPREAD - 1) : 0);
+		m_spread.assign(linear.begin(), linear.end());
+		for (size_t i = 1; i <= WL_NEIGHBOURS && i < n; i++)
+			linear.push_back(i);
+		std::sort(linear.begin(), linear.end());
+		linear.erase(std::unique(linear.begin(), linear.end()), linear.end());
+		m_sample = linear;
+		std::vector<oclgrind::Size3> groups;
+		for (size_t l : linear)
+			groups.push_back(oclgrind::Size3(l % m_groups.x, (l / m_groups.x) % m_groups.y,
+							 l / (m_groups.x * m_groups.y)));
+		invocation->*member(WorkGroupsOf()) = groups;
+	}
+
+	// Whether an instruction of this LLVM opcode does work a GPU issues:
+	// arithmetic, comparisons, selects, conversions of values, memory
+	// accesses. Not counted: what a GPU's compiler folds away or does
+	// for nothing — branches and their phi nodes (unrolled, predicated),
+	// address arithmetic (getelementptr and the integer widenings that
+	// feed it: addressing modes), calls (the work-item functions read
+	// special registers; barriers are counted on their own).
+	static bool works(int opcode)
+	{
+		switch (opcode) {
+		case 1: case 2: case 3: case 4:	// ret, br, switch, indirectbr
+		case 29:			// getelementptr
+		case 30: case 31: case 32:	// trunc, zext, sext
+		case 39: case 40: case 41: case 60:	// ptrtoint, inttoptr, bitcast, addrspacecast
+		case 44: case 45:		// phi, call
+			return false;
+		}
+		return true;
+	}
+
+	// The group's place in the sample, or -1.
+	int which(const oclgrind::Size3 &group) const
+	{
+		size_t l = group.x + m_groups.x * (group.y + m_groups.y * group.z);
+		auto at = std::lower_bound(m_sample.begin(), m_sample.end(), l);
+
+		return at != m_sample.end() && *at == l ? (int)(at - m_sample.begin()) : -1;
+	}
+
 	void record(const oclgrind::Memory *memory, const oclgrind::WorkItem *item, size_t address,
-		    size_t size, bool store)
+		    size_t size, Op op)
 	{
 		unsigned space = memory->getAddressSpace();
-		oclgrind::Size3 group = item->getWorkGroup()->getGroupID();
+		int g = m_active ? which(item->getWorkGroup()->getGroupID()) : -1;
 		oclgrind::Size3 lid = item->getLocalID();
 		const void *inst = item->getCurrentInstruction();
 
-		if (!m_active || group.x || group.y || group.z ||
-		    (space != oclgrind::AddrSpaceGlobal && space != oclgrind::AddrSpaceLocal))
+		if (g < 0 || (space != oclgrind::AddrSpaceGlobal && space != oclgrind::AddrSpaceLocal))
 			return;
-		if (m_accesses.size() >= m_max) {
-			m_dropped++;
-			return;
-		}
 		auto found = m_site_ids.find(inst);
 		size_t site;
 
 		if (found == m_site_ids.end()) {
 			site = m_sites.size();
 			m_site_ids[inst] = site;
-			m_sites.push_back(Site{ LLVMGetDebugLocLine(const_cast<void *>(inst)), store,
+			m_sites.push_back(Site{ LLVMGetDebugLocLine(const_cast<void *>(inst)), op,
 						space == oclgrind::AddrSpaceLocal ? 1u : 0u });
 		} else {
 			site = found->second;
 		}
 		size_t linear = lid.x + m_local.x * (lid.y + m_local.y * lid.z);
-		size_t k = m_count[std::make_pair(site, linear)]++;
+		size_t k = m_count[std::make_tuple((size_t)g, site, linear)]++;
 
-		m_accesses.push_back(Access{ site, linear, k, address, size });
+		if (k >= m_per_item)
+			return;
+		if (m_accesses.size() >= m_max) {
+			m_dropped++;
+			return;
+		}
+		m_accesses.push_back(Access{ (size_t)g, site, linear, k, address, size });
 	}
 
 	void write()
 	{
 		const char *path = getenv("WARPLAB_TRACE_OUT");
 		FILE *f = path ? fopen(path, "w") : nullptr;
+		static const char *const ops[] = { "load", "store", "atomic" };
 
 		if (!f)
 			return;
+		fprintf(f, "L %zu %zu %zu %zu %zu %zu %zu\n", m_dims, m_groups.x, m_groups.y, m_groups.z, m_local.x,
+			m_local.y, m_local.z);
+		for (const auto &b : m_buffers)
+			fprintf(f, "M %zu %zu\n", b.first, b.second);
+		for (size_t g = 0; g < m_sample.size(); g++)
+			fprintf(f, "G %zu %zu %d %d\n", g, m_sample[g],
+				std::binary_search(m_spread.begin(), m_spread.end(), m_sample[g]) ? 1 : 0,
+				m_sample[g] >= 1 && m_sample[g] <= WL_NEIGHBOURS ? 1 : 0);
 		for (size_t i = 0; i < m_sites.size(); i++)
-			fprintf(f, "S %zu %u %s %s\n", i, m_sites[i].line, m_sites[i].store ? "store" : "load",
+			fprintf(f, "S %zu %u %s %s\n", i, m_sites[i].line, ops[m_sites[i].op],
 				m_sites[i].space ? "local" : "global");
 		for (const Access &a : m_accesses)
-			fprintf(f, "A %zu %zu %zu %zu %zu\n", a.site, a.local_id, a.k, a.address, a.bytes);
+			fprintf(f, "A %zu %zu %zu %zu %zu %zu\n", a.group, a.site, a.local_id, a.k, a.address, a.bytes);
+		for (const auto &c : m_count)
+			if (c.second > m_per_item)
+				fprintf(f, "N %zu %zu %zu %zu\n", std::get<0>(c.first), std::get<1>(c.first),
+					std::get<2>(c.first), c.second);
+		size_t items = m_local.x * m_local.y * m_local.z;
+
+		for (size_t g = 0; g < m_barriers.size(); g++)
+			fprintf(f, "B %zu %zu\n", g, m_barriers[g]);
+		for (size_t i = 0; i < m_instructions.size(); i++)
+			if (m_instructions[i])
+				fprintf(f, "I %zu %zu %zu\n", i / items, i % items, m_instructions[i]);
 		fprintf(f, "T %zu %zu\n", m_accesses.size(), m_dropped);
 		fclose(f);
 	}
 
-	unsigned long long m_max;
+	unsigned long long m_max, m_per_item;
 	bool m_active = false;
-	oclgrind::Size3 m_local;
+	oclgrind::Size3 m_local, m_groups;
+	size_t m_dims = 1;
+	std::map<size_t, size_t> m_buffers;
 	std::map<const void *, size_t> m_site_ids;
 	std::vector<Site> m_sites;
-	std::map<std::pair<size_t, size_t>, size_t> m_count;
+	std::map<std::tuple<size_t, size_t, size_t>, size_t> m_count;
 	std::vector<Access> m_accesses;
+	std::vector<size_t> m_sample, m_spread;	// linear group ids, sorted
+	std::vector<size_t> m_barriers;		// per sampled group
+	std::vector<size_t> m_instructions;	// per sampled group and work-item
 	size_t m_dropped = 0;
 };
 } // namespace

@@ -37,8 +37,36 @@ static size_t smallest_point(const struct wl_run_plan *p, const struct wl_varian
 	return best;
 }
 
+/* The run's points in order of the device memory variant v needs, the
+ * least first (ties in the run's order), into order[0..count). */
+static int by_memory(const void *x, const void *y, void *costs)
+{
+	const double *c = costs;
+	size_t a = *(const size_t *)x, b = *(const size_t *)y;
+
+	if (c[a] != c[b])
+		return c[a] < c[b] ? -1 : 1;
+	return (a > b) - (a < b);
+}
+
+static int points_by_memory(const struct wl_run_plan *p, const struct wl_variant_def *v, size_t *order)
+{
+	double *costs = malloc(p->pts.count * sizeof(*costs));
+
+	if (!costs)
+		return -1;
+	for (size_t i = 0; i < p->pts.count; i++) {
+		costs[i] = wl_variant_cost(p->exp, v, WL_COST_MEMORY, p->pts.values + i * p->pts.nparams);
+		order[i] = i;
+	}
+	qsort_r(order, p->pts.count, sizeof(*order), by_memory, costs);
+	free(costs);
+	return 0;
+}
+
 /* The tracer's spec for variant k at point i: the run's request with one
- * variant or custom kernel, the point's values, and the device's lanes. */
+ * variant or custom kernel, the point's values, and the device's lanes and
+ * compute units. */
 static char *spec_for(const struct wl_run_plan *p, size_t k, size_t i, int lanes)
 {
 	json_t *spec = json_deep_copy(p->request), *one = json_array(), *none = json_array();
@@ -55,6 +83,8 @@ static char *spec_for(const struct wl_run_plan *p, size_t k, size_t i, int lanes
 		json_object_set(spec, rv->custom ? "variants" : "kernels", none);
 		json_object_set_new(spec, "params", wl_point_to_json(p->exp, &p->pts, i));
 		json_object_set_new(spec, "lanes", json_integer(lanes));
+		/* A persistent grid is as large as the measured device holds. */
+		json_object_set_new(spec, "compute_units", json_integer(p->dev->compute_units));
 		json_object_del(spec, "label");
 		text = json_dumps(spec, JSON_COMPACT);
 	}
@@ -228,71 +258,144 @@ static void cache_write(const char *path, const char *text)
 		unlink(tmp);
 }
 
+/* Whether variant k of p declares its accesses (a built-in's catalog entry
+ * does; a custom kernel may, under "accesses"). */
+static int declared(const struct wl_run_plan *p, size_t k)
+{
+	size_t nbuiltin = json_array_size(json_object_get(p->request, "variants"));
+
+	if (!p->variants[k].custom)
+		return p->variants[k].def.model != NULL;
+	return json_object_get(json_array_get(json_object_get(p->request, "kernels"), k - nbuiltin), "accesses") != NULL;
+}
+
+/* One trace to take: variant k at point i, and what came of it. */
+struct job {
+	size_t k, i;
+	char *spec, *params;
+	char *out;			/* the figures' JSON */
+	char why[512];			/* or why none */
+	int kept;			/* read from the folder of kept traces */
+};
+
+/* The jobs of p: a variant that declares its accesses is traced at its
+ * point of least memory (the trace checks the declaration, which predicts
+ * every point); one that does not, at each point (up to WL_TRACED_POINTS,
+ * the least first): its prediction is its trace's. */
+static size_t plan_jobs(const struct wl_run_plan *p, struct job *jobs, size_t cap)
+{
+	size_t n = 0, *order = malloc((p->pts.count + 1) * sizeof(*order));
+
+	for (size_t k = 0; k < p->nvariants; k++) {
+		size_t first = smallest_point(p, &p->variants[k].def);
+
+		if (declared(p, k) || p->pts.count == 1) {
+			if (n < cap)
+				jobs[n++] = (struct job){ .k = k, .i = first };
+			continue;
+		}
+		if (!order || points_by_memory(p, &p->variants[k].def, order) < 0) {
+			if (n < cap)
+				jobs[n++] = (struct job){ .k = k, .i = first };
+			continue;
+		}
+		for (size_t t = 0; t < p->pts.count && t < WL_TRACED_POINTS && n < cap; t++)
+			jobs[n++] = (struct job){ .k = k, .i = order[t] };
+	}
+	free(order);
+	return n;
+}
+
+/* Tracers that run at once: half the machine's cores, at least one, at
+ * most eight. */
+static int parallel_tracers(void)
+{
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return cores >= 16 ? 8 : cores >= 4 ? (int)(cores / 2) : 1;
+}
+
 long long wl_run_trace_seconds(const struct wl_trace_setup *setup, const struct wl_run_plan *p)
 {
-	return (long long)p->nvariants * (setup->seconds + 10) + 30;
+	struct job jobs[WL_TRACE_JOBS];
+	size_t n = plan_jobs(p, jobs, WL_TRACE_JOBS);
+	int at_once = parallel_tracers();
+
+	return (long long)((n + (size_t)at_once - 1) / (size_t)at_once) * (setup->seconds + 10) + 30;
+}
+
+/* Take job j: from the kept traces, else by running the tracer. */
+static void take(const struct wl_trace_setup *setup, const struct wl_run_plan *p, struct job *j)
+{
+	char cached[4096];
+	size_t out_len = 1 << 20;
+
+	j->why[0] = '\0';
+	j->out = malloc(out_len);
+	if (!j->spec || !j->out) {
+		snprintf(j->why, sizeof(j->why), "out of memory");
+		return;
+	}
+	if (cache_path(setup, p->source.hash, j->spec, cached, sizeof(cached)) < 0)
+		cached[0] = '\0';
+	if (cached[0] && cache_read(cached, j->out, out_len) == 0) {
+		j->kept = 1;
+		return;
+	}
+	if (run_tracer(setup, j->spec, j->out, out_len, j->why, sizeof(j->why)) == 0 && cached[0])
+		cache_write(cached, j->out);
 }
 
 int wl_run_trace(const struct wl_trace_setup *setup, struct wl_store *st, long long run_id,
 		 const struct wl_run_plan *p, struct wl_error *err)
 {
 	json_t *width = json_object_get(p->dev->info, "warp_width");
-	int lanes = json_is_integer(width) ? (int)json_integer_value(width) : 32;
-	size_t out_len = 1 << 20;
-	char *out = malloc(out_len);
-	int rc = -1;
+	int lanes = json_is_integer(width) ? (int)json_integer_value(width) : 32, rc = 0;
+	struct job *jobs = calloc(WL_TRACE_JOBS, sizeof(*jobs));
+	size_t n;
 
-	if (!out) {
+	if (!jobs) {
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		return -1;
 	}
 	if (lanes < 1 || lanes > 64)
 		lanes = 32;
-	for (size_t k = 0; k < p->nvariants; k++) {
-		size_t i = smallest_point(p, &p->variants[k].def);
-		char *spec = spec_for(p, k, i, lanes), *params, why[512], cached[4096];
-		json_t *point = wl_point_to_json(p->exp, &p->pts, i);
-		json_t *failed = NULL;
-		int stored;
+	n = plan_jobs(p, jobs, WL_TRACE_JOBS);
+	for (size_t j = 0; j < n; j++)
+		jobs[j].spec = spec_for(p, jobs[j].k, jobs[j].i, lanes);
+	/* Each tracer is a process of its own: the threads only wait on them. */
+#pragma omp parallel for schedule(dynamic) num_threads(parallel_tracers())
+	for (size_t j = 0; j < n; j++)
+		take(setup, p, &jobs[j]);
+	for (size_t j = 0; j < n; j++) {
+		struct job *jb = &jobs[j];
+		const char *name = p->variants[jb->k].name;
+		json_t *point = wl_point_to_json(p->exp, &p->pts, jb->i), *failed = NULL;
+		char *params = point ? json_dumps(point, JSON_COMPACT | JSON_SORT_KEYS) : NULL, *text = NULL;
 
-		params = point ? json_dumps(point, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
 		json_decref(point);
-		if (!spec || !params) {
-			free(spec);
-			free(params);
-			wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
-			goto out;
+		if (jb->why[0]) {
+			wl_log_info("run %lld: %s not traced at %s: %s", run_id, name, params ? params : "?", jb->why);
+			failed = json_pack("{s:s}", "error", jb->why);
+			text = failed ? json_dumps(failed, JSON_COMPACT) : NULL;
+		} else {
+			wl_log_info("run %lld: %s traced at %s%s", run_id, name, params ? params : "?",
+				    jb->kept ? " (kept from an earlier run)" : "");
 		}
-		if (cache_path(setup, p->source.hash, spec, cached, sizeof(cached)) < 0)
-			cached[0] = '\0';
-		if (cached[0] && cache_read(cached, out, out_len) == 0) {
-			why[0] = '\0';
-			wl_log_info("run %lld: %s traced (kept from an earlier run)", run_id, p->variants[k].name);
-		} else if (run_tracer(setup, spec, out, out_len, why, sizeof(why)) == 0) {
-			why[0] = '\0';
-			wl_log_info("run %lld: %s traced", run_id, p->variants[k].name);
-			if (cached[0])
-				cache_write(cached, out);
-		}
-		if (why[0]) {
-			wl_log_info("run %lld: %s not traced: %s", run_id, p->variants[k].name, why);
-			failed = json_pack("{s:s}", "error", why);
-		}
-		{
-			char *text = failed ? json_dumps(failed, JSON_COMPACT) : NULL;
-
-			stored = wl_store_put_trace(st, run_id, p->variants[k].name, params,
-						    failed ? (text ? text : "{}") : out, err);
-			free(text);
+		if (rc == 0 && (!params || wl_store_put_trace(st, run_id, name, params,
+							       jb->why[0] ? (text ? text : "{}") : jb->out, err) < 0)) {
+			if (!params)
+				wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+			rc = -1;
 		}
 		json_decref(failed);
-		free(spec);
+		free(text);
 		free(params);
-		if (stored < 0)
-			goto out;
 	}
-	rc = 0;
-out:
-	free(out);
+	for (size_t j = 0; j < n; j++) {
+		free(jobs[j].spec);
+		free(jobs[j].out);
+	}
+	free(jobs);
 	return rc;
 }

@@ -1,12 +1,17 @@
-/* A run's variants traced after its points are measured: each at the run's
- * point of least device memory, in the Oclgrind simulator (trace.c), under
- * the trace budget, the figures (or why there are none) stored with the run
- * (wl_store_put_trace). */
+/* A run's variants traced after its points are measured, in the Oclgrind
+ * simulator (trace.c), under the trace budget, several tracers at once, the
+ * figures (or why there are none) stored with the run (wl_store_put_trace):
+ * a variant that declares its accesses at the run's point of least device
+ * memory (the trace checks the declaration), one that does not at each of
+ * its points (its prediction is the trace's). */
 #ifndef WL_RUN_TRACES_H
 #define WL_RUN_TRACES_H
 
 #include "run_plan.h"
 #include "store.h"
+
+#define WL_TRACED_POINTS 32	/* points an undeclared kernel is traced at, the least first */
+#define WL_TRACE_JOBS 512	/* traces one run takes at most */
 
 /* Where the tracer reads its kernels, the budget of each trace, and the
  * folder traces are kept in (NULL: none), by a hash of what decides them:
@@ -22,9 +27,9 @@ struct wl_trace_setup {
  * deadline. */
 long long wl_run_trace_seconds(const struct wl_trace_setup *setup, const struct wl_run_plan *p);
 
-/* Trace every variant of plan for run_id and store each trace in st. A
- * variant that cannot be traced has its reason stored instead; -1 only when
- * the store fails or memory runs out (err set), and the traces before stay
+/* Trace plan's variants for run_id and store each trace in st. A trace
+ * that cannot be taken has its reason stored instead; -1 only when the
+ * store fails or memory runs out (err set), and the traces before stay
  * stored. */
 int wl_run_trace(const struct wl_trace_setup *setup, struct wl_store *st, long long run_id,
 		 const struct wl_run_plan *p, struct wl_error *err);

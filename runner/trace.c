@@ -35,6 +35,7 @@
 #include "source.h"
 #include "trace_model.h"
 #include "warp_model.h"
+#include "work_json.h"
 
 #define OCLGRIND_RUNTIME "/usr/lib/oclgrind/liboclgrind-rt.so"
 
@@ -139,6 +140,7 @@ struct traced {
 	const struct wl_variant_def *builtin;	/* the built-in it is or stands in for */
 	struct wl_source family;
 	int lanes;
+	long long compute_units;	/* the measured device's, for a persistent grid (0: Oclgrind's) */
 };
 
 static long long gcd(long long a, long long b)
@@ -191,10 +193,12 @@ static int plan(const struct wl_catalog *cat, const char *kernels_dir, const cha
 		wl_error_set(err, WL_ERR_BAD_JSON, "--trace: the spec is not JSON");
 		return -1;
 	}
-	if (wl_json_get_int(body, "lanes", 0, &lanes, "--trace", err) < 0)
+	if (wl_json_get_int(body, "lanes", 0, &lanes, "--trace", err) < 0 ||
+	    wl_json_get_int(body, "compute_units", 0, &t->compute_units, "--trace", err) < 0)
 		goto out;
 	t->lanes = (int)lanes;
 	json_object_del(body, "lanes");
+	json_object_del(body, "compute_units");
 	if (wl_request_validate(cat, body, &t->normalized, &measurements, err) < 0)
 		goto out;
 	t->exp = wl_catalog_find(cat, json_string_value(json_object_get(t->normalized, "experiment")));
@@ -265,18 +269,23 @@ out:
 	return rc;
 }
 
-static json_t *figures_json(const struct wl_access_figures *f, int local)
+static json_t *figures_json(const struct wl_site_figures *f, int local)
 {
+	double moved = f->sectors_per_request * WL_MODEL_SECTOR;
+
 	if (local)
-		return json_pack("{s:f, s:f}", "requests", f->requests, "conflict_degree", f->conflict_degree);
+		return json_pack("{s:f, s:f}", "requests", f->requests, "conflict_degree", f->bank_degree);
 	return json_pack("{s:f, s:f, s:f, s:f}", "requests", f->requests, "sectors_per_request",
 			 f->sectors_per_request, "lines_per_request", f->lines_per_request, "efficiency",
-			 f->efficiency);
+			 moved > 0 ? f->useful_per_request / moved : 0);
 }
 
-/* {"sites": [...], "efficiency", "sectors_per_request", "conflict_degree"}. */
+/* {"sites": [...], "efficiency", "sectors_per_request", "conflict_degree",
+ * "records", "dropped", "launch": {"dims", "groups", "local"}, "work": what
+ * one work-group asks (work_json.h)}. */
 static json_t *traced_json(const struct wl_trace_figures *tr)
 {
+	static const char *const ops[] = { "load", "store", "atomic" };
 	const struct wl_prediction *t = &tr->total;
 	json_t *sites = json_array();
 
@@ -285,15 +294,18 @@ static json_t *traced_json(const struct wl_trace_figures *tr)
 		json_t *o = figures_json(&s->figures, s->local);
 
 		json_object_set_new(o, "line", json_integer(s->line));
-		json_object_set_new(o, "op", json_string(s->store ? "store" : "load"));
+		json_object_set_new(o, "op", json_string(ops[s->op]));
 		json_object_set_new(o, "space", json_string(s->local ? "local" : "global"));
 		json_array_append_new(sites, o);
 	}
-	return json_pack("{s:o, s:o, s:o, s:o, s:I, s:I}", "sites", sites, "efficiency",
-			 t->has_global ? json_real(t->efficiency) : json_null(), "sectors_per_request",
+	return json_pack("{s:o, s:o, s:o, s:o, s:I, s:I, s:{s:i, s:[I, I, I], s:[I, I, I]}, s:o}", "sites", sites,
+			 "efficiency", t->has_global ? json_real(t->efficiency) : json_null(), "sectors_per_request",
 			 t->has_global ? json_real(t->sectors_per_request) : json_null(),
 			 "conflict_degree", t->has_local ? json_real(t->conflict_degree) : json_null(),
-			 "records", (json_int_t)tr->records, "dropped", (json_int_t)tr->dropped);
+			 "records", (json_int_t)tr->records, "dropped", (json_int_t)tr->dropped,
+			 "launch", "dims", tr->dims, "groups", (json_int_t)tr->groups[0], (json_int_t)tr->groups[1],
+			 (json_int_t)tr->groups[2], "local", (json_int_t)tr->local[0], (json_int_t)tr->local[1],
+			 (json_int_t)tr->local[2], "work", wl_work_to_json(&t->work));
 }
 
 /* The declared prediction at the same point, or null where none is declared. */
@@ -345,6 +357,10 @@ static int traced_run(const struct runner_config *cfg, const char *spec, struct 
 		goto out;
 	}
 	wl_cl_devices_keep(&devs, 0);
+	/* The launch is the measured device's: a persistent grid as large as
+	 * its compute units hold. */
+	if (t.compute_units > 0 && t.compute_units < 100000)
+		devs.list[0].compute_units = (cl_uint)t.compute_units;
 	programs = wl_program_cache_new("");
 	if (!programs || wl_cl_device_open(&devs.list[0], err) < 0 ||
 	    run_once(&t, &devs.list[0], programs, err) < 0)

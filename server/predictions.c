@@ -19,6 +19,7 @@
 #include "predict.h"
 #include "prediction_memo.h"
 #include "warp_model.h"
+#include "work_json.h"
 
 /* How long a read waits for predictions the memo has not computed yet. */
 #define WAIT_MS 50
@@ -92,13 +93,18 @@ static void customs_free(struct customs *c)
 
 const json_t *wl_run_trace_of(const json_t *run, const json_t *r)
 {
-	const json_t *t;
+	const json_t *t, *first = NULL;
 	size_t i;
 
-	json_array_foreach(json_object_get(run, "traces"), i, t)
-		if (json_equal(json_object_get(t, "variant"), json_object_get(r, "variant")))
+	json_array_foreach(json_object_get(run, "traces"), i, t) {
+		if (!json_equal(json_object_get(t, "variant"), json_object_get(r, "variant")))
+			continue;
+		if (json_equal(json_object_get(t, "params"), json_object_get(r, "params")))
 			return t;
-	return NULL;
+		if (!first)
+			first = t;
+	}
+	return first;
 }
 
 /* Beside a declared prediction o: the trace of the same variant, when the
@@ -141,32 +147,22 @@ static void attach_trace(json_t *o, const json_t *run, const json_t *r)
  * of it, {"error": why} where the tracer said why not. */
 static json_t *predict_traced(const struct point_context *pc, const json_t *run, const json_t *r)
 {
-	const json_t *found = wl_run_trace_of(run, r), *figures, *traced;
-	struct wl_prediction p = { 0 };
-	json_t *o, *v;
+	const json_t *found = wl_run_trace_of(run, r), *figures;
+	struct wl_prediction p;
+	json_t *o;
 
 	if (!found)
 		return json_null();
 	figures = json_object_get(found, "figures");
 	if (json_object_get(figures, "error"))
 		return json_pack("{s:s, s:O}", "source", "traced", "error", json_object_get(figures, "error"));
-	traced = json_object_get(figures, "traced");
-	p.lanes = (int)json_integer_value(json_object_get(figures, "lanes"));
-	if ((v = json_object_get(traced, "efficiency")) && json_is_number(v)) {
-		p.has_global = 1;
-		p.efficiency = json_number_value(v);
-		p.sectors_per_request = json_number_value(json_object_get(traced, "sectors_per_request"));
-	}
-	if ((v = json_object_get(traced, "conflict_degree")) && json_is_number(v)) {
-		p.has_local = 1;
-		p.conflict_degree = json_number_value(v);
-	}
+	wl_traced_prediction(figures, &p);
 	/* The catalog's causes are its own code's: another kernel's departure is its own. */
 	o = ask_model(pc, NULL, NULL, r, &p, NULL);
 	if (o) {
 		json_object_set_new(o, "source", json_string("traced"));
 		json_object_set(o, "traced_at", json_object_get(found, "params"));
-		json_object_set(o, "accesses", json_object_get(traced, "sites"));
+		json_object_set(o, "accesses", json_object_get(json_object_get(figures, "traced"), "sites"));
 	}
 	return o;
 }

@@ -236,7 +236,8 @@ int wl_store_get_builds(struct wl_store *st, long long run_id, int with_ptx, jso
 
 /* Record variant's traced accesses for run_id, traced at params (a JSON
  * object's text): figures_json is the tracer's JSON, or {"error": why}. A
- * second trace of the variant (a retried run) replaces the first. */
+ * second trace of the variant at the point (a retried run) replaces the
+ * first. */
 int wl_store_put_trace(struct wl_store *st, long long run_id, const char *variant,
 		       const char *params_json, const char *figures_json, struct wl_error *err);
 

@@ -380,6 +380,22 @@ const struct store_migration store_migrations[] = {
 		"  PRIMARY KEY (run_id, variant, options)"
 		");",
 	},
+	/* 11: a kernel that declares nothing is traced at each point of its
+	 * run: a trace is one row per variant and point. */
+	{
+		"CREATE TABLE traces_by_point ("
+		"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+		"  variant TEXT NOT NULL,"
+		"  params TEXT NOT NULL,"
+		"  figures TEXT NOT NULL,"
+		"  PRIMARY KEY (run_id, variant, params)"
+		") WITHOUT ROWID;"
+		"INSERT INTO traces_by_point SELECT run_id, variant, params, figures FROM traces;"
+		"DROP TABLE traces;"
+		"ALTER TABLE traces_by_point RENAME TO traces;",
+		"ALTER TABLE traces DROP CONSTRAINT traces_pkey;"
+		"ALTER TABLE traces ADD PRIMARY KEY (run_id, variant, params);",
+	},
 };
 
 const int store_nmigrations = (int)(sizeof(store_migrations) / sizeof(store_migrations[0]));

@@ -1,13 +1,12 @@
 /* A run's traced accesses (see store.h, wl_store_put_trace): one row per
- * variant, read back with the run. */
+ * variant and point, read back with the run. */
 #include "store_internal.h"
 
 static const char SQL_PUT_TRACE[] =
 	"INSERT INTO traces (run_id, variant, params, figures) VALUES (?1, ?2, ?3, ?4)"
-	" ON CONFLICT (run_id, variant) DO UPDATE SET params = excluded.params,"
-	" figures = excluded.figures";
+	" ON CONFLICT (run_id, variant, params) DO UPDATE SET figures = excluded.figures";
 static const char SQL_GET_TRACES[] =
-	"SELECT variant, params, figures FROM traces WHERE run_id = ?1 ORDER BY variant";
+	"SELECT variant, params, figures FROM traces WHERE run_id = ?1 ORDER BY variant, params";
 
 int wl_store_put_trace(struct wl_store *st, long long run_id, const char *variant,
 		       const char *params_json, const char *figures_json, struct wl_error *err)

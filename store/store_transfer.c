@@ -56,7 +56,7 @@ static const struct table tables[] = {
 		  { "ci_low_ms", COL_REAL }, { "ci_high_ms", COL_REAL }, { "spread", COL_REAL },
 		  { "stopped", COL_TEXT }, { "discarded", COL_INT }, { "samples", COL_SAMPLES },
 		  { NULL, 0 } } },
-	{ "traces", "run_id, variant", {
+	{ "traces", "run_id, variant, params", {
 		  { "run_id", COL_INT }, { "variant", COL_TEXT }, { "params", COL_TEXT },
 		  { "figures", COL_TEXT }, { NULL, 0 } } },
 	{ "builds", "device, driver, source_hash, options", {

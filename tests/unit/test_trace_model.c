@@ -1,4 +1,4 @@
-/* A recorded trace grouped into warp requests (catalog/trace_model.c), from
+/* A recorded trace grouped into warp requests (model/trace_model.c), from
  * traces written here as the Oclgrind plugin writes them: one table of
  * access patterns, each counted for warps of 32 and of 64 lanes. */
 #include <math.h>
@@ -29,7 +29,7 @@ static char *trace_text(int local, int bytes, pattern_fn f, int items, int execs
 	used = (size_t)snprintf(t, cap, "S 0 7 load %s\n", local ? "local" : "global");
 	for (int k = 0; k < execs; k++)
 		for (int lid = 0; lid < items; lid++)
-			used += (size_t)snprintf(t + used, cap - used, "A 0 %d %d %lld %d\n", lid, k,
+			used += (size_t)snprintf(t + used, cap - used, "A 0 0 %d %d %lld %d\n", lid, k,
 						 f(lid, k), bytes);
 	snprintf(t + used, cap - used, "T %d 0\n", items * execs);
 	return t;
@@ -60,7 +60,7 @@ void test_trace_groups_warp_requests_for_32_and_64_lanes(void)
 					rows[i].execs);
 		struct wl_trace_figures *tr = calloc(1, sizeof(*tr));
 		struct wl_error err;
-		const struct wl_access_figures *f;
+		const struct wl_site_figures *f;
 
 		if (!text || !tr || wl_trace_count(text, strlen(text), rows[i].lanes, tr, &err) < 0) {
 			CHECK(0, "%s: not counted: %s", rows[i].what, text && tr ? err.msg : "out of memory");
@@ -69,13 +69,13 @@ void test_trace_groups_warp_requests_for_32_and_64_lanes(void)
 			continue;
 		}
 		f = &tr->sites[0].figures;
-		CHECK(tr->nsites == 1 && tr->sites[0].line == 7 && !tr->sites[0].store &&
+		CHECK(tr->nsites == 1 && tr->sites[0].line == 7 && tr->sites[0].op == WL_OP_LOAD &&
 			      tr->sites[0].local == rows[i].local, "%s: the site", rows[i].what);
 		CHECK(f->requests == rows[i].requests, "%s: %g requests, expected %g", rows[i].what,
 		      f->requests, rows[i].requests);
 		if (rows[i].local) {
-			CHECK(fabs(f->conflict_degree - rows[i].degree) < 1e-9 && tr->total.conflict_degree == f->conflict_degree,
-			      "%s: degree %g, expected %g", rows[i].what, f->conflict_degree, rows[i].degree);
+			CHECK(fabs(f->bank_degree - rows[i].degree) < 1e-9 && tr->total.conflict_degree == f->bank_degree,
+			      "%s: degree %g, expected %g", rows[i].what, f->bank_degree, rows[i].degree);
 		} else {
 			CHECK(f->sectors_per_request == rows[i].sectors && f->lines_per_request == rows[i].lines,
 			      "%s: %g sectors and %g lines per request, expected %g and %g", rows[i].what,
@@ -94,10 +94,12 @@ void test_trace_refuses_what_it_cannot_read(void)
 		const char *text, *expect;
 		int lanes;
 	} rows[] = {
-		{ "S 0 1 load global\nA 0 0 0 banana 4\n", "trace line 2 is malformed", 32 },
-		{ "A 0 0 0 0 4\n", "trace line 1 is malformed", 32 },
+		{ "S 0 1 load global\nA 0 0 0 0 banana 4\n", "trace line 2 is malformed", 32 },
+		{ "A 0 0 0 0 0 4\n", "trace line 1 is malformed", 32 },
 		{ "S 1 1 load global\n", "trace line 1 is malformed", 32 },
-		{ "S 0 1 load global\nA 0 0 0 0 4\n", "a warp of 65 lanes", 65 },
+		{ "S 0 1 load global\nA 16 0 0 0 0 4\n", "trace line 2 is malformed", 32 },
+		{ "L 1 0 1 1 32 1 1\n", "trace line 1 is malformed", 32 },
+		{ "S 0 1 load global\nA 0 0 0 0 0 4\n", "a warp of 65 lanes", 65 },
 	};
 	struct wl_trace_figures *tr = calloc(1, sizeof(*tr));
 	char *many = malloc(64 * (WL_TRACE_SITES_MAX + 1));

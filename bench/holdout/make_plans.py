@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Write the holdout suite's two plans from bench/holdout/kinds.json: the GPU
+plan bench/plans/holdout.json (each family at a size that fits a 50 MB
+last-level cache and one far beyond it) and bench/plans/holdout-small.json
+(the same runs at the smallest legal sizes, for a CPU). Each family's kernels
+go in runs of at most 8, built-ins left out but for the few named below.
+Run from the repository's root after adding a kernel to kinds.json.
+Standard library only.
+
+usage: python3 bench/holdout/make_plans.py
+"""
+import json
+
+KINDS = 'bench/holdout/kinds.json'
+
+# family: (GPU plan's params, small plan's params, built-in variants kept).
+# The arithmetic behind the sizes is in bench/holdout/README.md. The copy
+# family runs last and keeps float4: a run's ceiling is the best verified
+# result of the latest copy run (custom kernels included), so a copy run of
+# custom kernels before the others would become their ceiling, and without
+# float4 it would be its own.
+FAMILIES = [
+    ('offset', {'offset': 1, 'n': [1048576, 67108864]}, {'offset': 1, 'n': 1024}, []),
+    ('strided', {'stride': 4, 'n': [262144, 16777216]}, {'stride': 4, 'n': 1024}, []),
+    ('transpose', {'n': [1024, 8192], 'tile': 32, 'rows': 8}, {'n': 64, 'tile': 32, 'rows': 8}, ['copy']),
+    ('reduction', {'n': [2097152, 67108864], 'local': 256}, {'n': 2048, 'local': 256}, []),
+    ('dot', {'n': [1048576, 67108864], 'items': 65536, 'local': 256}, {'n': 4096, 'items': 256, 'local': 256}, []),
+    ('myadd', {'n': [512, 4096]}, {'n': 32}, []),
+    ('minplus', {'n': [512, 2048]}, {'n': 40}, []),
+    # c = 1 is banks' baseline (slowdowns are against it); c <= 7 keeps a
+    # 1024-wide group's local buffer within Oclgrind's 32 KiB, so it traces.
+    ('banks', {'c': [1, 4], 'local': 1024, 'groups': [2048, 65536], 'iters': 256},
+     {'c': [1, 4], 'local': 128, 'groups': 4, 'iters': 32}, []),
+    ('copy', {'n': [1048576, 67108864], 'local': 256}, {'n': 1024, 'local': 256}, ['float4']),
+]
+MOST_PER_RUN = 8
+
+
+def even_runs(names):
+    """names cut into the fewest runs of at most MOST_PER_RUN, evenly."""
+    runs = -(-len(names) // MOST_PER_RUN)
+    size = -(-len(names) // runs)
+    return [names[i:i + size] for i in range(0, len(names), size)]
+
+
+def plan(kinds, small, ceiling_n):
+    runs = [{'experiment': 'copy', 'params': {'n': ceiling_n}, 'repeat': 20, 'label': 'copy ceiling'}]
+    for family, big_params, small_params, keep in FAMILIES:
+        names = [n for n, k in kinds.items() if k['family'] == family]
+        for i, part in enumerate(even_runs(names), 1):
+            runs.append({'experiment': family, 'variants': keep, 'params': small_params if small else big_params,
+                         'repeat': 20, 'label': f'holdout {family} {i}',
+                         'kernels': [{'name': n, 'like': kinds[n]['like'], 'source_file': f'bench/holdout/{n}.cl'}
+                                     for n in part]})
+    return runs
+
+
+def write(runs, path):
+    """One line per run and per kernel, as the other plans are laid out."""
+    lines = []
+    for run in runs:
+        kernels = run.pop('kernels', None)
+        text = json.dumps(run)
+        if kernels:
+            text = (text[:-1] + ',\n   "kernels": [\n' + ',\n'.join('     ' + json.dumps(k) for k in kernels)
+                    + '\n   ]}')
+        lines.append('  ' + text)
+    with open(path, 'w') as f:
+        f.write('[\n' + ',\n'.join(lines) + '\n]\n')
+
+
+def main():
+    with open(KINDS) as f:
+        kinds = json.load(f)
+    write(plan(kinds, False, 67108864), 'bench/plans/holdout.json')
+    write(plan(kinds, True, 131072), 'bench/plans/holdout-small.json')
+
+
+if __name__ == '__main__':
+    main()
