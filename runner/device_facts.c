@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "access_facts.h"
 #include "measure.h"
+#include "probe_kit.h"
 #include "time_budget.h"
 #include "rng.h"
 #include "stats.h"
@@ -103,42 +105,20 @@ static const char FACTS_SOURCE[] =
 	"}\n";
 
 #define TIMED 5
+#define SHORT WL_PROBE_TIMED_MAX
 
 struct probe {
+	struct wl_probe kit;		/* the program, the device, the error */
 	struct wl_cl_device *dev;
-	cl_program program;
-	cl_mem a, b;		/* scratch buffers */
+	cl_mem a, b;			/* scratch buffers */
 	size_t a_bytes, b_bytes;
 	struct wl_error *err;
 };
 
-/* The median of n launches (at most SHORT) of kernel after five untimed, in
- * ms, or where fastest is set their lower quartile: a kernel of microseconds
- * is timed against the device's hiccups, which only ever add, and the very
- * fastest launch is a lucky one (4.0 against 4.6 µs on the H100). args are
- * (size, pointer) pairs, nargs of them. -1 on failure. */
-#define SHORT 41
-
 static double timed_n(struct probe *p, const char *name, size_t global, size_t local, int nargs,
 		      const size_t *sizes, const void *const *values, int n, int fastest)
 {
-	cl_int rc;
-	cl_kernel k = clCreateKernel(p->program, name, &rc);
-	struct wl_launch l = { .kernel = k, .dims = 1, .global = { global }, .local = { local } };
-	double samples[SHORT], ms = -1;
-	struct wl_stats s;
-
-	if (!k) {
-		wl_error_set(p->err, WL_ERR_INTERNAL, "device facts: no kernel %s", name);
-		return -1;
-	}
-	for (int i = 0; i < nargs; i++)
-		clSetKernelArg(k, (cl_uint)i, sizes[i], values[i]);
-	if (wl_time_launches(p->dev->queue, &l, 5, n, NULL, samples, &rc, p->err) == 0 &&
-	    wl_stats_summary(samples, (size_t)n, &s) == 0)
-		ms = fastest ? s.q1 : s.median;
-	clReleaseKernel(k);
-	return ms;
+	return wl_probe_time(&p->kit, name, 1, &global, &local, nargs, sizes, values, n, fastest);
 }
 
 static double timed(struct probe *p, const char *name, size_t global, size_t local, int nargs,
@@ -315,8 +295,7 @@ static int run_probes(struct probe *p, const struct sizes *z, struct wl_facts *f
 
 int wl_device_facts_probe(struct wl_cl_device *dev, long long cache_bytes, json_t **out, struct wl_error *err)
 {
-	const char *src = FACTS_SOURCE;
-	struct probe p = { .dev = dev, .err = err };
+	struct probe p = { .kit = { .dev = dev, .err = err }, .dev = dev, .err = err };
 	struct sizes z;
 	struct wl_facts facts = { 0 };
 	cl_int rc;
@@ -336,18 +315,15 @@ int wl_device_facts_probe(struct wl_cl_device *dev, long long cache_bytes, json_
 		p.b_bytes = (size_t)dev->compute_units * 1024 * sizeof(float);
 	if (z.strided_n * sizeof(float) > p.b_bytes)
 		p.b_bytes = z.strided_n * sizeof(float);
-	p.program = clCreateProgramWithSource(dev->context, 1, &src, NULL, &rc);
-	if (!p.program || clBuildProgram(p.program, 1, &dev->device, "", NULL, NULL) != CL_SUCCESS) {
-		wl_error_set(err, WL_ERR_INTERNAL, "device facts: the probe kernels do not build on %s", dev->id);
+	if (wl_probe_build(&p.kit, FACTS_SOURCE, "latency and pace") < 0)
 		goto out;
-	}
 	p.a = clCreateBuffer(dev->context, CL_MEM_READ_WRITE, p.a_bytes, NULL, &rc);
 	p.b = p.a ? clCreateBuffer(dev->context, CL_MEM_READ_WRITE, p.b_bytes, NULL, &rc) : NULL;
 	if (!p.a || !p.b) {
 		wl_error_set(err, WL_ERR_INTERNAL, "device facts: cannot allocate %zu bytes on %s", p.a_bytes, dev->id);
 		goto out;
 	}
-	if (run_probes(&p, &z, &facts) < 0)
+	if (run_probes(&p, &z, &facts) < 0 || wl_access_facts_probe(dev, cache_bytes, &facts, err) < 0)
 		goto out;
 	*out = wl_facts_to_json(&facts);
 	if (!*out) {
@@ -360,8 +336,7 @@ out:
 		clReleaseMemObject(p.a);
 	if (p.b)
 		clReleaseMemObject(p.b);
-	if (p.program)
-		clReleaseProgram(p.program);
+	wl_probe_release(&p.kit);
 	return status;
 }
 

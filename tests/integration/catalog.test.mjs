@@ -204,11 +204,15 @@ test('every_family_carries_its_ceilings_and_the_binding_one', async () => {
   // The device record holds the measured facts, each saying how it was found.
   const device = (await lab.get('/api/devices')).json.devices[0];
   for (const f of ['launch_us', 'latency_ns', 'warp_interval_ns', 'local_wavefronts_per_us', 'cache_gbps', 'burst_bytes',
-    'l1_requests_per_us', 'l1_interval_ns']) {
+    'l1_requests_per_us', 'l1_interval_ns', 'dram_random_per_us', 'cache_random_per_us', 'scatter_per_us',
+    'partial_store_per_us', 'atomic_per_us']) {
     const fact = device.facts[f];
     assert.ok(fact && fact.value > 0 && fact.unit && fact.method.length > 20, `${f}: ${JSON.stringify(fact)}`);
   }
   assert.ok(device.facts.l1_requests_per_us.passes > 0 && device.facts.l1_requests_per_us.lines > 0,
     JSON.stringify(device.facts.l1_requests_per_us));
+  // A CPU has no warps: no first level the model sizes, no issue slots.
+  assert.equal(device.facts.l1_bytes, undefined);
+  assert.equal(device.facts.issue_per_ns, undefined);
   assert.equal(device.facts.version, runs.copy.device.facts.version);
 });
