@@ -2,34 +2,17 @@
  * kept as they come; wl_requests_count sorts them by group and time and
  * walks them: once for the sites' and warps' figures, once for the loads'
  * reuse (a Fenwick tree over the times of each line's latest touch counts
- * the lines a group touched since a sector's last touch), once per buffer
- * for its distinct sectors, and once matching the first group's executions
- * with the last's for how each site moves with the group. */
+ * the lines a group touched since a sector's last touch), and then across
+ * groups (request_groups.c). */
 #include "requests.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "warp_model.h"
+#include "requests_parts.h"
+#include "units.h"
 
-struct request {
-	long long k, warp;
-	int group, site, n, bytes;
-	double weight;
-	size_t at;			/* its lanes' addresses and ids in the pools */
-};
-
-struct wl_requests {
-	int lanes, nsites;
-	struct wl_request_site sites[WL_REQUEST_SITES];
-	int sampled[WL_SAMPLE_GROUPS], spread[WL_SAMPLE_GROUPS], neighbour[WL_SAMPLE_GROUPS];
-	struct request *req;
-	size_t nreq, capreq;
-	long long *addr;
-	int *lane;
-	size_t naddr, capaddr;
-};
 
 struct wl_requests *wl_requests_new(int lanes, int nsites, const struct wl_request_site *sites)
 {
@@ -130,42 +113,6 @@ static int spread_groups(const struct wl_requests *s, int *last)
 	return n;
 }
 
-/* ---- sorting helpers ---- */
-
-static int cmp_ll(const void *x, const void *y)
-{
-	long long a = *(const long long *)x, b = *(const long long *)y;
-
-	return (a > b) - (a < b);
-}
-
-/* Sort v[0..n) and keep each value once; returns how many. */
-static size_t unique(long long *v, size_t n)
-{
-	size_t count = 0;
-
-	qsort(v, n, sizeof(*v), cmp_ll);
-	for (size_t i = 0; i < n; i++)
-		if (i == 0 || v[i] != v[count - 1])
-			v[count++] = v[i];
-	return count;
-}
-
-/* Values in both sorted unique lists. */
-static size_t common(const long long *a, size_t na, const long long *b, size_t nb)
-{
-	size_t i = 0, j = 0, n = 0;
-
-	while (i < na && j < nb) {
-		if (a[i] < b[j])
-			i++;
-		else if (a[i] > b[j])
-			j++;
-		else
-			n++, i++, j++;
-	}
-	return n;
-}
 
 /* ---- a map from 64-bit keys to 64-bit values (open addressing) ---- */
 
@@ -321,195 +268,6 @@ out:
 	return rc;
 }
 
-/* The distinct sectors group g reads (store 0) or writes (1) of buffer b,
- * into set (room for cap); returns how many — scaled, where the requests
- * stand for more than were made (a sampled loop), by the touches they stand
- * for over those made: a loop that goes on touches new sectors at the pace
- * it touched them — and adds the spread group's touches to u. */
-static double group_sectors(const struct wl_requests *s, int b, int g, int store, long long *set, double share,
-			    struct wl_buffer_use *u, size_t *nset)
-{
-	long long scratch[WL_MODEL_LANES_MAX * 34];
-	double made = 0, meant = 0;
-	size_t n = 0;
-
-	for (size_t i = 0; i < s->nreq; i++) {
-		const struct request *r = &s->req[i];
-		const struct wl_request_site *st = &s->sites[r->site];
-		int k;
-
-		if (r->group != g || st->local || st->buffer != b || (st->op != WL_OP_LOAD) != store)
-			continue;
-		k = wl_model_units(s->addr + r->at, r->n, r->bytes, WL_MODEL_SECTOR, scratch);
-		memcpy(set + n, scratch, sizeof(*scratch) * (size_t)k);
-		n += (size_t)k;
-		made += k;
-		meant += k * r->weight;
-		if (s->spread[g])
-			*(store ? &u->store_sectors : &u->load_sectors) += k * r->weight * share;
-	}
-	*nset = unique(set, n);
-	return made > 0 ? (double)*nset * meant / made : 0;
-}
-
-/* Each buffer's distinct sectors per group, the cluster's, and the first's
- * and the last's in common. */
-static int buffer_walk(struct wl_requests *s, struct wl_launch_work *w, double share, int last)
-{
-	long long *set = NULL, *first = NULL, *cluster = NULL;
-	size_t cap = 0, nfirst, ncluster;
-	double first_scale = 1;
-	int rc = -1;
-
-	for (size_t i = 0; i < s->nreq; i++)
-		cap += (size_t)s->req[i].n * (size_t)((s->req[i].bytes + 31) / 32 + 1);
-	set = malloc((cap + 1) * sizeof(*set));
-	first = malloc((cap + 1) * sizeof(*first));
-	cluster = malloc((cap + 1) * sizeof(*cluster));
-	if (!set || !first || !cluster)
-		goto out;
-	for (int b = 0; b < WL_BUFFERS_MAX; b++) {
-		struct wl_buffer_use *u = &w->buffers[b];
-		int any = 0;
-
-		for (int i = 0; i < s->nsites; i++)
-			any |= !s->sites[i].local && s->sites[i].buffer == b;
-		if (!any)
-			continue;
-		nfirst = ncluster = 0;
-		for (int g = 0; g < WL_SAMPLE_GROUPS; g++) {
-			size_t n;
-			double reads, scale;
-
-			if (!s->sampled[g])
-				continue;
-			reads = group_sectors(s, b, g, 0, set, share, u, &n);
-			scale = n > 0 ? reads / (double)n : 1;
-			if (s->spread[g])
-				u->read_sectors += reads * share;
-			/* The sets compared across groups are the made requests';
-			 * what they share scales as the group's sectors do. */
-			if (g == 0 || s->neighbour[g]) {
-				memcpy(cluster + ncluster, set, n * sizeof(*set));
-				ncluster += n;
-				u->cluster_groups++;
-				u->cluster_read_sum += (double)n;
-			}
-			if (g == 0) {
-				memcpy(first, set, n * sizeof(*set));
-				nfirst = n;
-				first_scale = scale;
-			} else if (g == last) {
-				u->shared_read_sectors = (double)common(first, nfirst, set, n) * scale;
-			}
-			if (s->spread[g])
-				u->written_sectors += group_sectors(s, b, g, 1, set, share, u, &n) * share;
-		}
-		u->cluster_read_sectors = (double)unique(cluster, ncluster);
-		if (last == 0)
-			u->shared_read_sectors = (double)nfirst * first_scale;
-		if (b + 1 > w->nbuffers)
-			w->nbuffers = b + 1;
-	}
-	rc = 0;
-out:
-	free(set);
-	free(first);
-	free(cluster);
-	return rc;
-}
-
-/* An execution of a site by a work-item: its key and address. */
-struct exec {
-	long long key[4];		/* site, warp, lane, k */
-	long long addr;
-};
-
-static int by_exec(const void *x, const void *y)
-{
-	const struct exec *a = x, *b = y;
-
-	for (int i = 0; i < 4; i++)
-		if (a->key[i] != b->key[i])
-			return a->key[i] < b->key[i] ? -1 : 1;
-	return 0;
-}
-
-/* A site whose deltas (the last group's addresses less the first's, for
- * the executions both made) are not one distance for at least half of them
- * makes its buffer irregular. */
-static void irregular_site(struct wl_requests *s, struct wl_launch_work *w, int site, long long *delta, size_t nd)
-{
-	size_t best = 0, run = 0;
-
-	if (site < 0 || site >= s->nsites || s->sites[site].local || s->sites[site].buffer < 0)
-		return;
-	qsort(delta, nd, sizeof(*delta), cmp_ll);
-	for (size_t d = 0; d < nd; d++) {
-		run = d > 0 && delta[d] == delta[d - 1] ? run + 1 : 1;
-		if (run > best)
-			best = run;
-	}
-	if (2 * best < nd)
-		w->buffers[s->sites[site].buffer].irregular = 1;
-}
-
-/* Whether each site's addresses in the last group are the first group's
- * moved by one distance. */
-static int regularity_walk(struct wl_requests *s, struct wl_launch_work *w, int last)
-{
-	struct exec *e[2] = { NULL, NULL };
-	size_t n[2] = { 0, 0 }, cap = s->naddr;
-	long long *delta = NULL, last_site = -1;
-	int rc = -1;
-
-	if (cap == 0 || last == 0)
-		return 0;
-	e[0] = malloc(cap * sizeof(*e[0]));
-	e[1] = malloc(cap * sizeof(*e[1]));
-	delta = malloc(cap * sizeof(*delta));
-	if (!e[0] || !e[1] || !delta)
-		goto out;
-	for (size_t i = 0; i < s->nreq; i++) {
-		const struct request *r = &s->req[i];
-		int x = r->group == 0 ? 0 : r->group == last ? 1 : -1;
-
-		if (x < 0 || s->sites[r->site].local)
-			continue;
-		for (int j = 0; j < r->n; j++)
-			e[x][n[x]++] = (struct exec){ { r->site, r->warp, s->lane[r->at + (size_t)j], r->k },
-						      s->addr[r->at + (size_t)j] };
-	}
-	qsort(e[0], n[0], sizeof(*e[0]), by_exec);
-	qsort(e[1], n[1], sizeof(*e[1]), by_exec);
-	/* One merge: the executions both groups made, a site's together. */
-	for (size_t i = 0, j = 0, nd = 0; i <= n[0];) {
-		int end = i == n[0] || j == n[1];
-		long long site = end ? -1 : e[0][i].key[0];
-		int c = end ? 0 : by_exec(&e[0][i], &e[1][j]);
-
-		if (nd > 0 && (end || (c == 0 && site != last_site))) {
-			irregular_site(s, w, (int)last_site, delta, nd);
-			nd = 0;
-		}
-		if (end)
-			break;
-		if (c < 0) {
-			i++;
-		} else if (c > 0) {
-			j++;
-		} else {
-			last_site = site;
-			delta[nd++] = e[1][j++].addr - e[0][i++].addr;
-		}
-	}
-	rc = 0;
-out:
-	free(e[0]);
-	free(e[1]);
-	free(delta);
-	return rc;
-}
 
 /* The sectors store request r writes in part (fewer than 32 of their bytes). */
 static int partial_sectors(const struct wl_requests *s, const struct request *r)
@@ -643,7 +401,7 @@ int wl_requests_count(struct wl_requests *s, struct wl_site_figures *sites, stru
 
 	qsort(s->req, s->nreq, sizeof(*s->req), by_time);
 	if (site_walk(s, sites, w, slot, share) < 0 || reuse_walk(s, w, slot, share) < 0 ||
-	    buffer_walk(s, w, share, last) < 0 || regularity_walk(s, w, last) < 0) {
+	    wl_requests_buffers(s, w, share, last) < 0 || wl_requests_regularity(s, w, last) < 0) {
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		return -1;
 	}

@@ -15,13 +15,8 @@
 
 #include "access_model.h"
 #include "ceilings.h"
+#include "units.h"
 
-#define WL_MODEL_SECTOR 32
-#define WL_MODEL_LINE 128
-#define WL_MODEL_BURST 64		/* DRAM moves sectors in pairs */
-#define WL_MODEL_BANKS 32
-#define WL_MODEL_BANK_BYTES 4
-#define WL_MODEL_LANES_MAX 64		/* NVIDIA's warps are 32, AMD's wavefronts 64 */
 #define WL_MODEL_GROUP_MAX 4096		/* work-items of the simulated group */
 #define WL_MODEL_SAMPLE 64		/* warp requests simulated per access (at least one iteration) */
 #define WL_MODEL_TRIPS_MAX (1LL << 22)	/* a loop nest longer than this is refused */
@@ -57,18 +52,6 @@ struct wl_prediction {
 	 * ceilings are made of. */
 	struct wl_launch_work work;
 };
-
-/* The rules one warp request is counted by, shared with the traced model
- * (trace_model.h): n lanes' byte addresses addr, each of an element of bytes.
- * scratch holds at least n * (bytes / unit + 2) values. */
-/* The distinct units of size unit (a sector, a line, a bank word) the ranges
- * [addr, addr + bytes) cover. */
-int wl_model_units(const long long *addr, int n, int bytes, int unit, long long *scratch);
-/* The passes a local request takes over the fewest it could: the most
- * distinct words in one bank over the banks' share of all distinct words. */
-double wl_model_conflict_degree(const long long *addr, int n, int bytes, long long *scratch);
-/* Distinct addresses times bytes: what the request asks for. */
-double wl_model_useful_bytes(const long long *addr, int n, int bytes, long long *scratch);
 
 /* Count access figures f (of local memory, else global) into the variant's
  * p: the worst global access's sectors, the worst local conflict, the
