@@ -136,10 +136,13 @@ int wl_ceilings_compute(const struct wl_device_model *d, const struct wl_launch_
 	resident = d->compute_units * d->resident_warps;
 	out->waves = resident > 0 ? ceil(out->warps / resident) : 1;
 	if (d->warp_interval_ns > 0) {
-		double hits = d->l1_interval_ns > 0 ? t->hit_requests : 0;
+		/* Each request takes a warp's pace for every WL_PACE_BYTES it
+		 * asks; one the first level serves, its pace there. */
+		double paced = w->paced_requests > 0 ? w->paced_requests : w->global_requests;
+		double hits = d->l1_interval_ns > 0 && w->global_requests > 0 ? paced * t->hit_requests / w->global_requests : 0;
 
-		out->ms[WL_CEIL_LATENCY] = out->waves * ((w->global_requests - hits) * d->warp_interval_ns +
-							 hits * d->l1_interval_ns) / warps_per_group / 1e6;
+		out->ms[WL_CEIL_LATENCY] = out->waves * ((paced - hits) * d->warp_interval_ns + hits * d->l1_interval_ns) /
+					   warps_per_group / 1e6;
 	}
 	if (d->barrier_ns > 0 && w->barriers > 0 && d->compute_units > 0) {
 		double per_unit = floor(d->resident_warps / warps_per_group);

@@ -46,11 +46,12 @@ struct work_count {
 	double sectors, local_requests;
 };
 
-static void count_work(const struct wl_prediction *p, double footprint, struct work_count *out)
+static void count_work(const struct wl_prediction *p, double footprint, int hot, struct work_count *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->w = p->work;
 	out->w.footprint_bytes = footprint;
+	out->w.warm = hot;
 	out->sectors = p->work.moved_bytes / WL_MODEL_SECTOR;
 	out->local_requests = p->work.local_requests;
 }
@@ -101,7 +102,7 @@ json_t *wl_predict_point(const struct wl_point_in *in)
 	int ceiled;
 	json_t *o;
 
-	count_work(p, in->footprint, &count);
+	count_work(p, in->footprint, in->hot, &count);
 	ceiled = in->device && wl_ceilings_compute(in->device, &count.w, &c) == 0;
 	if (ceiled) {
 		timed = 1;

@@ -22,6 +22,7 @@ struct wl_point_in {
 	double copy_gbps;			/* the device's copy ceiling, 0: unknown */
 	const struct wl_device_model *device;	/* NULL: no measured facts, the copy ceiling alone */
 	double footprint;			/* the point's buffers, bytes (0: unknown) */
+	int hot;				/* timed hot: launches back to back, no flush */
 	const struct wl_model *declared;	/* the declaration p was simulated from; NULL: a trace's */
 	const struct wl_model *causes;		/* the catalog's departure causes, or NULL */
 	const struct wl_prediction *p;		/* one work-group's counts at the point */

@@ -49,8 +49,9 @@ static size_t common(const long long *a, size_t na, const long long *b, size_t n
  * for over those made: a loop that goes on touches new sectors at the pace
  * it touched them — and adds the spread group's touches to u. */
 static double group_sectors(const struct wl_requests *s, int b, int g, int store, long long *set, double share,
-			    struct wl_buffer_use *u, size_t *nset)
+			    struct wl_buffer_use *u, size_t *nset, double *bursts)
 {
+	size_t pairs = 0;
 	long long scratch[WL_MODEL_LANES_MAX * 34];
 	double made = 0, meant = 0;
 	size_t n = 0;
@@ -71,6 +72,10 @@ static double group_sectors(const struct wl_requests *s, int b, int g, int store
 			*(store ? &u->store_sectors : &u->load_sectors) += k * r->weight * share;
 	}
 	*nset = unique(set, n);
+	/* The distinct 64-byte bursts they lie in (sorted: pairs change in order). */
+	for (size_t i = 0; i < *nset; i++)
+		pairs += i == 0 || set[i] / 2 != set[i - 1] / 2;
+	*bursts = made > 0 ? (double)pairs * meant / made : 0;
 	return made > 0 ? (double)*nset * meant / made : 0;
 }
 
@@ -99,14 +104,16 @@ int wl_requests_buffers(struct wl_requests *s, struct wl_launch_work *w, double 
 		nfirst = ncluster = 0;
 		for (int g = 0; g < WL_SAMPLE_GROUPS; g++) {
 			size_t n;
-			double reads, scale;
+			double reads, scale, bursts;
 
 			if (!s->sampled[g])
 				continue;
-			reads = group_sectors(s, b, g, 0, set, share, u, &n);
+			reads = group_sectors(s, b, g, 0, set, share, u, &n, &bursts);
 			scale = n > 0 ? reads / (double)n : 1;
-			if (s->spread[g])
+			if (s->spread[g]) {
 				u->read_sectors += reads * share;
+				u->read_bursts += bursts * share;
+			}
 			/* The sets compared across groups are the made requests';
 			 * what they share scales as the group's sectors do. */
 			if (g == 0 || s->neighbour[g]) {
@@ -122,8 +129,10 @@ int wl_requests_buffers(struct wl_requests *s, struct wl_launch_work *w, double 
 			} else if (g == last) {
 				u->shared_read_sectors = (double)common(first, nfirst, set, n) * scale;
 			}
-			if (s->spread[g])
-				u->written_sectors += group_sectors(s, b, g, 1, set, share, u, &n) * share;
+			if (s->spread[g]) {
+				u->written_sectors += group_sectors(s, b, g, 1, set, share, u, &n, &bursts) * share;
+				u->written_bursts += bursts * share;
+			}
 		}
 		u->cluster_read_sectors = (double)unique(cluster, ncluster);
 		if (last == 0)

@@ -305,7 +305,7 @@ static int site_walk(struct wl_requests *s, struct wl_site_figures *sites, struc
 		     double share)
 {
 	long long scratch[WL_MODEL_LANES_MAX * 34], warps = 0;
-	double sums[WL_REQUEST_SITES][6];
+	double sums[WL_REQUEST_SITES][7];
 	double *warp_global = NULL, *warp_local = NULL;
 
 	memset(sums, 0, sizeof(sums));
@@ -323,7 +323,7 @@ static int site_walk(struct wl_requests *s, struct wl_site_figures *sites, struc
 		const struct request *r = &s->req[i];
 		const struct wl_request_site *st = &s->sites[r->site];
 		const long long *a = s->addr + r->at;
-		double *x = sums[r->site], q = r->weight * share;
+		double *x = sums[r->site], q = r->weight * share, useful;
 		size_t at = (size_t)(r->group * warps + r->warp);
 
 		*(st->local ? &warp_local[at] : &warp_global[at]) += r->weight;
@@ -342,7 +342,9 @@ static int site_walk(struct wl_requests *s, struct wl_site_figures *sites, struc
 		x[1] += q * wl_model_units(a, r->n, r->bytes, WL_MODEL_SECTOR, scratch);
 		x[2] += q * wl_model_units(a, r->n, r->bytes, WL_MODEL_LINE, scratch);
 		x[3] += q * wl_model_units(a, r->n, r->bytes, WL_MODEL_BURST, scratch);
-		x[4] += q * wl_model_useful_bytes(a, r->n, r->bytes, scratch);
+		useful = wl_model_useful_bytes(a, r->n, r->bytes, scratch);
+		x[4] += q * useful;
+		x[6] += q * (useful > WL_PACE_BYTES ? useful / WL_PACE_BYTES : 1);
 	}
 	for (long long k = 0; k < warps * WL_SAMPLE_GROUPS; k++) {
 		if (warp_global[k] > w->max_warp_requests)
@@ -376,6 +378,7 @@ static int site_walk(struct wl_requests *s, struct wl_site_figures *sites, struc
 			continue;
 		}
 		w->global_requests += x[0];
+		w->paced_requests += x[6];
 		w->moved_bytes += x[1] * WL_MODEL_SECTOR;
 		w->burst_bytes += x[3] * WL_MODEL_BURST;
 		if (st->op == WL_OP_STORE) {

@@ -29,7 +29,7 @@ struct reader {
 	/* The sampled groups: which are spread over the grid and which are
 	 * the first's neighbours (a trace without them has the first alone),
 	 * the barriers each crossed and each one's work-items' instructions. */
-	int ngroups, spread[WL_SAMPLE_GROUPS], neighbour[WL_SAMPLE_GROUPS];
+	int ngroups, spread[WL_SAMPLE_GROUPS], neighbour[WL_SAMPLE_GROUPS], seen[WL_SAMPLE_GROUPS];
 	long long barriers[WL_SAMPLE_GROUPS];
 	long long *instructions;	/* [group * ninstr + work-item] */
 	long long ninstr;
@@ -144,6 +144,7 @@ static int parse_line(const char *line, struct reader *r, struct wl_trace_figure
 			return -1;
 		r->spread[a] = v[0] != 0;
 		r->neighbour[a] = v[1] != 0;
+		r->seen[a] = 1;
 		if (a + 1 > r->ngroups)
 			r->ngroups = (int)a + 1;
 		return 0;
@@ -156,6 +157,8 @@ static int parse_line(const char *line, struct reader *r, struct wl_trace_figure
 		return parse_instructions(line, r, out);
 	case 'T':
 		return sscanf(line, "T %lld %lld", &a, &out->dropped) == 2 ? 0 : -1;
+	case 'P':
+		return sscanf(line, "P %lld", &a) == 1 && a >= 0 ? (out->groups_sampled = (int)a, 0) : -1;
 	}
 	return -1;
 }
@@ -320,6 +323,9 @@ static int parse(const char *text, size_t len, struct reader *r, struct wl_trace
 		size_t n = (size_t)((nl ? nl : end) - p);
 		int got;
 
+		/* A trace stopped by its budget may end in a line half written. */
+		if (!nl)
+			break;
 		line++;
 		snprintf(buf, sizeof(buf), "%.*s", (int)(n < sizeof(buf) - 1 ? n : sizeof(buf) - 1), p);
 		p = nl ? nl + 1 : end;
@@ -381,6 +387,8 @@ int wl_trace_count(const char *text, size_t len, int lanes, struct wl_trace_figu
 	q = wl_requests_new(lanes, out->nsites, kinds);
 	for (int g = 1; q && g < r.ngroups; g++)
 		wl_requests_group(q, g, r.spread[g], r.neighbour[g]);
+	for (int g = 0; g < r.ngroups; g++)
+		out->groups_traced += r.seen[g];
 	if (!q || feed(&r, out, q) < 0 || wl_requests_count(q, figures, &out->total.work, err) < 0) {
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		goto out;

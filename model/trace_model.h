@@ -46,6 +46,8 @@ struct wl_trace_figures {
 	 * barriers, instructions and buffers; its per-access array is not used. */
 	struct wl_prediction total;
 	long long records, dropped;	/* accesses recorded, and past the plugin's limit */
+	int groups_sampled;		/* the work-groups the plugin chose (0: an older trace) */
+	int groups_traced;		/* those whose lines the trace holds: fewer where its budget ran out */
 };
 
 /* Read the trace text[0..len) and count it for warps of lanes (1..64)

@@ -16,7 +16,9 @@
  *   holds of the buffer;
  * - DRAM: the sectors it reads and writes, a buffer read at random apart
  *   (each sector a burst of its own, at the rate measured for that) from
- *   the streamed ones (in whole bursts, at the copy ceiling).
+ *   the streamed ones (in whole bursts, at the copy ceiling); nothing where
+ *   the launch is timed hot and all it touches fits the last level (the
+ *   launch before left it there).
  * The same figures are what the hardware's counters count (CUPTI's DRAM
  * bytes and the last level's hit rate), so a run with counters checks them. */
 #ifndef WL_TRAFFIC_H

@@ -45,6 +45,11 @@ struct wl_first_level {
 	double reuse[WL_REUSE_BUCKETS];
 };
 
+/* The bytes a warp asks of one request in the probe that measures a warp's
+ * pace (its warp_interval_ns: 32 lanes of a float each): a request asking
+ * more takes as many of those intervals as it asks that many bytes. */
+#define WL_PACE_BYTES 128.0
+
 #define WL_LAUNCH_LOADS 8	/* load sites counted one by one; the rest in the last */
 #define WL_BUFFERS_MAX 16	/* global buffers told apart */
 
@@ -55,6 +60,7 @@ struct wl_first_level {
 struct wl_buffer_use {
 	double bytes;			/* its size, 0: unknown */
 	double read_sectors, written_sectors;	/* distinct, one group */
+	double read_bursts, written_bursts;	/* the distinct 64-byte bursts they lie in */
 	double load_sectors, store_sectors;	/* what its loads and stores ask of it (weighted touches) */
 	double cluster_groups;		/* the first group and its neighbours sampled */
 	double cluster_read_sectors;	/* the distinct sectors they read together */
@@ -68,6 +74,7 @@ struct wl_launch_work {
 	double groups, items;		/* work-groups, work-items in one */
 	double global_requests;		/* warp requests to global memory, one group */
 	double max_warp_requests;	/* the busiest warp's of the sampled groups' */
+	double paced_requests;		/* the global requests in the warp pace's own: each WL_PACE_BYTES asked (at least one) */
 	double local_requests;		/* warp requests to local memory, one group */
 	double max_warp_local;		/* the busiest warp's */
 	double atomic_requests;		/* global atomic requests, one group */
@@ -79,6 +86,7 @@ struct wl_launch_work {
 	double barriers;		/* barriers one group crosses */
 	double warp_instructions;	/* instructions its warps execute, one group (0: unknown) */
 	int stores_in_loops;		/* a work-item stores more than once: its loads wait for the stores before them */
+	int warm;			/* timed hot: each launch finds in the last level what the one before left */
 	double footprint_bytes;		/* the point's buffers (the catalog's memory formula), 0: unknown */
 	int nloads;
 	struct wl_first_level loads[WL_LAUNCH_LOADS];

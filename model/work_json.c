@@ -14,7 +14,7 @@ static const struct {
 } scalars[] = {
 	{ "groups", AT(groups) }, { "items", AT(items) }, { "global_requests", AT(global_requests) },
 	{ "atomic_lanes", AT(atomic_lanes) }, { "partial_store_sectors", AT(partial_store_sectors) },
-	{ "max_warp_requests", AT(max_warp_requests) }, { "local_requests", AT(local_requests) },
+	{ "max_warp_requests", AT(max_warp_requests) }, { "paced_requests", AT(paced_requests) }, { "local_requests", AT(local_requests) },
 	{ "max_warp_local", AT(max_warp_local) }, { "atomic_requests", AT(atomic_requests) },
 	{ "moved_bytes", AT(moved_bytes) }, { "burst_bytes", AT(burst_bytes) },
 	{ "store_moved_bytes", AT(store_moved_bytes) }, { "store_burst_bytes", AT(store_burst_bytes) },
@@ -31,6 +31,8 @@ static const struct {
 	{ "bytes", offsetof(struct wl_buffer_use, bytes) },
 	{ "read_sectors", offsetof(struct wl_buffer_use, read_sectors) },
 	{ "written_sectors", offsetof(struct wl_buffer_use, written_sectors) },
+	{ "read_bursts", offsetof(struct wl_buffer_use, read_bursts) },
+	{ "written_bursts", offsetof(struct wl_buffer_use, written_bursts) },
 	{ "load_sectors", offsetof(struct wl_buffer_use, load_sectors) },
 	{ "store_sectors", offsetof(struct wl_buffer_use, store_sectors) },
 	{ "cluster_groups", offsetof(struct wl_buffer_use, cluster_groups) },

@@ -5,10 +5,13 @@
 // and the WL_NEIGHBOURS groups after the first — and calls this plugin for
 // every load, store and atomic with the work-item that made it, every
 // barrier a work-group crosses and every instruction a work-item executes.
-// It writes them, as text, to the file WARPLAB_TRACE_OUT when the launch
-// ends, so the file holds the last launch: the tracer launches the traced
-// kernel last, once, after its inputs are made.
+// It writes them, as text, to the file WARPLAB_TRACE_OUT, a work-group's
+// lines as soon as it completes, so that a trace stopped by its budget
+// still holds the groups that ran (the first one first, the last second);
+// the file holds the last launch: the tracer launches the traced kernel
+// last, once, after its inputs are made.
 //   L <dims> <groups x y z> <local x y z>           the launch
+//   P <groups>                                     the groups sampled
 //   M <address> <bytes>                            a global buffer
 //   G <g> <linear group id> <spread> <neighbour>   sampled group g (0 the
 //                                                  first): spread 1 for the
@@ -42,6 +45,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <fcntl.h>
+#include <string>
+#include <unistd.h>
 #include <map>
 #include <tuple>
 #include <utility>
@@ -111,16 +117,30 @@ public:
 		m_count.clear();
 		m_accesses.clear();
 		m_dropped = 0;
+		m_written_sites = 0;
+		m_kept = 0;
 		choose(const_cast<oclgrind::KernelInvocation *>(invocation));
 		items = m_local.x * m_local.y * m_local.z;
 		m_barriers.assign(m_sample.size(), 0);
 		m_instructions.assign(m_sample.size() * items, 0);
+		begin_file();
 	}
 
 	void kernelEnd(const oclgrind::KernelInvocation *) override
 	{
 		m_active = false;
-		write();
+		append("T " + std::to_string(m_kept) + " " + std::to_string(m_dropped) + "\n");
+		if (m_fd >= 0)
+			close(m_fd);
+		m_fd = -1;
+	}
+
+	void workGroupComplete(const oclgrind::WorkGroup *group) override
+	{
+		int g = m_active ? which(group->getGroupID()) : -1;
+
+		if (g >= 0)
+			flush_group((size_t)g);
 	}
 
 	void memoryAllocated(const oclgrind::Memory *memory, size_t address, size_t size, cl_mem_flags,
@@ -195,8 +215,17 @@ private:
 		std::sort(linear.begin(), linear.end());
 		linear.erase(std::unique(linear.begin(), linear.end()), linear.end());
 		m_sample = linear;
-		std::vector<oclgrind::Size3> groups;
+		// Run the first, then the last, then the rest spread over the
+		// grid, then the neighbours: a trace cut short keeps the most.
+		std::vector<size_t> order(m_spread.begin(), m_spread.end());
+		if (order.size() > 1)
+			std::rotate(order.begin() + 1, order.end() - 1, order.end());
+		order.erase(std::unique(order.begin(), order.end()), order.end());
 		for (size_t l : linear)
+			if (std::find(order.begin(), order.end(), l) == order.end())
+				order.push_back(l);
+		std::vector<oclgrind::Size3> groups;
+		for (size_t l : order)
 			groups.push_back(oclgrind::Size3(l % m_groups.x, (l / m_groups.x) % m_groups.y,
 							 l / (m_groups.x * m_groups.y)));
 		invocation->*member(WorkGroupsOf()) = groups;
@@ -264,40 +293,81 @@ private:
 		m_accesses.push_back(Access{ (size_t)g, site, linear, k, address, size });
 	}
 
-	void write()
+	// Write text in one call (a kill between calls loses whole lines only).
+	void append(const std::string &text)
+	{
+		size_t done = 0;
+
+		while (m_fd >= 0 && done < text.size()) {
+			ssize_t n = ::write(m_fd, text.data() + done, text.size() - done);
+
+			if (n <= 0)
+				return;
+			done += (size_t)n;
+		}
+	}
+
+	void begin_file()
 	{
 		const char *path = getenv("WARPLAB_TRACE_OUT");
-		FILE *f = path ? fopen(path, "w") : nullptr;
+		char line[160];
+		std::string head;
+
+		m_fd = path ? open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600) : -1;
+		snprintf(line, sizeof(line), "L %zu %zu %zu %zu %zu %zu %zu\nP %zu\n", m_dims, m_groups.x, m_groups.y,
+			 m_groups.z, m_local.x, m_local.y, m_local.z, m_sample.size());
+		head = line;
+		for (const auto &b : m_buffers) {
+			snprintf(line, sizeof(line), "M %zu %zu\n", b.first, b.second);
+			head += line;
+		}
+		append(head);
+	}
+
+	// Sampled group g completed: its lines, after any site found since.
+	void flush_group(size_t g)
+	{
 		static const char *const ops[] = { "load", "store", "atomic" };
-
-		if (!f)
-			return;
-		fprintf(f, "L %zu %zu %zu %zu %zu %zu %zu\n", m_dims, m_groups.x, m_groups.y, m_groups.z, m_local.x,
-			m_local.y, m_local.z);
-		for (const auto &b : m_buffers)
-			fprintf(f, "M %zu %zu\n", b.first, b.second);
-		for (size_t g = 0; g < m_sample.size(); g++)
-			fprintf(f, "G %zu %zu %d %d\n", g, m_sample[g],
-				std::binary_search(m_spread.begin(), m_spread.end(), m_sample[g]) ? 1 : 0,
-				m_sample[g] >= 1 && m_sample[g] <= WL_NEIGHBOURS ? 1 : 0);
-		for (size_t i = 0; i < m_sites.size(); i++)
-			fprintf(f, "S %zu %u %s %s\n", i, m_sites[i].line, ops[m_sites[i].op],
-				m_sites[i].space ? "local" : "global");
-		for (const Access &a : m_accesses)
-			fprintf(f, "A %zu %zu %zu %zu %zu %zu\n", a.group, a.site, a.local_id, a.k, a.address, a.bytes);
-		for (const auto &c : m_count)
-			if (c.second > m_per_item)
-				fprintf(f, "N %zu %zu %zu %zu\n", std::get<0>(c.first), std::get<1>(c.first),
-					std::get<2>(c.first), c.second);
 		size_t items = m_local.x * m_local.y * m_local.z;
+		char line[200];
+		std::string block;
 
-		for (size_t g = 0; g < m_barriers.size(); g++)
-			fprintf(f, "B %zu %zu\n", g, m_barriers[g]);
-		for (size_t i = 0; i < m_instructions.size(); i++)
-			if (m_instructions[i])
-				fprintf(f, "I %zu %zu %zu\n", i / items, i % items, m_instructions[i]);
-		fprintf(f, "T %zu %zu\n", m_accesses.size(), m_dropped);
-		fclose(f);
+		for (; m_written_sites < m_sites.size(); m_written_sites++) {
+			const Site &st = m_sites[m_written_sites];
+
+			snprintf(line, sizeof(line), "S %zu %u %s %s\n", m_written_sites, st.line, ops[st.op],
+				 st.space ? "local" : "global");
+			block += line;
+		}
+		for (const Access &a : m_accesses) {
+			snprintf(line, sizeof(line), "A %zu %zu %zu %zu %zu %zu\n", a.group, a.site, a.local_id, a.k,
+				 a.address, a.bytes);
+			block += line;
+		}
+		m_kept += m_accesses.size();
+		m_accesses.clear();
+		for (auto c = m_count.begin(); c != m_count.end();) {
+			if (std::get<0>(c->first) != g) {
+				++c;
+				continue;
+			}
+			if (c->second > m_per_item) {
+				snprintf(line, sizeof(line), "N %zu %zu %zu %zu\n", g, std::get<1>(c->first),
+					 std::get<2>(c->first), c->second);
+				block += line;
+			}
+			c = m_count.erase(c);
+		}
+		for (size_t i = 0; i < items; i++)
+			if (m_instructions[g * items + i]) {
+				snprintf(line, sizeof(line), "I %zu %zu %zu\n", g, i, m_instructions[g * items + i]);
+				block += line;
+			}
+		snprintf(line, sizeof(line), "B %zu %zu\nG %zu %zu %d %d\n", g, m_barriers[g], g, m_sample[g],
+			 std::binary_search(m_spread.begin(), m_spread.end(), m_sample[g]) ? 1 : 0,
+			 m_sample[g] >= 1 && m_sample[g] <= WL_NEIGHBOURS ? 1 : 0);
+		block += line;
+		append(block);
 	}
 
 	unsigned long long m_max, m_per_item;
@@ -312,7 +382,8 @@ private:
 	std::vector<size_t> m_sample, m_spread;	// linear group ids, sorted
 	std::vector<size_t> m_barriers;		// per sampled group
 	std::vector<size_t> m_instructions;	// per sampled group and work-item
-	size_t m_dropped = 0;
+	size_t m_dropped = 0, m_kept = 0, m_written_sites = 0;
+	int m_fd = -1;
 };
 } // namespace
 

@@ -34,8 +34,8 @@
 #include "request.h"
 #include "source.h"
 #include "trace_model.h"
+#include "trace_json.h"
 #include "warp_model.h"
-#include "work_json.h"
 
 #define OCLGRIND_RUNTIME "/usr/lib/oclgrind/liboclgrind-rt.so"
 
@@ -269,45 +269,6 @@ out:
 	return rc;
 }
 
-static json_t *figures_json(const struct wl_site_figures *f, int local)
-{
-	double moved = f->sectors_per_request * WL_MODEL_SECTOR;
-
-	if (local)
-		return json_pack("{s:f, s:f}", "requests", f->requests, "conflict_degree", f->bank_degree);
-	return json_pack("{s:f, s:f, s:f, s:f}", "requests", f->requests, "sectors_per_request",
-			 f->sectors_per_request, "lines_per_request", f->lines_per_request, "efficiency",
-			 moved > 0 ? f->useful_per_request / moved : 0);
-}
-
-/* {"sites": [...], "efficiency", "sectors_per_request", "conflict_degree",
- * "records", "dropped", "launch": {"dims", "groups", "local"}, "work": what
- * one work-group asks (work_json.h)}. */
-static json_t *traced_json(const struct wl_trace_figures *tr)
-{
-	static const char *const ops[] = { "load", "store", "atomic" };
-	const struct wl_prediction *t = &tr->total;
-	json_t *sites = json_array();
-
-	for (int i = 0; sites && i < tr->nsites; i++) {
-		const struct wl_trace_site *s = &tr->sites[i];
-		json_t *o = figures_json(&s->figures, s->local);
-
-		json_object_set_new(o, "line", json_integer(s->line));
-		json_object_set_new(o, "op", json_string(ops[s->op]));
-		json_object_set_new(o, "space", json_string(s->local ? "local" : "global"));
-		json_array_append_new(sites, o);
-	}
-	return json_pack("{s:o, s:o, s:o, s:o, s:I, s:I, s:{s:i, s:[I, I, I], s:[I, I, I]}, s:o}", "sites", sites,
-			 "efficiency", t->has_global ? json_real(t->efficiency) : json_null(), "sectors_per_request",
-			 t->has_global ? json_real(t->sectors_per_request) : json_null(),
-			 "conflict_degree", t->has_local ? json_real(t->conflict_degree) : json_null(),
-			 "records", (json_int_t)tr->records, "dropped", (json_int_t)tr->dropped,
-			 "launch", "dims", tr->dims, "groups", (json_int_t)tr->groups[0], (json_int_t)tr->groups[1],
-			 (json_int_t)tr->groups[2], "local", (json_int_t)tr->local[0], (json_int_t)tr->local[1],
-			 (json_int_t)tr->local[2], "work", wl_work_to_json(&t->work));
-}
-
 /* The declared prediction at the same point, or null where none is declared. */
 static json_t *declared_json(const struct traced *t)
 {
@@ -325,32 +286,20 @@ static json_t *declared_json(const struct traced *t)
 }
 
 /* The traced run itself, under Oclgrind: prints the JSON. */
+/* The traced run itself, under Oclgrind: the kernel launched once at the
+ * point while the plugin writes the trace to WARPLAB_TRACE_OUT. */
 static int traced_run(const struct runner_config *cfg, const char *spec, struct wl_error *err)
 {
 	struct wl_catalog *cat = NULL;
 	struct wl_cl_devices devs = { 0 };
 	struct wl_program_cache *programs = NULL;
 	struct traced t = { 0 };
-	struct wl_trace_figures *tr = calloc(1, sizeof(*tr));
-	const char *out_path = getenv("WARPLAB_TRACE_OUT");
-	char path[4096], where[256], *text = NULL;
-	size_t len = 0;
-	FILE *f = NULL;
-	json_t *o;
+	char path[4096];
 	int rc = -1;
 
 	snprintf(path, sizeof(path), "%s/catalog.json", cfg->kernels);
-	if (!tr || wl_catalog_load(path, &cat, err) < 0 || plan(cat, cfg->kernels, spec, &t, err) < 0)
-		goto out;
-	/* A point whose buffers alone pass the budget is not tried. */
-	if (wl_variant_cost(t.exp, &t.rv.def, WL_COST_MEMORY, t.pts.values) > (double)cfg->trace_memory) {
-		wl_error_set(err, WL_ERR_CONFIG,
-			     "not traced: the point needs %.0f MiB of buffers, past the trace's memory budget of %ld MiB",
-			     wl_variant_cost(t.exp, &t.rv.def, WL_COST_MEMORY, t.pts.values) / (1 << 20),
-			     cfg->trace_memory >> 20);
-		goto out;
-	}
-	if (wl_cl_devices_find(NULL, NULL, &devs, err) < 0)
+	if (wl_catalog_load(path, &cat, err) < 0 || plan(cat, cfg->kernels, spec, &t, err) < 0 ||
+	    wl_cl_devices_find(NULL, NULL, &devs, err) < 0)
 		goto out;
 	if (devs.count == 0) {
 		wl_error_set(err, WL_ERR_CONFIG, "Oclgrind shows no device");
@@ -365,32 +314,8 @@ static int traced_run(const struct runner_config *cfg, const char *spec, struct 
 	if (!programs || wl_cl_device_open(&devs.list[0], err) < 0 ||
 	    run_once(&t, &devs.list[0], programs, err) < 0)
 		goto out;
-	f = fopen(out_path, "r");
-	if (!f || getdelim(&text, &len, '\0', f) < 0) {
-		wl_error_set(err, WL_ERR_INTERNAL, "the simulator wrote no trace");
-		goto out;
-	}
-	if (wl_trace_count(text, strlen(text), t.lanes, tr, err) < 0)
-		goto out;
-	wl_point_text(t.exp, t.pts.values, where, sizeof(where));
-	o = json_pack("{s:s, s:s, s:s, s:i, s:o, s:o}", "experiment", t.exp->id, "variant",
-		      t.rv.name, "point", where, "lanes", t.lanes,
-		      "traced", traced_json(tr), "declared", declared_json(&t));
-	if (!o || json_dumpf(o, stdout, JSON_COMPACT) < 0) {
-		json_decref(o);
-		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
-		goto out;
-	}
-	putchar('\n');
-	json_decref(o);
 	rc = 0;
 out:
-	if (f)
-		fclose(f);
-	if (out_path)
-		unlink(out_path);
-	free(text);
-	free(tr);
 	traced_free(&t);
 	wl_program_cache_free(programs);
 	wl_cl_devices_free(&devs);
@@ -399,9 +324,10 @@ out:
 }
 
 /* Run the traced process under cfg's budget: its address space and CPU
- * time limited, and killed when its wall time runs out. Returns its exit
- * status, or 1 with the reason said. */
-static int supervise_traced(const struct runner_config *cfg, char **argv, const char *out)
+ * time limited, and killed when its wall time runs out. Returns 0 when it
+ * ended well, 2 when its budget stopped it (why says how), else 1 with the
+ * reason said. */
+static int supervise_traced(const struct runner_config *cfg, char **argv, const char *out, char *why, size_t len)
 {
 	double deadline = wl_monotonic_s() + (double)cfg->trace_seconds;
 	struct wl_error err;
@@ -432,19 +358,91 @@ static int supervise_traced(const struct runner_config *cfg, char **argv, const 
 		if (wl_monotonic_s() > deadline) {
 			kill(pid, SIGKILL);
 			waitpid(pid, &status, 0);
-			wl_log_error("--trace: not traced: the simulation ran past its %ld s budget",
-				     cfg->trace_seconds);
-			return 1;
+			snprintf(why, len, "the simulation ran past its %ld s budget", cfg->trace_seconds);
+			return 2;
 		}
 		usleep(20000);
 	}
 	if (WIFSIGNALED(status)) {
-		wl_log_error("--trace: not traced: the simulation %s",
-			     WTERMSIG(status) == SIGXCPU ? "ran past its CPU budget" :
-							   "was killed (past its memory budget?)");
-		return 1;
+		snprintf(why, len, "the simulation %s", WTERMSIG(status) == SIGXCPU ? "ran past its CPU budget" :
+							 "was killed (past its memory budget?)");
+		return 2;
 	}
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+/* Count the trace at out for t and print its figures' JSON; cut says why
+ * it holds fewer groups than were sampled (NULL: it holds them all). -1
+ * with err where it holds no group (a trace cut before its first). */
+static int count_trace(const struct traced *t, const char *out, const char *cut, struct wl_error *err)
+{
+	struct wl_trace_figures *tr = calloc(1, sizeof(*tr));
+	char where[256], *text = NULL;
+	size_t len = 0;
+	FILE *f = fopen(out, "r");
+	json_t *o;
+	int rc = -1;
+
+	if (!tr || !f || getdelim(&text, &len, '\0', f) < 0) {
+		wl_error_set(err, WL_ERR_INTERNAL, "the simulator wrote no trace");
+		goto out;
+	}
+	if (wl_trace_count(text, strlen(text), t->lanes, tr, err) < 0)
+		goto out;
+	if (tr->groups_traced == 0) {
+		wl_error_set(err, WL_ERR_INTERNAL, "not traced: %s", cut ? cut : "the simulator traced no work-group");
+		goto out;
+	}
+	wl_point_text(t->exp, t->pts.values, where, sizeof(where));
+	o = json_pack("{s:s, s:s, s:s, s:i, s:o, s:o, s:{s:i, s:i, s:o}}", "experiment", t->exp->id, "variant",
+		      t->rv.name, "point", where, "lanes", t->lanes, "traced", wl_traced_json(tr), "declared",
+		      declared_json(t), "groups", "sampled", tr->groups_sampled, "traced", tr->groups_traced,
+		      "cut", cut ? json_string(cut) : json_null());
+	if (!o || json_dumpf(o, stdout, JSON_COMPACT) < 0) {
+		json_decref(o);
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		goto out;
+	}
+	putchar('\n');
+	json_decref(o);
+	rc = 0;
+out:
+	if (f)
+		fclose(f);
+	free(text);
+	free(tr);
+	return rc;
+}
+
+/* Plan the trace, run it under its budget and count what it wrote. */
+static int trace_supervised(const struct runner_config *cfg, char **argv, const char *out, struct wl_error *err)
+{
+	struct wl_catalog *cat = NULL;
+	struct traced t = { 0 };
+	char path[4096], why[256];
+	int rc = -1, ended;
+
+	snprintf(path, sizeof(path), "%s/catalog.json", cfg->kernels);
+	if (wl_catalog_load(path, &cat, err) < 0 || plan(cat, cfg->kernels, cfg->trace, &t, err) < 0)
+		goto out;
+	/* A point whose buffers alone pass the budget is not tried. */
+	if (wl_variant_cost(t.exp, &t.rv.def, WL_COST_MEMORY, t.pts.values) > (double)cfg->trace_memory) {
+		wl_error_set(err, WL_ERR_CONFIG,
+			     "not traced: the point needs %.0f MiB of buffers, past the trace's memory budget of %ld MiB",
+			     wl_variant_cost(t.exp, &t.rv.def, WL_COST_MEMORY, t.pts.values) / (1 << 20),
+			     cfg->trace_memory >> 20);
+		goto out;
+	}
+	ended = supervise_traced(cfg, argv, out, why, sizeof(why));
+	if (ended == 1) {
+		rc = 1;		/* the traced process said why */
+		goto out;
+	}
+	rc = count_trace(&t, out, ended == 2 ? why : NULL, err);
+out:
+	traced_free(&t);
+	wl_catalog_free(cat);
+	return rc;
 }
 
 int wl_trace_main(const struct runner_config *cfg, char **argv)
@@ -470,7 +468,9 @@ int wl_trace_main(const struct runner_config *cfg, char **argv)
 		return 1;
 	}
 	close(fd);
-	rc = supervise_traced(cfg, argv, out);
+	rc = trace_supervised(cfg, argv, out, &err);
+	if (rc < 0)
+		wl_log_error("--trace: %s", err.msg);
 	unlink(out);
-	return rc;
+	return rc != 0 ? 1 : 0;
 }

@@ -30,6 +30,7 @@ struct point_context {
 	double ceiling;			/* the copy ceiling, GB/s */
 	const struct wl_device_model *dm;	/* NULL: no measured facts, the copy ceiling alone */
 	double footprint;		/* the point's buffers, bytes (0: unknown) */
+	int hot;			/* the run is timed hot */
 };
 
 /* Ask the model for result r's prediction from counts p (and base's). */
@@ -37,7 +38,7 @@ static json_t *ask_model(const struct point_context *pc, const struct wl_model *
 			 const json_t *r, const struct wl_prediction *p, const struct wl_prediction *base)
 {
 	const struct wl_point_in in = {
-		.exp = pc->exp, .copy_gbps = pc->ceiling, .device = pc->dm, .footprint = pc->footprint,
+		.exp = pc->exp, .copy_gbps = pc->ceiling, .device = pc->dm, .footprint = pc->footprint, .hot = pc->hot,
 		.declared = m, .causes = causes, .p = p, .base = base,
 		.work = json_number_value(json_object_get(r, pc->exp->metric == WL_METRIC_BANDWIDTH ? "bytes" : "ops")),
 		.median_ms = json_real_value(json_object_get(r, "median_ms")),
@@ -209,10 +210,11 @@ int wl_run_add_predictions(const struct wl_experiment *exp, json_t *run)
 	long long *values = NULL;
 	struct customs customs;
 	struct wl_device_model dm;
-	int rc = -1, pending = 0, facts;
+	int rc = -1, pending = 0, facts, hot;
 
 	if (!exp)
 		return 0;
+	hot = strcmp(json_string_value(json_object_get(json_object_get(run, "request"), "cache")) ?: "", "hot") == 0;
 	facts = wl_device_model_from_json(json_object_get(run, "device"), ceiling, 0, &dm);
 	customs_load(exp, run, &customs);
 	rm = calloc(n + 1, sizeof(*rm));
@@ -271,7 +273,7 @@ int wl_run_add_predictions(const struct wl_experiment *exp, json_t *run)
 		struct wl_device_model dmr = dm;
 		json_t *occ = json_object_get(json_object_get(run, "occupancy"),
 					      json_string_value(json_object_get(r, "variant")));
-		const struct point_context pc = { exp, ceiling, facts ? &dmr : NULL, rm[i].footprint };
+		const struct point_context pc = { exp, ceiling, facts ? &dmr : NULL, rm[i].footprint, hot };
 		json_t *p;
 
 		if (json_integer_value(json_object_get(occ, "warps")) > 0)
