@@ -95,9 +95,14 @@ $(BUILD)/warplab-runner: $(RUNNER_OBJ) $(SHARED_OBJ)
 
 # The Oclgrind plugin the tracer loads (runner/oclgrind_trace.cpp): C++ by
 # Oclgrind's interface, built as Debian's Oclgrind wants its plugins.
-$(BUILD)/libwarplab-trace.so: runner/oclgrind_trace.cpp
+# It chooses the groups it runs by model/sample.c's rule, linked in.
+$(BUILD)/libwarplab-trace.so: runner/oclgrind_trace.cpp $(BUILD)/pic/model/sample.o
 	@mkdir -p $(dir $@)
-	$(CXX) -std=c++17 -O2 -g -Wall -Wextra -Werror -fPIC -shared -fno-rtti $(CXXFLAGS) $(LDFLAGS) -o $@ $<
+	$(CXX) -std=c++17 -O2 -g -Wall -Wextra -Werror -fPIC -shared -fno-rtti -Imodel $(CXXFLAGS) $(LDFLAGS) -o $@ $^
+
+$(BUILD)/pic/model/sample.o: model/sample.c model/sample.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -fPIC $(CFLAGS) -c -o $@ $<
 
 # Copy, export and import whole stores (SQLite <-> PostgreSQL, JSON lines).
 $(BUILD)/warplab-store: $(TOOLS_OBJ) $(SHARED_OBJ)

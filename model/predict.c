@@ -146,6 +146,11 @@ json_t *wl_predict_point(const struct wl_point_in *in)
 		json_object_set_new(o, "model", json_string(ceiled ? "ceilings" : "copy ceiling"));
 		if (ceiled) {
 			json_object_update_new(o, wl_ceilings_json(&c, work));
+			/* The kernel's own bytes — the distinct bytes it touches — at
+			 * the measured time, beside the rate of the work the runner
+			 * counted (a custom kernel's: its like variant's). */
+			if (bandwidth && median > 0)
+				json_object_set_new(o, "own_gbps", json_real(c.traffic.own_bytes / (median * 1e6)));
 			/* The predicted share of the copy ceiling, as the measured
 			 * one is shown. */
 			if (bandwidth && in->copy_gbps > 0)

@@ -48,7 +48,7 @@ static size_t common(const long long *a, size_t na, const long long *b, size_t n
  * stand for more than were made (a sampled loop), by the touches they stand
  * for over those made: a loop that goes on touches new sectors at the pace
  * it touched them — and adds the spread group's touches to u. */
-static double group_sectors(const struct wl_requests *s, int b, int g, int store, long long *set, double share,
+static double group_sectors(const struct wl_requests *s, int b, int g, int store, long long *set,
 			    struct wl_buffer_use *u, size_t *nset, double *bursts)
 {
 	size_t pairs = 0;
@@ -69,7 +69,7 @@ static double group_sectors(const struct wl_requests *s, int b, int g, int store
 		made += k;
 		meant += k * r->weight;
 		if (s->spread[g])
-			*(store ? &u->store_sectors : &u->load_sectors) += k * r->weight * share;
+			*(store ? &u->store_sectors : &u->load_sectors) += k * r->weight * s->share[g];
 	}
 	*nset = unique(set, n);
 	/* The distinct 64-byte bursts they lie in (sorted: pairs change in order). */
@@ -79,7 +79,7 @@ static double group_sectors(const struct wl_requests *s, int b, int g, int store
 	return made > 0 ? (double)*nset * meant / made : 0;
 }
 
-int wl_requests_buffers(struct wl_requests *s, struct wl_launch_work *w, double share, int last)
+int wl_requests_buffers(struct wl_requests *s, struct wl_launch_work *w, int last)
 {
 	long long *set = NULL, *first = NULL, *cluster = NULL;
 	size_t cap = 0, nfirst, ncluster;
@@ -108,11 +108,11 @@ int wl_requests_buffers(struct wl_requests *s, struct wl_launch_work *w, double 
 
 			if (!s->sampled[g])
 				continue;
-			reads = group_sectors(s, b, g, 0, set, share, u, &n, &bursts);
+			reads = group_sectors(s, b, g, 0, set, u, &n, &bursts);
 			scale = n > 0 ? reads / (double)n : 1;
 			if (s->spread[g]) {
-				u->read_sectors += reads * share;
-				u->read_bursts += bursts * share;
+				u->read_sectors += reads * s->share[g];
+				u->read_bursts += bursts * s->share[g];
 			}
 			/* The sets compared across groups are the made requests';
 			 * what they share scales as the group's sectors do. */
@@ -130,8 +130,8 @@ int wl_requests_buffers(struct wl_requests *s, struct wl_launch_work *w, double 
 				u->shared_read_sectors = (double)common(first, nfirst, set, n) * scale;
 			}
 			if (s->spread[g]) {
-				u->written_sectors += group_sectors(s, b, g, 1, set, share, u, &n, &bursts) * share;
-				u->written_bursts += bursts * share;
+				u->written_sectors += group_sectors(s, b, g, 1, set, u, &n, &bursts) * s->share[g];
+				u->written_bursts += bursts * s->share[g];
 			}
 		}
 		u->cluster_read_sectors = (double)unique(cluster, ncluster);

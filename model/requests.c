@@ -26,8 +26,10 @@ struct wl_requests *wl_requests_new(int lanes, int nsites, const struct wl_reque
 	s->lanes = lanes;
 	s->nsites = nsites;
 	memcpy(s->sites, sites, sizeof(*sites) * (size_t)nsites);
-	for (int g = 0; g < WL_SAMPLE_GROUPS; g++)
+	for (int g = 0; g < WL_SAMPLE_GROUPS; g++) {
 		s->spread[g] = 1;
+		s->weight[g] = 1;
+	}
 	s->sampled[0] = 1;
 	return s;
 }
@@ -42,13 +44,14 @@ void wl_requests_free(struct wl_requests *s)
 	free(s);
 }
 
-void wl_requests_group(struct wl_requests *s, int g, int spread, int neighbour)
+void wl_requests_group(struct wl_requests *s, int g, double weight, int neighbour)
 {
-	if (g < 1 || g >= WL_SAMPLE_GROUPS)
+	if (g < 0 || g >= WL_SAMPLE_GROUPS)
 		return;
 	s->sampled[g] = 1;
-	s->spread[g] = spread;
-	s->neighbour[g] = neighbour;
+	s->spread[g] = weight > 0;
+	s->weight[g] = weight > 0 ? weight : 0;
+	s->neighbour[g] = g > 0 && neighbour;
 }
 
 static int grow(void **p, size_t *cap, size_t need, size_t size)
@@ -91,26 +94,28 @@ int wl_requests_add(struct wl_requests *s, int group, long long k, int site, lon
 	return 0;
 }
 
-void wl_requests_scale(struct wl_requests *s, int site, double factor)
+void wl_requests_scale(struct wl_requests *s, int site, int group, double factor)
 {
 	for (size_t i = 0; i < s->nreq; i++)
-		if (s->req[i].site == site)
+		if (s->req[i].site == site && s->req[i].group == group)
 			s->req[i].weight *= factor;
 }
 
-/* The groups counted in the mean, and the last sampled (the launch's last:
- * groups are sampled in the launch's order). */
-static int spread_groups(const struct wl_requests *s, int *last)
+/* Each counted group's share of the mean (its weight over all counted),
+ * and the last sampled (the launch's last: groups are sampled in the
+ * launch's order). */
+static void shares(struct wl_requests *s, int *last)
 {
-	int n = 0;
+	double all = 0;
 
 	*last = 0;
 	for (int g = 0; g < WL_SAMPLE_GROUPS; g++) {
-		n += s->sampled[g] && s->spread[g];
+		all += s->sampled[g] && s->spread[g] ? s->weight[g] : 0;
 		if (s->sampled[g])
 			*last = g;
 	}
-	return n;
+	for (int g = 0; g < WL_SAMPLE_GROUPS; g++)
+		s->share[g] = s->sampled[g] && s->spread[g] && all > 0 ? s->weight[g] / all : 0;
 }
 
 
@@ -209,9 +214,9 @@ static int spread_load(const struct wl_requests *s, const struct request *r)
 
 /* The spread groups' global loads in time order: each sector's touch into
  * its site's first-level entry (slot[site]) — first, concurrent, or again
- * at a reuse distance in lines — weighted by share (1 / the groups). A
+ * at a reuse distance in lines — weighted by its group's share. A
  * group's sectors are its own: the key holds the group. */
-static int reuse_walk(struct wl_requests *s, struct wl_launch_work *w, const int *slot, double share)
+static int reuse_walk(struct wl_requests *s, struct wl_launch_work *w, const int *slot)
 {
 	size_t events = 0, t = 0;
 	long long scratch[WL_MODEL_LANES_MAX * 34], *k_at = NULL;
@@ -240,7 +245,7 @@ static int reuse_walk(struct wl_requests *s, struct wl_launch_work *w, const int
 			long long sec = scratch[j] | group, ln = (scratch[j] / (WL_MODEL_LINE / WL_MODEL_SECTOR)) | group;
 			size_t ss = map_slot(&sector, sec), ls = map_slot(&line, ln);
 			struct wl_first_level *f = &w->loads[slot[r->site]];
-			double q = r->weight * share;
+			double q = r->weight * s->share[r->group];
 
 			f->touches += q;
 			if (sector.used[ss] && k_at[sector.val[ss]] == r->k) {
@@ -299,10 +304,9 @@ static int partial_sectors(const struct wl_requests *s, const struct request *r)
 	return partial;
 }
 
-/* Per site the spread groups' requests (their mean, share each), per warp
+/* Per site the spread groups' requests (their mean, each its share), per warp
  * the most any sampled group's warp makes. */
-static int site_walk(struct wl_requests *s, struct wl_site_figures *sites, struct wl_launch_work *w, int *slot,
-		     double share)
+static int site_walk(struct wl_requests *s, struct wl_site_figures *sites, struct wl_launch_work *w, int *slot)
 {
 	long long scratch[WL_MODEL_LANES_MAX * 34], warps = 0;
 	double sums[WL_REQUEST_SITES][7];
@@ -323,7 +327,7 @@ static int site_walk(struct wl_requests *s, struct wl_site_figures *sites, struc
 		const struct request *r = &s->req[i];
 		const struct wl_request_site *st = &s->sites[r->site];
 		const long long *a = s->addr + r->at;
-		double *x = sums[r->site], q = r->weight * share, useful;
+		double *x = sums[r->site], q = r->weight * s->share[r->group], useful;
 		size_t at = (size_t)(r->group * warps + r->warp);
 
 		*(st->local ? &warp_local[at] : &warp_global[at]) += r->weight;
@@ -399,12 +403,12 @@ static int site_walk(struct wl_requests *s, struct wl_site_figures *sites, struc
 int wl_requests_count(struct wl_requests *s, struct wl_site_figures *sites, struct wl_launch_work *w,
 		      struct wl_error *err)
 {
-	int slot[WL_REQUEST_SITES] = { 0 }, last, nspread = spread_groups(s, &last);
-	double share = nspread > 0 ? 1.0 / nspread : 1;
+	int slot[WL_REQUEST_SITES] = { 0 }, last;
 
+	shares(s, &last);
 	qsort(s->req, s->nreq, sizeof(*s->req), by_time);
-	if (site_walk(s, sites, w, slot, share) < 0 || reuse_walk(s, w, slot, share) < 0 ||
-	    wl_requests_buffers(s, w, share, last) < 0 || wl_requests_regularity(s, w, last) < 0) {
+	if (site_walk(s, sites, w, slot) < 0 || reuse_walk(s, w, slot) < 0 || wl_requests_buffers(s, w, last) < 0 ||
+	    wl_requests_regularity(s, w, last) < 0) {
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		return -1;
 	}

@@ -12,13 +12,14 @@
  * the sites in their order. A sampled loop's requests carry a weight: how
  * many of the kernel's they stand for.
  *
- * The sample: group 0 is the launch's first, and the sampled group of the
- * highest index its last (groups are sampled in the launch's order); groups
- * marked spread are taken evenly over the grid and every count is their
- * mean — one work-group of the launch, where groups differ (a
- * grid-stride loop on part of the grid, guards); groups marked neighbours
- * are the ones right after the first, which with it show what consecutive
- * groups share. Counted per group and then averaged:
+ * The sample (sample.h): group 0 is the launch's first, and the sampled
+ * group of the highest index its last (groups are sampled in the launch's
+ * order); groups marked spread stand for the launch's
+ * groups over the grid, and every count is their weighted mean — one
+ * work-group of the launch, where groups differ (a grid-stride loop on part
+ * of the grid, guards); groups marked neighbours are the ones right after
+ * the first, which with it show what consecutive groups share. Counted per
+ * group and then averaged:
  * - per site, the distinct 32-byte sectors, 128-byte lines and 64-byte bursts
  *   of a request, its useful bytes, and its bank-conflict degree (local
  *   memory's banks, or for global memory the first-level cache's);
@@ -38,9 +39,9 @@
 
 #include "ceilings.h"
 #include "error.h"
+#include "sample.h"
 
 #define WL_REQUEST_SITES 256	/* sites of one kernel */
-#define WL_SAMPLE_GROUPS 16	/* work-groups one sample holds */
 
 enum wl_op { WL_OP_LOAD, WL_OP_STORE, WL_OP_ATOMIC };
 
@@ -66,10 +67,11 @@ struct wl_requests;
  * arguments are out of range. */
 struct wl_requests *wl_requests_new(int lanes, int nsites, const struct wl_request_site *sites);
 
-/* Say what sampled group g (1..WL_SAMPLE_GROUPS-1) is: one spread over the
- * grid (counted in the mean), one of the first's neighbours, or both. A
- * group nobody describes is spread; group 0 is the first, spread. */
-void wl_requests_group(struct wl_requests *s, int g, int spread, int neighbour);
+/* Say what sampled group g (0..WL_SAMPLE_GROUPS-1) is: one spread over the
+ * grid, standing for weight of the launch's groups (> 0: counted in the
+ * mean with that weight), one of the first's neighbours, or both. A group
+ * nobody describes is spread with weight 1; group 0 is the first. */
+void wl_requests_group(struct wl_requests *s, int g, double weight, int neighbour);
 
 /* Add one request: of sampled group (0..WL_SAMPLE_GROUPS-1), execution k,
  * site, warp; n (1..lanes) lanes, lane[i] the lane's index in its warp and
@@ -79,9 +81,9 @@ void wl_requests_group(struct wl_requests *s, int g, int spread, int neighbour);
 int wl_requests_add(struct wl_requests *s, int group, long long k, int site, long long warp, const int *lane,
 		  const long long *addr, int n, int bytes, double weight);
 
-/* Multiply the weight of every request of site added so far by factor (a
- * sampled loop's trips over the requests simulated). */
-void wl_requests_scale(struct wl_requests *s, int site, double factor);
+/* Multiply the weight of every request of site in group added so far by
+ * factor (a sampled loop's trips over the requests simulated). */
+void wl_requests_scale(struct wl_requests *s, int site, int group, double factor);
 
 /* Count the requests: each site's figures into sites[0..nsites), the group's
  * counts into *w (its request, byte, reuse, warp and buffer figures; the

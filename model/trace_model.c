@@ -5,6 +5,8 @@
  * (requests.h) and the launch's figures the trace gives beside them. */
 #include "trace_model.h"
 
+#include "sample.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +32,7 @@ struct reader {
 	 * the first's neighbours (a trace without them has the first alone),
 	 * the barriers each crossed and each one's work-items' instructions. */
 	int ngroups, spread[WL_SAMPLE_GROUPS], neighbour[WL_SAMPLE_GROUPS], seen[WL_SAMPLE_GROUPS];
+	long long linear[WL_SAMPLE_GROUPS];
 	long long barriers[WL_SAMPLE_GROUPS];
 	long long *instructions;	/* [group * ninstr + work-item] */
 	long long ninstr;
@@ -144,6 +147,7 @@ static int parse_line(const char *line, struct reader *r, struct wl_trace_figure
 			return -1;
 		r->spread[a] = v[0] != 0;
 		r->neighbour[a] = v[1] != 0;
+		r->linear[a] = b;
 		r->seen[a] = 1;
 		if (a + 1 > r->ngroups)
 			r->ngroups = (int)a + 1;
@@ -270,11 +274,30 @@ static void totals(struct wl_trace_figures *out)
 	}
 }
 
-/* Whether sampled group g counts in the mean: a trace with no group lines
- * has the first group alone. */
-static int spread(const struct reader *r, int g)
+/* The launch's groups the traced group of linear id stands for in the
+ * sample the plugin chose (sample.h: the same rule). */
+static double group_weight(const struct wl_trace_figures *out, long long linear)
 {
-	return r->ngroups ? g < r->ngroups && r->spread[g] : g == 0;
+	struct wl_sample sample;
+
+	wl_sample_groups(out->groups, &sample);
+	return wl_sample_weight(&sample, linear);
+}
+
+/* Each traced group's share of the launch's mean group: the groups it
+ * stands for over those all traced spread groups stand for (a trace with
+ * no group lines has the first group alone). */
+static void group_shares(const struct reader *r, const struct wl_trace_figures *out, double *share)
+{
+	double all = 0;
+
+	for (int g = 0; g < WL_SAMPLE_GROUPS; g++) {
+		share[g] = r->ngroups ? (g < r->ngroups && r->seen[g] && r->spread[g] ? group_weight(out, r->linear[g]) : 0)
+				      : g == 0;
+		all += share[g];
+	}
+	for (int g = 0; g < WL_SAMPLE_GROUPS; g++)
+		share[g] = all > 0 ? share[g] / all : 0;
 }
 
 /* The launch's figures beside the requests': groups, items, and the mean of
@@ -283,23 +306,22 @@ static int spread(const struct reader *r, int g)
 static void launch(const struct reader *r, struct wl_trace_figures *out)
 {
 	struct wl_launch_work *w = &out->total.work;
-	int nspread = 0;
+	double share[WL_SAMPLE_GROUPS];
 
 	w->groups = (double)(out->groups[0] * out->groups[1] * out->groups[2]);
 	w->items = (double)(out->local[0] * out->local[1] * out->local[2]);
-	for (int g = 0; g < WL_SAMPLE_GROUPS; g++)
-		nspread += spread(r, g);
+	group_shares(r, out, share);
 	for (int g = 0; g < WL_SAMPLE_GROUPS; g++) {
-		if (!spread(r, g))
+		if (share[g] <= 0)
 			continue;
-		w->barriers += (double)r->barriers[g] / nspread;
+		w->barriers += (double)r->barriers[g] * share[g];
 		for (long long warp = 0; r->instructions && warp * r->lanes < r->ninstr; warp++) {
 			long long most = 0;
 
 			for (long long lid = warp * r->lanes; lid < (warp + 1) * r->lanes && lid < r->ninstr; lid++)
 				if (r->instructions[g * r->ninstr + lid] > most)
 					most = r->instructions[g * r->ninstr + lid];
-			w->warp_instructions += (double)most / nspread;
+			w->warp_instructions += (double)most * share[g];
 		}
 	}
 	for (int b = 0; b < r->nbuffers && b < WL_BUFFERS_MAX; b++)
@@ -385,8 +407,11 @@ int wl_trace_count(const char *text, size_t len, int lanes, struct wl_trace_figu
 	for (int s = 0; s < out->nsites; s++)
 		kinds[s] = (struct wl_request_site){ out->sites[s].op, out->sites[s].local, out->sites[s].buffer };
 	q = wl_requests_new(lanes, out->nsites, kinds);
-	for (int g = 1; q && g < r.ngroups; g++)
-		wl_requests_group(q, g, r.spread[g], r.neighbour[g]);
+	/* Each group traced stands for the launch's groups it does in the whole
+	 * sample (a trace cut short holds fewer of them). */
+	for (int g = 0; q && g < r.ngroups; g++)
+		wl_requests_group(q, g, r.seen[g] && r.spread[g] ? group_weight(out, r.linear[g]) : 0,
+				  r.neighbour[g]);
 	for (int g = 0; g < r.ngroups; g++)
 		out->groups_traced += r.seen[g];
 	if (!q || feed(&r, out, q) < 0 || wl_requests_count(q, figures, &out->total.work, err) < 0) {

@@ -268,8 +268,9 @@ void wl_traffic_compute(const struct wl_device_model *d, const struct wl_launch_
 	out->fits = d->cache_bytes > 0 && out->own_bytes <= d->cache_bytes;
 	fill_bursts(w, out->own_bytes, need);
 	/* Timed hot, what fits stays: the launch before left it all in the
-	 * last level, reads and writes alike. */
-	if (out->fits && w->warm) {
+	 * last level, reads and writes alike — where the device's cache has a
+	 * measured rate to serve it at (else DRAM's counts stand for it). */
+	if (out->fits && w->warm && d->cache_gbps > 0) {
 		out->l2_hit_pct = 100;
 		return;
 	}

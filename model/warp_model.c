@@ -6,6 +6,7 @@
 #include "warp_model.h"
 #include "clock.h"
 #include "requests.h"
+#include "sample.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -236,7 +237,7 @@ static void access_figures(const struct wl_site_figures *f, int local, int sampl
 }
 
 /* Simulate access i for group g (its ids set in vars), scaling its
- * requests by the loop's trips over those simulated where g is the first. */
+ * requests by the loop's trips over those simulated. */
 static int simulate(const struct wl_model *m, int i, int g, struct wl_requests *q, long long *vars, int nparams,
 		    int lanes, double deadline, int *sampled, struct wl_error *err)
 {
@@ -252,8 +253,8 @@ static int simulate(const struct wl_model *m, int i, int g, struct wl_requests *
 	s.sample_visits = WL_MODEL_SAMPLE / s.warps > 0 ? WL_MODEL_SAMPLE / s.warps : 1;
 	if (run_loops(&s, 0) < 0)
 		return -1;
-	if (g == 0 && s.visits > 0 && s.trips > s.visits) {
-		wl_requests_scale(q, i, (double)s.trips / (double)s.visits);
+	if (s.visits > 0 && s.trips > s.visits) {
+		wl_requests_scale(q, i, g, (double)s.trips / (double)s.visits);
 		*sampled = 1;
 	}
 	return 0;
@@ -265,7 +266,9 @@ int wl_model_predict(const struct wl_model *m, const long long *params, int npar
 	long long *vars = calloc((size_t)nparams + WL_VAR_BUILTINS + WL_ACCESS_LOOPS, sizeof(*vars));
 	struct wl_request_site sites[WL_ACCESS_MAX];
 	struct wl_site_figures figures[WL_ACCESS_MAX];
-	int sampled[WL_ACCESS_MAX] = { 0 }, rc = -1, groups;
+	int sampled[WL_ACCESS_MAX] = { 0 }, rc = -1;
+	struct wl_sample sample;
+	long long grid[3] = { 1, 1, 1 };
 	struct wl_requests *q = NULL;
 	long long *b = vars ? vars + nparams : NULL;
 
@@ -295,14 +298,16 @@ int wl_model_predict(const struct wl_model *m, const long long *params, int npar
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		goto out;
 	}
-	/* The first work-group, then (where the grid is declared) the last,
-	 * for what the two share; the counts are the first's (a declaration's
-	 * groups do the same work, and the last may be cut by the grid). */
-	groups = m->has_grid && out->groups > 1 ? 2 : 1;
-	wl_requests_group(q, 1, 0, 0);
-	for (int g = 0; g < groups; g++) {
-		b[WL_VAR_GRP0] = g ? b[WL_VAR_NGRP0] - 1 : 0;
-		b[WL_VAR_GRP1] = g ? b[WL_VAR_NGRP1] - 1 : 0;
+	/* The launch's sample of work-groups (sample.h), as a trace samples
+	 * them; without a declared grid (shape() leaves one group), the first
+	 * alone. */
+	grid[0] = b[WL_VAR_NGRP0];
+	grid[1] = b[WL_VAR_NGRP1];
+	wl_sample_groups(grid, &sample);
+	for (int g = 0; g < sample.count; g++) {
+		b[WL_VAR_GRP0] = sample.linear[g] % b[WL_VAR_NGRP0];
+		b[WL_VAR_GRP1] = sample.linear[g] / b[WL_VAR_NGRP0];
+		wl_requests_group(q, g, sample.weight[g], sample.neighbour[g]);
 		for (int i = 0; i < m->naccesses; i++)
 			if (simulate(m, i, g, q, vars, nparams, out->lanes, deadline, &sampled[i], err) < 0)
 				goto out;

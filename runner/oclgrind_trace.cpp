@@ -1,13 +1,14 @@
 // The Oclgrind plugin that records a kernel's memory accesses for warplab's
 // tracer (runner/trace.c). Oclgrind runs a sample of the launch's
-// work-groups — the plugin chooses them when the launch begins: WL_SPREAD
-// groups evenly spaced over the grid, the first and the last among them,
-// and the WL_NEIGHBOURS groups after the first — and calls this plugin for
+// work-groups — the plugin chooses them when the launch begins, by
+// model/sample.c's rule (linked in): groups on a lattice over the grid and
+// the groups right after the first — and calls this plugin for
 // every load, store and atomic with the work-item that made it, every
 // barrier a work-group crosses and every instruction a work-item executes.
 // It writes them, as text, to the file WARPLAB_TRACE_OUT, a work-group's
 // lines as soon as it completes, so that a trace stopped by its budget
-// still holds the groups that ran (the first one first, the last second);
+// still holds the groups that ran (the first one first, then from all over
+// the grid);
 // the file holds the last launch: the tracer launches the traced kernel
 // last, once, after its inputs are made.
 //   L <dims> <groups x y z> <local x y z>           the launch
@@ -15,7 +16,7 @@
 //   M <address> <bytes>                            a global buffer
 //   G <g> <linear group id> <spread> <neighbour>   sampled group g (0 the
 //                                                  first): spread 1 for the
-//                                                  evenly spaced ones,
+//                                                  lattice's ones,
 //                                                  neighbour 1 for those
 //                                                  right after the first
 //   S <site> <line> <load|store|atomic> <global|local>   an access site (a
@@ -41,6 +42,8 @@
 #include <oclgrind/Plugin.h>
 #include <oclgrind/WorkGroup.h>
 #include <oclgrind/WorkItem.h>
+
+#include "sample.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -76,9 +79,6 @@ template <typename Tag, typename Tag::type M> struct Reach {
 	}
 };
 template struct Reach<WorkGroupsOf, &oclgrind::KernelInvocation::m_workGroups>;
-
-const size_t WL_SPREAD = 8;	// evenly spaced groups, the first and last among them
-const size_t WL_NEIGHBOURS = 3;	// groups right after the first
 
 enum Op { LOAD, STORE, ATOMIC };
 
@@ -199,31 +199,42 @@ public:
 	}
 
 private:
-	// The sample: the evenly spaced groups (the first and the last among
-	// them) and the first's neighbours, each once, in order; Oclgrind runs
-	// these and no others.
+	// The sample (model/sample.h's rule: groups on a lattice over the grid
+	// and the first's neighbours); Oclgrind runs these and no others.
 	void choose(oclgrind::KernelInvocation *invocation)
 	{
-		size_t n = m_groups.x * m_groups.y * m_groups.z;
-		std::vector<size_t> linear;
+		const long long grid[3] = { (long long)m_groups.x, (long long)m_groups.y, (long long)m_groups.z };
+		struct wl_sample sample;
+		std::vector<size_t> spread, order;
 
-		for (size_t i = 0; i < WL_SPREAD && i < n; i++)
-			linear.push_back(WL_SPREAD > 1 && n > 1 ? i * (n - 1) / (WL_SPREAD - 1) : 0);
-		m_spread.assign(linear.begin(), linear.end());
-		for (size_t i = 1; i <= WL_NEIGHBOURS && i < n; i++)
-			linear.push_back(i);
-		std::sort(linear.begin(), linear.end());
-		linear.erase(std::unique(linear.begin(), linear.end()), linear.end());
-		m_sample = linear;
-		// Run the first, then the last, then the rest spread over the
-		// grid, then the neighbours: a trace cut short keeps the most.
-		std::vector<size_t> order(m_spread.begin(), m_spread.end());
-		if (order.size() > 1)
-			std::rotate(order.begin() + 1, order.end() - 1, order.end());
-		order.erase(std::unique(order.begin(), order.end()), order.end());
-		for (size_t l : linear)
-			if (std::find(order.begin(), order.end(), l) == order.end())
-				order.push_back(l);
+		wl_sample_groups(grid, &sample);
+		m_sample.clear();
+		m_spread.clear();
+		m_neighbour.clear();
+		for (int k = 0; k < sample.count; k++) {
+			m_sample.push_back((size_t)sample.linear[k]);
+			m_neighbour.push_back(sample.neighbour[k]);
+			if (sample.weight[k] > 0)
+				spread.push_back((size_t)sample.linear[k]);
+		}
+		m_spread = spread;
+		// Run the lattice's groups first, in bit-reversed order of their
+		// place (0, 4, 2, 6, 1, ...: each next one halves the gaps), then
+		// the others, the launch's last first: a trace cut short keeps
+		// groups from all over.
+		size_t span = 1;
+		while (span < spread.size())
+			span <<= 1;
+		for (size_t i = 0; i < span; i++) {
+			size_t r = 0;
+			for (size_t b = 1, v = i; b < span; b <<= 1, v >>= 1)
+				r = (r << 1) | (v & 1);
+			if (r < spread.size())
+				order.push_back(spread[r]);
+		}
+		for (auto l = m_sample.rbegin(); l != m_sample.rend(); ++l)
+			if (std::find(order.begin(), order.end(), *l) == order.end())
+				order.push_back(*l);
 		std::vector<oclgrind::Size3> groups;
 		for (size_t l : order)
 			groups.push_back(oclgrind::Size3(l % m_groups.x, (l / m_groups.x) % m_groups.y,
@@ -364,8 +375,7 @@ private:
 				block += line;
 			}
 		snprintf(line, sizeof(line), "B %zu %zu\nG %zu %zu %d %d\n", g, m_barriers[g], g, m_sample[g],
-			 std::binary_search(m_spread.begin(), m_spread.end(), m_sample[g]) ? 1 : 0,
-			 m_sample[g] >= 1 && m_sample[g] <= WL_NEIGHBOURS ? 1 : 0);
+			 std::binary_search(m_spread.begin(), m_spread.end(), m_sample[g]) ? 1 : 0, m_neighbour[g]);
 		block += line;
 		append(block);
 	}
@@ -380,6 +390,7 @@ private:
 	std::map<std::tuple<size_t, size_t, size_t>, size_t> m_count;
 	std::vector<Access> m_accesses;
 	std::vector<size_t> m_sample, m_spread;	// linear group ids, sorted
+	std::vector<int> m_neighbour;		// per sampled group: one of the first's neighbours
 	std::vector<size_t> m_barriers;		// per sampled group
 	std::vector<size_t> m_instructions;	// per sampled group and work-item
 	size_t m_dropped = 0, m_kept = 0, m_written_sites = 0;

@@ -215,6 +215,7 @@ static int cache_path(const struct wl_trace_setup *setup, const char *family, co
 		json_object_del(o, volatile_keys[k]);
 	json_object_set_new(o, "family", json_string(family));
 	json_object_set_new(o, "version", json_string(WL_VERSION));
+	json_object_set_new(o, "format", json_integer(WL_TRACE_FORMAT));
 	text = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
 	json_decref(o);
 	if (!text)

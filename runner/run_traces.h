@@ -12,11 +12,15 @@
 
 #define WL_TRACED_POINTS 32	/* points an undeclared kernel is traced at, the least first */
 #define WL_TRACE_JOBS 512	/* traces one run takes at most */
+/* What the plugin samples and records, and how: a kept trace of another
+ * format is taken again (the runner's version alone would keep one made by
+ * an older plugin of the same release). */
+#define WL_TRACE_FORMAT 2
 
 /* Where the tracer reads its kernels, the budget of each trace, and the
  * folder traces are kept in (NULL: none), by a hash of what decides them:
- * the family's source, the kernel's code, the point, the warp width and the
- * runner's version. */
+ * the family's source, the kernel's code, the point, the warp width, the
+ * runner's version and WL_TRACE_FORMAT. */
 struct wl_trace_setup {
 	const char *kernels_dir;
 	long seconds, memory;

@@ -402,7 +402,7 @@ void wl_api_get_run(struct wl_server *srv, const struct wl_request *req, long lo
 	if (wl_store_get_run(st, id, 1, &run, &err) < 0 ||
 	    wl_run_derive(wl_catalog_find(srv->catalog,
 					  json_string_value(json_object_get(run, "experiment"))),
-			  srv->catalog->gpu_limits, st, run, &err) < 0) {
+			  srv->catalog, st, run, &err) < 0) {
 		wl_response_from_error(resp, &err);
 	} else if (!(text = json_dumps(run, JSON_COMPACT))) {
 		wl_response_error(resp, 500, "internal", NULL, "out of memory");
@@ -459,7 +459,7 @@ void wl_api_run_csv(struct wl_server *srv, const struct wl_request *req, long lo
 			srv->catalog, json_string_value(json_object_get(run, "experiment")));
 
 		/* The CSV carries the figures the page shows beside each time. */
-		if (wl_run_derive(exp, srv->catalog->gpu_limits, st, run, &err) < 0)
+		if (wl_run_derive(exp, srv->catalog, st, run, &err) < 0)
 			wl_response_from_error(resp, &err);
 		else if (wl_results_csv(exp, run, &csv, &len) < 0)
 			wl_response_error(resp, 500, "internal", NULL, "cannot build the CSV");

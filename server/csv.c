@@ -44,7 +44,11 @@ static const char *const traced[] = { "efficiency", "sectors_per_request", "conf
  * its time is the copy ceiling's alone. The first level's came later and
  * goes last, after the launch, so that no column moves. */
 static const char *const ceilings[] = { "dram_ms", "cache_ms", "local_ms", "latency_ms", "barrier_ms" };
-static const char *const later_ceilings[] = { "l1_ms" };
+static const char *const later_ceilings[] = { "l1_ms", "issue_ms" };
+/* Where the model sends the traffic (model/traffic.h), each as
+ * predicted_<name>, and the kernel's own bytes; then the built-in whose
+ * harness ran the row. */
+static const char *const traffic[] = { "dram_read_bytes", "dram_write_bytes", "l2_hit_pct", "own_bytes" };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -94,6 +98,11 @@ static void put_row(FILE *f, const json_t *run, const json_t *row, const char *c
 	fputc(',', f);
 	put_number(f, json_object_get(pr, "launch_ms"));
 	put_values(f, json_object_get(pr, "ceilings"), later_ceilings, COUNT(later_ceilings));
+	put_values(f, json_object_get(pr, "traffic"), traffic, COUNT(traffic));
+	fputc(',', f);
+	put_number(f, json_object_get(pr, "own_gbps"));
+	fputc(',', f);
+	put_field(f, json_string_value(json_object_get(row, "like")) ?: "");
 	fputs("\r\n", f);
 }
 
@@ -132,7 +141,8 @@ int wl_results_csv(const struct wl_experiment *exp, const json_t *run, char **ou
 	put_header(f, "predicted_", ceilings, COUNT(ceilings));
 	fputs(",predicted_launch_ms", f);
 	put_header(f, "predicted_", later_ceilings, COUNT(later_ceilings));
-	fputs("\r\n", f);
+	put_header(f, "predicted_", traffic, COUNT(traffic));
+	fputs(",own_gbps,like\r\n", f);
 	json_array_foreach(results, i, row)
 		put_row(f, run, row, names, nnames);
 	if (fclose(f) != 0) {

@@ -231,15 +231,20 @@ out:
 	return rc;
 }
 
-int wl_run_add_ceiling(const struct wl_experiment *exp, struct wl_store *st, json_t *run,
-		       struct wl_error *err)
+int wl_run_add_ceiling(const struct wl_experiment *exp, const struct wl_catalog *cat, struct wl_store *st,
+		       json_t *run, struct wl_error *err)
 {
 	const char *device = json_string_value(json_object_get(json_object_get(run, "device"), "id"));
 	const char *finished = json_string_value(json_object_get(run, "finished_at"));
+	const char *copies[WL_STORE_CEILING_VARIANTS];
 	json_t *ceiling = NULL, *r;
-	size_t i;
+	size_t i, ncopies = 0;
 
-	if (device && wl_store_copy_ceiling(st, device, finished, &ceiling, err) < 0)
+	/* The ceiling is the built-in copy variants': never a custom kernel's. */
+	for (const struct wl_experiment *c = wl_catalog_find(cat, "copy"); c && ncopies < c->nvariants &&
+	     ncopies < WL_STORE_CEILING_VARIANTS; ncopies++)
+		copies[ncopies] = c->variants[ncopies].id;
+	if (device && ncopies && wl_store_copy_ceiling(st, device, finished, copies, ncopies, &ceiling, err) < 0)
 		return -1;
 	double peak = json_real_value(json_object_get(json_object_get(run, "clocks"), "peak_gbps"));
 
@@ -284,11 +289,18 @@ int wl_run_add_variants(const struct wl_experiment *exp, json_t *run)
 		    json_array_append_new(list, json_pack("{s:O, s:O, s:b, s:O}", "id", name, "title", name,
 							  "custom", 1, "like", json_object_get(v, "like"))) < 0)
 			goto out;
-		json_object_set(customs, json_string_value(name), json_true());
+		json_object_set(customs, json_string_value(name), json_is_string(json_object_get(v, "like")) ?
+			json_object_get(v, "like") : json_null());
 	}
-	json_array_foreach(json_object_get(run, "results"), i, r)
-		json_object_set_new(r, "custom", json_boolean(json_object_get(
-			customs, json_string_value(json_object_get(r, "variant"))) != NULL));
+	/* Each result says whether it is a custom kernel's, and which built-in
+	 * its harness is (its own for a built-in). */
+	json_array_foreach(json_object_get(run, "results"), i, r) {
+		json_t *variant = json_object_get(r, "variant");
+		json_t *like = json_object_get(customs, json_string_value(variant));
+
+		json_object_set_new(r, "custom", json_boolean(like != NULL));
+		json_object_set(r, "like", like && !json_is_null(like) ? like : variant);
+	}
 	json_object_set(run, "variants", list);
 	rc = 0;
 out:
@@ -310,7 +322,7 @@ int wl_run_is_final(const json_t *run)
 	return wl_run_is_finished(run) && !json_object_get(run, "predictions_pending");
 }
 
-int wl_run_derive(const struct wl_experiment *exp, const json_t *gpu_limits, struct wl_store *st, json_t *run,
+int wl_run_derive(const struct wl_experiment *exp, const struct wl_catalog *cat, struct wl_store *st, json_t *run,
 		  struct wl_error *err)
 {
 	if (wl_run_add_variants(exp, run) < 0 || wl_run_add_slowdown(exp, run) < 0 ||
@@ -319,7 +331,7 @@ int wl_run_derive(const struct wl_experiment *exp, const json_t *gpu_limits, str
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		return -1;
 	}
-	if (wl_run_add_ceiling(exp, st, run, err) < 0 || wl_run_add_occupancy(gpu_limits, st, run, err) < 0)
+	if (wl_run_add_ceiling(exp, cat, st, run, err) < 0 || wl_run_add_occupancy(cat->gpu_limits, st, run, err) < 0)
 		return -1;
 	if (wl_run_add_predictions(exp, run) < 0 || wl_run_add_counted(run) < 0) {
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");

@@ -25,15 +25,18 @@ int wl_run_add_slowdown(const struct wl_experiment *exp, json_t *run);
  * (same variant and other params, in the swept param's order). */
 int wl_run_add_drops(const struct wl_experiment *exp, json_t *run);
 
-/* Add "ceiling" (wl_store_copy_ceiling as of the run's end, or null) and, for
- * bandwidth results, "ceiling_pct", and "peak_pct" where the run recorded the
- * GPU's theoretical peak (clocks.peak_gbps). */
-int wl_run_add_ceiling(const struct wl_experiment *exp, struct wl_store *st, json_t *run,
-		       struct wl_error *err);
+/* Add "ceiling" (wl_store_copy_ceiling of cat's built-in copy variants as
+ * of the run's end, or null) and, for bandwidth results, "ceiling_pct", and
+ * "peak_pct" where the run recorded the GPU's theoretical peak
+ * (clocks.peak_gbps). */
+int wl_run_add_ceiling(const struct wl_experiment *exp, const struct wl_catalog *cat, struct wl_store *st,
+		       json_t *run, struct wl_error *err);
 
 /* Add "variants" to run: every variant it measures, in its table's order — the
  * built-ins it names, then its custom kernels — as {"id", "title", "custom"}
- * (and "like" for a custom one); mark each result "custom" true or false. */
+ * (and "like" for a custom one); mark each result "custom" true or false
+ * and give it "like": the built-in whose harness ran it (its own id for a
+ * built-in). */
 int wl_run_add_variants(const struct wl_experiment *exp, json_t *run);
 
 /* Add "<metric>_low" and "<metric>_high" (the rate's 95% interval, from the
@@ -58,7 +61,7 @@ int wl_run_is_final(const json_t *run);
  * memory (wl_run_add_ceiling and this one also when the store fails, err
  * set); run may then hold some of the figures and is for freeing, not for
  * showing. */
-int wl_run_derive(const struct wl_experiment *exp, const json_t *gpu_limits, struct wl_store *st, json_t *run,
+int wl_run_derive(const struct wl_experiment *exp, const struct wl_catalog *cat, struct wl_store *st, json_t *run,
 		  struct wl_error *err);
 
 #endif

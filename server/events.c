@@ -183,7 +183,7 @@ static int build_run(struct wl_events *ev, long long id, json_t **run, char **me
 	}
 	if (wl_run_derive(wl_catalog_find(ev->cat,
 					  json_string_value(json_object_get(*run, "experiment"))),
-			  ev->cat->gpu_limits, ev->st, *run, &err) < 0) {
+			  ev->cat, ev->st, *run, &err) < 0) {
 		store_failed(ev, &err);
 		json_decref(*run);
 		return -1;

@@ -83,11 +83,15 @@ int wl_store_changes(struct wl_store *st, long long after, long long limit, json
 int wl_store_cancel_run(struct wl_store *st, long long id, struct wl_error *err);
 
 /* The device's copy ceiling as of time `before` (RFC 3339; NULL: now): the best
- * verified GB/s of the latest copy run on device_id that finished by then, as
- * {"run", "gbps", "variant", "params", "url"}; *out is NULL when there is none.
- * A finished run asks as of its own end, so later copy runs never change it. */
+ * verified GB/s of a built-in copy variant (variants[0..nvariants), at most
+ * WL_STORE_CEILING_VARIANTS: the catalog's names) in the latest copy run on
+ * device_id that finished by then with one, as {"run", "gbps", "variant",
+ * "params", "url"}; *out is NULL when there is none. A custom kernel never
+ * sets it. A finished run asks as of its own end, so later copy runs never
+ * change it. */
+#define WL_STORE_CEILING_VARIANTS 8
 int wl_store_copy_ceiling(struct wl_store *st, const char *device_id, const char *before,
-			  json_t **out, struct wl_error *err);
+			  const char *const *variants, size_t nvariants, json_t **out, struct wl_error *err);
 
 /* Up to limit ids of finished ("done") runs of experiment on device_id older
  * than run before_id, newest first, as a JSON array the caller owns. */

@@ -39,16 +39,22 @@ int wl_store_previous_runs(struct wl_store *st, const char *device_id, const cha
 	return 0;
 }
 
+/* The built-in copy variants' names come as ?3..?10 (NULL where fewer):
+ * a custom kernel never sets the ceiling. */
 static const char SQL_COPY_CEILING[] =
 	"SELECT s.run_id, s.variant, s.params, s.bytes / (s.median_ms * 1e6) AS gbps FROM results s"
-	" WHERE s.run_id = (SELECT id FROM runs WHERE experiment = 'copy' AND device_id = ?1"
-	"   AND status = 'done' AND finished_at <= COALESCE(?2, {now})"
-	"   ORDER BY finished_at DESC, id DESC LIMIT 1)"
+	" WHERE s.run_id = (SELECT r.id FROM runs r WHERE r.experiment = 'copy' AND r.device_id = ?1"
+	"   AND r.status = 'done' AND r.finished_at <= COALESCE(?2, {now})"
+	"   AND EXISTS (SELECT 1 FROM results b WHERE b.run_id = r.id"
+	"     AND b.variant IN (?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
+	"     AND b.verified = 1 AND b.median_ms > 0 AND b.bytes > 0)"
+	"   ORDER BY r.finished_at DESC, r.id DESC LIMIT 1)"
+	" AND s.variant IN (?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
 	" AND s.verified = 1 AND s.median_ms > 0 AND s.bytes > 0"
 	" ORDER BY gbps DESC LIMIT 1";
 
 int wl_store_copy_ceiling(struct wl_store *st, const char *device_id, const char *before,
-			  json_t **out, struct wl_error *err)
+			  const char *const *variants, size_t nvariants, json_t **out, struct wl_error *err)
 {
 	struct wl_db_stmt *s = store_stmt(st, SQL_COPY_CEILING, err);
 	int rc;
@@ -58,6 +64,8 @@ int wl_store_copy_ceiling(struct wl_store *st, const char *device_id, const char
 		return -1;
 	wl_db_bind_text(s, 1, device_id);
 	wl_db_bind_text(s, 2, before);
+	for (size_t i = 0; i < WL_STORE_CEILING_VARIANTS; i++)
+		wl_db_bind_text(s, (int)i + 3, i < nvariants ? variants[i] : NULL);
 	rc = wl_db_step(s);
 	if (rc == WL_DB_ROW)
 		*out = json_pack("{s:I, s:o, s:o, s:f, s:o}", "run", (json_int_t)wl_db_col_int64(s, 0),

@@ -131,7 +131,8 @@ test('downloads_results_as_csv', async () => {
   const lines = res.text.trim().split(/\r\n/);
   assert.equal(lines[0], 'variant,n,tile,rows,median_ms,min_ms,max_ms,reps,bytes,gbps,gops,verified,custom,'
     + 'predicted_efficiency,predicted_sectors_per_request,predicted_conflict_degree,predicted_pct,predicted_ms,predicted_ratio,'
-    + 'predicted_source,traced_efficiency,traced_sectors_per_request,traced_conflict_degree,predicted_binding,predicted_dram_ms,predicted_cache_ms,predicted_local_ms,predicted_latency_ms,predicted_barrier_ms,predicted_launch_ms,predicted_l1_ms');
+    + 'predicted_source,traced_efficiency,traced_sectors_per_request,traced_conflict_degree,predicted_binding,predicted_dram_ms,predicted_cache_ms,predicted_local_ms,predicted_latency_ms,predicted_barrier_ms,predicted_launch_ms,predicted_l1_ms,'
+    + 'predicted_issue_ms,predicted_dram_read_bytes,predicted_dram_write_bytes,predicted_l2_hit_pct,predicted_own_bytes,own_gbps,like');
   assert.equal(lines.length, 21);
   const run = (await lab.get(`/api/runs/${sweep}`)).json;
   const first = lines[1].split(',');

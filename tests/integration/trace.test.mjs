@@ -94,8 +94,8 @@ test('the_tracers_budget_refuses_an_endless_kernel_and_a_huge_point', async () =
   assert.match(huge.stderr, /not traced: the point needs 1024 MiB of buffers, past the trace's memory budget of 256 MiB/);
 });
 
-// Runs are traced after their points, each variant at the run's point of
-// least memory, by the runner's worker (confined, as for the kernels it
+// Runs are traced after their points — a declared variant at the run's
+// point of least memory, an undeclared kernel at each — by the runner's worker (confined, as for the kernels it
 // builds), and the page's JSON carries the traces and what they predict.
 const runs = new Lab('trace-runs');
 after(() => runs.close());
@@ -121,7 +121,13 @@ test('a_run_traces_each_variant_and_predicts_an_undeclared_kernel_from_it', asyn
   assert.equal(res.status, 201, res.text);
   const run = await runs.waitDone(res.json.id, 120000);
   assert.equal(run.status, 'done', run.error);
-  assert.deepEqual(run.traces.map((t) => [t.variant, t.params.n]), [['float', 1 << 16], ['gather', 1 << 16], ['liar', 1 << 16]], 'each variant at the smallest point');
+  // A declared variant at the smallest point (the trace checks the
+  // declaration); the undeclared gather at each point (its prediction is
+  // its trace's).
+  assert.deepEqual(run.traces.map((t) => [t.variant, t.params.n]).sort(),
+    [['float', 1 << 16], ['gather', 1 << 16], ['gather', 1 << 18], ['liar', 1 << 16]].sort(), 'declared once, undeclared at each point');
+  // The copy ceiling is a built-in copy's, never a custom kernel's.
+  assert.equal(run.ceiling.variant, 'float', JSON.stringify(run.ceiling));
   const liar = run.results.find((r) => r.variant === 'liar').prediction;
   assert.equal(liar.source, 'declared');
   assert.equal(liar.sectors_per_request, 32, 'the prediction is the declaration\'s');
@@ -132,7 +138,7 @@ test('a_run_traces_each_variant_and_predicts_an_undeclared_kernel_from_it', asyn
   const again = await runs.post('/api/runs', { ...JSON.parse(JSON.stringify(run.request)), seed: 7, repeat: 2, label: 'again' });
   const repeated = await runs.waitDone(again.json.id, 120000);
   assert.deepEqual(repeated.traces, run.traces);
-  for (const v of ['float', 'gather', 'liar']) assert.match(runs.logs.runner, new RegExp(`run ${repeated.id}: ${v} traced \\(kept from an earlier run\\)`));
+  for (const v of ['float', 'gather', 'liar']) assert.match(runs.logs.runner, new RegExp(`run ${repeated.id}: ${v} traced at \\S+ \\(kept from an earlier run\\)`));
   const csv = (await runs.get(`/api/runs/${run.id}/results.csv`, { raw: true })).text.trim().split(/\r\n/);
   const head = csv[0].split(',');
   const row = csv.find((l) => l.startsWith('gather,')).split(',');
@@ -149,7 +155,12 @@ test('a_run_traces_each_variant_and_predicts_an_undeclared_kernel_from_it', asyn
       assert.equal(p.source, 'traced', 'nothing declared: predicted from the trace');
       assert.ok(p.sectors_per_request >= 30, `${p.sectors_per_request} sectors per request`);
       assert.ok(p.efficiency < 0.3 && p.gbps > 0 && p.ms > 0, JSON.stringify(p));
-      assert.deepEqual(p.traced_at, { local: 256, n: 1 << 16 });
+      assert.deepEqual(p.traced_at, { local: 256, n: r.params.n }, 'traced at its own point');
+      // The same model as a declaration's: ceilings from PoCL's facts, the
+      // traffic behind them, and the variant it runs as.
+      assert.equal(p.model, 'ceilings', JSON.stringify(p));
+      assert.ok(typeof p.binding === 'string' && p.traffic.own_bytes > 0, JSON.stringify(p.traffic));
+      assert.equal(r.like, 'float');
       assert.ok(p.accesses.some((a) => a.op === 'load' && a.line === 5), 'the gather\'s line');
     }
   }

@@ -84,6 +84,8 @@ const char *check_store_pg;
 	X(device_random_inputs_match_the_host)                                          \
 	X(verification_against_a_function_of_the_index)                                 \
 	X(programs_are_kept_on_disk_across_restarts)                                    \
+	X(sample_spreads_over_columns_and_rows)                                         \
+	X(sample_takes_few_groups_whole)                                                \
 	X(trace_groups_warp_requests_for_32_and_64_lanes)                               \
 	X(trace_refuses_what_it_cannot_read)                                            \
 	X(ptxas_figures_from_the_h100)                                                  \

@@ -47,7 +47,9 @@ void test_csv_has_documented_header_and_rows(void)
 			"predicted_efficiency,predicted_sectors_per_request,predicted_conflict_degree,"
 			"predicted_pct,predicted_ms,predicted_ratio,predicted_source,traced_efficiency,"
 			"traced_sectors_per_request,traced_conflict_degree,predicted_binding,predicted_dram_ms,"
-			"predicted_cache_ms,predicted_local_ms,predicted_latency_ms,predicted_barrier_ms,predicted_launch_ms,predicted_l1_ms\r\n";
+			"predicted_cache_ms,predicted_local_ms,predicted_latency_ms,predicted_barrier_ms,predicted_launch_ms,predicted_l1_ms,"
+			"predicted_issue_ms,predicted_dram_read_bytes,predicted_dram_write_bytes,predicted_l2_hit_pct,"
+			"predicted_own_bytes,own_gbps,like\r\n";
 
 		CHECK(strncmp(csv, header, strlen(header)) == 0, "header: %.90s", csv);
 	}
@@ -55,11 +57,12 @@ void test_csv_has_documented_header_and_rows(void)
 	 * 524288 bytes move as 2359296 at 1000 GB/s in 0.0023593 ms; the 0.5 ms
 	 * measured is 212 times slower (ratio: measured speed over predicted). */
 	CHECK(strstr(csv, "\r\nnaive,256,32,8,0.5,0.25,1,10,524288,1.048576,,true,false,"
-			  "0.222222222,32,,22.2222222,0.002359296,0.004718592,declared,,,,,,,,,,,\r\n") != NULL,
+			  "0.222222222,32,,22.2222222,0.002359296,0.004718592,declared,,,,,,,,,,,,,,,,,,\r\n") != NULL,
 	      "row: %s", csv);
-	CHECK(strstr(csv, "\r\n\"we,ird\"\"\",512,32,8,,,,0,2097152,,,false,false,,,,,,,,,,,,,,,,,,\r\n") != NULL,
+	CHECK(strstr(csv, "\r\n\"we,ird\"\"\",512,32,8,,,,0,2097152,,,false,false,,,,,,,,,,,,,,,,,,"
+			  ",,,,,,,\r\n") != NULL,
 	      "quoting and empty fields: %s", csv);
-	CHECK(strstr(csv, "\r\nmine,256,32,8,0.5,0.25,1,10,524288,1.048576,,true,true,,,,,,,,,,,,,,,,,,\r\n") != NULL,
+	CHECK(strstr(csv, "\r\nmine,256,32,8,0.5,0.25,1,10,524288,1.048576,,true,true,,,,,,,,,,,,,,,,,,,,,,,,,\r\n") != NULL,
 	      "a custom kernel without declared accesses has no prediction: %s", csv);
 	CHECK(len == strlen(csv), "length");
 out:

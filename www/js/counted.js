@@ -19,7 +19,7 @@ export function countedLine(r) {
   if (known(c.load_sectors_per_request)) parts.push(`${fig(c.load_sectors_per_request)} sectors/load`);
   if (known(c.store_sectors_per_request)) parts.push(`${fig(c.store_sectors_per_request)} sectors/store`);
   if (known(c.local_conflict_degree)) parts.push(`${fig(c.local_conflict_degree)}-way`);
-  parts.push(`DRAM ${fmtNumber(c.dram_bytes / 1e6, 3)} MB`);
+  parts.push(`DRAM ${fmtNumber(c.dram_bytes / 1e6, 3)} MB${known(c.predicted.dram_bytes) ? ` (predicted ${fmtNumber(c.predicted.dram_bytes / 1e6, 3)})` : ''}`);
   const differs = c.model_differs.length > 0;
   return el('span', { class: `sub counted${differs ? ' departs' : ''}`, title: differs ? c.model_differs.join('\n') : 'counted by the hardware (CUPTI) on one more launch' },
     `counted: ${parts.join(' · ')}${differs ? ' ⚠ model' : ''}`);
@@ -46,13 +46,13 @@ export function countedTable(run, experiment) {
       el('td', { class: 'num' }, `${fig(c.load_sectors_per_request)} / ${fig(p.load_sectors_per_request)}`),
       el('td', { class: 'num' }, `${fig(c.store_sectors_per_request)} / ${fig(p.store_sectors_per_request)}`),
       el('td', { class: 'num' }, `${fig(c.local_conflict_degree)} / ${fig(p.local_conflict_degree)}`),
-      el('td', { class: 'num' }, `${fmtNumber(c.dram_bytes / 1e6, 3)} MB`),
-      el('td', { class: 'num' }, `${fmtNumber(c.l2_hit_pct, 3)}%`),
+      el('td', { class: 'num' }, `${fmtNumber(c.dram_bytes / 1e6, 3)} / ${known(p.dram_bytes) ? fmtNumber(p.dram_bytes / 1e6, 3) : '–'} MB`),
+      el('td', { class: 'num' }, `${fmtNumber(c.l2_hit_pct, 3)}% / ${known(p.l2_hit_pct) ? `${fmtNumber(p.l2_hit_pct, 3)}%` : '–'}`),
       el('td', {}, c.model_differs.length ? c.model_differs.join('; ') : 'agree')));
   }
   if (!rows.length) return null;
   return el('table', { class: 'grid numbers', id: 'counted' },
-    el('thead', {}, el('tr', {}, ['variant', 'at', 'sectors per load request, counted / predicted', 'per store request', 'local conflict degree', 'DRAM moved', 'L2 hits', 'the model']
+    el('thead', {}, el('tr', {}, ['variant', 'at', 'sectors per load request, counted / predicted', 'per store request', 'local conflict degree', 'DRAM read and written', 'L2 hits', 'the model']
       .map((h) => el('th', { scope: 'col' }, h)))),
     el('tbody', {}, rows));
 }

@@ -113,6 +113,15 @@ function renderFacts(run) {
   document.getElementById('request').textContent = JSON.stringify(run.request, null, 2);
 }
 
+// A custom kernel's own bytes (the distinct bytes its trace touches) and
+// their rate, beside the GB/s above, which counts its like variant's bytes.
+function ownBytesLine(r, metric) {
+  const p = r.prediction;
+  if (!r.custom || metric.key !== 'gbps' || !p || !p.traffic || p.own_gbps === undefined) return null;
+  return el('span', { class: 'sub own-bytes', title: `The GB/s above counts the bytes ${r.like} must move (each input read once, each output written once); this kernel's own traffic — the distinct bytes its code touches, ${fmtNumber(p.traffic.own_bytes / 1e6, 3)} MB — moves at this rate.` },
+    `own bytes: ${fmtNumber(p.own_gbps)} GB/s`);
+}
+
 function resultCell(r, metric, unit) {
   if (!r) return el('td', { class: 'num muted' }, '…');
   if (r.median_ms === null) return el('td', { class: 'num bad', title: r.error || '' }, '✗ failed');
@@ -125,6 +134,7 @@ function resultCell(r, metric, unit) {
   r.ci_pct !== null && r.ci_pct !== undefined ? el('span', { class: 'pm', title: `95% interval of the median, ${r.reps} samples, spread (IQR) ${fmtNumber(100 * r.spread, 2)}%, stopped on ${r.stopped}` }, `±${fmtPct(r.ci_pct)}% `) : null,
   el('span', { class: r.verified ? 'ok' : 'bad', 'aria-label': r.verified ? 'verified' : 'not verified' }, r.verified ? '✓' : '✗'),
   el('span', { class: 'sub' }, rate === null ? '' : `${fmtNumber(rate)} ${metric.unit}`),
+  ownBytesLine(r, metric),
   r.in_cache ? el('span', { class: 'sub in-cache', title: 'hot: the working set fits in the device\'s measured cache' }, 'in cache') : null,
   r.stopped === 'budget' ? el('span', { class: 'sub warn', title: 'the time budget ran out before the noise target was reached' }, `budget: ${r.reps} samples`) : null,
   r.previous && run0 && run0.previous ? el('span', { class: `sub prev ${r.previous.verdict}`, 'data-verdict': r.previous.verdict },
