@@ -99,9 +99,12 @@ def main():
     for rid in ids:
         while True:
             _, run = call(args.base, 'GET', f'/api/runs/{rid}')
-            if run['status'] in ('done', 'failed', 'cancelled') or time.time() > deadline:
+            # A finished run's predictions are made on the server's own
+            # thread: read again until none is pending.
+            finished = run['status'] in ('done', 'failed', 'cancelled')
+            if (finished and not run.get('predictions_pending')) or time.time() > deadline:
                 break
-            time.sleep(0.5)
+            time.sleep(0.5 if not finished else 0.2)
         runs.append(run)
         with open(f'{args.out}/run-{rid}.json', 'w') as f:
             json.dump(run, f, indent=1)

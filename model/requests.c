@@ -406,7 +406,8 @@ int wl_requests_count(struct wl_requests *s, struct wl_site_figures *sites, stru
 	int slot[WL_REQUEST_SITES] = { 0 }, last;
 
 	shares(s, &last);
-	qsort(s->req, s->nreq, sizeof(*s->req), by_time);
+	if (s->nreq)
+		qsort(s->req, s->nreq, sizeof(*s->req), by_time);
 	if (site_walk(s, sites, w, slot) < 0 || reuse_walk(s, w, slot) < 0 || wl_requests_buffers(s, w, last) < 0 ||
 	    wl_requests_regularity(s, w, last) < 0) {
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");

@@ -394,7 +394,9 @@ int wl_trace_count(const char *text, size_t len, int lanes, struct wl_trace_figu
 	}
 	if (parse(text, len, &r, out, err) < 0)
 		goto out;
-	qsort_r(r.records, r.n, sizeof(*r.records), by_request, &r.lanes);
+	/* A trace cut before any group completed holds no records. */
+	if (r.n)
+		qsort_r(r.records, r.n, sizeof(*r.records), by_request, &r.lanes);
 	if (r.counts)
 		qsort(r.counts, r.ncounts, sizeof(*r.counts), by_count);
 	/* Sites' buffers first (feed sets them), then their kinds. */

@@ -159,7 +159,7 @@ test('a_run_traces_each_variant_and_predicts_an_undeclared_kernel_from_it', asyn
       // The same model as a declaration's: ceilings from PoCL's facts, the
       // traffic behind them, and the variant it runs as.
       assert.equal(p.model, 'ceilings', JSON.stringify(p));
-      assert.ok(typeof p.binding === 'string' && p.traffic.own_bytes > 0, JSON.stringify(p.traffic));
+      assert.ok(typeof p.binding === 'string' && p.launch_ms > 0 && p.traffic.own_bytes > 0, JSON.stringify(p.traffic));
       assert.equal(r.like, 'float');
       assert.ok(p.accesses.some((a) => a.op === 'load' && a.line === 5), 'the gather\'s line');
     }

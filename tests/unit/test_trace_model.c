@@ -120,6 +120,16 @@ void test_trace_refuses_what_it_cannot_read(void)
 		CHECK(wl_trace_count(many, used, 32, tr, &err) < 0 && strstr(err.msg, "more than 256 memory instructions"),
 		      "too many sites: '%s'", err.msg);
 	}
+	/* A trace its budget cut before any group completed: the launch and
+	 * the sample, no records; counted as no group traced (the tracer then
+	 * says why), not as an error or a crash. */
+	if (tr) {
+		static const char cut[] = "L 1 4 1 1 256 1 1\nP 4\nT 0 0\n";
+
+		CHECK(wl_trace_count(cut, strlen(cut), 32, tr, &err) == 0 && tr->groups_traced == 0 &&
+			      tr->groups_sampled == 4,
+		      "a trace with no group: %d of %d traced", tr->groups_traced, tr->groups_sampled);
+	}
 	free(many);
 	free(tr);
 }
