@@ -290,13 +290,40 @@ typedef int (*wl_store_row_fn)(void *ctx, json_t *record, struct wl_error *err);
  * references valid; ids and change numbers as stored. */
 int wl_store_each_row(struct wl_store *st, wl_store_row_fn fn, void *ctx, struct wl_error *err);
 
-/* Import: begin (WL_ERR_CONFLICT unless the store holds no runs and no
- * runners), one call per record as wl_store_each_row gives them, then end
- * (commit) or abort (nothing is kept). A bad record is WL_ERR_INVALID_FIELD
- * naming the column. */
-int wl_store_import_begin(struct wl_store *st, struct wl_error *err);
-int wl_store_import_row(struct wl_store *st, const json_t *record, struct wl_error *err);
-int wl_store_import_end(struct wl_store *st, struct wl_error *err);
-void wl_store_import_abort(struct wl_store *st);
+/* Import: begin, one call per record as wl_store_each_row gives them, then
+ * end (commit) or abort (nothing is kept); end and abort free the handle.
+ * Into a store that holds no runs and no runners the records are restored as
+ * they are, ids and change numbers kept. A store that holds some is refused
+ * at begin (WL_ERR_CONFLICT, nothing written) unless merge is set; a merge
+ * adds the records beside what is there: each run and runner gets a new id
+ * (a runner already there, same host, pid and start, is used as it is), every
+ * record that names one is pointed at the new id, each run takes a new change
+ * number, and devices, sources and builds whose key is there already are kept
+ * as they are; a record that names a run or runner must come after it (as
+ * wl_store_each_row orders them). A bad record is WL_ERR_INVALID_FIELD naming
+ * the column (its value, what is allowed); the import is then to be aborted. */
+struct wl_store_import;
+
+/* What an import did, for its message. */
+struct wl_store_import_summary {
+	int merged;			/* 1: added beside runs there, under new ids */
+	long long runs_before;		/* runs the store held before */
+	long long runs;			/* runs imported */
+	long long first_id, last_id;	/* the least and greatest id they have now */
+	long long first_old, last_old;	/* ... and had in the records */
+	int in_order;			/* new ids rise as the records' did */
+	/* Records whose row was in the store already, kept once (a merge). */
+	long long kept_runners, kept_devices, kept_sources, kept_builds;
+};
+
+/* *out is the caller's until end or abort. -1 with err set and nothing open
+ * on failure. */
+int wl_store_import_begin(struct wl_store *st, int merge, struct wl_store_import **out,
+			  struct wl_error *err);
+int wl_store_import_row(struct wl_store_import *im, const json_t *record, struct wl_error *err);
+/* Commit, with *sum (may be NULL) filled; on failure nothing is kept. */
+int wl_store_import_end(struct wl_store_import *im, struct wl_store_import_summary *sum,
+			struct wl_error *err);
+void wl_store_import_abort(struct wl_store_import *im);
 
 #endif

@@ -78,5 +78,5 @@ test('export_and_import_round_trip_as_json_lines', async () => {
   const bad = spawnSync(join(BUILD, 'warplab-store'), ['import', '--to', join(sqlite.dir, 'bad.db')],
     { input: '{"table":"runs","row":{"id":"seven"}}\n', encoding: 'utf8' });
   assert.equal(bad.status, 1);
-  assert.match(bad.stderr, /line 1: column id: not a number; nothing was written/);
+  assert.match(bad.stderr, /line 1: column id: not a number \(got "seven"\); nothing was written/);
 });

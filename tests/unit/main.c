@@ -28,6 +28,7 @@ const char *check_store_pg;
 	X(store_keeps_run_totals_as_runs_change)                                \
 	X(store_finds_runs_by_any_part_of_their_label)                          \
 	X(store_keeps_each_build_once)                                          \
+	X(store_merges_an_import_under_new_ids)                                 \
 	X(copy_ceiling_is_as_of_the_runs_end)
 
 #define TESTS(X)                                                                        \
@@ -102,7 +103,8 @@ const char *check_store_pg;
 	X(nvrtc_refuses_what_does_not_compile)                                          \
 	X(cuda_absent_is_said_not_failed)                                               \
 	X(device_languages_say_why)                                                     \
-	X(counters_evaluate_from_an_h100_image)
+	X(counters_evaluate_from_an_h100_image)                                         \
+	X(id_map_maps_each_id_once)
 
 #define DECLARE(name) void test_##name(void);
 TESTS(DECLARE)
