@@ -3,6 +3,8 @@
  * median alone. */
 #include "regressions.h"
 
+#include <assert.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "request.h"
@@ -62,13 +64,59 @@ static const json_t *same_point(const json_t *results, const json_t *r)
 	return NULL;
 }
 
-/* Whether two requests time in the same cache mode (absent: the old, hot). */
+/* Whether r may be a row's fastest or count in a spread between runs: a
+ * verified time above 0. A median of 0 or below is no measurement (a timer
+ * that read nothing), and a failed or unverified result did not do the
+ * work; none of them says how fast the kernel is. */
+static int positive_time(const json_t *r)
+{
+	return timed(r) && json_number_value(json_object_get(r, "median_ms")) > 0;
+}
+
+/* A request's cache mode; absent in runs from before cold mode, which timed
+ * hot. */
+static const char *cache_mode(const json_t *request)
+{
+	const char *mode = json_string_value(json_object_get(request, "cache"));
+
+	return mode ? mode : "hot";
+}
+
+/* Whether two requests time in the same cache mode. */
 static int same_mode(const json_t *a, const json_t *b)
 {
-	const char *x = json_string_value(json_object_get(a, "cache"));
-	const char *y = json_string_value(json_object_get(b, "cache"));
+	return strcmp(cache_mode(a), cache_mode(b)) == 0;
+}
 
-	return strcmp(x ? x : "hot", y ? y : "hot") == 0;
+/* What must agree for two runs' times of a point to be repeats of one
+ * measurement: the device (its snapshot's id), the language and the cache
+ * mode. */
+struct setting {
+	const char *device, *language, *cache;
+};
+
+/* run's setting into *s; 0 when the run has no device (it never started). */
+static int setting_of(const json_t *run, struct setting *s)
+{
+	const json_t *request = json_object_get(run, "request");
+
+	s->device = json_string_value(json_object_get(json_object_get(run, "device"), "id"));
+	s->language = json_string_value(json_object_get(request, "language"));
+	if (!s->language)
+		s->language = "opencl"; /* runs from before CUDA */
+	s->cache = cache_mode(request);
+	return s->device != NULL;
+}
+
+static int same_setting(const struct setting *a, const struct setting *b)
+{
+	return strcmp(a->device, b->device) == 0 && strcmp(a->language, b->language) == 0 &&
+	       strcmp(a->cache, b->cache) == 0;
+}
+
+static double median_ms(const json_t *r)
+{
+	return json_number_value(json_object_get(r, "median_ms"));
 }
 
 
@@ -93,35 +141,141 @@ static void judge(json_t *cell, const json_t *r, const json_t *base, double min_
 }
 
 /* Of a row's results (run_ids[i] measured results[i]), the run whose time is
- * apart from and below by more than min_change every other timed one, or 0;
- * 0 also where fewer than two are timed. */
+ * apart from and below by more than min_change every other positive
+ * verified one, or 0; 0 also where fewer than two are. A zero, failed or
+ * unverified result is never the fastest and never stands in the way of
+ * one. */
 static long long fastest(const json_t *results, const json_t *run_ids, double min_change)
 {
 	const json_t *best = NULL, *r;
 	long long best_run = 0;
+	double bm = 0, best_lo, best_hi;
 	size_t i, count = 0;
 
-	json_array_foreach(results, i, r)
-		if (timed(r) && ++count && (!best || json_number_value(json_object_get(r, "median_ms")) <
-						  json_number_value(json_object_get(best, "median_ms")))) {
+	json_array_foreach(results, i, r) {
+		if (!positive_time(r))
+			continue;
+		count++;
+		if (!best || median_ms(r) < bm) {
 			best = r;
+			bm = median_ms(r);
 			best_run = json_integer_value(json_array_get(run_ids, i));
 		}
-	if (!best)
+	}
+	if (count < 2)
 		return 0;
+	interval(best, &best_lo, &best_hi);
 	json_array_foreach(results, i, r) {
-		double lo, hi, best_lo, best_hi, m, bm;
+		double lo, hi, m = median_ms(r);
 
-		if (r == best || !timed(r))
+		if (r == best || !positive_time(r))
 			continue;
 		interval(r, &lo, &hi);
-		interval(best, &best_lo, &best_hi);
-		m = json_number_value(json_object_get(r, "median_ms"));
-		bm = json_number_value(json_object_get(best, "median_ms"));
-		if (!(best_hi < lo) || !(m > 0) || (m - bm) / m <= min_change)
+		if (!(best_hi < lo) || (m - bm) / m <= min_change)
 			return 0;
 	}
-	return count > 1 ? best_run : 0;
+	return best_run;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The repeats of one setting, starting at results[first]: every positive
+ * verified result from there on whose run (runs_of[i], id ids[i]) has the
+ * same setting, marked in taken. Its entry ({"device", "language", "cache",
+ * "runs", "medians_ms", "median_ms", "spread_pct", "apart"}) into *out, or
+ * NULL where fewer than two runs are; -1 when out of memory. medians has
+ * room for every result. */
+static int repeat_entry(const json_t *results, const json_t *ids, const json_t *runs_of, size_t first,
+			char *taken, double *medians, double min_change, json_t **out)
+{
+	struct setting want, s;
+	json_t *runs = json_array(), *values = json_array(), *r;
+	const json_t *quick = NULL, *slow = NULL;
+	double lo, hi, qlo, qhi, mid;
+	size_t i, k = 0;
+	int rc = -1;
+
+	*out = NULL;
+	if (!runs || !values)
+		goto out;
+	setting_of(json_array_get(runs_of, first), &want);
+	for (i = first; i < json_array_size(results); i++) {
+		r = json_array_get(results, i);
+		if (taken[i] || !positive_time(r) || !setting_of(json_array_get(runs_of, i), &s) ||
+		    !same_setting(&want, &s))
+			continue;
+		taken[i] = 1;
+		medians[k++] = median_ms(r);
+		if (json_array_append(runs, json_array_get(ids, i)) < 0 ||
+		    json_array_append_new(values, json_real(median_ms(r))) < 0)
+			goto out;
+		if (!quick || median_ms(r) < median_ms(quick))
+			quick = r;
+		if (!slow || median_ms(r) > median_ms(slow))
+			slow = r;
+	}
+	if (k < 2) {
+		rc = 0;
+		goto out;
+	}
+	qsort(medians, k, sizeof(*medians), cmp_double);
+	mid = k % 2 ? medians[k / 2] : (medians[k / 2 - 1] + medians[k / 2]) / 2;
+	interval(slow, &lo, &hi);
+	interval(quick, &qlo, &qhi);
+	/* Apart: the slowest run's time is slower than the quickest's by the
+	 * rule of a verdict, so the runs disagree by more than their noise. */
+	*out = json_pack("{s:s, s:s, s:s, s:O, s:O, s:f, s:f, s:b}", "device", want.device, "language",
+			 want.language, "cache", want.cache, "runs", runs, "medians_ms", values, "median_ms", mid,
+			 "spread_pct", 100 * (medians[k - 1] - medians[0]) / mid, "apart",
+			 wl_time_verdict(median_ms(slow), lo, hi, median_ms(quick), qlo, qhi, min_change) ==
+				 WL_SLOWER);
+	rc = *out ? 0 : -1;
+out:
+	json_decref(runs);
+	json_decref(values);
+	return rc;
+}
+
+/* The spread between runs that measured a row in one setting: "repeats",
+ * an entry per setting (first-seen order) where two or more runs have a
+ * positive verified time; [] where none has. -1 when out of memory, with
+ * row unchanged. */
+static int add_repeats(json_t *row, const json_t *results, const json_t *ids, const json_t *runs_of,
+		       double min_change)
+{
+	size_t n = json_array_size(results), i;
+	char *taken = calloc(n + 1, 1);
+	double *medians = calloc(n + 1, sizeof(*medians));
+	json_t *repeats = json_array(), *entry;
+	struct setting s;
+	int rc = -1;
+
+	/* wl_compare fills the three side by side, one entry per result. */
+	assert(json_array_size(ids) == n && json_array_size(runs_of) == n);
+	if (!taken || !medians || !repeats)
+		goto out;
+	for (i = 0; i < n; i++) {
+		if (taken[i] || !positive_time(json_array_get(results, i)) ||
+		    !setting_of(json_array_get(runs_of, i), &s))
+			continue;
+		if (repeat_entry(results, ids, runs_of, i, taken, medians, min_change, &entry) < 0)
+			goto out;
+		if (entry && json_array_append_new(repeats, entry) < 0)
+			goto out;
+	}
+	if (json_object_set(row, "repeats", repeats) < 0)
+		goto out;
+	rc = 0;
+out:
+	json_decref(repeats);
+	free(medians);
+	free(taken);
+	return rc;
 }
 
 /* The row of rows for (experiment, r's variant and params), added when new. */
@@ -135,9 +289,9 @@ static json_t *row_of(json_t *rows, const char *experiment, const json_t *r)
 		    json_equal(json_object_get(row, "variant"), json_object_get(r, "variant")) &&
 		    json_equal(json_object_get(row, "params"), json_object_get(r, "params")))
 			return row;
-	row = json_pack("{s:s, s:O, s:O, s:[], s:[], s:[]}", "experiment", experiment, "variant",
+	row = json_pack("{s:s, s:O, s:O, s:[], s:[], s:[], s:[]}", "experiment", experiment, "variant",
 			json_object_get(r, "variant"), "params", json_object_get(r, "params"), "cells",
-			"results", "runs");
+			"results", "runs", "runs_of");
 	if (row && json_array_append_new(rows, row) < 0)
 		return NULL;
 	return row;
@@ -159,14 +313,21 @@ json_t *wl_compare(const json_t *runs)
 			row = experiment ? row_of(rows, experiment, r) : NULL;
 			if (!row)
 				continue;
-			json_array_append(json_object_get(row, "results"), (json_t *)r);
-			json_array_append(json_object_get(row, "runs"), json_object_get(run, "id"));
+			/* A row keeps, side by side, each result, its run's id
+			 * and its run, until it is judged. */
+			if (json_array_append(json_object_get(row, "results"), (json_t *)r) < 0 ||
+			    json_array_append(json_object_get(row, "runs"), json_object_get(run, "id")) < 0 ||
+			    json_array_append(json_object_get(row, "runs_of"), (json_t *)run) < 0)
+				goto fail;
 		}
 	}
 	json_array_foreach(rows, i, row) {
 		json_t *results = json_object_get(row, "results"), *ids = json_object_get(row, "runs");
 		const json_t *base = NULL;
 		long long best = fastest(results, ids, min_change);
+
+		if (add_repeats(row, results, ids, json_object_get(row, "runs_of"), min_change) < 0)
+			goto fail;
 
 		/* The first run's result of this row, if it measured it. */
 		json_array_foreach(ids, j, run)
@@ -183,6 +344,7 @@ json_t *wl_compare(const json_t *runs)
 		json_object_set_new(row, "fastest", best ? json_integer(best) : json_null());
 		json_object_del(row, "results");
 		json_object_del(row, "runs");
+		json_object_del(row, "runs_of");
 	}
 	return json_pack("{s:f, s:f, s:o}", "noise", min_change, "min_change_pct", 100 * min_change,
 			 "rows", rows);

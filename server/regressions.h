@@ -29,13 +29,21 @@ const char *wl_verdict_name(enum wl_verdict v);
 /* The compare page's judgement of runs (an array of runs as wl_store_get_run
  * gives them, with results): {"noise", "min_change_pct", "rows": [{
  * "experiment", "variant", "params", "fastest", "cells": [{"run", "verdict",
- * "change_pct"}]}]}, a row per (experiment, variant, point) in first-seen
- * order, a cell per run that measured it. Every verified cell after the first
- * run's is judged against the first run's ("verdict" null where either is
- * unverified or failed, "change_pct" null where the first run's median is
- * not above 0); "fastest" is the run whose time is apart from, and below by
- * more than the noise, every other verified one, else null. The min change
- * is the first run's. Caller owns the result; NULL when out of memory. */
+ * "change_pct"}], "repeats": [...]}]}, a row per (experiment, variant,
+ * point) in first-seen order, a cell per run that measured it. Every
+ * verified cell after the first run's is judged against the first run's
+ * ("verdict" null where either is unverified or failed, "change_pct" null
+ * where the first run's median is not above 0); "fastest" is the run whose
+ * time is apart from, and below by more than the noise, every other
+ * verified one above 0, else null: a result whose median is 0 or below,
+ * failed or unverified is never the fastest. "repeats" has an entry per
+ * setting (device, language, cache mode) in which two or more of the runs
+ * have a verified time above 0 for the row: {"device", "language", "cache",
+ * "runs": [ids], "medians_ms": [theirs, in that order], "median_ms" (the
+ * median of those), "spread_pct" ((max - min) / median_ms * 100), "apart"
+ * (the slowest is slower than the quickest by the verdict's rule)}. The min
+ * change is the first run's. Caller owns the result; NULL when out of
+ * memory. */
 json_t *wl_compare(const json_t *runs);
 
 /* Add "previous" to run: the latest earlier finished run of the same

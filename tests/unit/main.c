@@ -81,6 +81,7 @@ const char *check_store_pg;
 	X(sampling_stops_on_noise_budget_or_max)                                        \
 	X(drops_need_intervals_apart)                                                   \
 	X(verdicts_only_beyond_the_noise)                                               \
+	X(compare_never_stars_zero_or_failed_and_spreads_repeats)                       \
 	X(rng_fills_are_counter_based)                                                  \
 	X(device_random_inputs_match_the_host)                                          \
 	X(verification_against_a_function_of_the_index)                                 \

@@ -3,8 +3,11 @@
 // server judges the table (GET /api/compare): each result after the first
 // run's is faster or slower only when their 95% intervals lie apart, "same
 // within noise" otherwise, with the change of time in %; a row's fastest is
-// starred only when it is apart from all the others. The page shows those
-// verdicts as they come. The runs' curves are overlaid.
+// starred only when it is apart from all the others (never a zero, failed
+// or unverified time); where runs repeated a row on one device, language and
+// cache mode, the spread between their medians. The page shows those
+// verdicts as they come. The runs' curves are overlaid, each line told apart
+// by colour, marker and dash, with the chart's numbers in a table.
 import { ApiError, banner, getJSON } from './api.js';
 import { lineChart } from './charts.js';
 import { el, fmtMs, fmtNumber, fmtPct, timeUnit } from './format.js';
@@ -23,15 +26,71 @@ function columnTitle(run) {
 }
 
 // The server's judgement of a cell: {verdict, change_pct} of run id in the
-// row for (experiment, variant, point), and that row's fastest run.
+// row for (experiment, variant, point), that row's fastest run and its
+// repeats (the spread between runs of one setting).
 function judgements(compare, names) {
   const rows = new Map();
   for (const row of compare.rows) {
     rows.set(`${row.experiment}|${row.variant}|${pointKey(row.params, names(row.experiment))}`, {
-      fastest: row.fastest, cells: new Map(row.cells.map((c) => [c.run, c])),
+      fastest: row.fastest, cells: new Map(row.cells.map((c) => [c.run, c])), repeats: row.repeats || [],
     });
   }
   return rows;
+}
+
+// The cell of a row's spread between runs: an entry per setting in which
+// runs repeated it, as the server judged it.
+function spreadCell(row, runs) {
+  const repeats = row.judged ? row.judged.repeats : [];
+  if (!repeats.length) return el('td', { class: 'num muted spread' }, '–');
+  const deviceName = (id) => {
+    const run = runs.find((r) => r.device && r.device.id === id);
+    return run && run.device.name ? run.device.name : id;
+  };
+  return el('td', {
+    class: `num spread${repeats.some((g) => g.apart) ? ' apart' : ''}`,
+    'data-spread-pct': repeats.map((g) => String(g.spread_pct)).join(' '),
+    'data-runs': repeats.map((g) => g.runs.join(',')).join(' '),
+  }, repeats.map((g) => el('span', { class: 'repeat' },
+    `${fmtPct(g.spread_pct)}%`,
+    el('span', { class: 'sub' }, `${g.runs.length} runs: ${g.runs.map((id) => `#${id}`).join(', ')}`),
+    el('span', { class: 'sub' }, `${deviceName(g.device)}, ${g.language === 'cuda' ? 'CUDA' : 'OpenCL'}, ${g.cache}`),
+    el('span', { class: 'sub verdict' }, g.apart ? 'apart: beyond the noise' : 'within noise'))));
+}
+
+// A style for each line of the overlay, by charts.js's two indices: style
+// (colour and marker together, 8 of them) and dash (4). A run keeps one dash
+// (solid, dashed, dotted, dash-dot; the fifth run starts again) and the
+// lines take the colours and markers in turn, run after run, so the same
+// variant of two runs differs in colour, marker and dash, and a run of one
+// point (a marker, no line) still stands apart. Where the turn gives a pair
+// already taken (a fifth run, or many variants), the next free colour is
+// taken, then the next dash: up to 32 lines no two look alike.
+function lineStyles(series, variantCount) {
+  const taken = new Set();
+  return series.map(({ run, variant }) => {
+    let style = (run * variantCount + variant) % 8;
+    let dash = run % 4;
+    for (let tries = 0; tries < 32 && taken.has(`${style}|${dash}`); tries++) {
+      style = (style + 1) % 8;
+      if (style === (run * variantCount + variant) % 8) dash = (dash + 1) % 4;
+    }
+    taken.add(`${style}|${dash}`);
+    return { style, dash };
+  });
+}
+
+// The overlay's numbers as a table (its text alternative): a row per run,
+// variant and point.
+function chartTable(series, x, metric) {
+  return [
+    el('caption', {}, `${metric.title} (${metric.unit}) of each run and variant at each ${x}`),
+    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Run'), el('th', { scope: 'col' }, 'Variant'),
+      el('th', { scope: 'col', class: 'num' }, x), el('th', { scope: 'col', class: 'num' }, metric.unit))),
+    el('tbody', {}, series.flatMap((s) => (s.points.length ? s.points : [null]).map((p) => el('tr', {},
+      el('th', { scope: 'row' }, `#${s.runId}`), el('td', {}, s.variantLabel),
+      el('td', { class: 'num' }, p ? String(p.x) : '–'), el('td', { class: 'num' }, p ? fmtNumber(p.y) : 'no verified result'))))),
+  ];
 }
 
 function render(runs, catalog, compare) {
@@ -68,8 +127,12 @@ function render(runs, catalog, compare) {
     const [eb, vb] = order(b.row);
     return ea - eb || va - vb || a.i - b.i;
   }).map((x) => x.row);
+  // The spread between runs has a column only where some row was repeated.
+  const repeated = compare.rows.some((row) => row.repeats && row.repeats.length);
   const head = el('tr', {}, el('th', { scope: 'col' }, 'Kernel'), el('th', { scope: 'col' }, 'Point'),
-    runs.map((run) => el('th', { scope: 'col', class: 'num', 'data-run': String(run.id) }, columnTitle(run))));
+    runs.map((run) => el('th', { scope: 'col', class: 'num', 'data-run': String(run.id) }, columnTitle(run))),
+    repeated ? el('th', { scope: 'col', class: 'num spread' }, 'Spread between runs',
+      el('span', { class: 'sub' }, '(max − min) / median')) : null);
   // One unit of time per column (a run), chosen for the column's values.
   const units = new Map(runs.map((run) => [run.id, timeUnit(sorted.map((row) => row.cells.get(run.id) && row.cells.get(run.id).median_ms))]));
   const body = sorted.map((row) => {
@@ -79,7 +142,7 @@ function render(runs, catalog, compare) {
       runs.map((run) => {
         const r = row.cells.get(run.id);
         if (!r) return el('td', { class: 'num muted' }, '–');
-        if (r.median_ms === null) return el('td', { class: 'num bad', title: r.error || '' }, '✗ failed');
+        if (r.median_ms === null) return el('td', { class: 'num bad', 'data-run': String(run.id), 'data-failed': true, title: r.error || '' }, '✗ failed');
         const rate = r[metricOf(byId(run.experiment)).key];
         const fastest = Boolean(row.judged && row.judged.fastest === run.id);
         const cell = row.judged && row.judged.cells.get(run.id);
@@ -90,36 +153,45 @@ function render(runs, catalog, compare) {
           class: `num${fastest ? ' fastest' : ''}${r.verified ? '' : ' unverified'}${v ? ` ${v.verdict}` : ''}`,
           'data-run': String(run.id), 'data-median-ms': String(r.median_ms), 'data-verdict': v ? v.verdict : null, title: r.error || '',
         },
-          fastest ? el('span', { class: 'star', 'aria-label': 'fastest' }, '★ ') : null,
-          fmtMs(r.median_ms, units.get(run.id)), r.ci_pct !== null && r.ci_pct !== undefined ? el('span', { class: 'pm' }, ` ±${fmtPct(r.ci_pct)}%`) : null,
+          fastest ? [el('span', { class: 'star', 'aria-hidden': 'true' }, '★ '), el('span', { class: 'sr-only' }, 'fastest: ')] : null,
+          el('span', { class: 'time' }, fmtMs(r.median_ms, units.get(run.id))), r.ci_pct !== null && r.ci_pct !== undefined ? el('span', { class: 'pm' }, ` ±${fmtPct(r.ci_pct)}%`) : null,
           r.verified ? '' : ' ✗',
           el('span', { class: 'sub' }, rate === null ? '' : `${fmtNumber(rate)} ${metricOf(byId(run.experiment)).unit}`),
           v ? el('span', { class: 'sub verdict' }, `${change}${said}`) : null);
-      }));
+      }),
+      repeated ? spreadCell(row, runs) : null);
   });
   document.getElementById('table').replaceChildren(el('thead', {}, head), el('tbody', {}, body));
 
   // The overlay: the first run's swept parameter on x, every run's variants.
   const x = sweptParam(runs[0], exp);
   document.getElementById('chart-title').textContent = `${metric.title} vs ${x}, runs overlaid`;
-  const variants = [...new Set(runs.flatMap((r) => runVariants(r, exp).map((v) => v.id)))];
-  const series = [];
-  runs.forEach((run, k) => {
-    if (run.experiment !== runs[0].experiment) return;
+  const overlaid = runs.filter((run) => run.experiment === runs[0].experiment);
+  const variants = [...new Set(overlaid.flatMap((r) => runVariants(r, exp).map((v) => v.id)))];
+  const lines = [];
+  overlaid.forEach((run, k) => {
     for (const v of runVariants(run, exp)) {
-      series.push({
-        label: `${variantLabel(v, exp)} · #${run.id} ${run.device && run.device.name ? run.device.name : ''}`.trim(),
-        style: variants.indexOf(v.id),
-        dash: k,
+      lines.push({
+        run: k, variant: variants.indexOf(v.id), runId: run.id, variantLabel: variantLabel(v, exp),
         points: run.results.filter((r) => r.variant === v.id && r.verified && r[metric.key] !== null)
           .map((r) => ({ x: r.params[x], y: r[metric.key] })).sort((a, b) => a.x - b.x),
       });
     }
   });
+  const styles = lineStyles(lines, variants.length);
+  const series = lines.map((line, i) => ({
+    label: `#${line.runId} · ${line.variantLabel}`, style: styles[i].style, dash: styles[i].dash, points: line.points,
+  }));
   const def = exp && exp.params[x];
-  lineChart(document.getElementById('chart'), null, {
+  const canvas = document.getElementById('chart');
+  const ids = overlaid.map((r) => `#${r.id}`).join(', ');
+  canvas.setAttribute('aria-label', `Line chart of ${metric.title.toLowerCase()} in ${metric.unit} against ${x}: `
+    + `${variants.length} variant${variants.length === 1 ? '' : 's'} of ${overlaid.length} run${overlaid.length === 1 ? '' : 's'} (${ids}), `
+    + `a line for each. Its numbers are in the table "The chart's numbers" below it.`);
+  lineChart(canvas, null, {
     series, xTitle: def && def.title ? `${x} — ${def.title}` : x, yTitle: metric.unit,
   });
+  document.getElementById('chart-table').replaceChildren(...chartTable(lines, x, metric));
 }
 
 async function main() {

@@ -17,20 +17,35 @@ export function fmtPct(v) {
   return Math.abs(v) >= 10 ? String(Math.round(v)) : fmtNumber(v, 2);
 }
 
-// The unit a column of times (in ms) reads in, chosen for all its values so
-// that none needs an exponent: µs when the shortest is under 0.1 ms, s when
-// every one is 10 s or more, else ms.
+// The unit and the decimals a column of times (in ms) reads in, chosen once
+// for all its values so the column reads alike: the smallest unit in which
+// the longest time, as written, stays under 1000 (so never "1000 µs": that
+// is 1.000 ms), and the decimals that give the shortest time above 0 three
+// significant digits (at most four decimals; no exponent ever). A 0 or a
+// missing time does not choose: it reads "0.000 ms" beside its column.
+const TIME_UNITS = [{ name: 'µs', scale: 1000 }, { name: 'ms', scale: 1 }, { name: 's', scale: 0.001 }];
+const TIME_DIGITS = 3;
+const TIME_DECIMALS_MAX = 4;
+
 export function timeUnit(msValues) {
-  const known = msValues.filter((v) => v !== null && v !== undefined && !Number.isNaN(v));
-  if (known.length && Math.min(...known) < 0.1) return { name: 'µs', scale: 1000 };
-  if (known.length && Math.min(...known) >= 10000) return { name: 's', scale: 0.001 };
-  return { name: 'ms', scale: 1 };
+  const known = msValues.filter((v) => typeof v === 'number' && Number.isFinite(v) && v > 0);
+  if (!known.length) return { name: 'ms', scale: 1, decimals: 0 };
+  const longest = Math.max(...known);
+  const shortest = Math.min(...known);
+  for (const u of TIME_UNITS) {
+    const lead = Math.floor(Math.log10(shortest * u.scale));
+    const decimals = Math.min(TIME_DECIMALS_MAX, Math.max(0, TIME_DIGITS - 1 - lead));
+    // As written, not as measured: 999.96 µs at one decimal is "1000.0".
+    if (Number((longest * u.scale).toFixed(decimals)) < 1000 || u === TIME_UNITS[TIME_UNITS.length - 1])
+      return { ...u, decimals };
+  }
+  return null; // not reached: the last unit always answers
 }
 
 // A time in ms, in unit (timeUnit's; default: the unit of this value alone).
 export function fmtMs(v, unit = timeUnit([v])) {
-  if (v === null || v === undefined) return '–';
-  return `${fmtNumber(v * unit.scale, 4)} ${unit.name}`;
+  if (v === null || v === undefined || Number.isNaN(v)) return '–';
+  return `${(v * unit.scale).toFixed(unit.decimals ?? 3)} ${unit.name}`;
 }
 
 export function fmtBytes(b) {
@@ -67,4 +82,22 @@ export function el(tag, attrs = {}, ...children) {
     e.append(c instanceof Node ? c : document.createTextNode(String(c)));
   }
   return e;
+}
+
+// An ISO time as the reader's clock shows it ("24 Nov 2026, 23:25:29" in
+// their own zone), the UTC original kept for the title; '–' for none.
+export function fmtLocalTime(iso) {
+  if (!iso) return null;
+  const t = new Date(iso);
+  if (Number.isNaN(t.getTime())) return iso;
+  return t.toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+}
+
+// A count as sizes read: 64 Mi, 256 Ki (exact multiples, from 64 Ki up),
+// else the number itself — the server's verdict writes them the same way.
+export function fmtCount(v) {
+  if (typeof v !== 'number' || !Number.isInteger(v)) return String(v);
+  if (v >= 2 ** 20 && v % 2 ** 20 === 0) return `${v / 2 ** 20} Mi`;
+  if (v >= 2 ** 16 && v % 1024 === 0) return `${v / 1024} Ki`;
+  return String(v);
 }
