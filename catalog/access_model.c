@@ -240,27 +240,84 @@ static int load_dims(const json_t *v, const char *const *params, int nparams, st
 	return rc;
 }
 
-static int copy_text(const char *text, char **out, struct wl_error *err)
+int wl_when_parse(const char *text, struct wl_when *out)
 {
-	*out = text ? strdup(text) : NULL;
-	if (text && !*out) {
-		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+	static const struct {
+		const char *name;
+		enum wl_when_kind kind;
+	} plain[] = {
+		{ "gpu", WL_WHEN_GPU }, { "local", WL_WHEN_LOCAL }, { "conflicts", WL_WHEN_CONFLICTS },
+		{ "short", WL_WHEN_SHORT }, { "long", WL_WHEN_LONG }, { "drops", WL_WHEN_DROPS },
+		{ "beyond_cache", WL_WHEN_BEYOND_CACHE }, { "in_cache", WL_WHEN_IN_CACHE },
+	};
+	const char *prefix = "slow_baseline:", *colon;
+	char *end;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; text && i < sizeof(plain) / sizeof(plain[0]); i++)
+		if (strcmp(text, plain[i].name) == 0) {
+			out->kind = plain[i].kind;
+			return 0;
+		}
+	if (!text || strncmp(text, prefix, strlen(prefix)) != 0)
+		return -1;
+	text += strlen(prefix);
+	colon = strchr(text, ':');
+	if (!colon || colon == text || (size_t)(colon - text) >= sizeof(out->than))
+		return -1;
+	memcpy(out->than, text, (size_t)(colon - text));
+	out->by = strtod(colon + 1, &end);
+	out->kind = WL_WHEN_SLOW_BASELINE;
+	return *end == '\0' && out->by > 0 ? 0 : -1;
+}
+
+/* One cause: a sentence, or {"text", "when": [conditions]}. */
+static int check_cause(const json_t *c, const char *where, const char *key, struct wl_error *err)
+{
+	static const char *const keys[] = { "text", "when", NULL };
+	const json_t *when = json_object_get(c, "when"), *w;
+	struct wl_when parsed;
+	size_t i;
+
+	if (json_is_string(c))
+		return 0;
+	if (!json_is_object(c) || wl_json_check_keys(c, keys, where, key, err) < 0 ||
+	    !json_is_string(json_object_get(c, "text")) || (when && !json_is_array(when))) {
+		if (err && err->kind == WL_ERR_NONE)
+			wl_error_field(err, WL_ERR_CONFIG, key,
+				       "%s.%s: a cause is a sentence or {\"text\", \"when\": [conditions]}", where, key);
 		return -1;
 	}
+	json_array_foreach(when, i, w)
+		if (wl_when_parse(json_string_value(w), &parsed) < 0) {
+			wl_error_field(err, WL_ERR_CONFIG, key,
+				       "%s.%s: when '%s' is not allowed (gpu, local, conflicts, short, long, drops, "
+				       "beyond_cache, in_cache, slow_baseline:<variant>:<factor>)",
+				       where, key, json_is_string(w) ? json_string_value(w) : "(not a string)");
+			return -1;
+		}
 	return 0;
 }
 
-static int get_text(const json_t *obj, const char *key, const char **out, const char *where,
-		    struct wl_error *err)
+/* obj's causes under key (a cause or a non-empty list of them) into *out,
+ * borrowed; left as it is where obj has none. */
+static int get_causes(const json_t *obj, const char *key, json_t **out, const char *where, struct wl_error *err)
 {
-	json_t *v = json_object_get(obj, key);
+	json_t *v = json_object_get(obj, key), *c;
+	size_t i;
 
-	if (v && !json_is_string(v)) {
-		wl_error_field(err, WL_ERR_CONFIG, key, "%s.%s: must be a string", where, key);
+	if (!v)
+		return 0;
+	if (json_is_array(v) && json_array_size(v) > 0) {
+		json_array_foreach(v, i, c)
+			if (check_cause(c, where, key, err) < 0)
+				return -1;
+	} else if (json_is_array(v) || check_cause(v, where, key, err) < 0) {
+		if (err && err->kind == WL_ERR_NONE)
+			wl_error_field(err, WL_ERR_CONFIG, key, "%s.%s: must be a cause or a list of causes", where, key);
 		return -1;
 	}
-	if (v)
-		*out = json_string_value(v);
+	*out = v;
 	return 0;
 }
 
@@ -276,8 +333,8 @@ int wl_model_shape_load(const json_t *obj, struct wl_model_shape *out, const cha
 		return -1;
 	out->local = json_object_get(obj, "local");
 	out->grid = json_object_get(obj, "grid");
-	if (get_text(obj, "faster", &out->faster, where, err) < 0 ||
-	    get_text(obj, "slower", &out->slower, where, err) < 0)
+	if (get_causes(obj, "faster", &out->faster, where, err) < 0 ||
+	    get_causes(obj, "slower", &out->slower, where, err) < 0)
 		return -1;
 	return 0;
 }
@@ -310,7 +367,7 @@ int wl_model_load(const json_t *obj, const struct wl_model_shape *base,
 	static const char *const keys[] = { "accesses", "local", "grid", "barriers", "faster", "slower", NULL };
 	struct wl_model *m = calloc(1, sizeof(*m));
 	const json_t *local, *grid, *accesses;
-	const char *faster, *slower;
+	json_t *faster, *slower;
 
 	*out = NULL;
 	if (!m) {
@@ -323,10 +380,10 @@ int wl_model_load(const json_t *obj, const struct wl_model_shape *base,
 	grid = json_object_get(obj, "grid") ? json_object_get(obj, "grid") : base ? base->grid : NULL;
 	faster = base ? base->faster : NULL;
 	slower = base ? base->slower : NULL;
-	if (get_text(obj, "faster", &faster, where, err) < 0 ||
-	    get_text(obj, "slower", &slower, where, err) < 0 ||
-	    copy_text(faster, &m->faster, err) < 0 || copy_text(slower, &m->slower, err) < 0)
+	if (get_causes(obj, "faster", &faster, where, err) < 0 || get_causes(obj, "slower", &slower, where, err) < 0)
 		goto fail;
+	m->faster = json_incref(faster);
+	m->slower = json_incref(slower);
 	if (!local) {
 		wl_error_field(err, WL_ERR_CONFIG, "local",
 			       "%s: the work-group's shape ('local') is not declared", where);
@@ -383,8 +440,8 @@ void wl_model_free(struct wl_model *m)
 	if (!m)
 		return;
 	free(m->accesses);
-	free(m->faster);
-	free(m->slower);
+	json_decref(m->faster);
+	json_decref(m->slower);
 	json_decref(m->shown);
 	free(m);
 }

@@ -51,9 +51,37 @@ struct wl_access {
 	struct wl_access_loop loops[WL_ACCESS_LOOPS];	/* outermost first */
 };
 
+/* A condition under which a catalog cause may be said of a result: the
+ * sentence is shown only where every condition of it holds at the result
+ * it would explain (model/ceiling_view.c checks them), so it cannot say
+ * what the figures beside it deny. In the catalog, "when": [...] of:
+ * "gpu" (the device has warps: a CPU has no banks or warps), "local" (the
+ * kernel uses local memory), "conflicts" (its local accesses conflict at
+ * this point), "short" (the launch is a tenth of the time or more: a small
+ * size), "long" (it is not), "drops" (the run found partition-camping drops
+ * of this variant), "beyond_cache" / "in_cache" (the point's buffers pass
+ * the last-level cache or fit it), "slow_baseline:<variant>:<factor>" (at
+ * the experiment's baseline point this variant takes factor times the
+ * other's time or more). */
+enum wl_when_kind {
+	WL_WHEN_GPU, WL_WHEN_LOCAL, WL_WHEN_CONFLICTS, WL_WHEN_SHORT, WL_WHEN_LONG, WL_WHEN_DROPS,
+	WL_WHEN_BEYOND_CACHE, WL_WHEN_IN_CACHE, WL_WHEN_SLOW_BASELINE
+};
+
+struct wl_when {
+	enum wl_when_kind kind;
+	char than[64];			/* slow_baseline: the other variant */
+	double by;			/* slow_baseline: the factor */
+};
+
+/* Read one condition; -1 where text is none of the above. */
+int wl_when_parse(const char *text, struct wl_when *out);
+
 /* What the model knows of one variant: the work-group's shape, the launch's
  * grid where declared, the accesses, and the causes the catalog gives for a
- * measurement well above (faster) or below (slower) the prediction. */
+ * measurement well above (faster) or below (slower) the prediction: each a
+ * sentence, {"text", "when": [conditions]}, or a list of these (owned
+ * references, NULL where none). */
 struct wl_model {
 	int dims;			/* 1 or 2 */
 	struct wl_expr local[2];	/* work-group size per dimension */
@@ -66,7 +94,7 @@ struct wl_model {
 	 * where none is declared. */
 	int has_barriers;
 	struct wl_access barriers;
-	char *faster, *slower;
+	json_t *faster, *slower;
 	json_t *shown;			/* the declaration, as GET /api/experiments shows it */
 };
 
@@ -74,7 +102,7 @@ struct wl_model {
  * object without "accesses". NULL obj leaves *out empty (dims 0). */
 struct wl_model_shape {
 	json_t *local, *grid;		/* borrowed arrays of expression strings, or NULL */
-	const char *faster, *slower;
+	json_t *faster, *slower;	/* borrowed causes, or NULL */
 };
 
 /* Read obj (a variant's "model" object, or for a custom kernel

@@ -51,6 +51,8 @@ struct wl_experiment {
 	int needs_fp64;			/* runs in double where the device can */
 	int baseline_param;		/* results are also shown relative to this param at */
 	long long baseline_value;	/* baseline_value (e.g. c = 1); -1 when none */
+	int reference;			/* the variant the lesson starts from (naive, interleaved...), whose
+					 * time a run's verdict measures the fastest against; -1: none */
 	int drops_param;		/* sweeps over this param are searched for drops, */
 	double drops_threshold;		/* points this fraction below both neighbours; -1: none */
 	size_t nparams, nvariants;

@@ -176,7 +176,7 @@ static int load_header(struct wl_experiment *exp, const json_t *obj, const char 
 {
 	static const char *const keys[] = { "id", "title", "lesson", "summary", "seed", "source", "cuda_source",
 					    "metric", "fp64", "params", "variants", "cost", "baseline", "drops",
-					    "launch", "host", "model", NULL };
+					    "launch", "host", "model", "reference", NULL };
 	char *metric_name = NULL;
 
 	if (wl_json_check_keys(obj, keys, where, NULL, err) < 0 ||
@@ -300,6 +300,26 @@ static int check_defaults(const struct wl_experiment *exp, const char *where, st
 	return 0;
 }
 
+/* "reference": the variant the lesson starts from, one of its variants. */
+static int load_reference(struct wl_experiment *exp, const json_t *obj, const char *where, struct wl_error *err)
+{
+	char *id = NULL;
+	size_t at = 0;
+	int rc = 0;
+
+	exp->reference = -1;
+	if (wl_json_get_string(obj, "reference", 0, &id, where, err) < 0)
+		return -1;
+	if (id && !wl_experiment_variant(exp, id, &at)) {
+		wl_error_set(err, WL_ERR_CONFIG, "%s: reference '%s' is not one of its variants", where, id);
+		rc = -1;
+	} else if (id) {
+		exp->reference = (int)at;
+	}
+	free(id);
+	return rc;
+}
+
 static int load_experiment(struct wl_experiment *exp, const json_t *obj, size_t index,
 			   struct wl_error *err)
 {
@@ -325,7 +345,8 @@ static int load_experiment(struct wl_experiment *exp, const json_t *obj, size_t 
 	if (wl_model_shape_load(exp->model, &shape, where, err) < 0 ||
 	    load_baseline(exp, json_object_get(obj, "baseline"), where, err) < 0 ||
 	    load_drops(exp, json_object_get(obj, "drops"), where, err) < 0 ||
-	    load_variants(exp, json_object_get(obj, "variants"), where, err) < 0)
+	    load_variants(exp, json_object_get(obj, "variants"), where, err) < 0 ||
+	    load_reference(exp, obj, where, err) < 0)
 		return -1;
 	return check_defaults(exp, where, err);
 }

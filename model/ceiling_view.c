@@ -5,6 +5,19 @@
 #include <string.h>
 #include <strings.h>
 
+const char *wl_ceiling_words(const char *name)
+{
+	static const char *const words[WL_CEILINGS] = {
+		"DRAM bandwidth", "the last-level cache's bandwidth", "the first-level cache",
+		"local memory's passes", "latency (too few requests in flight)", "barriers", "instruction issue",
+	};
+
+	for (int i = 0; name && i < WL_CEILINGS; i++)
+		if (strcmp(name, wl_ceiling_name((enum wl_ceiling)i)) == 0)
+			return words[i];
+	return name;
+}
+
 json_t *wl_ceilings_json(const struct wl_ceilings *c, double work)
 {
 	json_t *ms = json_object(), *rates = json_object();
@@ -60,10 +73,64 @@ static void reuse_cause(const struct wl_ceilings *c, const struct wl_device_mode
 			 c->cache_bytes / 1e6);
 }
 
-const char *wl_departure_cause(const struct wl_ceilings *c, const struct wl_device_model *d,
-			       const struct wl_prediction *p, double ratio, const char *catalog_cause,
-			       char *buf, size_t len)
+/* Whether condition w holds at the result: the counts p, the device d,
+ * the ceilings c (or NULL) and what is known of the run. */
+static int holds(const struct wl_when *w, const struct wl_ceilings *c, const struct wl_device_model *d,
+		 const struct wl_prediction *p, const struct wl_cause_facts *f)
 {
+	double launch = c ? c->launch_ms : d ? d->launch_us / 1000 : 0, median = f ? f->median_ms : 0;
+	double cache = d ? d->cache_bytes : 0, footprint = f ? f->footprint : 0;
+
+	switch (w->kind) {
+	case WL_WHEN_GPU:
+		return d && d->warp > 0;
+	case WL_WHEN_LOCAL:
+		return p->has_local;
+	case WL_WHEN_CONFLICTS:
+		return p->has_local && p->conflict_degree > 1;
+	case WL_WHEN_SHORT:
+		return launch > 0 && median > 0 && launch >= 0.1 * median;
+	case WL_WHEN_LONG:
+		return launch > 0 && median > 0 && launch < 0.1 * median;
+	case WL_WHEN_DROPS:
+		return f && f->drops;
+	case WL_WHEN_BEYOND_CACHE:
+		return cache > 0 && footprint > cache;
+	case WL_WHEN_IN_CACHE:
+		return cache > 0 && footprint > 0 && footprint <= cache;
+	case WL_WHEN_SLOW_BASELINE:
+		return f && f->baseline_ratio && f->baseline_ratio(f->arg, w->than) >= w->by;
+	}
+	return 0;
+}
+
+/* Append cause (a sentence or {"text", "when"}) to buf where it may be said. */
+static void add_cause(const json_t *cause, const struct wl_ceilings *c, const struct wl_device_model *d,
+		      const struct wl_prediction *p, const struct wl_cause_facts *f, char *buf, size_t len)
+{
+	const char *text = json_is_string(cause) ? json_string_value(cause)
+						 : json_string_value(json_object_get(cause, "text"));
+	const json_t *w;
+	size_t i, used = strlen(buf);
+
+	if (!text || (json_is_string(cause) && excluded(text, p)))
+		return;
+	json_array_foreach(json_object_get(cause, "when"), i, w) {
+		struct wl_when when;
+
+		if (wl_when_parse(json_string_value(w), &when) < 0 || !holds(&when, c, d, p, f))
+			return;
+	}
+	snprintf(buf + used, len - used, "%s%s", used ? "; " : "", text);
+}
+
+const char *wl_departure_cause(const struct wl_ceilings *c, const struct wl_device_model *d,
+			       const struct wl_prediction *p, double ratio, const json_t *causes,
+			       const struct wl_cause_facts *facts, char *buf, size_t len)
+{
+	const json_t *one;
+	size_t i;
+
 	buf[0] = '\0';
 	if (c && ratio < 1 && d->compute_units > 0 && c->warps < d->compute_units * d->warp / 8 &&
 	    c->warps < d->compute_units * d->resident_warps) {
@@ -75,8 +142,11 @@ const char *wl_departure_cause(const struct wl_ceilings *c, const struct wl_devi
 			 "its requests one at a time", c->warps, c->waves);
 	} else if (c && ratio > 1 && (c->reuse || c->first_level)) {
 		reuse_cause(c, d, buf, len);
-	} else if (catalog_cause && !excluded(catalog_cause, p)) {
-		snprintf(buf, len, "%s", catalog_cause);
+	} else if (json_is_array(causes)) {
+		json_array_foreach(causes, i, one)
+			add_cause(one, c, d, p, facts, buf, len);
+	} else if (causes) {
+		add_cause(causes, c, d, p, facts, buf, len);
 	}
 	return buf[0] ? buf : NULL;
 }

@@ -73,14 +73,14 @@ static json_t *work_json(const struct work_count *c, const struct wl_traffic *t)
 /* The sentence a departure gets: the factor, the direction, and the cause
  * the model sees or the catalog's where the kernel can have it. */
 static json_t *departure(const struct wl_model *m, const struct wl_ceilings *c, const struct wl_device_model *d,
-			 const struct wl_prediction *p, double ratio)
+			 const struct wl_prediction *p, double ratio, const struct wl_cause_facts *facts)
 {
 	char text[1024], cause[700];
 	const char *named;
 
 	if (ratio <= WL_DEPARTURE_FACTOR && ratio >= 1 / WL_DEPARTURE_FACTOR)
 		return json_null();
-	named = wl_departure_cause(c, d, p, ratio, !m ? NULL : ratio > 1 ? m->faster : m->slower, cause,
+	named = wl_departure_cause(c, d, p, ratio, !m ? NULL : ratio > 1 ? m->faster : m->slower, facts, cause,
 				   sizeof(cause));
 	snprintf(text, sizeof(text), "Measured %.1f× %s than predicted; %s%s.",
 		 ratio > 1 ? ratio : 1 / ratio, ratio > 1 ? "faster" : "slower",
@@ -140,7 +140,7 @@ json_t *wl_predict_point(const struct wl_point_in *in)
 		      "ratio", real_or_null(ratio > 0, ratio), "sampled", p->sampled,
 		      "accesses", m ? accesses_json(m, p) : json_array());
 	if (o) {
-		json_object_set_new(o, "departure", ratio > 0 ? departure(in->causes, ceiled ? &c : NULL, in->device, p, ratio)
+		json_object_set_new(o, "departure", ratio > 0 ? departure(in->causes, ceiled ? &c : NULL, in->device, p, ratio, in->facts)
 							      : json_null());
 		json_object_set_new(o, "work", work_json(&count, ceiled ? &c.traffic : NULL));
 		json_object_set_new(o, "model", json_string(ceiled ? "ceilings" : "copy ceiling"));

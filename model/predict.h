@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "catalog.h"
+#include "ceiling_view.h"
 #include "ceilings.h"
 #include "warp_model.h"
 
@@ -30,6 +31,7 @@ struct wl_point_in {
 	double work;				/* bytes or operations the runner counted */
 	double median_ms;			/* measured, 0: none */
 	double measured_slowdown;		/* over the baseline, 0: none */
+	const struct wl_cause_facts *facts;	/* the run, for the causes' conditions; NULL: unknown */
 };
 
 /* The prediction of one result as the API shows it ("prediction" in

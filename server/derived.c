@@ -13,6 +13,7 @@
 #include "points.h"
 #include "predictions.h"
 #include "regressions.h"
+#include "verdict.h"
 
 /* "variant|{params without the baseline param}"; caller frees. */
 static char *baseline_key(const json_t *result, const char *param)
@@ -148,7 +149,7 @@ int wl_run_add_drops(const struct wl_experiment *exp, json_t *run)
 	json_t *results = json_object_get(run, "results"), *drops, *sweeps, *r, *members;
 	const char *param, *metric, *key;
 	char lo_key[16], hi_key[16];
-	size_t i, count = json_array_size(results);
+	size_t i, count = json_array_size(results), longest = 0;
 	struct sweep_point *pts = NULL;
 	struct wl_drop *found = NULL;
 	int rc = -1;
@@ -181,6 +182,14 @@ int wl_run_add_drops(const struct wl_experiment *exp, json_t *run)
 		}
 		json_array_append(members, r);
 		free(k);
+	}
+	/* No verdict on drops before the run is done, nor over a sweep of fewer
+	 * than three points: a drop needs neighbours on both sides. */
+	json_object_foreach(sweeps, key, members)
+		longest = json_array_size(members) > longest ? json_array_size(members) : longest;
+	if (!wl_run_is_finished(run) || longest < 3) {
+		rc = json_object_set_new(run, "drops", json_null());
+		goto out;
 	}
 	json_object_foreach(sweeps, key, members) {
 		size_t n = json_array_size(members), ndrops;
@@ -333,7 +342,7 @@ int wl_run_derive(const struct wl_experiment *exp, const struct wl_catalog *cat,
 	}
 	if (wl_run_add_ceiling(exp, cat, st, run, err) < 0 || wl_run_add_occupancy(cat->gpu_limits, st, run, err) < 0)
 		return -1;
-	if (wl_run_add_predictions(exp, run) < 0 || wl_run_add_counted(run) < 0) {
+	if (wl_run_add_predictions(exp, run) < 0 || wl_run_add_counted(run) < 0 || wl_run_add_verdict(exp, run) < 0) {
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		return -1;
 	}

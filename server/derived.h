@@ -5,7 +5,8 @@
  *   camping), labelled with the largest power of two dividing the swept value;
  * - ceiling: the device's copy bandwidth as of the run's end, and each result's
  *   share of it;
- * - prediction: the memory-access model's figures beside each result. */
+ * - prediction: the memory-access model's figures beside each result;
+ * - verdict: who won, by how much and why (verdict.h). */
 #ifndef WL_DERIVED_H
 #define WL_DERIVED_H
 
@@ -22,7 +23,8 @@ int wl_run_add_slowdown(const struct wl_experiment *exp, json_t *run);
 /* Add "drops" to run when exp declares a drops param: an array of {"variant",
  * "params", "value", "gbps" (or "gops"), "trend", "below_pct", "pow2"}, one per
  * verified point more than the threshold below both neighbours of its sweep
- * (same variant and other params, in the swept param's order). */
+ * (same variant and other params, in the swept param's order); null until
+ * the run is finished and a sweep has three points or more. */
 int wl_run_add_drops(const struct wl_experiment *exp, json_t *run);
 
 /* Add "ceiling" (wl_store_copy_ceiling of cat's built-in copy variants as

@@ -31,18 +31,77 @@ struct point_context {
 	const struct wl_device_model *dm;	/* NULL: no measured facts, the copy ceiling alone */
 	double footprint;		/* the point's buffers, bytes (0: unknown) */
 	int hot;			/* the run is timed hot */
+	const json_t *run;		/* the run, for the catalog causes' conditions */
 };
+
+/* A result and its run, for what a catalog cause's conditions ask of the
+ * run's other results. */
+struct run_result {
+	const struct wl_experiment *exp;
+	const json_t *run, *r;
+};
+
+/* The median of variant at the experiment's baseline point with r's other
+ * params, or 0. */
+static double median_at_baseline(const struct run_result *x, const char *variant)
+{
+	const char *param = x->exp->baseline_param >= 0 ? x->exp->params[x->exp->baseline_param].name : NULL;
+	const json_t *params = json_object_get(x->r, "params"), *o;
+	size_t i;
+
+	json_array_foreach(json_object_get(x->run, "results"), i, o) {
+		const json_t *op = json_object_get(o, "params"), *v;
+		const char *key;
+		int same = param && json_integer_value(json_object_get(op, param)) == x->exp->baseline_value &&
+			   json_is_true(json_object_get(o, "verified"));
+
+		if (!same || strcmp(json_string_value(json_object_get(o, "variant")) ?: "", variant) != 0)
+			continue;
+		json_object_foreach((json_t *)params, key, v)
+			same &= strcmp(key, param) == 0 || json_equal(v, json_object_get(op, key));
+		if (same)
+			return json_number_value(json_object_get(o, "median_ms"));
+	}
+	return 0;
+}
+
+static double baseline_ratio(const void *arg, const char *other)
+{
+	const struct run_result *x = arg;
+	double mine = median_at_baseline(x, json_string_value(json_object_get(x->r, "variant")) ?: "");
+	double theirs = median_at_baseline(x, other);
+
+	return mine > 0 && theirs > 0 ? mine / theirs : 0;
+}
+
+/* Whether the run's drops (derived.h) include one of r's variant. */
+static int has_drops(const json_t *run, const json_t *r)
+{
+	const json_t *d;
+	size_t i;
+
+	json_array_foreach(json_object_get(run, "drops"), i, d)
+		if (json_equal(json_object_get(d, "variant"), json_object_get(r, "variant")))
+			return 1;
+	return 0;
+}
 
 /* Ask the model for result r's prediction from counts p (and base's). */
 static json_t *ask_model(const struct point_context *pc, const struct wl_model *m, const struct wl_model *causes,
 			 const json_t *r, const struct wl_prediction *p, const struct wl_prediction *base)
 {
+	const struct run_result x = { pc->exp, pc->run, r };
+	const struct wl_cause_facts facts = {
+		.median_ms = json_number_value(json_object_get(r, "median_ms")), .footprint = pc->footprint,
+		.drops = pc->run && has_drops(pc->run, r), .baseline_ratio = pc->run ? baseline_ratio : NULL, .arg = &x,
+	};
 	const struct wl_point_in in = {
 		.exp = pc->exp, .copy_gbps = pc->ceiling, .device = pc->dm, .footprint = pc->footprint, .hot = pc->hot,
 		.declared = m, .causes = causes, .p = p, .base = base,
 		.work = json_number_value(json_object_get(r, pc->exp->metric == WL_METRIC_BANDWIDTH ? "bytes" : "ops")),
 		.median_ms = json_real_value(json_object_get(r, "median_ms")),
 		.measured_slowdown = json_real_value(json_object_get(r, "slowdown")),
+		.facts = &facts,
 	};
 
 	return wl_predict_point(&in);
@@ -273,7 +332,7 @@ int wl_run_add_predictions(const struct wl_experiment *exp, json_t *run)
 		struct wl_device_model dmr = dm;
 		json_t *occ = json_object_get(json_object_get(run, "occupancy"),
 					      json_string_value(json_object_get(r, "variant")));
-		const struct point_context pc = { exp, ceiling, facts ? &dmr : NULL, rm[i].footprint, hot };
+		const struct point_context pc = { exp, ceiling, facts ? &dmr : NULL, rm[i].footprint, hot, run };
 		json_t *p;
 
 		if (json_integer_value(json_object_get(occ, "warps")) > 0)

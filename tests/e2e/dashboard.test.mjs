@@ -91,10 +91,15 @@ async function checkRunPage(page, id) {
   const rates = await page.$$eval('#table td[data-rate]', (tds) => tds.map((td) => Number(td.dataset.rate)));
   assert.deepEqual([...rates].sort((a, b) => a - b), run.results.map((r) => r.gbps).sort((a, b) => a - b));
   assert.ok(await paintedPixels(page, '#chart') > 2000, 'the chart is painted');
-  // Each median with its interval, in the table and as error bars.
-  const pms = await page.$$eval('#table td[data-median-ms] .pm', (s) => s.map((x) => x.textContent));
+  // One number per cell; each median with its interval on hover (the
+  // cell's title), behind the toggle, and as error bars.
+  const titles = await page.$$eval('#table td[data-median-ms]', (tds) => tds.map((td) => td.title));
+  assert.ok(titles.every((t) => /^median [\d.]+ (µs|ms|s); ±[\d.]+% \(95% interval/.test(t)), titles.slice(0, 3).join('|'));
+  assert.equal(await page.locator('#table td[data-median-ms] .time').first().isVisible(), false, 'the details are folded');
+  await page.check('#show-detail');
+  const pms = await page.$$eval('#table td[data-median-ms] .time', (s) => s.map((x) => x.textContent));
   assert.equal(pms.length, run.results.length);
-  assert.ok(pms.every((t) => /^±[\d.]+% $/.test(t)), pms.slice(0, 3).join('|'));
+  assert.ok(pms.every((t) => /^[\d.]+ (µs|ms|s) ±[\d.]+%$/.test(t)), pms.slice(0, 3).join('|'));
   const bars = await page.evaluate(() => {
     const c = window.Chart.getChart('chart');
     return { type: c.config.type, points: c.data.datasets.flatMap((d) => d.data).filter((p) => p.yMin <= p.y && p.y <= p.yMax).length };
@@ -105,6 +110,9 @@ async function checkRunPage(page, id) {
   const drops = await page.locator('#drops li').allInnerTexts();
   if (run.drops.length === 0) assert.match(drops[0], /No drops/);
   else assert.equal(drops.length, run.drops.length, 'one line per drop the API found');
+  // The device, the ceiling and the request are folded under the verdict.
+  assert.equal(await page.locator('#ceiling').isVisible(), false);
+  await page.click('#details > summary');
   assert.match(await page.locator('#ceiling').innerText(), /Copy ceiling of this device: [\d.]+ GB\/s/);
   assert.match(await page.locator('#table').innerText(), /% of copy/);
   return run;
@@ -119,6 +127,39 @@ test('run_page_shows_the_apis_numbers_and_painted_charts', async () => {
   await page.context().close();
 });
 
+// The first screen answers who won: the server's verdict above the table,
+// the fastest cell of each point marked as the server judged it, and the
+// page no wider than the screen, on a laptop and on a phone.
+test('the_run_page_opens_with_who_won_and_fits_the_screen', async () => {
+  const run = (await lab.get(`/api/runs/${sweepId}`)).json;
+  assert.ok(run.verdict && run.verdict.fastest && run.verdict.points.length === 6, JSON.stringify(run.verdict));
+  for (const [width, height] of [[1440, 900], [390, 844]]) {
+    const page = await openPage(browser, { width, height });
+    await page.goto(`${lab.base}/runs/${sweepId}`);
+    await page.waitForSelector('#table td[data-median-ms]');
+    const verdict = await page.locator('.verdict-sentence').innerText();
+    assert.ok(verdict.includes(run.verdict.sentence), `${verdict} / ${run.verdict.sentence}`);
+    const cells = await page.$$eval('#table td[data-point]', (tds) => tds.map((td) => [td.dataset.point, td.dataset.variant, td.dataset.standing]));
+    for (const p of run.verdict.points) {
+      const at = cells.filter(([point]) => point === JSON.stringify(p.params));
+      const fastest = at.filter(([, , s]) => s === 'fastest' || s === 'first').map(([, v]) => v);
+      assert.deepEqual(fastest, [p.fastest], `the fastest at ${JSON.stringify(p.params)}`);
+      assert.equal(at.find(([, v]) => v === p.fastest)[2], p.apart ? 'fastest' : 'first');
+      assert.deepEqual(at.filter(([, , s]) => s === 'tied').map(([, v]) => v).sort(), [...p.tied].sort());
+    }
+    const box = await page.evaluate(() => ({
+      wide: document.documentElement.scrollWidth, inner: window.innerWidth,
+      verdict: document.querySelector('.verdict-sentence').getBoundingClientRect().bottom,
+      row: document.querySelector('#table tbody tr').getBoundingClientRect().bottom,
+    }));
+    assert.ok(box.wide <= box.inner, `no sideways scroll at ${width}: ${box.wide} > ${box.inner}`);
+    if (width === 1440) assert.ok(box.verdict < height && box.row < height, `the verdict and the first row on the first screen: ${JSON.stringify(box)}`);
+    await shot(page, `run-verdict-${width}`);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
 test('share_url_shows_the_same_in_a_fresh_browser', async () => {
   // A new context: no storage, no history — a teammate opening the link.
   const first = await openPage(browser);
@@ -128,8 +169,9 @@ test('share_url_shows_the_same_in_a_fresh_browser', async () => {
   await first.context().close();
   const page = await openPage(browser);
   await page.goto(`${lab.base}/runs/${sweepId}`);
-  await checkRunPage(page, sweepId);
+  await page.waitForSelector('#table td[data-median-ms]');
   assert.equal(await page.locator('#table').innerText(), before, 'the same table on every load');
+  await checkRunPage(page, sweepId);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -242,6 +284,7 @@ test('banks_page_sets_slowdown_beside_the_predicted_degree', async () => {
   await page.waitForSelector('#model:not([hidden])');
   assert.match(await page.locator('#model-title').innerText(), /beside the slowdown the model predicts/);
   assert.ok(await paintedPixels(page, '#model-chart') > 2000);
+  await page.check('#show-detail');
   assert.match(await page.locator('#table').innerText(), /× c=1/);
   assert.match(await page.locator('#table').innerText(), /model: .*32-way/, 'stride 32: the predicted degree in its cell');
   assert.match(await page.locator('#accesses').innerText(), /s\[lid0\*c \+ it % 32\]/, 'the declared index');
@@ -344,8 +387,9 @@ test('a_time_column_reads_in_one_unit_and_no_rate_in_exponents', async () => {
   const page = await openPage(browser);
   await page.goto(`${lab.base}/runs/${id}`);
   await page.waitForSelector('#table td[data-median-ms]');
+  await page.check('#show-detail');
   const columns = await page.locator('#table td[data-median-ms]').evaluateAll((tds) => tds.map((td) => ({
-    variant: td.dataset.variant, text: td.firstChild.textContent, all: td.innerText,
+    variant: td.dataset.variant, text: td.querySelector('.time').textContent.replace(/ ±.*/, ''), all: td.innerText,
   })));
   const byVariant = new Map();
   for (const c of columns) byVariant.set(c.variant, [...(byVariant.get(c.variant) || []), c]);

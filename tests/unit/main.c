@@ -86,6 +86,8 @@ const char *check_store_pg;
 	X(device_random_inputs_match_the_host)                                          \
 	X(verification_against_a_function_of_the_index)                                 \
 	X(programs_are_kept_on_disk_across_restarts)                                    \
+	X(verdict_names_the_winner_by_how_much_and_why)                                 \
+	X(verdict_of_one_variant_compares_its_points)                                   \
 	X(sample_spreads_over_columns_and_rows)                                         \
 	X(sample_takes_few_groups_whole)                                                \
 	X(trace_groups_warp_requests_for_32_and_64_lanes)                               \
@@ -95,6 +97,7 @@ const char *check_store_pg;
 	X(occupancy_by_hand_on_the_h100)                                                \
 	X(ceilings_by_hand)                                                             \
 	X(departures_name_only_causes_the_kernel_can_have)                              \
+	X(catalog_causes_cannot_contradict_the_row)                                     \
 	X(device_model_reads_the_facts)                                                 \
 	X(declared_barriers_are_counted)                                                \
 	X(minplus_reuse_by_hand)                                                        \

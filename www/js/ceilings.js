@@ -6,7 +6,7 @@
 // each point and by how much. The server computes every figure
 // (prediction.ceiling_rates, binding, binding_margin); this only draws them.
 import { lineChart } from './charts.js';
-import { el, fmtNumber } from './format.js';
+import { el, fmtCount, fmtNumber } from './format.js';
 import { metricOf, runVariants, sweptParam, variantLabel } from './results.js';
 
 const NAMES = { dram: 'DRAM', cache: 'last-level cache', l1: 'first-level cache', local: 'local memory', latency: 'latency', barrier: 'barriers', issue: 'instruction issue' };
@@ -28,7 +28,7 @@ function bindingLine(rs, x) {
     if (last && last.b === b) last.to = r.params[x];
     else spans.push({ b, from: r.params[x], to: r.params[x] });
   }
-  return spans.map((s) => `${NAMES[s.b] || s.b} at ${x} = ${s.from === s.to ? s.from : `${s.from} … ${s.to}`}`).join('; ');
+  return spans.map((s) => `${NAMES[s.b] || s.b} at ${x} = ${s.from === s.to ? fmtCount(s.from) : `${fmtCount(s.from)} … ${fmtCount(s.to)}`}`).join('; ');
 }
 
 // Draw into the model section; returns the chart (or null when no result has ceilings).
@@ -58,6 +58,15 @@ export function renderCeilings(run, experiment, chart) {
     if (points.length) series.push({ label: `${NAMES[name]} alone`, style: i + 1, dash: 2, points });
   });
   document.getElementById('ceilings-binding').textContent = `Binding ceiling: ${bindingLine(rs, x)}.`;
+  // One point: the ceilings' rates in words, no curve to draw.
+  const onePoint = rs.length <= 1;
+  document.getElementById('ceilings-chart').parentElement.hidden = onePoint;
+  if (onePoint) {
+    const r = rs[0];
+    const rates = r ? Object.keys(NAMES).filter((n) => r.prediction.ceiling_rates[n]).map((n) => `${NAMES[n]} alone ${fmtNumber(r.prediction.ceiling_rates[n])} ${metric.unit}`) : [];
+    document.getElementById('ceilings-binding').textContent = `Binding ceiling: ${bindingLine(rs, x)}. ${rates.length ? `Each ceiling's rate were it the only limit: ${rates.join(', ')}; measured ${fmtNumber(r[metric.key])} ${metric.unit}.` : ''}`;
+    return current;
+  }
   current = lineChart(document.getElementById('ceilings-chart'), chart || current, { series, xTitle: x, yTitle: `${metric.unit} (log scale)`, logY: true });
   return current;
 }

@@ -11,7 +11,10 @@ const DASHES = [[], [6, 4], [2, 3], [10, 3, 2, 3]];
 
 if (window.Chart && window['chartjs-plugin-annotation']) window.Chart.register(window['chartjs-plugin-annotation']);
 const ERROR_BARS = Boolean(window.Chart && window.ChartErrorBars);
-if (ERROR_BARS) window.Chart.register(window.ChartErrorBars.LineWithErrorBarsController, window.ChartErrorBars.PointWithErrorBar);
+if (ERROR_BARS) {
+  window.Chart.register(window.ChartErrorBars.LineWithErrorBarsController, window.ChartErrorBars.PointWithErrorBar,
+    window.ChartErrorBars.BarWithErrorBarsController, window.ChartErrorBars.BarWithErrorBar);
+}
 
 function styleFor(i, dash = 0) {
   return {
@@ -61,10 +64,17 @@ function tooltipLines(ctx) {
 // yMin?, yMax?, meta?}], style: index, dash: index}]; marks: [{x, y, label}].
 // Points with yMin/yMax get error bars; logY for rates of several orders.
 export function lineChart(canvas, existing, { series, xTitle, yTitle, logX = false, logY = false, marks = [], bands = [] }) {
-  const datasets = series.map((s, i) => ({
+  // A bar chart on this canvas (the run had one point) gives way to lines.
+  if (existing && existing.config.type.startsWith('bar')) {
+    existing.destroy();
+    existing = null;
+  }
+  // A series with nothing to draw would only crowd the legend.
+  const drawn = series.map((s, i) => ({ ...s, style: s.style ?? i })).filter((s) => s.points.length > 0);
+  const datasets = drawn.map((s) => ({
     label: s.label,
     data: s.points,
-    ...styleFor(s.style ?? i, s.dash ?? 0),
+    ...styleFor(s.style, s.dash ?? 0),
   }));
   const annotation = { annotations: annotationsFor(marks, bands) };
   if (existing) {
@@ -77,7 +87,7 @@ export function lineChart(canvas, existing, { series, xTitle, yTitle, logX = fal
     existing.update();
     return existing;
   }
-  const bars = ERROR_BARS && series.some((s) => s.points.some((p) => p.yMin !== undefined));
+  const bars = ERROR_BARS && drawn.some((s) => s.points.some((p) => p.yMin !== undefined));
   return new window.Chart(canvas, {
     type: bars ? 'lineWithErrorBars' : 'line',
     data: { datasets },
@@ -93,4 +103,61 @@ export function lineChart(canvas, existing, { series, xTitle, yTitle, logX = fal
       plugins: { legend: { position: 'bottom' }, annotation, tooltip: { callbacks: { label: tooltipLines } } },
     },
   });
+}
+
+// Create or update a bar chart on canvas (a run of one point: its variants
+// side by side). labels: the bars' names; groups: [{label, style?, dash?,
+// values: [{y, yMin?, yMax?} or null]}], one bar per label each — one group
+// is coloured bar by bar, several by group with a legend; intervals as
+// error bars where given.
+export function barChart(canvas, existing, { labels, groups, xTitle, yTitle }) {
+  if (existing) existing.destroy();
+  const withBars = ERROR_BARS && groups.some((g) => g.values.some((v) => v && v.yMin !== undefined));
+  const one = groups.length === 1;
+  const datasets = groups.map((g, k) => {
+    const colours = one ? labels.map((_, i) => PALETTE[i % PALETTE.length]) : PALETTE[(g.style ?? k) % PALETTE.length];
+    return {
+      label: g.label,
+      data: g.values.map((v) => (!v ? null : withBars ? { y: v.y, yMin: v.yMin ?? v.y, yMax: v.yMax ?? v.y } : v.y)),
+      backgroundColor: colours,
+      borderColor: colours,
+      borderWidth: 2,
+      borderDash: DASHES[(g.dash ?? 0) % DASHES.length],
+    };
+  });
+  return new window.Chart(canvas, {
+    type: withBars ? 'barWithErrorBars' : 'bar',
+    data: { labels, datasets },
+    options: {
+      animation: false,
+      maintainAspectRatio: false,
+      scales: { x: { title: { display: true, text: xTitle } }, y: { beginAtZero: true, title: { display: true, text: yTitle } } },
+      plugins: { legend: { display: !one, position: 'bottom' } },
+    },
+  });
+}
+
+// A chart's numbers as a table (its text alternative): a row per x value,
+// a column per series; into table (thead and tbody replaced).
+export function fillDataTable(table, { series, xTitle, yTitle, format = (v) => String(v) }) {
+  const drawn = series.filter((s) => s.points.length > 0);
+  const xs = [...new Set(drawn.flatMap((s) => s.points.map((p) => p.x)))].sort((a, b) => (typeof a === 'number' && typeof b === 'number' ? a - b : 0));
+  const cellOf = (s, x) => {
+    const p = s.points.find((q) => q.x === x);
+    return p ? format(p.y) : '–';
+  };
+  const th = (text, attrs = {}) => { const e = document.createElement('th'); e.textContent = text; for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v); return e; };
+  const td = (text) => { const e = document.createElement('td'); e.className = 'num'; e.textContent = text; return e; };
+  const head = document.createElement('tr');
+  head.append(th(xTitle, { scope: 'col' }), ...drawn.map((s) => th(`${s.label} (${yTitle})`, { scope: 'col', class: 'num' })));
+  const rows = xs.map((x) => {
+    const tr = document.createElement('tr');
+    tr.append(th(String(x), { scope: 'row' }), ...drawn.map((s) => td(cellOf(s, x))));
+    return tr;
+  });
+  const thead = document.createElement('thead');
+  thead.append(head);
+  const tbody = document.createElement('tbody');
+  tbody.append(...rows);
+  table.replaceChildren(thead, tbody);
 }

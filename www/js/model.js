@@ -7,7 +7,7 @@
 
 import { bindingText } from './ceilings.js';
 import { countedTable } from './counted.js';
-import { lineChart } from './charts.js';
+import { barChart, fillDataTable, lineChart } from './charts.js';
 import { el, fmtNumber } from './format.js';
 import { metricOf, runVariants, sweptParam, variantLabel, variantTitle } from './results.js';
 
@@ -165,5 +165,24 @@ export function renderModel(run, experiment, chart) {
   const counted = countedTable(run, experiment);
   document.getElementById('counted-box').hidden = !counted;
   document.getElementById('counted-table').replaceChildren(...[counted].filter(Boolean));
-  return lineChart(document.getElementById('model-chart'), chart, { series, xTitle: x, yTitle: c.unit });
+  const canvas = document.getElementById('model-chart');
+  fillDataTable(document.getElementById('model-chart-data'), { series, xTitle: x, yTitle: c.unit, format: (v) => fmtNumber(v, 3) });
+  // One point: each variant's measured and predicted bars side by side.
+  if (new Set(run.results.map((r) => JSON.stringify(r.params))).size <= 1) {
+    document.getElementById('model-title').textContent = c.title.replace(/ vs [^:]*$/, '');
+    document.getElementById('model-note').textContent = c.note.replace(/^Solid: measured/, 'Left bar of each pair: measured').replace('Dashed: ', 'Right bar: ');
+    const variants = runVariants(run, experiment).filter((v) => series.some((s) => s.label.startsWith(`${variantLabel(v, experiment)}:`) && s.points.length));
+    const value = (suffix, v) => {
+      const s = series.find((q) => q.label === `${variantLabel(v, experiment)}: ${suffix}`);
+      return s && s.points.length ? { y: s.points[0].y } : null;
+    };
+    canvas.setAttribute('aria-label', `Bar chart: ${c.unit} measured and predicted for each variant; the numbers are in the table below it.`);
+    return barChart(canvas, chart, {
+      labels: variants.map((v) => variantLabel(v, experiment)), xTitle: 'variant', yTitle: c.unit,
+      groups: [{ label: 'measured', style: 0, values: variants.map((v) => value('measured', v)) },
+        { label: 'predicted', style: 1, dash: 1, values: variants.map((v) => value('predicted', v)) }],
+    });
+  }
+  canvas.setAttribute('aria-label', `Line chart: ${c.title}; the numbers are in the table below it.`);
+  return lineChart(canvas, chart, { series, xTitle: x, yTitle: c.unit });
 }

@@ -1,0 +1,231 @@
+/* Who won a run, by how much and why (see verdict.h). */
+#include "verdict.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "regressions.h"
+#include "verdict_words.h"
+
+#define ENTRIES_MAX 64		/* variants at one point: the built-ins and the custom kernels */
+
+/* One result at a point. */
+struct entry {
+	const json_t *r;
+	const char *variant;
+	double ms, lo, hi;
+	int timed;		/* verified, with a positive median: it may win */
+};
+
+/* The results at one point, and its judgement. */
+struct point {
+	const json_t *params;
+	struct entry e[ENTRIES_MAX];
+	int n;
+	int best, slowest, reference;	/* indices into e, -1: none */
+	int apart;
+	double work;			/* bytes or operations: the headline is the point of most */
+};
+
+static double num(const json_t *o, const char *key)
+{
+	return json_number_value(json_object_get(o, key));
+}
+
+static struct point *point_of(struct point *pts, size_t *n, const json_t *params)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (json_equal(pts[i].params, params))
+			return &pts[i];
+	memset(&pts[*n], 0, sizeof(pts[*n]));
+	pts[*n].params = params;
+	return &pts[(*n)++];
+}
+
+/* The results of run grouped by point, in first-seen order; NULL when out
+ * of memory (and *n 0 for a run without results). */
+static struct point *group(const struct wl_experiment *exp, const json_t *run, size_t *n)
+{
+	const json_t *results = json_object_get(run, "results"), *r;
+	const char *work = exp && exp->metric == WL_METRIC_THROUGHPUT ? "ops" : "bytes";
+	struct point *pts = calloc(json_array_size(results) + 1, sizeof(*pts));
+	size_t i;
+
+	*n = 0;
+	json_array_foreach(results, i, r) {
+		struct point *p;
+		struct entry *e;
+
+		if (!pts)
+			break;
+		p = point_of(pts, n, json_object_get(r, "params"));
+		if (p->n == ENTRIES_MAX)
+			continue;
+		e = &p->e[p->n++];
+		e->r = r;
+		e->variant = json_string_value(json_object_get(r, "variant"));
+		e->ms = num(r, "median_ms");
+		e->lo = json_is_number(json_object_get(r, "ci_low_ms")) ? num(r, "ci_low_ms") : e->ms;
+		e->hi = json_is_number(json_object_get(r, "ci_high_ms")) ? num(r, "ci_high_ms") : e->ms;
+		e->timed = json_is_true(json_object_get(r, "verified")) && e->ms > 0 && e->variant;
+		if (num(r, work) > p->work)
+			p->work = num(r, work);
+	}
+	return pts;
+}
+
+/* The point's fastest, slowest and reference, and whether the fastest is
+ * apart from every other by the compare page's rule. */
+static void judge(const struct wl_experiment *exp, struct point *p, double min_change)
+{
+	const char *ref = exp && exp->reference >= 0 ? exp->variants[exp->reference].id : NULL;
+
+	p->best = p->slowest = p->reference = -1;
+	for (int i = 0; i < p->n; i++) {
+		if (!p->e[i].timed)
+			continue;
+		if (p->best < 0 || p->e[i].ms < p->e[p->best].ms)
+			p->best = i;
+		if (p->slowest < 0 || p->e[i].ms > p->e[p->slowest].ms)
+			p->slowest = i;
+		if (ref && strcmp(p->e[i].variant, ref) == 0)
+			p->reference = i;
+	}
+	p->apart = p->best >= 0;
+	for (int i = 0; p->best >= 0 && i < p->n; i++)
+		if (i != p->best && p->e[i].timed &&
+		    wl_time_verdict(p->e[p->best].ms, p->e[p->best].lo, p->e[p->best].hi, p->e[i].ms, p->e[i].lo,
+				    p->e[i].hi, min_change) != WL_FASTER)
+			p->apart = 0;
+}
+
+/* The point's judgement as JSON, with its sentence. */
+static json_t *point_json(const struct verdict_ctx *c, const struct point *p)
+{
+	json_t *tied = json_array(), *faster = json_array(), *o;
+	const struct entry *best = p->best >= 0 ? &p->e[p->best] : NULL;
+	const char *binding = best ? json_string_value(json_object_get(json_object_get(best->r, "prediction"), "binding"))
+				   : NULL;
+	char text[1024];
+
+	for (int i = 0; best && tied && faster && i < p->n; i++) {
+		const struct entry *e = &p->e[i];
+
+		if (i != p->best && e->timed &&
+		    wl_time_verdict(best->ms, best->lo, best->hi, e->ms, e->lo, e->hi, c->min_change) == WL_SAME)
+			json_array_append_new(tied, json_string(e->variant));
+		if (!e->timed && e->ms > 0 && e->ms < best->ms && e->variant)
+			json_array_append_new(faster, json_string(e->variant));
+	}
+	wl_verdict_point_sentence(c, p->params, best ? best->r : NULL, p->slowest >= 0 ? p->e[p->slowest].r : NULL,
+				  p->reference >= 0 ? p->e[p->reference].r : NULL, tied, text, sizeof(text));
+	o = json_pack("{s:O, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s}", "params", p->params,
+		      "fastest", best ? json_string(best->variant) : json_null(), "apart", p->apart && best,
+		      "tied", tied ? tied : json_array(),
+		      "slowest", p->slowest >= 0 && p->slowest != p->best ? json_string(p->e[p->slowest].variant) : json_null(),
+		      "slowest_factor", p->slowest >= 0 && p->slowest != p->best ?
+				json_real(p->e[p->slowest].ms / best->ms) : json_null(),
+		      "reference", p->reference >= 0 && p->reference != p->best ?
+				json_pack("{s:s, s:f}", "variant", p->e[p->reference].variant, "factor",
+					  p->e[p->reference].ms / best->ms) : json_null(),
+		      "ceiling_pct", best && json_is_number(json_object_get(best->r, "ceiling_pct")) ?
+				json_real(num(best->r, "ceiling_pct")) : json_null(),
+		      "binding", binding ? json_string(binding) : json_null(),
+		      "unverified_faster", faster ? faster : json_array(), "sentence", text);
+	return o;
+}
+
+/* The run's sentence: about its headline point (h, whose judgement is
+ * headline) where several variants compete, else over the one variant's
+ * points by rate. */
+static void run_sentence(const struct verdict_ctx *c, const struct point *pts, size_t n, size_t h,
+			 const json_t *headline, char *buf, size_t len)
+{
+	const struct point *p = &pts[h];
+	const json_t *hi = NULL, *lo = NULL;
+	int wins = 0, judged = 0, competing = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		int timed = 0;
+
+		for (int k = 0; k < pts[i].n; k++)
+			timed += pts[i].e[k].timed;
+		competing |= timed > 1;
+		if (pts[i].best >= 0 && p->best >= 0) {
+			judged++;
+			wins += strcmp(pts[i].e[pts[i].best].variant, p->e[p->best].variant) == 0;
+		}
+	}
+	if (competing || n == 1) {
+		wl_verdict_run_sentence(c, headline, p->best >= 0 ? p->e[p->best].r : NULL,
+					p->slowest >= 0 ? p->e[p->slowest].r : NULL,
+					p->reference >= 0 ? p->e[p->reference].r : NULL, wins, judged, buf, len);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const json_t *r = pts[i].best >= 0 ? pts[i].e[pts[i].best].r : NULL;
+
+		if (!r || !json_is_number(json_object_get(r, c->metric)))
+			continue;
+		if (!hi || num(r, c->metric) > num(hi, c->metric))
+			hi = r;
+		if (!lo || num(r, c->metric) < num(lo, c->metric))
+			lo = r;
+	}
+	wl_verdict_sweep_sentence(c, hi, lo, buf, len);
+}
+
+/* The point of most work (the last of equals): the one a reader asks about. */
+static size_t headline_of(const struct point *pts, size_t n)
+{
+	size_t h = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (pts[i].best >= 0 && (pts[h].best < 0 || pts[i].work >= pts[h].work))
+			h = i;
+	return h;
+}
+
+int wl_run_add_verdict(const struct wl_experiment *exp, json_t *run)
+{
+	struct verdict_ctx c;
+	struct point *pts;
+	json_t *list = NULL, *o = NULL;
+	size_t n, h;
+	char text[2048];
+	int rc = -1;
+
+	wl_verdict_ctx(exp, run, &c);
+	pts = group(exp, run, &n);
+	if (!pts)
+		return -1;
+	if (n == 0) {
+		free(pts);
+		return json_object_set_new(run, "verdict", json_null());
+	}
+	for (size_t i = 0; i < n; i++)
+		judge(exp, &pts[i], c.min_change);
+	h = headline_of(pts, n);
+	list = json_array();
+	for (size_t i = 0; list && i < n; i++)
+		if (json_array_append_new(list, point_json(&c, &pts[i])) < 0)
+			goto out;
+	if (!list)
+		goto out;
+	run_sentence(&c, pts, n, h, json_array_get(list, h), text, sizeof(text));
+	o = json_pack("{s:s, s:b, s:o, s:O, s:O}", "sentence", text, "so_far", c.so_far, "fastest",
+		      pts[h].best >= 0 ? json_string(pts[h].e[pts[h].best].variant) : json_null(), "headline",
+		      pts[h].params, "points", list);
+	if (o) {
+		/* The run holds it from here, set or not. */
+		rc = json_object_set_new(run, "verdict", o) == 0 ? 0 : -1;
+		o = NULL;
+	}
+out:
+	json_decref(o);
+	json_decref(list);
+	free(pts);
+	return rc;
+}

@@ -1,0 +1,48 @@
+/* The verdict's sentences (verdict.h): who won, by how much and why, in
+ * words built only from the figures beside them — the winner's rate and
+ * share of the copy ceiling, its factor over the slowest and the
+ * reference, the model's binding ceilings and the slowest's access
+ * pattern — so a sentence cannot say what the numbers do not. */
+#ifndef WL_VERDICT_WORDS_H
+#define WL_VERDICT_WORDS_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "catalog.h"
+
+#define VERDICT_SWEPT_MAX 8
+
+/* What every sentence of one run is said with. */
+struct verdict_ctx {
+	const json_t *variants;		/* the run's "variants": titles */
+	const char *metric, *unit;	/* "gbps" and "GB/s", or "gops" and "Gop/s" */
+	double min_change;		/* the run's noise target: what counts as apart */
+	int so_far;			/* the run is still measuring */
+	int nswept;
+	const char *swept[VERDICT_SWEPT_MAX];	/* the params whose values vary across the run */
+};
+
+/* The context of run (derived: "variants", "request", "results"); it
+ * points into run, which must outlive it. */
+void wl_verdict_ctx(const struct wl_experiment *exp, const json_t *run, struct verdict_ctx *out);
+
+/* One point's sentence into buf: best its fastest verified result (NULL:
+ * none), slowest and reference (NULL, or best itself: not said), tied the
+ * variants within noise of best. */
+void wl_verdict_point_sentence(const struct verdict_ctx *c, const json_t *params, const json_t *best,
+			       const json_t *slowest, const json_t *reference, const json_t *tied, char *buf,
+			       size_t len);
+
+/* The run's sentence, about its headline point (its point JSON, as
+ * verdict.c makes it, and its results as above): wins of judged points went
+ * to the headline's winner. */
+void wl_verdict_run_sentence(const struct verdict_ctx *c, const json_t *headline, const json_t *best,
+			     const json_t *slowest, const json_t *reference, int wins, int judged, char *buf,
+			     size_t len);
+
+/* A run of one variant: its best (hi) and worst (lo) points by rate. */
+void wl_verdict_sweep_sentence(const struct verdict_ctx *c, const json_t *hi, const json_t *lo, char *buf,
+			       size_t len);
+
+#endif

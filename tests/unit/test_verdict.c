@@ -1,0 +1,126 @@
+/* The run's verdict (server/verdict.c) on runs made up here: who won, by how
+ * much, within noise or apart, what a result that did not verify or took no
+ * time may never win, and sentences that say only what the figures say. */
+#include <math.h>
+#include <string.h>
+
+#include "check.h"
+#include "derived.h"
+#include "verdict.h"
+
+/* A result of variant at n with median ms, its interval ±half (relative),
+ * verified or not, the rate its bytes give, and a prediction binding. */
+static json_t *result(const char *variant, long long n, double ms, double half, int verified, const char *binding,
+		      double spr)
+{
+	double bytes = 8.0 * (double)n * (double)n;
+
+	return json_pack("{s:s, s:{s:I, s:i, s:i}, s:f, s:f, s:f, s:b, s:f, s:f, s:f, s:{s:s, s:f}}", "variant", variant,
+			 "params", "n", (json_int_t)n, "tile", 32, "rows", 8, "median_ms", ms, "ci_low_ms", ms * (1 - half),
+			 "ci_high_ms", ms * (1 + half), "verified", verified, "bytes", bytes, "gbps",
+			 ms > 0 ? bytes / (ms * 1e6) : 0.0, "ceiling_pct", ms > 0 ? 100 * bytes / (ms * 1e6) / 3000 : 0.0,
+			 "prediction", "binding", binding, "sectors_per_request", spr);
+}
+
+static json_t *run_of(const char *status, json_t *results)
+{
+	json_t *run = json_pack("{s:s, s:s, s:{s:f, s:[s, s, s, s]}, s:o}", "status", status, "experiment",
+				"transpose", "request", "noise", 0.01, "variants", "copy", "naive", "tiled", "padded",
+				"results", results);
+
+	return run;
+}
+
+static const json_t *point_at(const json_t *verdict, long long n)
+{
+	const json_t *p;
+	size_t i;
+
+	json_array_foreach(json_object_get(verdict, "points"), i, p)
+		if (json_integer_value(json_object_get(json_object_get(p, "params"), "n")) == n)
+			return p;
+	return NULL;
+}
+
+void test_verdict_names_the_winner_by_how_much_and_why(void)
+{
+	struct wl_catalog *cat = check_load_catalog();
+	const struct wl_experiment *exp = cat ? wl_catalog_find(cat, "transpose") : NULL;
+	json_t *run, *v;
+	const json_t *p;
+	const char *text;
+
+	if (!exp)
+		return;
+	/* n = 4096: padded 0.05 ms ±1%, tiled 0.09, naive 0.30, and a copy that
+	 * failed verification at 0.04 (faster, but it may not win). n = 8192:
+	 * padded and tiled within noise of each other. */
+	run = run_of("done", json_pack("[o, o, o, o, o, o, o]", result("padded", 4096, 0.05, 0.01, 1, "dram", 4),
+				       result("tiled", 4096, 0.09, 0.01, 1, "local", 4),
+				       result("naive", 4096, 0.30, 0.01, 1, "cache", 32),
+				       result("copy", 4096, 0.04, 0.01, 0, "dram", 4),
+				       result("padded", 8192, 0.200, 0.02, 1, "dram", 4),
+				       result("tiled", 8192, 0.201, 0.02, 1, "local", 4),
+				       result("naive", 8192, 1.2, 0.01, 1, "cache", 32)));
+	CHECK(run && wl_run_add_variants(exp, run) == 0 && wl_run_add_verdict(exp, run) == 0, "the verdict is made");
+	v = json_object_get(run, "verdict");
+	p = point_at(v, 4096);
+	CHECK(p && strcmp(json_string_value(json_object_get(p, "fastest")), "padded") == 0 &&
+		      json_is_true(json_object_get(p, "apart")) && json_array_size(json_object_get(p, "tied")) == 0,
+	      "at 4096 padded wins apart from the rest: %s", json_dumps(p, JSON_COMPACT));
+	CHECK(p && fabs(json_number_value(json_object_get(json_object_get(p, "reference"), "factor")) - 6) < 1e-9 &&
+		      strcmp(json_string_value(json_object_get(json_object_get(p, "reference"), "variant")), "naive") == 0,
+	      "6× the reference, naive");
+	CHECK(p && json_array_size(json_object_get(p, "unverified_faster")) == 1, "the unverified copy was faster");
+	p = point_at(v, 8192);
+	CHECK(p && strcmp(json_string_value(json_object_get(p, "fastest")), "padded") == 0 &&
+		      json_is_false(json_object_get(p, "apart")) &&
+		      strcmp(json_string_value(json_array_get(json_object_get(p, "tied"), 0)), "tiled") == 0,
+	      "at 8192 padded leads within noise of tiled: %s", json_dumps(p, JSON_COMPACT));
+	text = json_string_value(json_object_get(v, "sentence"));
+	CHECK(text && strcmp(json_string_value(json_object_get(v, "fastest")), "padded") == 0 &&
+		      strstr(text, "padded is the fastest at every point, within noise of tiled") &&
+		      strstr(text, "At n = 8192 it reaches") && strstr(text, "6.0× faster than naive (the slowest)") &&
+		      strstr(text, "padded is bound by DRAM bandwidth; naive by the last-level cache's bandwidth (32 sectors per request against 4)"),
+	      "the run's sentence: %s", text);
+	json_decref(run);
+
+	/* Still measuring: "so far"; a result of no time never wins. */
+	run = run_of("running", json_pack("[o, o]", result("padded", 4096, 0.0, 0, 1, "dram", 4),
+					   result("naive", 4096, 0.3, 0.01, 1, "cache", 32)));
+	CHECK(run && wl_run_add_variants(exp, run) == 0 && wl_run_add_verdict(exp, run) == 0, "the verdict is made");
+	v = json_object_get(run, "verdict");
+	text = json_string_value(json_object_get(v, "sentence"));
+	CHECK(json_is_true(json_object_get(v, "so_far")) && strcmp(json_string_value(json_object_get(v, "fastest")), "naive") == 0 &&
+		      text && strncmp(text, "So far, naive is the fastest", 28) == 0,
+	      "a zero time never wins; so far: %s", text);
+	json_decref(run);
+	wl_catalog_free(cat);
+}
+
+/* A run of one variant compares its points by rate; an empty run has no verdict. */
+void test_verdict_of_one_variant_compares_its_points(void)
+{
+	struct wl_catalog *cat = check_load_catalog();
+	const struct wl_experiment *exp = cat ? wl_catalog_find(cat, "transpose") : NULL;
+	json_t *run;
+	const char *text;
+
+	if (!exp)
+		return;
+	run = run_of("done", json_pack("[o, o, o]", result("naive", 1024, 0.01, 0.01, 1, "latency", 32),
+				       result("naive", 2048, 0.02, 0.01, 1, "cache", 32),
+				       result("naive", 4096, 0.30, 0.01, 1, "dram", 32)));
+	json_array_clear(json_object_get(json_object_get(run, "request"), "variants"));
+	json_array_append_new(json_object_get(json_object_get(run, "request"), "variants"), json_string("naive"));
+	CHECK(wl_run_add_variants(exp, run) == 0 && wl_run_add_verdict(exp, run) == 0, "the verdict is made");
+	text = json_string_value(json_object_get(json_object_get(run, "verdict"), "sentence"));
+	CHECK(text && strstr(text, "naive reaches") && strstr(text, "at n = 2048") && strstr(text, "the rate at n = 4096") &&
+		      strstr(text, "n = 2048 is bound by the last-level cache's bandwidth; n = 4096 by DRAM bandwidth"),
+	      "one variant's sweep: %s", text);
+	json_decref(run);
+	run = run_of("queued", json_array());
+	CHECK(wl_run_add_verdict(exp, run) == 0 && json_is_null(json_object_get(run, "verdict")), "no results, no verdict");
+	json_decref(run);
+	wl_catalog_free(cat);
+}

@@ -1,0 +1,45 @@
+// Cancel on the run page: a queued run is cancelled at once, a running one
+// after its current point (POST /api/runs/{id}/cancel). Where the server
+// asks for an access token, the one the run form saved is sent, or the
+// page asks for it.
+import { ApiError, postJSON } from './api.js';
+
+const TOKEN_KEY = 'warplab-token';
+
+function say(text) {
+  document.getElementById('cancel-said').textContent = text;
+}
+
+async function cancel(run, refresh) {
+  const button = document.getElementById('cancel');
+  const box = document.getElementById('cancel-token-box');
+  const typed = document.getElementById('cancel-token').value.trim();
+  const token = typed || localStorage.getItem(TOKEN_KEY) || '';
+  button.disabled = true;
+  say('Cancelling…');
+  try {
+    await postJSON(`/api/runs/${run.id}/cancel`, {}, token ? { Authorization: `Bearer ${token}` } : {});
+    if (typed) localStorage.setItem(TOKEN_KEY, typed);
+    box.hidden = true;
+    say(run.status === 'running' ? 'Cancel asked: the run stops after its current point.' : 'Cancelled.');
+    refresh();
+  } catch (err) {
+    button.disabled = false;
+    if (err instanceof ApiError && err.status === 401) {
+      box.hidden = false;
+      document.getElementById('cancel-token').focus();
+      say('This server needs an access token to cancel: type it, then press Cancel again.');
+    } else {
+      say(`Not cancelled: ${err.message}`);
+    }
+  }
+}
+
+// Show the button while run can still be cancelled.
+export function watchCancel(run, refresh) {
+  const button = document.getElementById('cancel');
+  const live = run.status === 'queued' || run.status === 'running';
+  button.hidden = !live;
+  if (!live) document.getElementById('cancel-token-box').hidden = true;
+  button.onclick = () => cancel(run, refresh);
+}
