@@ -49,6 +49,10 @@ static const char *const later_ceilings[] = { "l1_ms", "issue_ms" };
  * predicted_<name>, and the kernel's own bytes; then the built-in whose
  * harness ran the row. */
 static const char *const traffic[] = { "dram_read_bytes", "dram_write_bytes", "l2_hit_pct", "own_bytes" };
+/* How far each median can be trusted and how its sampling ended, and its
+ * share of the copy ceiling: the run page's figures, last so that no
+ * earlier column moves. */
+static const char *const sampling[] = { "ci_low_ms", "ci_high_ms", "ci_pct", "spread" };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -103,6 +107,11 @@ static void put_row(FILE *f, const json_t *run, const json_t *row, const char *c
 	put_number(f, json_object_get(pr, "own_gbps"));
 	fputc(',', f);
 	put_field(f, json_string_value(json_object_get(row, "like")) ?: "");
+	put_values(f, row, sampling, COUNT(sampling));
+	fputc(',', f);
+	put_field(f, json_string_value(json_object_get(row, "stopped")) ?: "");
+	fputc(',', f);
+	put_number(f, json_object_get(row, "ceiling_pct"));
 	fputs("\r\n", f);
 }
 
@@ -142,7 +151,9 @@ int wl_results_csv(const struct wl_experiment *exp, const json_t *run, char **ou
 	fputs(",predicted_launch_ms", f);
 	put_header(f, "predicted_", later_ceilings, COUNT(later_ceilings));
 	put_header(f, "predicted_", traffic, COUNT(traffic));
-	fputs(",own_gbps,like\r\n", f);
+	fputs(",own_gbps,like", f);
+	put_header(f, "", sampling, COUNT(sampling));
+	fputs(",stopped,ceiling_pct\r\n", f);
 	json_array_foreach(results, i, row)
 		put_row(f, run, row, names, nnames);
 	if (fclose(f) != 0) {

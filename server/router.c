@@ -178,6 +178,12 @@ void wl_server_handle(struct wl_server *srv, const struct wl_request *req,
 			wl_api_list_runs(srv, req, resp);
 		else
 			method_not_allowed(resp, req->method, "GET, HEAD, POST");
+	} else if (strcmp(path, "/api/runs/estimate") == 0) {
+		resp->route = "/api/runs/estimate";
+		if (strcmp(req->method, "POST") == 0)
+			wl_api_estimate_run(srv, req, resp);
+		else
+			method_not_allowed(resp, req->method, "POST");
 	} else if (strncmp(path, "/api/runs/", 10) == 0) {
 		route_run(srv, req, path + 10, resp);
 	} else if (strcmp(path, "/api/experiments") == 0) {

@@ -93,6 +93,8 @@ void wl_server_count(struct wl_server *srv, const char *route, unsigned status);
  * catalog, devices, health and metrics (api_info.c), kernel sources
  * (api_sources.c), events (api_events.c), the pages (static_files.c) ---- */
 void wl_api_create_run(struct wl_server *srv, const struct wl_request *req, struct wl_response *resp);
+/* POST /api/runs/estimate: a request's points, measurements and expected time (api_estimate.c). */
+void wl_api_estimate_run(struct wl_server *srv, const struct wl_request *req, struct wl_response *resp);
 void wl_api_list_runs(struct wl_server *srv, const struct wl_request *req, struct wl_response *resp);
 void wl_api_get_run(struct wl_server *srv, const struct wl_request *req, long long id,
 		    struct wl_response *resp);

@@ -103,6 +103,12 @@ int wl_store_previous_runs(struct wl_store *st, const char *device_id, const cha
 #define WL_STORE_DURATION_BUCKETS 8
 extern const double wl_store_duration_le[WL_STORE_DURATION_BUCKETS];
 
+/* The pace of the last (up to 10) runs done of experiment on device_id:
+ * *runs of them, *seconds from start to end and *measurements in all (0
+ * where there are none). -1 only when the store fails (err set). */
+int wl_store_run_pace(struct wl_store *st, const char *experiment, const char *device_id, int *runs,
+		      double *seconds, long long *measurements, struct wl_error *err);
+
 /* How long finished runs took (started to finished, seconds), as a cumulative
  * histogram: counts[i] runs took at most wl_store_duration_le[i]; *total runs
  * in all, *sum_s seconds together. Kept as runs finish: no run is read. */

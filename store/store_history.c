@@ -1,12 +1,14 @@
 /* What a device's past says: earlier runs of an experiment (for the
  * regression check), its copy ceiling as of a time, and the totals kept per
- * status and duration for /metrics. */
+ * status and duration for /metrics, and the pace of its last runs (an
+ * estimate before queueing). */
 #include "store_internal.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const char SQL_PREVIOUS_RUNS[] =
 	"SELECT id FROM runs WHERE device_id = ?1 AND experiment = ?2 AND status = 'done' AND id < ?3"
@@ -108,6 +110,60 @@ int wl_store_run_durations(struct wl_store *st, long long counts[WL_STORE_DURATI
 	}
 	for (int i = 0; i < WL_STORE_DURATION_BUCKETS; i++)
 		counts[i] = per_bucket[i] + (i ? counts[i - 1] : 0);
+	return 0;
+}
+
+/* The last runs done of an experiment on a device: the pace a new one can
+ * be estimated at (their start and end as stored: ISO 8601 in UTC). */
+static const char SQL_PACE[] =
+	"SELECT total, started_at, finished_at FROM runs WHERE experiment = ?1 AND device_id = ?2"
+	" AND status = 'done' AND started_at IS NOT NULL AND finished_at IS NOT NULL AND total > 0"
+	" ORDER BY id DESC LIMIT 10";
+
+/* Seconds since 1970 of "2026-11-25T01:02:23.744Z", or -1. */
+static double iso_seconds(const char *text)
+{
+	struct tm tm = { 0 };
+	double frac = 0;
+	int n = 0;
+
+	if (!text || sscanf(text, "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
+			    &tm.tm_min, &tm.tm_sec, &n) != 6)
+		return -1;
+	if (text[n] == '.')
+		frac = strtod(text + n, NULL);
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	return (double)timegm(&tm) + frac;
+}
+
+int wl_store_run_pace(struct wl_store *st, const char *experiment, const char *device_id, int *runs,
+		      double *seconds, long long *measurements, struct wl_error *err)
+{
+	struct wl_db_stmt *s = store_stmt(st, SQL_PACE, err);
+	int rc;
+
+	*runs = 0;
+	*seconds = 0;
+	*measurements = 0;
+	if (!s)
+		return -1;
+	wl_db_bind_text(s, 1, experiment);
+	wl_db_bind_text(s, 2, device_id);
+	while ((rc = wl_db_step(s)) == WL_DB_ROW) {
+		double from = iso_seconds(wl_db_col_text(s, 1)), to = iso_seconds(wl_db_col_text(s, 2));
+
+		if (from < 0 || to < from)
+			continue;
+		(*runs)++;
+		*seconds += to - from;
+		*measurements += wl_db_col_int64(s, 0);
+	}
+	wl_db_reset(s);
+	if (rc != WL_DB_DONE) {
+		store_fail(st, err, "read the pace of earlier runs");
+		return -1;
+	}
 	return 0;
 }
 

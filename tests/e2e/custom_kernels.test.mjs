@@ -53,7 +53,7 @@ test('adds_a_kernel_from_the_template_and_sees_it_beside_the_built_ins', async (
   await page.click('#run-form button[type=submit]');
   const nameError = editor.locator('[data-field="kernels[0].name"] .field-error');
   await nameError.waitFor({ state: 'visible' });
-  assert.match(await nameError.innerText(), /kernels\[0\]\.name: 'my-kernel' is not allowed/);
+  assert.match(await nameError.innerText(), /^your kernel 1's name: 'my-kernel' is not allowed/);
   assert.equal((await lab.get('/api/runs')).json.runs.length, 0);
 
   // Edit the template: two columns of padding.

@@ -176,6 +176,21 @@ test('share_url_shows_the_same_in_a_fresh_browser', async () => {
   await page.context().close();
 });
 
+// The form says what a run would cost before it is queued, from the
+// server's estimate: the counts, and the time at this device's pace.
+test('the_form_says_what_a_run_would_cost', async () => {
+  const page = await openPage(browser);
+  await page.goto(`${lab.base}/`);
+  await page.waitForSelector('#run-form');
+  await page.selectOption('#f-experiment', 'banks');
+  await page.waitForFunction(() => /64 points × 4 variants = 256 measurements/.test(document.querySelector('#run-form .cost-text').textContent));
+  await page.selectOption('#f-experiment', 'transpose');
+  await page.waitForFunction(() => /at the pace of its last \d+ transpose runs?\.$/.test(document.querySelector('#run-form .cost-text').textContent));
+  assert.equal(await page.locator('#run-form .cost-hint').innerText(), '', 'a copy run has set the ceiling');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('validation_error_is_shown_next_to_its_field_and_queues_nothing', async () => {
   const page = await openPage(browser);
   await page.goto(`${lab.base}/`);
@@ -186,14 +201,14 @@ test('validation_error_is_shown_next_to_its_field_and_queues_nothing', async () 
   await page.click('#run-form button[type=submit]');
   const error = page.locator('.param[data-param="n"] .field-error');
   await error.waitFor({ state: 'visible' });
-  assert.match(await error.innerText(), /params\.n: 1000 is not a multiple of params\.tile \(32\)/);
+  assert.match(await error.innerText(), /^n: 1000 is not a multiple of tile \(32\)/, 'in the form\'s words, not the API\'s');
   assert.equal(await page.locator('.param[data-param="n"]').getAttribute('class'), 'param field invalid');
   assert.match(page.url(), /\/$/, 'still on the form');
   // A range step of zero is named down to the step input's row.
   await setParam(page, 'n', 'range', { from: 256, to: 512, amount: 0 });
   await page.click('#run-form button[type=submit]');
   await page.waitForFunction(() => /step/.test(document.querySelector('.param[data-param="n"] .field-error').textContent));
-  assert.match(await error.innerText(), /params\.n\.step: 0 is not allowed/);
+  assert.match(await error.innerText(), /^n's step: 0 is not allowed/);
   // An error that names no field lands on the form's own line.
   await setParam(page, 'n', 'range', { from: 32, to: 32768, amount: 32 });
   await page.click('#run-form button[type=submit]');

@@ -132,7 +132,8 @@ test('downloads_results_as_csv', async () => {
   assert.equal(lines[0], 'variant,n,tile,rows,median_ms,min_ms,max_ms,reps,bytes,gbps,gops,verified,custom,'
     + 'predicted_efficiency,predicted_sectors_per_request,predicted_conflict_degree,predicted_pct,predicted_ms,predicted_ratio,'
     + 'predicted_source,traced_efficiency,traced_sectors_per_request,traced_conflict_degree,predicted_binding,predicted_dram_ms,predicted_cache_ms,predicted_local_ms,predicted_latency_ms,predicted_barrier_ms,predicted_launch_ms,predicted_l1_ms,'
-    + 'predicted_issue_ms,predicted_dram_read_bytes,predicted_dram_write_bytes,predicted_l2_hit_pct,predicted_own_bytes,own_gbps,like');
+    + 'predicted_issue_ms,predicted_dram_read_bytes,predicted_dram_write_bytes,predicted_l2_hit_pct,predicted_own_bytes,own_gbps,like,'
+    + 'ci_low_ms,ci_high_ms,ci_pct,spread,stopped,ceiling_pct');
   assert.equal(lines.length, 21);
   const run = (await lab.get(`/api/runs/${sweep}`)).json;
   const first = lines[1].split(',');
@@ -142,6 +143,14 @@ test('downloads_results_as_csv', async () => {
   assert.equal(first[11], 'true');
   assert.ok(Math.abs(Number(first[13]) - run.results[0].prediction.efficiency) < 1e-6, 'the model rides along');
   assert.equal(Number(first[14]), run.results[0].prediction.sectors_per_request);
+  // The interval and how sampling ended, as the JSON has them.
+  const head = lines[0].split(',');
+  const col = (name) => first[head.indexOf(name)];
+  for (const k of ['ci_low_ms', 'ci_high_ms', 'ci_pct', 'spread']) {
+    assert.ok(Math.abs(Number(col(k)) - run.results[0][k]) <= 1e-6 * Math.abs(run.results[0][k]), `${k}: ${col(k)}`);
+  }
+  assert.equal(col('stopped'), run.results[0].stopped);
+  assert.ok(Math.abs(Number(col('ceiling_pct')) - run.results[0].ceiling_pct) <= 1e-6 * run.results[0].ceiling_pct);
 });
 
 test('serves_catalog_devices_and_health', async () => {

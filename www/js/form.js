@@ -3,7 +3,8 @@
 // a device, repeat and label, and the person's own kernels (kernels.js). It
 // sends what the person typed as they typed it — the server validates — and
 // shows the server's error next to the field the error names.
-import { el } from './format.js';
+import { postJSON } from './api.js';
+import { el, fmtNumber } from './format.js';
 import { KernelEditor } from './kernels.js';
 
 const TOKEN_KEY = 'warplab-token';
@@ -77,6 +78,34 @@ function readParam(row) {
 }
 
 // "params.n.step" -> params.n.step, params.n, params; "variants[1]" -> variants[1], variants.
+// The API's message in the form's words: the field it names as the form
+// shows it ("params.n.step" is n's step, "kernels[0].name" your kernel 1's
+// name), the rest as the server wrote it.
+export function formWords(message) {
+  return String(message || '')
+    .replace(/\bkernels\[(\d+)\]\.(\w+)/g, (_, i, f) => `your kernel ${Number(i) + 1}'s ${f}`)
+    .replace(/\bvariants\[(\d+)\]/g, (_, i) => `variant ${Number(i) + 1}`)
+    .replace(/\bparams\.(\w+)\.(\w+)/g, '$1\'s $2')
+    .replace(/\bparams\.(\w+)/g, '$1');
+}
+
+// How long the run would take, in words: "about 12 s", "about 4 min".
+function duration(s) {
+  if (s < 1) return 'under a second';
+  if (s < 90) return `about ${fmtNumber(s, 2)} s`;
+  if (s < 5400) return `about ${fmtNumber(s / 60, 2)} min`;
+  return `about ${fmtNumber(s / 3600, 2)} h`;
+}
+
+// The estimate's sentence (POST /api/runs/estimate).
+function costText(e) {
+  const count = `${e.points} point${e.points === 1 ? '' : 's'} × ${e.variants} variant${e.variants === 1 ? '' : 's'} = ${e.measurements} measurement${e.measurements === 1 ? '' : 's'}`;
+  if (e.estimate_s !== null && e.estimate_s !== undefined) {
+    return `${count}: ${duration(e.estimate_s)} on ${e.device}, at the pace of its last ${e.history.runs} ${e.experiment} run${e.history.runs === 1 ? '' : 's'}.`;
+  }
+  return `${count}${e.device ? `; no ${e.experiment} run has finished on ${e.device} yet to estimate the time from` : ''}.`;
+}
+
 function fieldCandidates(field) {
   const out = [];
   for (let name = field; name; ) {
@@ -149,7 +178,11 @@ export class RunForm {
       el('details', { class: 'token' }, el('summary', {}, 'Access token (only if this server requires one)'),
         el('input', { name: 'token', type: 'password', autocomplete: 'off', 'aria-label': 'access token', value: localStorage.getItem(TOKEN_KEY) || '' })),
       el('p', { class: 'form-error', role: 'alert' }),
+      el('p', { class: 'cost', role: 'status', 'aria-live': 'polite' }, el('span', { class: 'cost-text' }), el('span', { class: 'cost-hint' })),
       el('button', { type: 'submit', class: 'primary' }, 'Queue run'));
+    // What the run would cost, asked again as the form changes.
+    this.form.addEventListener('input', () => this.estimateSoon());
+    this.form.addEventListener('change', () => this.estimateSoon());
     this.form.experiment.addEventListener('change', () => this.select(this.form.experiment.value));
     this.form.querySelector('.add-kernel').addEventListener('click', () => this.setKernels([...this.kernelValues(), null]));
     this.form.addEventListener('submit', (e) => {
@@ -182,6 +215,30 @@ export class RunForm {
       this.form.label.value = request.label || '';
     }
     this.clearErrors();
+    this.estimateSoon();
+  }
+
+  // Ask the server what this request would cost, 300 ms after the last
+  // change; an older answer never overwrites a newer one.
+  estimateSoon() {
+    clearTimeout(this.estimateTimer);
+    this.estimateTimer = setTimeout(() => this.estimate(), 300);
+  }
+
+  async estimate() {
+    const asked = (this.estimates = (this.estimates || 0) + 1);
+    const text = this.form.querySelector('.cost-text');
+    const hint = this.form.querySelector('.cost-hint');
+    try {
+      const e = await postJSON('/api/runs/estimate', this.request());
+      if (asked !== this.estimates) return;
+      text.textContent = costText(e);
+      hint.textContent = e.hint ? ` ${e.hint}` : '';
+    } catch (err) {
+      if (asked !== this.estimates) return;
+      text.textContent = `Not yet a run this server would take: ${formWords(err.message)}`;
+      hint.textContent = '';
+    }
   }
 
   // One editor per kernel spec (null: a new one from the template); the
@@ -231,11 +288,11 @@ export class RunForm {
       const box = target.closest('.field') || target;
       box.classList.add('invalid');
       target.classList.add('invalid');
-      box.querySelector(':scope > .field-error').textContent = message;
+      box.querySelector(':scope > .field-error').textContent = formWords(message);
       target.scrollIntoView({ block: 'center' });
       return;
     }
-    this.form.querySelector('.form-error').textContent = message;
+    this.form.querySelector('.form-error').textContent = formWords(message);
   }
 
   async send() {

@@ -1,0 +1,184 @@
+/* What a run request must pass before it is queued (see run_check.h). */
+#include "run_check.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "device_fit.h"
+#include "json_strict.h"
+#include "request.h"
+
+/* How much want prefers device d: online devices first (a run for an offline
+ * one waits until its runner returns), then for "auto" a GPU over a CPU; 0 when
+ * d does not match at all. */
+static int device_rank(const json_t *d, const char *want)
+{
+	const char *id = json_string_value(json_object_get(d, "id"));
+	const char *type = json_string_value(json_object_get(d, "type"));
+	int online = json_is_true(json_object_get(d, "online"));
+
+	if (!id || !type)
+		return 0;
+	if (strcmp(want, "auto") == 0)
+		return 1 + 2 * online + (strcmp(type, "gpu") == 0);
+	if (strcmp(want, "gpu") == 0 || strcmp(want, "cpu") == 0)
+		return strcmp(type, want) == 0 ? 1 + online : 0;
+	return strcmp(id, want) == 0 ? 1 : 0;
+}
+
+/* The device a request names among the registered ones (in the runners'
+ * enumeration order, so ties go to the first). *device stays NULL when no
+ * device is registered yet: the runner that claims the run resolves it. */
+static int resolve_device(const json_t *devices, const char *want, const json_t **device,
+			  struct wl_error *err)
+{
+	int best_rank = 0;
+	char known[512] = "";
+	size_t i;
+	json_t *d;
+
+	*device = NULL;
+	if (json_array_size(devices) == 0) {
+		if (strcmp(want, "auto") && strcmp(want, "gpu") && strcmp(want, "cpu")) {
+			wl_error_field(err, WL_ERR_INVALID_FIELD, "device",
+				       "device: '%s' is not a registered device (no runner has registered any yet; use \"auto\", \"gpu\" or \"cpu\")",
+				       want);
+			return -1;
+		}
+		return 0;
+	}
+	json_array_foreach(devices, i, d) {
+		int rank = device_rank(d, want);
+		const char *id = json_string_value(json_object_get(d, "id"));
+
+		if (id)
+			wl_list_append(known, sizeof(known), id);
+		if (rank > best_rank) {
+			best_rank = rank;
+			*device = d;
+		}
+	}
+	if (*device)
+		return 0;
+	if (strcmp(want, "gpu") == 0 || strcmp(want, "cpu") == 0)
+		wl_error_field(err, WL_ERR_DEVICE_LIMIT, "device",
+			       "device: no %s is registered (devices: %s)", want, known);
+	else
+		wl_error_field(err, WL_ERR_INVALID_FIELD, "device",
+			       "device: '%s' is not a registered device (devices: %s, or \"auto\", \"gpu\", \"cpu\")",
+			       want, known);
+	return -1;
+}
+
+static void device_limits(const json_t *d, struct wl_device_limits *out)
+{
+	out->id = json_string_value(json_object_get(d, "id"));
+	out->global_mem = (double)json_integer_value(json_object_get(d, "global_mem_bytes"));
+	out->max_alloc = (double)json_integer_value(json_object_get(d, "max_alloc_bytes"));
+	out->local_mem = (double)json_integer_value(json_object_get(d, "local_mem_bytes"));
+	out->max_work_group = json_integer_value(json_object_get(d, "max_work_group_size"));
+}
+
+/* Whether a device of devices runs lang; where none does, err (422 on
+ * "language") says why for each, as their runners found it. */
+static int language_runs(const json_t *devices, const char *lang, struct wl_error *err)
+{
+	char why[700] = "";
+	size_t i;
+	json_t *d, *l;
+
+	json_array_foreach(devices, i, d) {
+		size_t j;
+		const char *reason = json_string_value(json_object_get(json_object_get(d, "cuda"), "reason"));
+		char one[240];
+
+		json_array_foreach(json_object_get(d, "languages"), j, l)
+			if (json_is_string(l) && strcmp(json_string_value(l), lang) == 0)
+				return 0;
+		snprintf(one, sizeof(one), "%s: %s", json_string_value(json_object_get(d, "id")),
+			 reason ? reason : "OpenCL only (its runner predates CUDA)");
+		wl_list_append(why, sizeof(why), one);
+	}
+	wl_error_field(err, WL_ERR_DEVICE_LIMIT, "language",
+		       "language: no registered device runs %s (%s)", strcmp(lang, "cuda") == 0 ? "CUDA" : lang,
+		       why[0] ? why : "no runner has registered a device yet");
+	return -1;
+}
+
+static int is_json_type(const char *type)
+{
+	size_t n = strlen("application/json");
+
+	if (!type || strncasecmp(type, "application/json", n) != 0)
+		return 0;
+	return type[n] == '\0' || type[n] == ';' || type[n] == ' ';
+}
+
+json_t *wl_run_body(const struct wl_request *req, struct wl_response *resp)
+{
+	json_error_t jerr;
+	json_t *body;
+
+	if (!is_json_type(req->header(req->ctx, "Content-Type"))) {
+		wl_response_error(resp, 415, "unsupported_media_type", NULL,
+				  "the body must be JSON, sent with 'Content-Type: application/json'");
+		return NULL;
+	}
+	body = json_loadb(req->body ? req->body : "", req->body_len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!body)
+		wl_response_error(resp, 400, "bad_json", NULL, "the body is not valid JSON: %s (line %d, column %d)",
+				  jerr.text, jerr.line, jerr.column);
+	return body;
+}
+
+int wl_run_check(struct wl_server *srv, struct wl_store *st, const json_t *body, json_t **normalized,
+		 long long *measurements, json_t **device, struct wl_error *err)
+{
+	json_t *devices = NULL;
+	const json_t *found = NULL;
+	const char *language;
+	int rc = -1;
+
+	*normalized = NULL;
+	*device = NULL;
+	if (srv->cfg->no_custom_kernels && json_object_get(body, "kernels")) {
+		wl_error_field(err, WL_ERR_INVALID_FIELD, "kernels",
+			       "kernels: this server does not run custom kernels (it was started with --no-custom-kernels); use the built-in variants");
+		goto out;
+	}
+	/* A language no device runs is said first: its kernels are not the
+	 * OpenCL the checks below read. */
+	if (!(language = wl_request_language(body, err)))
+		goto out;
+	if (wl_store_list_devices(st, srv->cfg->heartbeat, &devices, err) < 0)
+		goto out;
+	if (strcmp(language, "opencl") != 0 && language_runs(devices, language, err) < 0)
+		goto out;
+	if (wl_request_validate(srv->catalog, body, normalized, measurements, err) < 0)
+		goto out;
+	if (resolve_device(devices, json_string_value(json_object_get(*normalized, "device")), &found, err) < 0)
+		goto out;
+	if (found) {
+		const struct wl_experiment *exp = wl_catalog_find(
+			srv->catalog, json_string_value(json_object_get(*normalized, "experiment")));
+		struct wl_device_limits limits;
+
+		device_limits(found, &limits);
+		if (wl_request_check_device(exp, *normalized, &limits, err) < 0)
+			goto out;
+		*device = json_deep_copy(found);
+		if (!*device) {
+			wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	if (rc < 0) {
+		json_decref(*normalized);
+		*normalized = NULL;
+	}
+	json_decref(devices);
+	return rc;
+}

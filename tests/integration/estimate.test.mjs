@@ -1,0 +1,43 @@
+// What a run would cost before it is queued (POST /api/runs/estimate): the
+// points, variants and measurements of a request checked as POST /api/runs
+// checks it, the time at the pace of the device's last runs of the same
+// experiment once there are some, and a hint to run copy first while the
+// device has no copy ceiling. Nothing is queued.
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+
+import { Lab } from './harness.mjs';
+
+const lab = new Lab('estimate');
+after(() => lab.close());
+
+const ask = (body) => lab.post('/api/runs/estimate', body);
+
+test('an_estimate_counts_the_request_and_times_it_from_the_devices_history', async () => {
+  await lab.startServer();
+  await lab.startRunner();
+  const device = (await lab.get('/api/devices')).json.devices[0].id;
+  // A fresh device: the counts, no time to go by, and copy first.
+  let e = await ask({ experiment: 'banks' });
+  assert.equal(e.status, 200, e.text);
+  assert.deepEqual([e.json.points, e.json.variants, e.json.measurements, e.json.device], [64, 4, 256, device]);
+  assert.equal(e.json.estimate_s, null);
+  assert.match(e.json.hint, /run copy first/);
+  assert.equal((await lab.get('/api/runs')).json.runs.length, 0, 'nothing queued');
+  // After a copy and a transpose run: the transpose pace, and no hint.
+  await lab.waitDone((await lab.post('/api/runs', { experiment: 'copy', params: { n: 65536 }, repeat: 2 })).json.id);
+  const t = await lab.waitDone((await lab.post('/api/runs', { experiment: 'transpose', params: { n: [64, 128] }, repeat: 2 })).json.id);
+  e = await ask({ experiment: 'transpose', params: { n: [64, 128, 256, 512] }, repeat: 2 });
+  assert.equal(e.status, 200, e.text);
+  assert.deepEqual([e.json.points, e.json.variants, e.json.measurements], [4, 5, 20]);
+  assert.equal(e.json.history.runs, 1);
+  assert.equal(e.json.history.measurements, t.progress.total);
+  const pace = (Date.parse(t.finished_at) - Date.parse(t.started_at)) / 1000 / t.progress.total;
+  assert.ok(Math.abs(e.json.estimate_s - 20 * pace) < 1e-6 * Math.max(1, 20 * pace), `${e.json.estimate_s} against ${20 * pace}`);
+  assert.equal(e.json.hint, null);
+  // A request POST /api/runs would refuse is refused here the same way.
+  e = await ask({ experiment: 'transpose', params: { n: 1000 } });
+  assert.equal(e.status, 400);
+  assert.equal(e.json.error.field, 'params.n');
+  assert.equal((await lab.get('/api/runs/estimate')).status, 405);
+});
