@@ -124,7 +124,7 @@ static void pattern_of(const json_t *slow, const json_t *fast, char *out, size_t
 	if (cs > 1 && cs > cf * 1.05)
 		snprintf(out, len, "%.3g-way bank conflicts", cs);
 	else if (ss > 0 && sf > 0 && ss > sf * 1.05)
-		snprintf(out, len, "%.3g sectors per request against %.3g", ss, sf);
+		snprintf(out, len, "%.3g sectors per request (against %.3g)", ss, sf);
 }
 
 /* "2,780 GB/s (94% of the copy ceiling)" of result r. */
@@ -168,19 +168,24 @@ static void reason_text(const struct verdict_ctx *c, const json_t *best, const j
 	char pattern[96] = "";
 
 	out[0] = '\0';
-	if (!b)
-		return;
-	if (s)
+	if (slowest && slowest != best)
 		pattern_of(slowest, best, pattern, sizeof(pattern));
+	/* Without the device's facts the model has no ceilings, but still its
+	 * counts: what the slowest's requests do that the fastest's do not. */
+	if (!b) {
+		if (pattern[0])
+			put(out, len, " In the model, %s has %s.", variant_of(c, slowest), pattern);
+		return;
+	}
 	if (s && strcmp(s, b) == 0) {
 		put(out, len, " In the model, both are bound by %s", wl_ceiling_words(b));
 		if (pattern[0])
-			put(out, len, "; the requests of %s make %s", variant_of(c, slowest), pattern);
+			put(out, len, "; %s has %s", variant_of(c, slowest), pattern);
 	} else {
 		put(out, len, " In the model, %s is bound by %s", variant_of(c, best), wl_ceiling_words(b));
 		if (s)
-			put(out, len, "; %s by %s%s%s%s", variant_of(c, slowest), wl_ceiling_words(s),
-			    pattern[0] ? " (" : "", pattern, pattern[0] ? ")" : "");
+			put(out, len, "; %s by %s%s%s", variant_of(c, slowest), wl_ceiling_words(s),
+			    pattern[0] ? ", with " : "", pattern);
 	}
 	put(out, len, ".");
 }
@@ -274,7 +279,7 @@ void wl_verdict_sweep_sentence(const struct verdict_ctx *c, const json_t *hi, co
 			pattern_of(lo, hi, pattern, sizeof(pattern));
 		if (s && strcmp(s, b) == 0)
 			put(buf, len, " In the model, both are bound by %s%s%s%s%s", wl_ceiling_words(b),
-			    pattern[0] ? "; at " : "", pattern[0] ? at_lo : "", pattern[0] ? " the requests make " : "",
+			    pattern[0] ? "; at " : "", pattern[0] ? at_lo : "", pattern[0] ? ", " : "",
 			    pattern);
 		else
 			put(buf, len, " In the model, %s is bound by %s%s%s%s%s%s%s", at_hi[0] ? at_hi : "it",

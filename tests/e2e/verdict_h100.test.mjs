@@ -1,0 +1,75 @@
+// The run page's first screen on runs recorded on the H100
+// (tests/fixtures/h100-compiler-runs.jsonl: a transpose at n = 4096 and a
+// copy with a custom kernel that spills; h100-cuda-runs.jsonl: the
+// reductions): the verdict names the fastest and the reason the model gives,
+// above the table's first rows, at 1440 × 900; no page scrolls sideways at
+// 1440 or on a 390-px phone; a custom kernel stands next to the variant it
+// is like.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+
+import { Lab } from '../integration/harness.mjs';
+import { launch, openPage, shot } from './browser.mjs';
+
+const compiler = new Lab('e2e-verdict-h100');
+const cuda = new Lab('e2e-verdict-h100-cuda');
+let browser;
+
+before(async () => {
+  compiler.importStore('tests/fixtures/h100-compiler-runs.jsonl');
+  cuda.importStore('tests/fixtures/h100-cuda-runs.jsonl');
+  await compiler.startServer();
+  await cuda.startServer();
+  browser = await launch();
+});
+after(async () => {
+  if (browser) await browser.close();
+  await compiler.close();
+  await cuda.close();
+});
+
+// The first screen of run id at width × height: the verdict's text, where
+// it and the table's first row end, and how wide the page is.
+async function firstScreen(lab, id, width, height) {
+  // The server makes the predictions (the verdict's reasons) on a thread
+  // of its own: read the page once they are made.
+  await lab.waitRun(id, (r) => !r.predictions_pending);
+  const page = await openPage(browser, { width, height });
+  await page.goto(`${lab.base}/runs/${id}`);
+  await page.waitForSelector('#table td[data-median-ms]');
+  const seen = await page.evaluate(() => ({
+    verdict: document.querySelector('.verdict-sentence').textContent,
+    verdictBottom: document.querySelector('.verdict-sentence').getBoundingClientRect().bottom,
+    rowBottom: document.querySelector('#table tbody tr').getBoundingClientRect().bottom,
+    wide: document.documentElement.scrollWidth,
+    variants: [...document.querySelectorAll('#table th[data-variant]')].map((th) => th.dataset.variant),
+  }));
+  await shot(page, `verdict-h100-${id}-${width}`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+  return seen;
+}
+
+test('the_h100_transpose_names_padded_and_why_on_the_first_screen', async () => {
+  const run = (await compiler.get('/api/runs/1')).json;
+  assert.equal(run.verdict.fastest, 'padded');
+  for (const [w, h] of [[1440, 900], [390, 844]]) {
+    const s = await firstScreen(compiler, 1, w, h);
+    assert.match(s.verdict, /^Verdict: padded is the fastest\. It reaches [\d,]+ GB\/s, 5\.7× faster than naive \(the slowest\)\. In the model, naive has 32 sectors per request \(against 4\)\.$/, s.verdict);
+    assert.ok(s.wide <= w, `no sideways scroll at ${w}: ${s.wide}`);
+    if (w === 1440) assert.ok(s.verdictBottom < h && s.rowBottom < h, JSON.stringify(s));
+  }
+});
+
+test('a_custom_kernel_stands_next_to_its_like_and_loses_with_its_factor', async () => {
+  const s = await firstScreen(compiler, 2, 1440, 900);
+  assert.match(s.verdict, /float4 is the fastest.*471× faster than the slowest, spill/, s.verdict);
+  const like = (await compiler.get('/api/runs/2')).json.variants.find((v) => v.id === 'spill').like;
+  assert.equal(s.variants[s.variants.indexOf(like) + 1], 'spill', `spill right after ${like}: ${s.variants.join(', ')}`);
+});
+
+test('the_h100_reductions_say_the_binding_ceilings', async () => {
+  const s = await firstScreen(cuda, 6, 1440, 900);
+  assert.match(s.verdict, /grid-stride float4 is the fastest at every point.*faster than interleaved.*In the model, grid-stride float4 is bound by DRAM bandwidth; interleaved by barriers, with [\d.]+-way bank conflicts\./, s.verdict);
+  assert.ok(s.verdictBottom < 900 && s.rowBottom < 900 && s.wide <= 1440, JSON.stringify(s));
+});
