@@ -1,7 +1,8 @@
 // The run page's first screen on runs recorded on the H100
 // (tests/fixtures/h100-compiler-runs.jsonl: a transpose at n = 4096 and a
 // copy with a custom kernel that spills; h100-cuda-runs.jsonl: the
-// reductions): the verdict names the fastest and the reason the model gives,
+// reductions; h100-catalog-runs.jsonl: the copy ceiling, the
+// partition-camping sweep of 32 sizes and the 256 points of banks): the verdict names the fastest and the reason the model gives,
 // above the table's first rows, at 1440 × 900; no page scrolls sideways at
 // 1440 or on a 390-px phone; a custom kernel stands next to the variant it
 // is like.
@@ -13,19 +14,23 @@ import { launch, openPage, shot } from './browser.mjs';
 
 const compiler = new Lab('e2e-verdict-h100');
 const cuda = new Lab('e2e-verdict-h100-cuda');
+const catalog = new Lab('e2e-verdict-h100-catalog');
 let browser;
 
 before(async () => {
   compiler.importStore('tests/fixtures/h100-compiler-runs.jsonl');
   cuda.importStore('tests/fixtures/h100-cuda-runs.jsonl');
+  catalog.importStore('tests/fixtures/h100-catalog-runs.jsonl');
   await compiler.startServer();
   await cuda.startServer();
+  await catalog.startServer();
   browser = await launch();
 });
 after(async () => {
   if (browser) await browser.close();
   await compiler.close();
   await cuda.close();
+  await catalog.close();
 });
 
 // The first screen of run id at width × height: the verdict's text, where
@@ -72,4 +77,15 @@ test('the_h100_reductions_say_the_binding_ceilings', async () => {
   const s = await firstScreen(cuda, 6, 1440, 900);
   assert.match(s.verdict, /grid-stride float4 is the fastest at every point.*faster than interleaved.*In the model, grid-stride float4 is bound by DRAM bandwidth; interleaved by barriers, with [\d.]+-way bank conflicts\./, s.verdict);
   assert.ok(s.verdictBottom < 900 && s.rowBottom < 900 && s.wide <= 1440, JSON.stringify(s));
+});
+
+test('the_h100_sweep_and_banks_fit_a_laptop_and_a_phone', async () => {
+  for (const [id, fastest] of [[3, 'padded'], [10, 'broadcast s\\[lid % c\\]']]) {
+    for (const [w, h] of [[1440, 900], [390, 844]]) {
+      const s = await firstScreen(catalog, id, w, h);
+      assert.match(s.verdict, new RegExp(`^Verdict: ${fastest} is the fastest .*In the model`), s.verdict);
+      assert.ok(s.wide <= w, `run ${id}: no sideways scroll at ${w}: ${s.wide}`);
+      if (w === 1440) assert.ok(s.verdictBottom < h && s.rowBottom < h, `run ${id}: ${JSON.stringify(s)}`);
+    }
+  }
 });
