@@ -100,6 +100,7 @@ static void experiment_free(struct wl_experiment *exp)
 	free(exp->title);
 	free(exp->lesson);
 	free(exp->summary);
+	free(exp->after);
 	free(exp->seed);
 	free(exp->source);
 	free(exp->cuda_source);

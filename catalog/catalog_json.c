@@ -55,6 +55,8 @@ json_t *wl_catalog_to_json(const struct wl_catalog *cat)
 					    json_pack("{s:s, s:f}", "param",
 						      e->params[e->drops_param].name, "threshold",
 						      e->drops_threshold));
+		if (o && e->after)
+			json_object_set_new(o, "after", json_string(e->after));
 		if (o && e->reference >= 0)
 			json_object_set_new(o, "reference", json_string(e->variants[e->reference].id));
 		if (o && e->baseline_param >= 0)

@@ -174,7 +174,7 @@ out:
 static int load_header(struct wl_experiment *exp, const json_t *obj, const char *where,
 		       struct wl_error *err)
 {
-	static const char *const keys[] = { "id", "title", "lesson", "summary", "seed", "source", "cuda_source",
+	static const char *const keys[] = { "id", "title", "lesson", "summary", "seed", "after", "source", "cuda_source",
 					    "metric", "fp64", "params", "variants", "cost", "baseline", "drops",
 					    "launch", "host", "model", "reference", NULL };
 	char *metric_name = NULL;
@@ -184,6 +184,7 @@ static int load_header(struct wl_experiment *exp, const json_t *obj, const char 
 	    wl_json_get_string(obj, "lesson", 1, &exp->lesson, where, err) < 0 ||
 	    wl_json_get_string(obj, "summary", 1, &exp->summary, where, err) < 0 ||
 	    wl_json_get_string(obj, "seed", 1, &exp->seed, where, err) < 0 ||
+	    wl_json_get_string(obj, "after", 0, &exp->after, where, err) < 0 ||
 	    wl_json_get_string(obj, "source", 1, &exp->source, where, err) < 0 ||
 	    wl_json_get_string(obj, "cuda_source", 0, &exp->cuda_source, where, err) < 0 ||
 	    wl_json_get_string(obj, "launch", 0, &exp->launch, where, err) < 0 ||

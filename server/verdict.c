@@ -137,6 +137,25 @@ static json_t *point_json(const struct verdict_ctx *c, const struct point *p)
 	return o;
 }
 
+/* Into w: the variant other than winner that won the most points, and how
+ * many (the first of equals; none where winner won them all). */
+static void runner_up(const struct point *pts, size_t n, const char *winner, struct wl_verdict_wins *w)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *v = pts[i].best >= 0 ? pts[i].e[pts[i].best].variant : NULL;
+		int count = 0;
+
+		if (!v || strcmp(v, winner) == 0)
+			continue;
+		for (size_t j = 0; j < n; j++)
+			count += pts[j].best >= 0 && strcmp(pts[j].e[pts[j].best].variant, v) == 0;
+		if (count > w->other_wins) {
+			w->other = v;
+			w->other_wins = count;
+		}
+	}
+}
+
 /* The run's sentence: about its headline point (h, whose judgement is
  * headline) where several variants compete, else over the one variant's
  * points by rate. */
@@ -159,9 +178,13 @@ static void run_sentence(const struct verdict_ctx *c, const struct point *pts, s
 		}
 	}
 	if (competing || n == 1) {
+		struct wl_verdict_wins w = { wins, judged, NULL, 0 };
+
+		if (p->best >= 0)
+			runner_up(pts, n, p->e[p->best].variant, &w);
 		wl_verdict_run_sentence(c, headline, p->best >= 0 ? p->e[p->best].r : NULL,
 					p->slowest >= 0 ? p->e[p->slowest].r : NULL,
-					p->reference >= 0 ? p->e[p->reference].r : NULL, wins, judged, buf, len);
+					p->reference >= 0 ? p->e[p->reference].r : NULL, &w, buf, len);
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {

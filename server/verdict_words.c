@@ -213,10 +213,11 @@ void wl_verdict_point_sentence(const struct verdict_ctx *c, const json_t *params
 }
 
 void wl_verdict_run_sentence(const struct verdict_ctx *c, const json_t *headline, const json_t *best,
-			     const json_t *slowest, const json_t *reference, int wins, int judged, char *buf,
-			     size_t len)
+			     const json_t *slowest, const json_t *reference, const struct wl_verdict_wins *won,
+			     char *buf, size_t len)
 {
 	char at[256], f[256], r[128], why[384], w[256];
+	int wins = won->wins, judged = won->judged;
 	const json_t *t;
 	size_t i;
 
@@ -228,12 +229,16 @@ void wl_verdict_run_sentence(const struct verdict_ctx *c, const json_t *headline
 	point_text(c, json_object_get(headline, "params"), at, sizeof(at));
 	tied_text(c, json_object_get(headline, "tied"), w, sizeof(w));
 	put(buf, len, "%s%s is the fastest", c->so_far ? "So far, " : "", variant_of(c, best));
-	if (judged > 1 && wins == judged)
+	if (judged > 1 && wins == judged) {
 		put(buf, len, " at every point%s", w);
-	else if (judged > 1)
-		put(buf, len, " at %s (%d of %d points)%s", at, wins, judged, w);
-	else
+	} else if (judged > 1) {
+		put(buf, len, " at %d of %d points", wins, judged);
+		if (won->other)
+			put(buf, len, " (%s at %d)", title_of(c, won->other), won->other_wins);
+		put(buf, len, "%s", w);
+	} else {
 		put(buf, len, "%s%s%s", at[0] ? " at " : "", at, w);
+	}
 	factors_text(c, best, slowest, reference, f, sizeof(f));
 	rate_text(c, best, r, sizeof(r));
 	put(buf, len, ". %s%s%s %s%s.", judged > 1 && at[0] ? "At " : "", judged > 1 && at[0] ? at : "",

@@ -34,12 +34,20 @@ void wl_verdict_point_sentence(const struct verdict_ctx *c, const json_t *params
 			       const json_t *slowest, const json_t *reference, const json_t *tied, char *buf,
 			       size_t len);
 
+/* How the points of a run were won: wins of judged went to the headline's
+ * winner, other_wins to other (the variant that won most of the rest; NULL
+ * where none did). */
+struct wl_verdict_wins {
+	int wins, judged;
+	const char *other;
+	int other_wins;
+};
+
 /* The run's sentence, about its headline point (its point JSON, as
- * verdict.c makes it, and its results as above): wins of judged points went
- * to the headline's winner. */
+ * verdict.c makes it, and its results as above), its wins as w says. */
 void wl_verdict_run_sentence(const struct verdict_ctx *c, const json_t *headline, const json_t *best,
-			     const json_t *slowest, const json_t *reference, int wins, int judged, char *buf,
-			     size_t len);
+			     const json_t *slowest, const json_t *reference, const struct wl_verdict_wins *w,
+			     char *buf, size_t len);
 
 /* A run of one variant: its best (hi) and worst (lo) points by rate. */
 void wl_verdict_sweep_sentence(const struct verdict_ctx *c, const json_t *hi, const json_t *lo, char *buf,

@@ -85,6 +85,20 @@ void test_verdict_names_the_winner_by_how_much_and_why(void)
 	      "the run's sentence: %s", text);
 	json_decref(run);
 
+	/* Wins split between points: counted, and the point the rate is quoted
+	 * at said in its own sentence. */
+	run = run_of("done", json_pack("[o, o, o, o, o, o]", result("tiled", 1024, 0.010, 0.0001, 1, "local", 4),
+				       result("padded", 1024, 0.020, 0.0001, 1, "dram", 4),
+				       result("tiled", 2048, 0.040, 0.0001, 1, "local", 4),
+				       result("padded", 2048, 0.080, 0.0001, 1, "dram", 4),
+				       result("tiled", 4096, 0.400, 0.0001, 1, "local", 4),
+				       result("padded", 4096, 0.200, 0.0001, 1, "dram", 4)));
+	CHECK(run && wl_run_add_variants(exp, run) == 0 && wl_run_add_verdict(exp, run) == 0, "the verdict is made");
+	text = json_string_value(json_object_get(json_object_get(run, "verdict"), "sentence"));
+	CHECK(text && strstr(text, "padded is the fastest at 1 of 3 points (tiled at 2). At n = 4096 it reaches"),
+	      "split wins: %s", text);
+	json_decref(run);
+
 	/* Still measuring: "so far"; a result of no time never wins. */
 	run = run_of("running", json_pack("[o, o]", result("padded", 4096, 0.0, 0, 1, "dram", 4),
 					   result("naive", 4096, 0.3, 0.01, 1, "cache", 32)));

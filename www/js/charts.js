@@ -4,6 +4,9 @@
 // and every line also has its own point shape (and, for overlaid runs, its own
 // dash), so lines stay apart for colour-blind readers and on a washed-out
 // projector. Animation is off: a finished run draws the same every time.
+// An x axis of whole numbers (the swept size, stride or count) has its ticks
+// at the measured points and reads as sizes do: "64 Mi", not "67,108,864".
+import { fmtCount } from './format.js';
 
 const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442'];
 const SHAPES = ['circle', 'triangle', 'rect', 'rectRot', 'star', 'crossRot', 'rectRounded', 'cross'];
@@ -50,6 +53,40 @@ function annotationsFor(marks, bands = []) {
   return out;
 }
 
+// The most points that each get a tick of their own; past that, a linear
+// axis gets about TICKS_BINARY ticks a power of two apart (1024, 2048, ...
+// or 8 Mi, 16 Mi, ...), a logarithmic one every point, thinned by Chart.js
+// where their labels would overlap.
+const POINT_TICKS_MAX = 16;
+const TICKS_BINARY = 8;
+
+// A value as the x axis writes it: a whole number as sizes read ("64 Mi",
+// "256 Ki", "1536"), anything else as Chart.js would ("0.5").
+function xTick(value, index, ticks) {
+  if (Number.isInteger(value)) return fmtCount(value);
+  const formatters = window.Chart.Ticks.formatters;
+  return (this.type === 'logarithmic' ? formatters.logarithmic : formatters.numeric).call(this, value, index, ticks);
+}
+
+// The x axis's ticks for the points drawn, labelled by xTick; where every x
+// is an integer, placed as above rather than at round decimals.
+function xTicks(drawn) {
+  const xs = [...new Set(drawn.flatMap((s) => s.points.map((p) => p.x)))].sort((a, b) => a - b);
+  const integers = xs.length > 0 && xs.every(Number.isInteger);
+  const place = (scale) => {
+    if (!integers) return;
+    if (xs.length <= POINT_TICKS_MAX || scale.type === 'logarithmic') {
+      scale.ticks = xs.map((value) => ({ value }));
+      return;
+    }
+    const step = 2 ** Math.max(0, Math.ceil(Math.log2((scale.max - scale.min) / TICKS_BINARY)));
+    const ticks = [];
+    for (let v = Math.ceil(scale.min / step) * step; v <= scale.max; v += step) ticks.push({ value: v });
+    scale.ticks = ticks;
+  };
+  return { ticks: { callback: xTick }, afterBuildTicks: place };
+}
+
 // What the tooltip says of a point: its value, and where the point carries
 // them its interval, samples, spread and cache mode.
 function tooltipLines(ctx) {
@@ -58,6 +95,12 @@ function tooltipLines(ctx) {
   if (p.yMin !== undefined && p.yMax !== undefined) lines.push(`95% interval ${Number(p.yMin).toPrecision(4)} … ${Number(p.yMax).toPrecision(4)}`);
   if (p.meta) lines.push(p.meta);
   return lines;
+}
+
+// The tooltip's heading: the point's x, as the axis writes it.
+function tooltipTitle(items) {
+  const x = items.length ? items[0].parsed.x : undefined;
+  return Number.isInteger(x) ? fmtCount(x) : items.length ? items[0].label : '';
 }
 
 // Create or update a line chart on canvas. series: [{label, points: [{x, y,
@@ -77,8 +120,10 @@ export function lineChart(canvas, existing, { series, xTitle, yTitle, logX = fal
     ...styleFor(s.style, s.dash ?? 0),
   }));
   const annotation = { annotations: annotationsFor(marks, bands) };
+  const xAxis = xTicks(drawn);
   if (existing) {
     existing.data.datasets = datasets;
+    existing.options.scales.x.afterBuildTicks = xAxis.afterBuildTicks;
     existing.options.scales.x.title.text = xTitle;
     existing.options.scales.y.title.text = yTitle;
     existing.options.scales.x.type = logX ? 'logarithmic' : 'linear';
@@ -97,10 +142,10 @@ export function lineChart(canvas, existing, { series, xTitle, yTitle, logX = fal
       parsing: bars ? undefined : false,
       interaction: { mode: 'nearest', intersect: false },
       scales: {
-        x: { type: logX ? 'logarithmic' : 'linear', title: { display: true, text: xTitle } },
+        x: { type: logX ? 'logarithmic' : 'linear', title: { display: true, text: xTitle }, ...xAxis },
         y: { type: logY ? 'logarithmic' : 'linear', beginAtZero: !logY, title: { display: true, text: yTitle } },
       },
-      plugins: { legend: { position: 'bottom' }, annotation, tooltip: { callbacks: { label: tooltipLines } } },
+      plugins: { legend: { position: 'bottom' }, annotation, tooltip: { callbacks: { title: tooltipTitle, label: tooltipLines } } },
     },
   });
 }
@@ -152,7 +197,7 @@ export function fillDataTable(table, { series, xTitle, yTitle, format = (v) => S
   head.append(th(xTitle, { scope: 'col' }), ...drawn.map((s) => th(`${s.label} (${yTitle})`, { scope: 'col', class: 'num' })));
   const rows = xs.map((x) => {
     const tr = document.createElement('tr');
-    tr.append(th(String(x), { scope: 'row' }), ...drawn.map((s) => td(cellOf(s, x))));
+    tr.append(th(Number.isInteger(x) ? fmtCount(x) : String(x), { scope: 'row' }), ...drawn.map((s) => td(cellOf(s, x))));
     return tr;
   });
   const thead = document.createElement('thead');

@@ -75,16 +75,21 @@ function figuresTable(b) {
 // The width badge of a memory instruction: "ld v4 · 16 B".
 const widthText = (m) => `${m.space} ${m.op} ${m.vector > 1 ? `v${m.vector}` : 'scalar'} · ${m.bytes} B`;
 
-// Source lines (start.. of text) and PTX lines side by side, linked both ways.
+// Source lines (start.. of text) and PTX lines side by side, linked both
+// ways. Each list is a listbox: one stop for Tab, the arrow keys (and Home,
+// End) move between its lines, and Enter or Space does what a click does.
 function ptxView(ptx, text, start) {
   const grammar = ptxGrammar();
   const memory = new Map(ptx.memory.map((m) => [m.line, m]));
-  const srcList = el('ol', { class: 'ptx-source', start: String(start) });
-  const ptxList = el('ol', { class: 'ptx-code' });
+  const srcList = el('ol', { class: 'ptx-source', start: String(start), role: 'listbox', 'aria-label': 'source lines: choose one to mark the PTX it became' });
+  const ptxList = el('ol', { class: 'ptx-code', role: 'listbox', 'aria-multiselectable': 'true', 'aria-label': 'PTX lines: choose one to mark its source line' });
   const used = new Set(ptx.source_lines.filter((n) => n > 0));
   text.replace(/\n$/, '').split('\n').forEach((line, i) => {
     const n = start + i;
-    srcList.append(el('li', { 'data-src-line': String(n), class: used.has(n) ? 'has-ptx' : null, title: used.has(n) ? 'show the PTX of this line' : null }, line || ' '));
+    srcList.append(el('li', {
+      'data-src-line': String(n), class: used.has(n) ? 'has-ptx' : null, title: used.has(n) ? 'show the PTX of this line' : null,
+      role: 'option', tabindex: i === 0 ? '0' : '-1', 'aria-label': line.trim() ? null : `line ${n}, blank`,
+    }, line || ' '));
   });
   ptx.lines.forEach((line, i) => {
     const m = memory.get(i);
@@ -93,26 +98,49 @@ function ptxView(ptx, text, start) {
     else code.textContent = line;
     ptxList.append(el('li', {
       'data-ptx-line': String(i), 'data-src-line': String(ptx.source_lines[i] || 0),
-      class: m ? `mem mem-${m.space}` : null,
+      class: m ? `mem mem-${m.space}` : null, role: 'option', tabindex: i === 0 ? '0' : '-1',
+      'aria-label': line.trim() ? null : `PTX line ${i + 1}, blank`,
     }, code, m ? el('span', { class: 'width-badge' }, widthText(m)) : null));
   });
   const view = el('div', { class: 'ptx-view' }, srcList, ptxList);
   const select = (n, from) => {
-    view.querySelectorAll('.linked').forEach((x) => x.classList.remove('linked'));
+    view.querySelectorAll('.linked').forEach((x) => { x.classList.remove('linked'); x.removeAttribute('aria-selected'); });
     if (!n) return;
     const targets = [...view.querySelectorAll(`[data-src-line="${n}"]`)];
-    targets.forEach((x) => x.classList.add('linked'));
+    targets.forEach((x) => { x.classList.add('linked'); x.setAttribute('aria-selected', 'true'); });
     const other = targets.find((x) => x.parentElement !== from);
     if (other && other.scrollIntoView) other.scrollIntoView({ block: 'nearest' });
   };
-  srcList.addEventListener('click', (e) => {
-    const li = e.target.closest('li');
-    if (li) select(Number(li.dataset.srcLine), srcList);
-  });
-  ptxList.addEventListener('click', (e) => {
-    const li = e.target.closest('li');
-    if (li) select(Number(li.dataset.srcLine), ptxList);
-  });
+  for (const list of [srcList, ptxList]) {
+    // The line chosen, by click or key, is where Tab comes back to.
+    const choose = (li) => {
+      const last = list.querySelector(':scope > li[tabindex="0"]');
+      if (last && last !== li) last.tabIndex = -1;
+      li.tabIndex = 0;
+      select(Number(li.dataset.srcLine), list);
+    };
+    list.addEventListener('click', (e) => {
+      const li = e.target.closest('li');
+      if (li && li.parentElement === list) choose(li);
+    });
+    list.addEventListener('keydown', (e) => {
+      const li = e.target.closest('li');
+      if (!li || li.parentElement !== list) return;
+      if (e.key === 'Enter' || e.key === ' ') {
+        e.preventDefault();
+        choose(li);
+        return;
+      }
+      const next = { ArrowDown: li.nextElementSibling, ArrowUp: li.previousElementSibling,
+        Home: list.firstElementChild, End: list.lastElementChild }[e.key];
+      if (next === undefined) return;
+      e.preventDefault();
+      if (!next) return;
+      li.tabIndex = -1;
+      next.tabIndex = 0;
+      next.focus();
+    });
+  }
   return view;
 }
 
@@ -121,7 +149,7 @@ function ptxPanel(b, text, start) {
   const counts = Object.entries(b.ptx.counts).map(([k, n]) => `${k} ×${n}`).join(', ');
   return el('details', { class: 'ptx-panel' },
     el('summary', {}, `PTX beside the source `, el('span', { class: 'sub-inline' }, `${b.ptx.lines.length} lines; memory: ${counts || 'none'}`)),
-    el('p', { class: 'muted' }, 'Click a source line to mark the PTX it became, or a PTX line to mark its source line. Loads and stores of global and local (shared) memory are marked with their width: v4 is one 16-byte access per work-item.'),
+    el('p', { class: 'muted' }, 'Click a source line (or Tab to the list, move with the arrow keys and press Enter) to mark the PTX it became, or a PTX line to mark its source line. Loads and stores of global and local (shared) memory are marked with their width: v4 is one 16-byte access per work-item.'),
     ptxView(b.ptx, text, start));
 }
 
@@ -133,7 +161,7 @@ export function compilerBlock(account, id, text, start) {
   const v = (account.variants || []).find((x) => x.id === id);
   if (!v || !v.builds.length) return el('p', { class: 'muted compiler-note' }, 'What the compiler made of it: not recorded for this variant (it was not built).');
   return el('div', { class: 'compiler', 'data-variant': id },
-    el('h4', {}, 'What the compiler made of it'),
+    el('h3', {}, 'What the compiler made of it'),
     v.builds.map((b) => el('div', { class: 'compiler-build' }, figuresTable(b), ptxPanel(b, text || '', start))));
 }
 
@@ -145,5 +173,5 @@ export function compilerMeanings(account) {
   return el('details', { class: 'compiler-meanings' },
     el('summary', {}, 'What the compiler\'s figures mean'),
     el('p', {}, `Occupancy is computed for the device's architecture: ${arch}.`),
-    el('dl', {}, MEANINGS.map(([k, v]) => [el('dt', {}, k), el('dd', {}, v)])));
+    el('dl', {}, MEANINGS.flatMap(([k, v]) => [el('dt', {}, k), el('dd', {}, v)])));
 }

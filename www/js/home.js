@@ -4,17 +4,19 @@
 // compare page, and the devices.
 import { banner, getJSON, liveStream, postJSON } from './api.js';
 import { RunForm } from './form.js';
-import { el, fmtAge, fmtBytes } from './format.js';
+import { el, fmtAge, fmtBytes, fmtLocalTime } from './format.js';
 import { runCells } from './run_rows.js';
 
 let form = null;
 const selected = new Set();
 
+
 function renderCatalog(cat) {
   document.getElementById('catalog').replaceChildren(...cat.experiments.map((e) =>
     el('article', { class: 'card', 'data-experiment': e.id },
       el('h3', {}, e.title),
-      el('div', { class: 'seed' }, `${e.id} · seed ${e.seed} · ${e.metric === 'throughput' ? 'Gop/s' : 'GB/s'}`),
+      el('div', { class: 'seed' }, `${e.id} · ${e.metric === 'throughput' ? 'Gop/s' : 'GB/s'}`),
+      el('p', { class: 'seed source-article' }, `After ${e.after || `seed ${e.seed}`}`),
       el('p', { class: 'lesson' }, e.lesson),
       el('details', { class: 'about' }, el('summary', {}, 'More'), el('p', {}, e.summary)),
       el('p', { class: 'variant-list' }, el('strong', {}, 'Variants: '), e.variants.map((v) => v.title).join(', ')),
@@ -59,8 +61,10 @@ function renderDevices(devices) {
     body.replaceChildren(el('tr', {}, el('td', { colspan: '10', class: 'muted' }, 'No device registered yet: is warplab-runner started?')));
     return;
   }
-  body.replaceChildren(...devices.map((d) =>
-    el('tr', {},
+  // Each cell carries its column's name: on a phone the rows are cards.
+  const labels = [...document.querySelectorAll('#devices thead th')].map((th) => th.textContent);
+  body.replaceChildren(...devices.map((d) => {
+    const row = el('tr', {},
       el('td', { title: d.id }, d.name),
       el('td', {}, d.host || ''),
       el('td', {}, d.type),
@@ -70,7 +74,10 @@ function renderDevices(devices) {
       cacheCell(d.cache),
       el('td', {}, `${d.platform} ${d.driver}`),
       deviceState(d),
-      el('td', { title: d.last_seen || '' }, d.last_seen ? fmtAge(d.last_seen) : ''))));
+      el('td', { title: d.last_seen ? fmtLocalTime(d.last_seen) : '' }, d.last_seen ? fmtAge(d.last_seen) : ''));
+    [...row.cells].forEach((td, i) => td.setAttribute('data-label', labels[i]));
+    return row;
+  }));
 }
 
 // The last-level cache and where its size came from; unknown said plainly,

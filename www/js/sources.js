@@ -21,15 +21,19 @@ export function loggedLines(log) {
   return [...lines].sort((a, b) => a - b);
 }
 
-function codeBlock(text, { start = 1, marked = [] } = {}) {
+// A block of code scrolls in its own box where its lines are long: Tab
+// reaches it, so the keyboard scrolls it too, and it says what it holds.
+const scrollBox = (label) => ({ tabindex: '0', role: 'region', 'aria-label': label });
+
+function codeBlock(text, { start = 1, marked = [], label = 'source' } = {}) {
   return el('pre', {
     class: 'source line-numbers language-opencl', 'data-start': String(start),
-    'data-line': marked.length ? marked.join(',') : null,
+    'data-line': marked.length ? marked.join(',') : null, ...scrollBox(label),
   }, el('code', { class: 'language-opencl' }, text));
 }
 
 // The diff of a custom kernel against base, line by line: + added, - removed.
-function diffBlock(base, text) {
+function diffBlock(base, text, label) {
   if (!window.Diff || base === null || base === undefined) return el('p', { class: 'muted' }, 'No template to compare with.');
   const parts = window.Diff.diffLines(base, text);
   const rows = [];
@@ -44,7 +48,7 @@ function diffBlock(base, text) {
   }
   return el('div', {},
     el('p', { class: 'muted diff-summary' }, added || removed ? `${added} line(s) added, ${removed} removed.` : 'Identical to the template.'),
-    el('pre', { class: 'diff' }, rows));
+    el('pre', { class: 'diff', ...scrollBox(label) }, rows));
 }
 
 // The run's trace of variant id: {sites (those with a line, within first..last),
@@ -59,13 +63,16 @@ function traceOf(run, id, first, last) {
   };
 }
 
+// "1 sector", "4 sectors": the noun agrees with the number as written.
+const count = (v, noun) => { const n = fmtNumber(v, 3); return `${n} ${noun}${n === '1' ? '' : 's'}`; };
+
 // Each traced line with what one warp request of its accesses costs.
 function lineFigures(trace) {
   if (!trace) return null;
   if (trace.error) return el('p', { class: 'muted trace-note' }, `Not traced: ${trace.error}.`);
   if (!trace.sites.length) return null;
   const cost = (s) => (s.space === 'local' ? `${fmtNumber(s.conflict_degree, 3)}-way bank conflict`
-    : `${fmtNumber(s.sectors_per_request, 3)} sectors, ${fmtNumber(s.lines_per_request, 3)} lines, ${fmtNumber(100 * s.efficiency, 3)}% useful`);
+    : `${count(s.sectors_per_request, 'sector')}, ${count(s.lines_per_request, 'line')}, ${fmtNumber(100 * s.efficiency, 3)}% useful`);
   return el('table', { class: 'grid line-figures' },
     el('caption', {}, `Traced at ${trace.point} in the Oclgrind simulator, ${trace.lanes}-wide warps: each memory access of the first work-group, per warp request.`),
     el('thead', {}, el('tr', {}, ['line', 'access', 'requests', 'per request'].map((h) => el('th', { scope: 'col' }, h)))),
@@ -84,17 +91,18 @@ function variantPanel(v, builtinTitle, failures, run, account) {
   if (!v.custom) {
     return el('details', { class: 'source-panel', 'data-variant': v.id },
       el('summary', {}, `${builtinTitle(v.id)} `, el('span', { class: 'sub-inline' }, v.kernel ? `${v.kernel}, line ${v.line}` : 'source not kept')),
-      v.source === null ? el('p', { class: 'muted' }, 'The source this run used is not in the store.') : codeBlock(v.source, { start, marked }),
+      v.source === null ? el('p', { class: 'muted' }, 'The source this run used is not in the store.') : codeBlock(v.source, { start, marked, label: `source of ${builtinTitle(v.id)}` }),
       lineFigures(trace),
       compilerBlock(account, v.id, v.source, start));
   }
   return el('details', { class: 'source-panel custom', 'data-variant': v.id, open: true },
     el('summary', {}, `${v.id} `, el('span', { class: 'badge' }, 'custom'), el('span', { class: 'sub-inline' }, ` like ${builtinTitle(v.like)}, entry ${v.entry}`)),
-    log ? el('div', { class: 'build-log' }, el('h4', {}, 'It did not build: the compiler said'), el('pre', { class: 'log' }, log.error.replace(/^.*build log:\n/s, ''))) : null,
-    codeBlock(v.source, { marked }),
+    log ? el('div', { class: 'build-log' }, el('h3', {}, 'It did not build: the compiler said'),
+      el('pre', { class: 'log', ...scrollBox(`build log of ${v.id}`) }, log.error.replace(/^.*build log:\n/s, ''))) : null,
+    codeBlock(v.source, { marked, label: `source of ${v.id}` }),
     lineFigures(trace),
     compilerBlock(account, v.id, v.source, 1),
-    el('details', { class: 'diff-panel' }, el('summary', {}, `Diff against the template of ${builtinTitle(v.like)}`), diffBlock(v.like_source, v.source)));
+    el('details', { class: 'diff-panel' }, el('summary', {}, `Diff against the template of ${builtinTitle(v.like)}`), diffBlock(v.like_source, v.source, `diff of ${v.id} against ${builtinTitle(v.like)}`)));
 }
 
 let shown = null;
