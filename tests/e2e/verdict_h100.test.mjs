@@ -1,8 +1,9 @@
 // The run page's first screen on runs recorded on the H100
 // (tests/fixtures/h100-compiler-runs.jsonl: a transpose at n = 4096 and a
 // copy with a custom kernel that spills; h100-cuda-runs.jsonl: the
-// reductions; h100-catalog-runs.jsonl: the copy ceiling, the
-// partition-camping sweep of 32 sizes and the 256 points of banks): the verdict names the fastest and the reason the model gives,
+// reductions; h100-catalog-runs.jsonl: the OpenCL catalog, a run of every
+// family, among them the partition-camping sweep of 32 sizes and the 256
+// points of banks): the verdict names the fastest and the reason the model gives,
 // above the table's first rows, at 1440 × 900; no page scrolls sideways at
 // 1440 or on a 390-px phone; a custom kernel stands next to the variant it
 // is like.
@@ -82,11 +83,59 @@ test('the_h100_reductions_say_the_binding_ceilings', async () => {
 
 test('the_h100_sweep_and_banks_fit_a_laptop_and_a_phone', async () => {
   for (const [id, fastest] of [[3, 'padded'], [10, 'broadcast s\\[lid % c\\]']]) {
+    const s = await firstScreen(catalog, id, 1440, 900);
+    assert.match(s.verdict, new RegExp(`^Verdict: ${fastest} is the fastest .*In the model`), s.verdict);
+  }
+});
+
+// Every family of the catalog as measured on the H100: the first screen
+// names the variant the server found fastest (a family of one variant, where
+// it is fastest) and gives a reason, above the table's first row at 1440;
+// neither width scrolls sideways.
+test('every_family_on_the_h100_fits_a_laptop_and_a_phone', async () => {
+  const families = new Set();
+  for (let id = 1; id <= 10; id++) {
+    const run = await catalog.waitRun(id, (r) => !r.predictions_pending);
+    families.add(run.experiment);
+    const title = run.variants.find((v) => v.id === run.verdict.fastest).title;
     for (const [w, h] of [[1440, 900], [390, 844]]) {
       const s = await firstScreen(catalog, id, w, h);
-      assert.match(s.verdict, new RegExp(`^Verdict: ${fastest} is the fastest .*In the model`), s.verdict);
+      const named = run.variants.length > 1 ? `${title} is the fastest` : `${title} reaches`;
+      assert.ok(s.verdict.startsWith(`Verdict: ${named}`) && /In the model/.test(s.verdict),
+        `run ${id} (${run.experiment}): ${s.verdict}`);
       assert.ok(s.wide <= w, `run ${id}: no sideways scroll at ${w}: ${s.wide}`);
       if (w === 1440) assert.ok(s.verdictBottom < h && s.rowBottom < h && !s.tableScrolls, `run ${id}: ${JSON.stringify(s)}`);
     }
   }
+  const catalogFamilies = (await catalog.get('/api/experiments')).json.experiments.map((e) => e.id);
+  assert.deepEqual([...families].sort(), [...catalogFamilies].sort());
+});
+
+// Charts that suit the data: a run of one size gets bars from zero, one per
+// verified variant (the custom kernel's among them); a sweep gets lines; no
+// chart on either page has a series without a point.
+test('one_size_gets_bars_from_zero_and_no_chart_draws_an_empty_series', async () => {
+  const charts = async (lab, id) => {
+    await lab.waitRun(id, (r) => !r.predictions_pending);
+    const page = await openPage(browser, { width: 1440, height: 900 });
+    await page.goto(`${lab.base}/runs/${id}`);
+    await page.waitForFunction(() => window.Chart && window.Chart.getChart('chart'));
+    const seen = await page.evaluate(() => Object.values(window.Chart.instances).map((c) => ({
+      canvas: c.canvas.id, type: c.config.type, labels: c.data.labels || [], min: c.scales.y.min,
+      series: c.data.datasets.map((d) => ({ label: d.label, points: d.data.filter((v) => v !== null && v !== undefined).length })),
+    })));
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+    return seen;
+  };
+  const one = await charts(compiler, 2);
+  const run = (await compiler.get('/api/runs/2')).json;
+  const main = one.find((c) => c.canvas === 'chart');
+  assert.match(main.type, /^bar/, JSON.stringify(main));
+  assert.equal(main.min, 0);
+  assert.equal(main.labels.length, run.results.filter((r) => r.verified).length, JSON.stringify(main));
+  assert.ok(main.labels.some((l) => /spill/.test(l)), JSON.stringify(main.labels));
+  const sweep = await charts(catalog, 3);
+  assert.match(sweep.find((c) => c.canvas === 'chart').type, /^line/);
+  for (const c of [...one, ...sweep]) for (const s of c.series) assert.ok(s.points > 0, `${c.canvas}: ${s.label} is empty`);
 });

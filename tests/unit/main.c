@@ -88,6 +88,7 @@ const char *check_store_pg;
 	X(programs_are_kept_on_disk_across_restarts)                                    \
 	X(verdict_names_the_winner_by_how_much_and_why)                                 \
 	X(verdict_of_one_variant_compares_its_points)                                   \
+	X(drops_wait_for_the_run_and_three_points)                                      \
 	X(sample_spreads_over_columns_and_rows)                                         \
 	X(sample_takes_few_groups_whole)                                                \
 	X(trace_groups_warp_requests_for_32_and_64_lanes)                               \

@@ -138,3 +138,42 @@ void test_verdict_of_one_variant_compares_its_points(void)
 	json_decref(run);
 	wl_catalog_free(cat);
 }
+
+static int judge_drops(const struct wl_experiment *exp, json_t *run)
+{
+	return wl_run_add_intervals(exp, run) == 0 && wl_run_add_drops(exp, run) == 0;
+}
+
+/* Drops are judged only once a run is done and a sweep has neighbours on
+ * both sides: null while running and for two sizes; a list (here one drop,
+ * at 1024) when a done sweep has three or more. */
+void test_drops_wait_for_the_run_and_three_points(void)
+{
+	struct wl_catalog *cat = check_load_catalog();
+	const struct wl_experiment *exp = cat ? wl_catalog_find(cat, "transpose") : NULL;
+	static const long long sizes[] = { 512, 768, 1024, 1280, 1536 };
+	json_t *results, *run;
+
+	if (!exp)
+		return;
+	results = json_array();
+	/* padded at the same pace everywhere except n = 1024, where it is 3× slower. */
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		json_array_append_new(results, result("padded", sizes[i], 1e-6 * (double)(sizes[i] * sizes[i]) *
+								     (sizes[i] == 1024 ? 3 : 1), 0.01, 1, "dram", 4));
+	run = run_of("running", json_deep_copy(results));
+	CHECK(judge_drops(exp, run) && json_is_null(json_object_get(run, "drops")),
+	      "no drops verdict while the run is running");
+	json_decref(run);
+	run = run_of("done", json_pack("[O, O]", json_array_get(results, 0), json_array_get(results, 1)));
+	CHECK(judge_drops(exp, run) && json_is_null(json_object_get(run, "drops")),
+	      "no drops verdict over two sizes");
+	json_decref(run);
+	run = run_of("done", json_deep_copy(results));
+	CHECK(judge_drops(exp, run) && json_array_size(json_object_get(run, "drops")) == 1 &&
+		      json_integer_value(json_object_get(json_array_get(json_object_get(run, "drops"), 0), "value")) == 1024,
+	      "the drop at 1024 of a done sweep: %s", json_dumps(json_object_get(run, "drops"), JSON_COMPACT));
+	json_decref(run);
+	json_decref(results);
+	wl_catalog_free(cat);
+}

@@ -176,7 +176,9 @@ export function barChart(canvas, existing, { labels, groups, xTitle, yTitle }) {
     options: {
       animation: false,
       maintainAspectRatio: false,
-      scales: { x: { title: { display: true, text: xTitle } }, y: { beginAtZero: true, title: { display: true, text: yTitle } } },
+      // Bars are read by their length: the axis starts at zero (the error-bar
+      // controller's range ignores beginAtZero, so min is set).
+      scales: { x: { title: { display: true, text: xTitle } }, y: { min: 0, title: { display: true, text: yTitle } } },
       plugins: { legend: { display: !one, position: 'bottom' } },
     },
   });
