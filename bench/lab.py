@@ -99,10 +99,12 @@ def main():
     for rid in ids:
         while True:
             _, run = call(args.base, 'GET', f'/api/runs/{rid}')
-            # A finished run's predictions are made on the server's own
-            # thread: read again until none is pending.
+            # A finished run's traces follow it (explain), and its
+            # predictions are made on the server's own thread: read again
+            # until neither is pending.
             finished = run['status'] in ('done', 'failed', 'cancelled')
-            if (finished and not run.get('predictions_pending')) or time.time() > deadline:
+            if (finished and run.get('explain') != 'pending' and not run.get('predictions_pending')) \
+                    or time.time() > deadline:
                 break
             time.sleep(0.5 if not finished else 0.2)
         runs.append(run)

@@ -15,7 +15,6 @@
 #include "log.h"
 #include "points.h"
 #include "result_rows.h"
-#include "run_traces.h"
 #include "rng.h"
 
 long long wl_point_deadline(const struct wl_experiment *exp, const struct wl_variant_def *const *variants,
@@ -310,23 +309,6 @@ out:
 	return rc;
 }
 
-/* Trace the run's variants (run_traces.h) unless this runner cannot; the
- * supervisor is told how long that may take. A runner that cannot trace
- * said so once at start and stores nothing: the run reads as untraced. */
-static int trace(struct wl_executor *ex, long long run_id, const struct wl_run_plan *plan,
-		 struct wl_error *err)
-{
-	const struct wl_trace_setup setup = { ex->kernels_dir, ex->trace_seconds, ex->trace_memory,
-					      ex->trace_cache };
-
-	/* The trace runs the OpenCL twin in Oclgrind: a CUDA run has none. */
-	if (ex->trace_off || plan->cuda)
-		return 0;
-	if (ex->on_point)
-		ex->on_point(ex->hook_ctx, run_id, wl_run_trace_seconds(&setup, plan));
-	return wl_run_trace(&setup, ex->store, run_id, plan, err);
-}
-
 int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct wl_error *err)
 {
 	struct wl_run_plan plan;
@@ -416,8 +398,13 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 		json_decref(params);
 	}
 	if (wl_run_record_clocks(ex->store, claim->id, plan.dev, wl_run_plan_flush_bytes(&plan, ex->flush_max),
-			  &clocks_start, err) < 0 || wl_run_record_budget(ex->store, claim->id, &plan.budget, started, err) < 0 ||
-	    trace(ex, claim->id, &plan, err) < 0)
+			  &clocks_start, err) < 0 || wl_run_record_budget(ex->store, claim->id, &plan.budget, started, err) < 0)
+		goto out;
+	/* The traces follow the run (explain.h): the run is done now, saying
+	 * they are coming. A runner that cannot trace said so once at start
+	 * and promises none; the trace runs the OpenCL twin in Oclgrind, so a
+	 * CUDA run has none. */
+	if (!ex->trace_off && !plan.cuda && wl_store_set_explain(ex->store, claim->id, "pending", 0, err) < 0)
 		goto out;
 	rc = finish(ex, claim->id, "done", NULL, err);
 out:

@@ -1,7 +1,8 @@
 /* Executing one claimed run: every (point, variant) measured, verified and
  * written to the store (a few at a time, see run_point), then the run finished as done, failed
  * (with a message a person can act on) or cancelled, or put back in the queue
- * when the runner is asked to stop. */
+ * when the runner is asked to stop. A done run's traces follow in the
+ * runner's idle time (explain.h). */
 #ifndef WL_EXECUTOR_H
 #define WL_EXECUTOR_H
 
@@ -41,12 +42,11 @@ struct wl_executor {
 	/* Verifies a variant while the next is timed; NULL: verification runs
 	 * in turn. Not owned. */
 	struct wl_checker *checker;
-	/* Tracing each variant's accesses after the points (run_traces.h):
+	/* Tracing each variant's accesses once the run is done (explain.h):
 	 * trace_off is why there is none (no Oclgrind, or switched off) or
 	 * NULL; the budget of each trace. */
 	const char *trace_off;
 	long trace_seconds, trace_memory;
-	const char *trace_cache;	/* where traces are kept, or NULL */
 };
 
 /* Seconds a point may take before it counts as hung: time for setup (building

@@ -197,20 +197,19 @@ static int run_tracer(const struct wl_trace_setup *setup, const char *spec, char
 	return -1;
 }
 
-/* The cache file of spec (traced with the family source of hash family)
- * into path; -1 without a cache. The request's sampling, seed and label do
- * not decide a trace and are left out of the key. */
-static int cache_path(const struct wl_trace_setup *setup, const char *family, const char *spec,
-		      char *path, size_t len)
+/* The key spec's trace is kept under in the lab's store (traced with the
+ * family source of hash family) into key; -1 when out of memory. The
+ * request's sampling, seed and label do not decide a trace and are left
+ * out of the key. */
+static int trace_key(const char *family, const char *spec, char *key, size_t len)
 {
 	static const char *const volatile_keys[] = { "seed", "label", "repeat", "noise", "budget_ms",
-						     "cache", "device" };
+						     "cache", "device", "counters" };
 	json_t *o = json_loads(spec, 0, NULL);
 	char *text;
-	uint64_t h;
 
-	if (!setup->cache_dir || !o)
-		goto none;
+	if (!o)
+		return -1;
 	for (size_t k = 0; k < sizeof(volatile_keys) / sizeof(volatile_keys[0]); k++)
 		json_object_del(o, volatile_keys[k]);
 	json_object_set_new(o, "family", json_string(family));
@@ -220,43 +219,9 @@ static int cache_path(const struct wl_trace_setup *setup, const char *family, co
 	json_decref(o);
 	if (!text)
 		return -1;
-	h = wl_fnv1a64(text, strlen(text));
+	snprintf(key, len, "%016llx", (unsigned long long)wl_fnv1a64(text, strlen(text)));
 	free(text);
-	snprintf(path, len, "%s/%016llx.json", setup->cache_dir, (unsigned long long)h);
 	return 0;
-none:
-	json_decref(o);
-	return -1;
-}
-
-/* The kept trace at path into out (NUL-terminated); -1 when there is none. */
-static int cache_read(const char *path, char *out, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	if (!f)
-		return -1;
-	n = fread(out, 1, len - 1, f);
-	fclose(f);
-	out[n] = '\0';
-	return n > 0 && out[0] == '{' ? 0 : -1;
-}
-
-/* Keep the trace text at path; best effort (a trace not kept is traced again). */
-static void cache_write(const char *path, const char *text)
-{
-	char tmp[4200];
-	FILE *f;
-
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "w");
-	if (!f)
-		return;
-	if (fputs(text, f) >= 0 && fclose(f) == 0)
-		rename(tmp, path);
-	else
-		unlink(tmp);
 }
 
 /* Whether variant k of p declares its accesses (a built-in's catalog entry
@@ -273,10 +238,12 @@ static int declared(const struct wl_run_plan *p, size_t k)
 /* One trace to take: variant k at point i, and what came of it. */
 struct job {
 	size_t k, i;
-	char *spec, *params;
+	char *spec;
+	char key[20];			/* under which the lab keeps it; "" for none */
 	char *out;			/* the figures' JSON */
 	char why[512];			/* or why none */
-	int kept;			/* read from the folder of kept traces */
+	int kept;			/* read from the lab's kept traces */
+	int taken;			/* traced (or kept) by now */
 };
 
 /* The jobs of p: a variant that declares its accesses is traced at its
@@ -325,78 +292,127 @@ long long wl_run_trace_seconds(const struct wl_trace_setup *setup, const struct 
 	return (long long)((n + (size_t)at_once - 1) / (size_t)at_once) * (setup->seconds + 10) + 30;
 }
 
-/* Take job j: from the kept traces, else by running the tracer. */
-static void take(const struct wl_trace_setup *setup, const struct wl_run_plan *p, struct job *j)
+/* Trace job j (not kept) by running the tracer. */
+static void take(const struct wl_trace_setup *setup, struct job *j)
 {
-	char cached[4096];
 	size_t out_len = 1 << 20;
 
 	j->why[0] = '\0';
-	j->out = malloc(out_len);
-	if (!j->spec || !j->out) {
+	if (!j->spec || !(j->out = malloc(out_len))) {
 		snprintf(j->why, sizeof(j->why), "out of memory");
 		return;
 	}
-	if (cache_path(setup, p->source.hash, j->spec, cached, sizeof(cached)) < 0)
-		cached[0] = '\0';
-	if (cached[0] && cache_read(cached, j->out, out_len) == 0) {
-		j->kept = 1;
-		return;
-	}
-	if (run_tracer(setup, j->spec, j->out, out_len, j->why, sizeof(j->why)) == 0 && cached[0])
-		cache_write(cached, j->out);
+	run_tracer(setup, j->spec, j->out, out_len, j->why, sizeof(j->why));
 }
 
-int wl_run_trace(const struct wl_trace_setup *setup, struct wl_store *st, long long run_id,
-		 const struct wl_run_plan *p, struct wl_error *err)
+/* The jobs of p for run_id with their specs, keys and what the lab keeps
+ * of them, into *jobs (the caller's to free with jobs_free); -1 with err. */
+static int prepare_jobs(struct wl_store *st, const struct wl_run_plan *p, struct job **jobs, size_t *n,
+			struct wl_error *err)
 {
 	json_t *width = json_object_get(p->dev->info, "warp_width");
-	int lanes = json_is_integer(width) ? (int)json_integer_value(width) : 32, rc = 0;
-	struct job *jobs = calloc(WL_TRACE_JOBS, sizeof(*jobs));
-	size_t n;
+	int lanes = json_is_integer(width) ? (int)json_integer_value(width) : 32;
 
-	if (!jobs) {
+	if (!(*jobs = calloc(WL_TRACE_JOBS, sizeof(**jobs)))) {
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		return -1;
 	}
 	if (lanes < 1 || lanes > 64)
 		lanes = 32;
-	n = plan_jobs(p, jobs, WL_TRACE_JOBS);
-	for (size_t j = 0; j < n; j++)
-		jobs[j].spec = spec_for(p, jobs[j].k, jobs[j].i, lanes);
-	/* Each tracer is a process of its own: the threads only wait on them. */
-#pragma omp parallel for schedule(dynamic) num_threads(parallel_tracers())
-	for (size_t j = 0; j < n; j++)
-		take(setup, p, &jobs[j]);
-	for (size_t j = 0; j < n; j++) {
-		struct job *jb = &jobs[j];
-		const char *name = p->variants[jb->k].name;
-		json_t *point = wl_point_to_json(p->exp, &p->pts, jb->i), *failed = NULL;
-		char *params = point ? json_dumps(point, JSON_COMPACT | JSON_SORT_KEYS) : NULL, *text = NULL;
+	*n = plan_jobs(p, *jobs, WL_TRACE_JOBS);
+	for (size_t j = 0; j < *n; j++) {
+		struct job *jb = &(*jobs)[j];
 
-		json_decref(point);
-		if (jb->why[0]) {
-			wl_log_info("run %lld: %s not traced at %s: %s", run_id, name, params ? params : "?", jb->why);
-			failed = json_pack("{s:s}", "error", jb->why);
-			text = failed ? json_dumps(failed, JSON_COMPACT) : NULL;
-		} else {
-			wl_log_info("run %lld: %s traced at %s%s", run_id, name, params ? params : "?",
-				    jb->kept ? " (kept from an earlier run)" : "");
-		}
-		if (rc == 0 && (!params || wl_store_put_trace(st, run_id, name, params,
-							       jb->why[0] ? (text ? text : "{}") : jb->out, err) < 0)) {
-			if (!params)
-				wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
-			rc = -1;
-		}
-		json_decref(failed);
-		free(text);
-		free(params);
+		jb->spec = spec_for(p, jb->k, jb->i, lanes);
+		if (!jb->spec || trace_key(p->source.hash, jb->spec, jb->key, sizeof(jb->key)) < 0)
+			jb->key[0] = '\0';
+		if (jb->key[0] && wl_store_kept_trace(st, jb->key, &jb->out, err) < 0)
+			return -1;
+		jb->kept = jb->taken = jb->out != NULL;
 	}
-	for (size_t j = 0; j < n; j++) {
+	return 0;
+}
+
+static void jobs_free(struct job *jobs, size_t n)
+{
+	for (size_t j = 0; jobs && j < n; j++) {
 		free(jobs[j].spec);
 		free(jobs[j].out);
 	}
 	free(jobs);
+}
+
+/* Store job jb's trace (or why there is none) for run_id, and keep a new
+ * one for the lab. -1 with err when the store fails. */
+static int store_job(struct wl_store *st, long long run_id, const struct wl_run_plan *p, const struct job *jb,
+		     struct wl_error *err)
+{
+	const char *name = p->variants[jb->k].name;
+	json_t *point = wl_point_to_json(p->exp, &p->pts, jb->i), *failed = NULL;
+	char *params = point ? json_dumps(point, JSON_COMPACT | JSON_SORT_KEYS) : NULL, *text = NULL;
+	int rc = 0;
+
+	json_decref(point);
+	if (jb->why[0]) {
+		wl_log_info("run %lld: %s not traced at %s: %s", run_id, name, params ? params : "?", jb->why);
+		failed = json_pack("{s:s}", "error", jb->why);
+		text = failed ? json_dumps(failed, JSON_COMPACT) : NULL;
+	} else {
+		wl_log_info("run %lld: %s traced at %s%s", run_id, name, params ? params : "?",
+			    jb->kept ? " (kept from an earlier run)" : "");
+		if (!jb->kept && jb->key[0] && wl_store_keep_trace(st, jb->key, jb->out, err) < 0)
+			rc = -1;
+	}
+	if (rc == 0 && !params) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		rc = -1;
+	}
+	if (rc == 0 && wl_store_put_trace(st, run_id, name, params, jb->why[0] ? (text ? text : "{}") : jb->out,
+					  err) < 0)
+		rc = -1;
+	json_decref(failed);
+	free(text);
+	free(params);
+	return rc;
+}
+
+int wl_run_trace(const struct wl_trace_setup *setup, struct wl_store *st, long long run_id,
+		 const struct wl_run_plan *p, struct wl_error *err)
+{
+	int at_once = parallel_tracers(), rc = 0;
+	struct job *jobs = NULL;
+	size_t n = 0, next = 0;
+
+	if (prepare_jobs(st, p, &jobs, &n, err) < 0) {
+		jobs_free(jobs, n);
+		return -1;
+	}
+	/* The kept ones first: they cost nothing. */
+	for (size_t j = 0; j < n && rc == 0; j++)
+		if (jobs[j].kept)
+			rc = store_job(st, run_id, p, &jobs[j], err);
+	/* Then a batch of tracers at a time, each a process of its own (the
+	 * threads only wait on them), asking between batches whether a run
+	 * waits: the traces taken so far are stored, the rest wait for the
+	 * next idle moment. */
+	while (rc == 0 && next < n) {
+		size_t batch[64], nb = 0;
+
+		if (setup->yield && setup->yield(setup->yield_ctx)) {
+			rc = 1;
+			break;
+		}
+		for (; next < n && nb < (size_t)at_once; next++)
+			if (!jobs[next].taken)
+				batch[nb++] = next;
+#pragma omp parallel for schedule(dynamic) num_threads(at_once)
+		for (size_t b = 0; b < nb; b++)
+			take(setup, &jobs[batch[b]]);
+		for (size_t b = 0; b < nb && rc == 0; b++) {
+			jobs[batch[b]].taken = 1;
+			rc = store_job(st, run_id, p, &jobs[batch[b]], err);
+		}
+	}
+	jobs_free(jobs, n);
 	return rc;
 }

@@ -27,6 +27,7 @@
 #include "cuda_driver.h"
 #include "cuda_languages.h"
 #include "executor.h"
+#include "explain.h"
 #include "experiment.h"
 #include "log.h"
 #include "nvml.h"
@@ -326,7 +327,15 @@ static void serve(struct wl_store *st, struct wl_executor *ex, struct wl_wakeup 
 			continue;
 		}
 		if (claim.id == 0) {
-			wl_wakeup_wait(wake, poll_ms);
+			/* Idle: the explanations of done runs, then sleep. */
+			int explained = wl_explain_next(ex, &cd, &err);
+
+			if (explained < 0)
+				wl_log_warn("explain: %s", err.msg);
+			if (explained != 0)
+				report("%s", WL_MSG_IDLE);
+			if (explained <= 0)
+				wl_wakeup_wait(wake, poll_ms);
 			continue;
 		}
 		if (wl_executor_run(ex, &claim, &err) < 0)
@@ -344,9 +353,6 @@ static void serve_runs(const struct runner_config *cfg, struct wl_store *st,
 		       const char *unconfined, int runner_has_gpu)
 {
 	struct wl_error err;
-	char cache[4096];
-	int cached = wl_store_beside(cfg->db, "traces", cache, sizeof(cache)) == 0 &&
-		     (mkdir(cache, 0755) == 0 || errno == EEXIST);
 	struct wl_executor ex = {
 		.store = st,
 		.cat = cat,
@@ -366,7 +372,6 @@ static void serve_runs(const struct runner_config *cfg, struct wl_store *st,
 					     wl_trace_unavailable(),
 		.trace_seconds = cfg->trace_seconds,
 		.trace_memory = cfg->trace_memory,
-		.trace_cache = cached ? cache : NULL,
 	};
 
 	if (ex.trace_off)

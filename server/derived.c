@@ -326,9 +326,16 @@ int wl_run_is_finished(const json_t *run)
 			  strcmp(status, "cancelled") == 0);
 }
 
+int wl_run_is_settled(const json_t *run)
+{
+	const char *explain = json_string_value(json_object_get(run, "explain"));
+
+	return wl_run_is_finished(run) && !(explain && strcmp(explain, "pending") == 0);
+}
+
 int wl_run_is_final(const json_t *run)
 {
-	return wl_run_is_finished(run) && !json_object_get(run, "predictions_pending");
+	return wl_run_is_settled(run) && !json_object_get(run, "predictions_pending");
 }
 
 int wl_run_derive(const struct wl_experiment *exp, const struct wl_catalog *cat, struct wl_store *st, json_t *run,

@@ -50,10 +50,14 @@ int wl_run_add_intervals(const struct wl_experiment *exp, json_t *run);
  * set (the variant's memory formula) fits in the device's measured cache. */
 int wl_run_add_cache_marks(const struct wl_experiment *exp, json_t *run);
 
-/* Whether a run's status is final: its JSON and CSV never change again. */
+/* Whether a run's status is final: its measurements never change again. */
 int wl_run_is_finished(const json_t *run);
 
-/* Whether a derived run will read the same from now on: finished, and no
+/* Whether a run is finished and nothing more follows it: no trace still
+ * coming ("explain": "pending"), so its stream may end. */
+int wl_run_is_settled(const json_t *run);
+
+/* Whether a derived run will read the same from now on: settled, and no
  * prediction still being computed (so its body may be cached). */
 int wl_run_is_final(const json_t *run);
 

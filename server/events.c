@@ -224,7 +224,7 @@ static void push_run(struct wl_event_stream *s, const json_t *run, const char *m
 		push_json(s, id, "result", json_array_get(results, (size_t)c->count));
 	}
 	push_event(s, NULL, "run", meta);
-	if (wl_run_is_finished(run)) {
+	if (wl_run_is_settled(run)) {
 		push_json(s, NULL, "end", run);
 		wl_stream_end(s);
 	}

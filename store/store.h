@@ -244,6 +244,35 @@ int wl_store_put_build(struct wl_store *st, long long run_id, const struct wl_bu
  * that recorded none. Caller owns *out. */
 int wl_store_get_builds(struct wl_store *st, long long run_id, int with_ptx, json_t **out, struct wl_error *err);
 
+/* Explaining: a run is done once measured and verified; its traces (and the
+ * predictions built on them) follow, with the run's "explain" state saying
+ * what is still coming: "pending" until a runner has taken them, then
+ * "done" or "failed"; NULL for a run with nothing to explain. */
+
+/* Set run_id's explain state (and explained_at, for "done" and "failed"),
+ * adding ms to the time spent explaining it. -1 with err when the store
+ * fails. */
+int wl_store_set_explain(struct wl_store *st, long long run_id, const char *state, double ms,
+			 struct wl_error *err);
+
+/* *waiting: whether a queued run waits for one of devs (as
+ * wl_store_claim_run would find it). -1 with err when the store fails. */
+int wl_store_run_waiting(struct wl_store *st, const struct wl_claim_devices *devs, int *waiting,
+			 struct wl_error *err);
+
+/* The oldest finished run whose explanations are pending on one of devs'
+ * ids, into out (its id, experiment, request, device and attempt, as a
+ * claim has them; out->id 0 when there is none). -1 with err leaves out
+ * empty. The caller frees out with wl_claim_free. */
+int wl_store_next_to_explain(struct wl_store *st, const struct wl_claim_devices *devs, struct wl_claim *out,
+			     struct wl_error *err);
+
+/* The lab's kept trace under key (what decides a trace, hashed by the
+ * runner) into *figures (the caller's; NULL when none is kept), and keeping
+ * one. -1 with err when the store fails; keeping replaces what was kept. */
+int wl_store_kept_trace(struct wl_store *st, const char *key, char **figures, struct wl_error *err);
+int wl_store_keep_trace(struct wl_store *st, const char *key, const char *figures, struct wl_error *err);
+
 /* Record variant's traced accesses for run_id, traced at params (a JSON
  * object's text): figures_json is the tracer's JSON, or {"error": why}. A
  * second trace of the variant at the point (a retried run) replaces the

@@ -20,11 +20,8 @@ void wl_claim_free(struct wl_claim *c)
 
 static const char SQL_NEXT_QUEUED[] =
 	"SELECT id, experiment, request, device_id, device_req, attempts FROM runs"
-	" WHERE status = 'queued' AND ({strpos}(?1, ',' || device_id || ',') > 0"
-	"  OR (device_id IS NULL AND ((device_req = 'auto' AND CAST(?2 AS TEXT) IS NOT NULL)"
-	"   OR (device_req = 'gpu' AND CAST(?3 AS TEXT) IS NOT NULL)"
-	"   OR (device_req = 'cpu' AND CAST(?4 AS TEXT) IS NOT NULL))))"
-	" ORDER BY id LIMIT 1{skip_locked}";
+	" WHERE " STORE_QUEUED_FOR " ORDER BY id LIMIT 1{skip_locked}";
+static const char SQL_ANY_QUEUED[] = "SELECT 1 FROM runs WHERE " STORE_QUEUED_FOR " LIMIT 1";
 
 static const char SQL_MARK_RUNNING[] =
 	"UPDATE runs SET status = 'running', runner_id = ?2, started_at = {now},"
@@ -38,6 +35,53 @@ static char *dup_col(struct wl_db_stmt *s, int col)
 	return t ? strdup(t) : NULL;
 }
 
+char *store_device_list(const struct wl_claim_devices *devs, struct wl_error *err)
+{
+	size_t len = 2;
+	char *ids;
+
+	/* Device ids are slugs, without commas. */
+	for (size_t i = 0; i < devs->nids; i++)
+		len += strlen(devs->ids[i]) + 1;
+	if (!(ids = malloc(len))) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return NULL;
+	}
+	strcpy(ids, ",");
+	for (size_t i = 0; i < devs->nids; i++) {
+		strcat(ids, devs->ids[i]);
+		strcat(ids, ",");
+	}
+	return ids;
+}
+
+int wl_store_run_waiting(struct wl_store *st, const struct wl_claim_devices *devs, int *waiting,
+			 struct wl_error *err)
+{
+	char *ids = store_device_list(devs, err);
+	struct wl_db_stmt *s = ids ? store_stmt(st, SQL_ANY_QUEUED, err) : NULL;
+	int rc;
+
+	*waiting = 0;
+	if (!s) {
+		free(ids);
+		return -1;
+	}
+	wl_db_bind_text(s, 1, ids);
+	wl_db_bind_text(s, 2, devs->auto_id);
+	wl_db_bind_text(s, 3, devs->gpu_id);
+	wl_db_bind_text(s, 4, devs->cpu_id);
+	rc = wl_db_step(s);
+	wl_db_reset(s);
+	free(ids);
+	if (rc != WL_DB_ROW && rc != WL_DB_DONE) {
+		store_fail(st, err, "look for a queued run");
+		return -1;
+	}
+	*waiting = rc == WL_DB_ROW;
+	return 0;
+}
+
 int wl_store_claim_run(struct wl_store *st, long long runner_id,
 		       const struct wl_claim_devices *devs, struct wl_claim *out,
 		       struct wl_error *err)
@@ -45,23 +89,12 @@ int wl_store_claim_run(struct wl_store *st, long long runner_id,
 	char *ids_text = NULL;
 	struct wl_db_stmt *s;
 	const char *device = NULL;
-	size_t len = 2;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	/* The ids as ",a,b,": device ids are slugs, without commas. */
-	for (size_t i = 0; i < devs->nids; i++)
-		len += strlen(devs->ids[i]) + 1;
-	ids_text = malloc(len);
-	if (!ids_text) {
-		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+	/* The ids as ",a,b,". */
+	if (!(ids_text = store_device_list(devs, err)))
 		return -1;
-	}
-	strcpy(ids_text, ",");
-	for (size_t i = 0; i < devs->nids; i++) {
-		strcat(ids_text, devs->ids[i]);
-		strcat(ids_text, ",");
-	}
 	if (store_begin(st, err) < 0)
 		goto fail;
 	s = store_stmt(st, SQL_NEXT_QUEUED, err);

@@ -28,6 +28,18 @@ void store_fail(struct wl_store *st, struct wl_error *err, const char *doing);
 
 /* Run the cached statement sql with ?1 = id and, where sql has them, ?2 = a and
  * ?3 = b (NULL binds NULL); it returns no rows. doing names it in errors. */
+/* A queued run one of the runner's devices can take: ?1 its ids as
+ * ",a,b," (store_device_list), ?2..?4 its choice for auto, gpu and cpu. */
+#define STORE_QUEUED_FOR                                                                      \
+	"status = 'queued' AND ({strpos}(?1, ',' || device_id || ',') > 0"                     \
+	"  OR (device_id IS NULL AND ((device_req = 'auto' AND CAST(?2 AS TEXT) IS NOT NULL)" \
+	"   OR (device_req = 'gpu' AND CAST(?3 AS TEXT) IS NOT NULL)"                          \
+	"   OR (device_req = 'cpu' AND CAST(?4 AS TEXT) IS NOT NULL))))"
+
+/* devs' ids as ",a,b," (the caller's to free); NULL with err when out of
+ * memory. */
+char *store_device_list(const struct wl_claim_devices *devs, struct wl_error *err);
+
 int store_step_id(struct wl_store *st, const char *sql, long long id, const char *a,
 		  const char *b, const char *doing, struct wl_error *err);
 

@@ -10,7 +10,7 @@
 static const char SQL_GET_RUN[] =
 	"SELECT r.id, r.experiment, r.label, r.status, r.created_at, r.started_at, r.finished_at,"
 	" r.request, COALESCE(r.device, d.info), r.done, r.total, r.error, r.attempts, r.requeues,"
-	" r.source_hash, r.runner_version, r.clocks, r.flush_bytes, r.budget"
+	" r.source_hash, r.runner_version, r.clocks, r.flush_bytes, r.budget, r.explain, r.explained_at, r.explain_ms"
 	" FROM runs r LEFT JOIN devices d ON d.id = r.device_id WHERE r.id = ?1";
 
 static const char SQL_GET_RESULTS[] =
@@ -176,6 +176,10 @@ int wl_store_get_run(struct wl_store *st, long long id, int with_results, json_t
 		json_object_set_new(run, "flush_bytes", wl_db_col_null(s, 17) ? json_null() :
 				    json_integer(wl_db_col_int64(s, 17)));
 		json_object_set_new(run, "budget", store_col_json(s, 18));
+		json_object_set_new(run, "explain", store_col_text(s, 19));
+		json_object_set_new(run, "explained_at", store_col_text(s, 20));
+		json_object_set_new(run, "explain_ms", wl_db_col_null(s, 21) ? json_null() :
+				    json_real(wl_db_col_double(s, 21)));
 	}
 	wl_db_reset(s);
 	if (!run) {

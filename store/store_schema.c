@@ -396,6 +396,38 @@ const struct store_migration store_migrations[] = {
 		"ALTER TABLE traces DROP CONSTRAINT traces_pkey;"
 		"ALTER TABLE traces ADD PRIMARY KEY (run_id, variant, params);",
 	},
+	/* 12: a run is done when measured; its traces follow (issue 35), its
+	 * explain state a change a stream sees. The lab's traces are kept in
+	 * the store by what decides them, for every run and host. */
+	{
+		"ALTER TABLE runs ADD COLUMN explain TEXT;"
+		"ALTER TABLE runs ADD COLUMN explained_at TEXT;"
+		"ALTER TABLE runs ADD COLUMN explain_ms REAL;"
+		"CREATE INDEX runs_to_explain ON runs(id) WHERE explain = 'pending';"
+		"DROP TRIGGER runs_changed;"
+		"CREATE TRIGGER runs_changed AFTER UPDATE OF status, done, error, started_at, finished_at,"
+		"  device_id, device, requeues, cancel_requested, explain ON runs BEGIN"
+		"  UPDATE runs SET change_seq = (SELECT max(change_seq) FROM runs) + 1 WHERE id = NEW.id;"
+		" END;"
+		"CREATE TABLE kept_traces ("
+		"  key TEXT PRIMARY KEY,"
+		"  figures TEXT NOT NULL,"
+		"  kept_at TEXT"
+		") WITHOUT ROWID;",
+		"ALTER TABLE runs ADD COLUMN explain text;"
+		"ALTER TABLE runs ADD COLUMN explained_at text;"
+		"ALTER TABLE runs ADD COLUMN explain_ms double precision;"
+		"CREATE INDEX runs_to_explain ON runs(id) WHERE explain = 'pending';"
+		"DROP TRIGGER runs_changed ON runs;"
+		"CREATE TRIGGER runs_changed BEFORE UPDATE OF status, done, error, started_at, finished_at,"
+		"  device_id, device, requeues, cancel_requested, explain ON runs"
+		"  FOR EACH ROW EXECUTE FUNCTION warplab_run_changed();"
+		"CREATE TABLE kept_traces ("
+		"  key text PRIMARY KEY,"
+		"  figures text NOT NULL,"
+		"  kept_at text"
+		");",
+	},
 };
 
 const int store_nmigrations = (int)(sizeof(store_migrations) / sizeof(store_migrations[0]));

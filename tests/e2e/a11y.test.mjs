@@ -55,7 +55,7 @@ before(async () => {
     kernels: [{ name: 'pad2', like: 'padded', source: padded.replace('[TILE_DIM + 1]', '[TILE_DIM + 2]') }],
   });
   // Each page is read once its run and the model's predictions are in.
-  for (const id of [runs.sweep, runs.banks, runs.custom]) await pocl.waitRun(id, (r) => r.status === 'done' && !r.predictions_pending);
+  for (const id of [runs.sweep, runs.banks, runs.custom]) await pocl.waitSettled(id);
 });
 after(async () => {
   if (browser) await browser.close();

@@ -132,7 +132,7 @@ test('run_page_shows_the_apis_numbers_and_painted_charts', async () => {
 // page no wider than the screen, on a laptop and on a phone.
 test('the_run_page_opens_with_who_won_and_fits_the_screen', async () => {
   // Read once the server has made the predictions the verdict's reason uses.
-  const run = await lab.waitRun(sweepId, (r) => !r.predictions_pending);
+  const run = await lab.waitSettled(sweepId);
   assert.ok(run.verdict && run.verdict.fastest && run.verdict.points.length === 6, JSON.stringify(run.verdict));
   for (const [width, height] of [[1440, 900], [390, 844]]) {
     const page = await openPage(browser, { width, height });

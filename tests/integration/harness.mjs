@@ -255,7 +255,15 @@ export class Lab {
     return counts;
   }
 
+  // Wait until the run is finished and its traces, which follow a done run,
+  // are in (explain no longer "pending").
   waitDone(id, timeoutMs) {
-    return this.waitRun(id, (r) => ['done', 'failed', 'cancelled'].includes(r.status), timeoutMs);
+    return this.waitRun(id, (r) => ['done', 'failed', 'cancelled'].includes(r.status) && r.explain !== 'pending', timeoutMs);
+  }
+
+  // Wait until the run reads as it will from now on: finished, traced, and
+  // the server's predictions made.
+  waitSettled(id, timeoutMs) {
+    return this.waitRun(id, (r) => ['done', 'failed', 'cancelled'].includes(r.status) && r.explain !== 'pending' && !r.predictions_pending, timeoutMs);
   }
 }

@@ -134,7 +134,7 @@ test('a_declaration_that_takes_seconds_to_simulate_is_cut_and_holds_no_reader', 
     assert.ok(p.pending || /ran out/.test(p.error), JSON.stringify(p));
   }
   // Computed once, then cut at its time: every later read says so at once.
-  const final = await lab.waitRun(id, (run) => !run.predictions_pending, 60000);
+  const final = await lab.waitSettled(id, 60000);
   assert.match(final.results.find((x) => x.variant === 'slow').prediction.error, /time for this prediction ran out/);
 });
 

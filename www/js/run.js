@@ -138,7 +138,8 @@ function renderAll(run) {
   renderSources(run, (id) => variantTitle(experiment, id));
 }
 
-const isLive = (run) => run.status === 'queued' || run.status === 'running';
+// A run is followed while it is measured and while its traces are coming.
+const isLive = (run) => run.status === 'queued' || run.status === 'running' || run.explain === 'pending';
 
 function render(run) {
   run0 = run;

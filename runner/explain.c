@@ -1,0 +1,64 @@
+/* The runner's idle time spent on done runs' traces (see explain.h). */
+#include "explain.h"
+
+#include "log.h"
+#include "run_traces.h"
+#include "time_budget.h"
+
+struct waiting {
+	struct wl_store *st;
+	const struct wl_claim_devices *devs;
+};
+
+/* Whether a run is queued for the runner's devices: the traces then wait.
+ * A store that cannot say lets the traces go on. */
+static int run_waiting(void *ctx)
+{
+	const struct waiting *w = ctx;
+	struct wl_error err;
+	int waiting = 0;
+
+	if (wl_store_run_waiting(w->st, w->devs, &waiting, &err) < 0)
+		wl_log_warn("explain: %s", err.msg);
+	return waiting;
+}
+
+int wl_explain_next(struct wl_executor *ex, const struct wl_claim_devices *devs, struct wl_error *err)
+{
+	struct waiting w = { ex->store, devs };
+	const struct wl_trace_setup setup = { ex->kernels_dir, ex->trace_seconds, ex->trace_memory, run_waiting,
+					      &w };
+	struct wl_claim claim;
+	struct wl_run_plan plan;
+	struct wl_error why;
+	double started = wl_now_ms();
+	int rc;
+
+	if (wl_store_next_to_explain(ex->store, devs, &claim, err) < 0)
+		return -1;
+	if (claim.id == 0)
+		return 0;
+	wl_error_clear(&why);
+	if (ex->trace_off || wl_run_plan_make(ex->cat, ex->devs, ex->kernels_dir, ex->unconfined, &claim, &plan,
+					      &why) < 0) {
+		/* Nothing this runner can trace (the catalog or the runner
+		 * changed since the run was measured): nothing more is coming. */
+		wl_log_info("run %lld: not explained: %s", claim.id, ex->trace_off ? ex->trace_off : why.msg);
+		rc = wl_store_set_explain(ex->store, claim.id, "failed", wl_now_ms() - started, err);
+		wl_claim_free(&claim);
+		return rc < 0 ? -1 : 1;
+	}
+	if (ex->on_point)
+		ex->on_point(ex->hook_ctx, claim.id, wl_run_trace_seconds(&setup, &plan));
+	rc = wl_run_trace(&setup, ex->store, claim.id, &plan, err);
+	if (rc >= 0) {
+		const char *state = rc == 1 ? "pending" : "done";
+
+		wl_log_info("run %lld: explained%s in %.0f ms", claim.id, rc == 1 ? " in part (a run waits)" : "",
+			    wl_now_ms() - started);
+		rc = wl_store_set_explain(ex->store, claim.id, state, wl_now_ms() - started, err) < 0 ? -1 : 1;
+	}
+	wl_run_plan_free(&plan);
+	wl_claim_free(&claim);
+	return rc;
+}
