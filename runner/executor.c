@@ -309,6 +309,17 @@ out:
 	return rc;
 }
 
+/* The run is done; its traces follow (explain.h), and it says they are
+ * coming. A runner that cannot trace said so once at start and promises
+ * none; the trace runs the OpenCL twin in Oclgrind, so a CUDA run has none. */
+static int finish_done(struct wl_executor *ex, long long run_id, const struct wl_run_plan *plan,
+		       struct wl_error *err)
+{
+	if (!ex->trace_off && !plan->cuda && wl_store_set_explain(ex->store, run_id, "pending", 0, err) < 0)
+		return -1;
+	return finish(ex, run_id, "done", NULL, err);
+}
+
 int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct wl_error *err)
 {
 	struct wl_run_plan plan;
@@ -400,13 +411,7 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 	if (wl_run_record_clocks(ex->store, claim->id, plan.dev, wl_run_plan_flush_bytes(&plan, ex->flush_max),
 			  &clocks_start, err) < 0 || wl_run_record_budget(ex->store, claim->id, &plan.budget, started, err) < 0)
 		goto out;
-	/* The traces follow the run (explain.h): the run is done now, saying
-	 * they are coming. A runner that cannot trace said so once at start
-	 * and promises none; the trace runs the OpenCL twin in Oclgrind, so a
-	 * CUDA run has none. */
-	if (!ex->trace_off && !plan.cuda && wl_store_set_explain(ex->store, claim->id, "pending", 0, err) < 0)
-		goto out;
-	rc = finish(ex, claim->id, "done", NULL, err);
+	rc = finish_done(ex, claim->id, &plan, err);
 out:
 	json_decref(clocks_start);
 	wl_run_plan_free(&plan);
