@@ -30,7 +30,7 @@ before(async () => {
   await lab.startServer();
   await lab.startRunner();
   const id = (await lab.post('/runs', { experiment: 'transpose', params: { n: [256, 512] }, repeat: 2, label: 'cached' })).json.id;
-  done = await lab.waitDone(id);
+  done = await lab.waitSettled(id);
   assert.equal(done.status, 'done', done.error);
 });
 after(() => lab.close());
