@@ -88,7 +88,7 @@ for _ in $(seq 100); do
 	sleep 0.2
 done
 port=$(grep -o '(port [0-9]*)' "$out/server.log" | grep -o '[0-9]*')
-device=$(grep -o 'device [^:]*:' "$out/runner.log" | head -n 1 | sed 's/device \(.*\):/\1/')
+device=$(grep -o 'ready: device [^ ]*' "$out/runner.log" | head -n 1 | sed 's/ready: device //')
 echo "runner on $device, server on port $port"
 if [ -z "${AT_ONCE:-}" ]; then
 	# A plan with failed points still has a store worth keeping: the
