@@ -47,6 +47,7 @@ struct wl_executor {
 	 * NULL; the budget of each trace. */
 	const char *trace_off;
 	long trace_seconds, trace_memory;
+	int catalog_traces;		/* trace the catalog's defaults while idle */
 };
 
 /* Seconds a point may take before it counts as hung: time for setup (building

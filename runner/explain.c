@@ -1,7 +1,10 @@
 /* The runner's idle time spent on done runs' traces (see explain.h). */
 #include "explain.h"
 
+#include <stdlib.h>
+
 #include "log.h"
+#include "request.h"
 #include "run_traces.h"
 #include "time_budget.h"
 
@@ -61,4 +64,58 @@ int wl_explain_next(struct wl_executor *ex, const struct wl_claim_devices *devs,
 	wl_run_plan_free(&plan);
 	wl_claim_free(&claim);
 	return rc;
+}
+
+/* The catalog's experiments at their defaults, traced while idle: the
+ * first run of a form's defaults finds its built-ins' traces kept. How far
+ * this worker has come (its lifetime: a new worker, say of a new version,
+ * looks again, and what is kept costs a read). */
+static size_t catalog_next;
+
+int wl_explain_catalog(struct wl_executor *ex, const struct wl_claim_devices *devs, struct wl_error *err)
+{
+	struct waiting w = { ex->store, devs };
+	const struct wl_trace_setup setup = { ex->kernels_dir, ex->trace_seconds, ex->trace_memory, run_waiting,
+					      &w };
+
+	if (ex->trace_off || !ex->catalog_traces || catalog_next >= ex->cat->nexperiments || devs->nids == 0)
+		return 0;
+	while (catalog_next < ex->cat->nexperiments) {
+		const struct wl_experiment *e = &ex->cat->experiments[catalog_next];
+		json_t *body = json_pack("{s:s, s:s}", "experiment", e->id, "device", devs->ids[0]), *req = NULL;
+		struct wl_claim claim = { 0 };
+		struct wl_run_plan plan;
+		struct wl_error why;
+		long long measurements;
+		int rc = 0;
+
+		if (run_waiting(&w)) {
+			json_decref(body);
+			return 1;
+		}
+		if (body && wl_request_validate(ex->cat, body, &req, &measurements, &why) == 0) {
+			claim.experiment = (char *)e->id;
+			claim.device_id = (char *)devs->ids[0];
+			claim.request_json = json_dumps(req, JSON_COMPACT);
+			if (claim.request_json && wl_run_plan_make(ex->cat, ex->devs, ex->kernels_dir, ex->unconfined,
+								   &claim, &plan, &why) == 0) {
+				if (!plan.cuda) {
+					if (ex->on_point)
+						ex->on_point(ex->hook_ctx, 0, wl_run_trace_seconds(&setup, &plan));
+					rc = wl_run_trace(&setup, ex->store, 0, &plan, err);
+				}
+				wl_run_plan_free(&plan);
+			}
+			free(claim.request_json);
+		}
+		json_decref(body);
+		json_decref(req);
+		if (rc < 0)
+			return -1;
+		if (rc == 1)
+			return 1;
+		catalog_next++;
+	}
+	wl_log_info("catalog: every experiment's built-ins traced at their defaults, kept for the lab");
+	return 1;
 }

@@ -15,4 +15,11 @@
  * store fails. */
 int wl_explain_next(struct wl_executor *ex, const struct wl_claim_devices *devs, struct wl_error *err);
 
+/* With no run to explain either: trace the catalog's built-in variants at
+ * their defaults for the first device of devs, keeping the traces for the
+ * lab (an experiment at a time, stopping when a run is queued), once per
+ * worker. 1 when it did some of that, 0 when nothing is left; -1 with err
+ * only when the store fails. */
+int wl_explain_catalog(struct wl_executor *ex, const struct wl_claim_devices *devs, struct wl_error *err);
+
 #endif

@@ -57,6 +57,7 @@ int main(int argc, char **argv)
 		{ "test-kernels", WL_OPT_FLAG, &cfg.test_kernels, NULL, "allow the catalog's test-only experiments (for warplab's own tests)", 0, 0 },
 		{ "trace", WL_OPT_STRING, &cfg.trace, "SPEC", "trace one variant's memory accesses at one point in the Oclgrind simulator and print its figures as JSON beside the declared ones: SPEC is a run request with one variant or custom kernel (and \"lanes\", default 32); nothing is queued or stored", 0, 0 },
 		{ "no-trace", WL_OPT_FLAG, &cfg.no_trace, NULL, "do not trace runs' memory accesses in the Oclgrind simulator after they are measured (default: traced where Oclgrind is installed)", 0, 0 },
+		{ "no-catalog-traces", WL_OPT_FLAG, &cfg.no_catalog_traces, NULL, "do not trace the catalog's built-in variants at their defaults while idle (default: once per worker where runs are traced, kept in the store for the lab)", 0, 0 },
 		{ "trace-seconds", WL_OPT_INT, &cfg.trace_seconds, "SECONDS", "the most a trace may take, wall and CPU (default 20)", 1, 3600 },
 		{ "trace-memory", WL_OPT_INT, &cfg.trace_memory, "BYTES", "the most memory a trace may map (default 4294967296)", 1L << 26, 1L << 40 },
 		{ "worker-fd", WL_OPT_INT, &cfg.worker_fd, "FD", "(internal) run as the worker, reporting on FD", 0, 65535 },

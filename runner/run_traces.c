@@ -358,8 +358,11 @@ static int store_job(struct wl_store *st, long long run_id, const struct wl_run_
 		failed = json_pack("{s:s}", "error", jb->why);
 		text = failed ? json_dumps(failed, JSON_COMPACT) : NULL;
 	} else {
-		wl_log_info("run %lld: %s traced at %s%s", run_id, name, params ? params : "?",
-			    jb->kept ? " (kept from an earlier run)" : "");
+		if (run_id > 0)
+			wl_log_info("run %lld: %s traced at %s%s", run_id, name, params ? params : "?",
+				    jb->kept ? " (kept from an earlier run)" : "");
+		else if (!jb->kept)
+			wl_log_info("catalog: %s %s traced at %s for the lab", p->exp->id, name, params ? params : "?");
 		if (!jb->kept && jb->key[0] && wl_store_keep_trace(st, jb->key, jb->out, err) < 0)
 			rc = -1;
 	}
@@ -367,7 +370,7 @@ static int store_job(struct wl_store *st, long long run_id, const struct wl_run_
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		rc = -1;
 	}
-	if (rc == 0 && wl_store_put_trace(st, run_id, name, params, jb->why[0] ? (text ? text : "{}") : jb->out,
+	if (rc == 0 && run_id > 0 && wl_store_put_trace(st, run_id, name, params, jb->why[0] ? (text ? text : "{}") : jb->out,
 					  err) < 0)
 		rc = -1;
 	json_decref(failed);

@@ -35,7 +35,8 @@ struct wl_trace_setup {
  * deadline. */
 long long wl_run_trace_seconds(const struct wl_trace_setup *setup, const struct wl_run_plan *p);
 
-/* Trace plan's variants for run_id and store each trace in st. A trace
+/* Trace plan's variants for run_id and store each trace in st (run_id 0:
+ * only keep them for the lab, for a run to come). A trace
  * that cannot be taken has its reason stored instead. 0 when every trace
  * is stored; 1 when yield stopped it first (those taken are stored); -1
  * when the store fails or memory runs out (err set), and the traces before

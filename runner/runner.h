@@ -33,6 +33,7 @@ struct runner_config {
 	long trace_seconds;	/* the tracer's wall and CPU time budget */
 	long trace_memory;	/* the tracer's address-space budget, bytes */
 	int no_trace;		/* runs are not traced */
+	int no_catalog_traces;	/* nor the catalog's defaults while idle */
 };
 
 /* Raised by SIGTERM and SIGINT in either process. */

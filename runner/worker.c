@@ -330,6 +330,8 @@ static void serve(struct wl_store *st, struct wl_executor *ex, struct wl_wakeup 
 			/* Idle: the explanations of done runs, then sleep. */
 			int explained = wl_explain_next(ex, &cd, &err);
 
+			if (explained == 0)
+				explained = wl_explain_catalog(ex, &cd, &err);
 			if (explained < 0)
 				wl_log_warn("explain: %s", err.msg);
 			if (explained != 0)
@@ -372,6 +374,7 @@ static void serve_runs(const struct runner_config *cfg, struct wl_store *st,
 					     wl_trace_unavailable(),
 		.trace_seconds = cfg->trace_seconds,
 		.trace_memory = cfg->trace_memory,
+		.catalog_traces = !cfg->no_catalog_traces,
 	};
 
 	if (ex.trace_off)

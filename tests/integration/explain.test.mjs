@@ -2,14 +2,15 @@
 // measured and verified; its traces, and the predictions built on them,
 // follow in the runner's idle time, with the run saying what is still
 // coming ("explain": "pending", then "done") and its event stream carrying
-// the update. The traces never hold up a queued run, and a trace the lab
-// already keeps is not taken again.
+// the update. The traces never hold up a queued run, a trace the lab
+// already keeps is not taken again, and an idle runner keeps the catalog's
+// built-ins at their defaults before anyone asks.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { Lab, ROOT } from './harness.mjs';
+import { Lab, ROOT, waitFor } from './harness.mjs';
 import { openStream } from './sse.mjs';
 
 const GATHER = readFileSync(join(ROOT, 'tests/fixtures/gather.cl'), 'utf8');
@@ -78,4 +79,23 @@ test('a_trace_the_lab_keeps_is_not_taken_again_by_another_run', async () => {
   for (const v of ['float', 'gather']) assert.match(lab.logs.runner, new RegExp(`run ${again.id}: ${v} traced at \\S+ \\(kept from an earlier run\\)`));
   assert.equal(run.traces.length, 3);
   assert.ok(finished(run));
+});
+
+test('an_idle_runner_keeps_the_catalogs_defaults_so_a_first_run_finds_them', async () => {
+  const lab2 = new Lab('explain-catalog');
+  try {
+    await lab2.startServer();
+    await lab2.startRunner(['--trace-seconds', '20'], { trace: true, catalogTraces: true });
+    // Copy is the catalog's first experiment: its variants are kept first.
+    await waitFor(() => /catalog: copy float4 traced at \S+ for the lab/.test(lab2.logs.runner), 'the catalog traced while idle', 240000);
+    const id = (await lab2.post('/api/runs', { experiment: 'copy', repeat: 3, cache: 'hot' })).json.id;
+    const run = await lab2.waitDone(id, 240000);
+    assert.equal(run.status, 'done', run.error);
+    assert.equal(run.explain, 'done');
+    for (const v of ['float', 'float2', 'float4']) {
+      assert.match(lab2.logs.runner, new RegExp(`run ${id}: ${v} traced at \\S+ \\(kept from an earlier run\\)`));
+    }
+  } finally {
+    await lab2.close();
+  }
 });

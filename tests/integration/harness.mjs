@@ -171,13 +171,13 @@ export class Lab {
   // device has its own worker). env adds to the environment. Runs are traced
   // only where a test asks (trace: true): the trace tests see to tracing, and
   // the others need not wait for it.
-  async startRunner(extra = [], { env = {}, devices = 1, trace = false } = {}) {
+  async startRunner(extra = [], { env = {}, devices = 1, trace = false, catalogTraces = false } = {}) {
     const child = this.track(spawn(join(BUILD, 'warplab-runner'),
       // Cold timings flush at most 8 MiB here: on PoCL the measured cache asks
       // for hundreds of MiB per launch, which would make every sweep slow.
       // cache.test.mjs checks the full flush.
       ['--db', this.db, '--kernels', join(ROOT, 'kernels'), '--poll-ms', '100', '--flush-max', '8388608',
-        ...(trace ? [] : ['--no-trace']), ...extra],
+        ...(trace ? [] : ['--no-trace']), ...(catalogTraces ? [] : ['--no-catalog-traces']), ...extra],
       { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } }), 'runner');
     const ready = new RegExp(`(runner \\d+ ready[^]*){${devices}}`);
     await waitForLine(child, ready, 'warplab-runner', 60000);
