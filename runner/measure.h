@@ -26,7 +26,12 @@ struct wl_flush {
 	size_t bytes;
 };
 
-/* Launch l warmup times untimed, then repeat times timed, on q (created with
+/* A first warm-up this long (flush, launch and wait) warms the kernel: no
+ * other follows. */
+#define WL_WARM_AFTER_MS 5.0
+
+/* Launch l warmup times untimed (one only where the first takes
+ * WL_WARM_AFTER_MS or more), then repeat times timed, on q (created with
  * CL_QUEUE_PROFILING_ENABLE), each launch preceded by a write of flush when it
  * is not NULL (outside the launch's own event). samples_ms receives repeat
  * kernel times in milliseconds (END - START of each event). Fails naming the

@@ -42,8 +42,8 @@ function samplingText(req) {
   // The seed makes the inputs: the same seed, the same data, run after run.
   const seed = `inputs from seed ${req.seed} (the same seed gives the same data)`;
   return req.noise !== undefined
-    ? `until the median is known to ±${fmtNumber(100 * req.noise, 2)}% (95%), at most ${req.repeat} timed launches or ${req.budget_ms} ms per point, after 2 warm-ups; ${seed}`
-    : `${req.repeat} timed launches per point after 2 warm-ups; ${seed}`;
+    ? `until the median is known to ±${fmtNumber(100 * req.noise, 2)}% (95%), at most ${req.repeat} timed launches or ${req.budget_ms} ms per point, after 2 warm-ups (1 for a kernel of 5 ms or more); ${seed}`
+    : `${req.repeat} timed launches per point after 2 warm-ups (1 for a kernel of 5 ms or more); ${seed}`;
 }
 
 function factsOf(run) {
