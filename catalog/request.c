@@ -130,7 +130,7 @@ static int validate_top(const json_t *body, struct wl_error *err)
 {
 	static const char *const allowed[] = { "experiment", "variants", "kernels", "params",
 					       "device", "language", "repeat", "seed", "label", "cache",
-					       "noise", "budget_ms", NULL };
+					       "noise", "budget_ms", "counters", NULL };
 	const char *key;
 	char list[160];
 
@@ -323,6 +323,24 @@ static int validate_sampling(const struct wl_experiment *exp, const json_t *body
 	return 0;
 }
 
+/* Whether a CUDA run reads each variant's hardware counters: "on" (the
+ * default) or "off", which saves a profiled launch per variant and point
+ * (with its replays, the most of a CUDA run's time where kernels are short). */
+static int validate_counters(const json_t *body, json_t *out, struct wl_error *err)
+{
+	const json_t *v = json_object_get(body, "counters");
+	const char *s = json_string_value(v);
+
+	if (v && !(s && (strcmp(s, "on") == 0 || strcmp(s, "off") == 0))) {
+		wl_error_field(err, WL_ERR_INVALID_FIELD, "counters",
+			       "counters: %s%.32s%s is not allowed (\"on\", the default: a CUDA run reads each variant's hardware counters, or \"off\")",
+			       s ? "'" : "", s ? s : wl_json_type_name(v), s ? "'" : "");
+		return -1;
+	}
+	json_object_set_new(out, "counters", json_string(s ? s : "on"));
+	return 0;
+}
+
 int wl_request_validate(const struct wl_catalog *cat, const json_t *body, json_t **normalized,
 			long long *measurements, struct wl_error *err)
 {
@@ -379,7 +397,8 @@ int wl_request_validate(const struct wl_catalog *cat, const json_t *body, json_t
 			      variants, err) < 0 ||
 	    validate_params(cat, exp, json_object_get(body, "params"), params, cat->max_measurements,
 			    &points, err) < 0 ||
-	    validate_scalars(body, out, err) < 0 || validate_sampling(exp, body, out, err) < 0)
+	    validate_scalars(body, out, err) < 0 || validate_sampling(exp, body, out, err) < 0 ||
+	    validate_counters(body, out, err) < 0)
 		goto out;
 	nvariants = (long long)(json_array_size(variants) + json_array_size(kernels));
 	if (points * nvariants > cat->max_measurements) {

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "log.h"
 
 #define CUPTI_ERROR_INSUFFICIENT_PRIVILEGES 35
 #define CUPTI_AUTO_RANGE 1
@@ -56,6 +57,7 @@ struct rp_stop { size_t structSize; void *pPriv; void *object; size_t passIndex;
 struct rp_decode { size_t structSize; void *pPriv; void *object; size_t dropped; };
 struct evaluate { size_t structSize; void *pPriv; void *pHostObject; const uint8_t *data; size_t dataSize;
 		  size_t rangeIndex; const char *const *names; size_t n; double *values; };
+struct num_passes { size_t structSize; void *pPriv; size_t configSize; const uint8_t *config; size_t passes; };
 
 typedef int (*call_fn)(void *);
 
@@ -64,7 +66,9 @@ struct wl_counters {
 	call_fn chip, avail, host_init, host_deinit, add, config_size, config_image, enable, disable, data_size,
 		data_init, set_config, start, stop, decode, evaluate, prof_init;
 	int (*result_string)(int, const char **);
-	void *host, *object, *context;
+	call_fn passes;			/* cuptiProfilerHostGetNumOfPasses, where there is one */
+	void *host, *context;
+	void *object;			/* the range profiler, enabled from the first profile to close */
 	char chip_name[64];
 	uint8_t *config, *data, *availability;
 	size_t config_size_bytes, data_size_bytes;
@@ -115,6 +119,7 @@ static int bind(struct wl_counters *c, char *why, size_t len)
 	};
 
 	*(void **)&c->result_string = dlsym(c->lib, "cuptiGetResultString");
+	*(void **)&c->passes = dlsym(c->lib, "cuptiProfilerHostGetNumOfPasses");
 	for (size_t i = 0; i < sizeof(entries) / sizeof(entries[0]); i++) {
 		void *f = dlsym(c->lib, entries[i].name);
 
@@ -194,6 +199,18 @@ static int configure(struct wl_counters *c, int ordinal, char *why, size_t len)
 	return check(c, c->config_image(&ci), "cuptiProfilerHostGetConfigImage", why, len);
 }
 
+/* How many passes the metrics take (each a replay of the profiled launch,
+ * at some 20 ms each on an H100 whatever the kernel), said once in the log:
+ * a profile's cost follows from it. */
+static void say_passes(const struct wl_counters *c)
+{
+	struct num_passes np = { SIZE_TO(struct num_passes, passes), NULL, c->config_size_bytes, c->config, 0 };
+
+	if (c->passes && c->passes(&np) == 0)
+		wl_log_info("counters: %d metrics on %s in %zu passes of kernel replay", WL_COUNTERS, c->chip_name,
+			    np.passes);
+}
+
 int wl_counters_open(const char *lib, void *context, int ordinal, struct wl_counters **out, char *why, size_t len)
 {
 	struct wl_counters *c = calloc(1, sizeof(*c));
@@ -208,30 +225,35 @@ int wl_counters_open(const char *lib, void *context, int ordinal, struct wl_coun
 		wl_counters_close(c);
 		return -1;
 	}
+	say_passes(c);
 	*out = c;
 	return 0;
 }
 
-/* Enable the range profiler on the context with a fresh counter data image. */
+/* Enable the range profiler on the context, and size the counter data
+ * image for it (one range of the metrics; the buffer is kept while its size
+ * stays). The size is asked of each new profiler object: a worker that
+ * skipped it for a second object crashed there (CUPTI 13.0, H100). */
 static int enable(struct wl_counters *c, char *why, size_t len)
 {
 	struct rp_enable en = { SIZE_TO(struct rp_enable, object), NULL, c->context, NULL };
 	struct rp_data_size ds = { SIZE_TO(struct rp_data_size, size), NULL, NULL, metrics, WL_COUNTERS, 1, 1, 0 };
-	struct rp_data_init di = { SIZE_TO(struct rp_data_init, data), NULL, NULL, 0, NULL };
 
 	if (check(c, c->enable(&en), "cuptiRangeProfilerEnable", why, len) < 0)
 		return -1;
-	c->object = ds.object = di.object = en.object;
+	c->object = ds.object = en.object;
 	if (check(c, c->data_size(&ds), "cuptiRangeProfilerGetCounterDataSize", why, len) < 0)
 		return -1;
-	free(c->data);
-	if (!(c->data = malloc(ds.size))) {
-		snprintf(why, len, "out of memory");
-		return -1;
+	if (ds.size != c->data_size_bytes) {
+		free(c->data);
+		c->data_size_bytes = 0;
+		if (!(c->data = malloc(ds.size))) {
+			snprintf(why, len, "out of memory");
+			return -1;
+		}
+		c->data_size_bytes = ds.size;
 	}
-	di.size = c->data_size_bytes = ds.size;
-	di.data = c->data;
-	return check(c, c->data_init(&di), "cuptiRangeProfilerCounterDataImageInitialize", why, len);
+	return 0;
 }
 
 static void disable(struct wl_counters *c)
@@ -288,41 +310,58 @@ int wl_counters_evaluate(const char *lib, const char *chip, const void *data, si
 	return rc;
 }
 
-int wl_counters_profile(struct wl_counters *c, int (*launch)(void *), void *arg, double *values, char *why,
+/* One profile on the enabled profiler: the image emptied of the last
+ * range, the configuration set, the launch between start and stop (the
+ * driver replays it once per pass, restoring the memory it may write),
+ * decoded and evaluated. */
+static int profile_once(struct wl_counters *c, int (*launch)(void *), void *arg, double *values, char *why,
 			size_t len)
 {
-	struct rp_config cfg = { SIZE_TO(struct rp_config, targetNestingLevel), NULL, NULL, c->config_size_bytes,
-				 c->config, 0, NULL, CUPTI_AUTO_RANGE, CUPTI_KERNEL_REPLAY, 1, 1, 1, 0, 1 };
-	struct rp_object start = { SIZE_TO(struct rp_object, object), NULL, NULL };
-	struct rp_stop stop = { SIZE_TO(struct rp_stop, isAllPassSubmitted), NULL, NULL, 0, 0, 0 };
-	struct rp_decode dec = { SIZE_TO(struct rp_decode, dropped), NULL, NULL, 0 };
-	struct evaluate ev = { SIZE_TO(struct evaluate, values), NULL, c->host, NULL, 0, 0, metrics, WL_COUNTERS, values };
-	int rc = -1;
+	struct rp_data_init di = { SIZE_TO(struct rp_data_init, data), NULL, c->object, c->data_size_bytes, c->data };
+	struct rp_config cfg = { SIZE_TO(struct rp_config, targetNestingLevel), NULL, c->object, c->config_size_bytes,
+				 c->config, c->data_size_bytes, c->data, CUPTI_AUTO_RANGE, CUPTI_KERNEL_REPLAY, 1, 1, 1,
+				 0, 1 };
+	struct rp_object start = { SIZE_TO(struct rp_object, object), NULL, c->object };
+	struct rp_stop stop = { SIZE_TO(struct rp_stop, isAllPassSubmitted), NULL, c->object, 0, 0, 0 };
+	struct rp_decode dec = { SIZE_TO(struct rp_decode, dropped), NULL, c->object, 0 };
+	struct evaluate ev = { SIZE_TO(struct evaluate, values), NULL, c->host, c->data, c->data_size_bytes, 0,
+			       metrics, WL_COUNTERS, values };
 
-	if (enable(c, why, len) < 0)
-		goto out;
-	cfg.object = start.object = stop.object = dec.object = c->object;
-	cfg.dataSize = c->data_size_bytes;
-	cfg.data = c->data;
-	if (check(c, c->set_config(&cfg), "cuptiRangeProfilerSetConfig", why, len) < 0 ||
+	if (check(c, c->data_init(&di), "cuptiRangeProfilerCounterDataImageInitialize", why, len) < 0 ||
+	    check(c, c->set_config(&cfg), "cuptiRangeProfilerSetConfig", why, len) < 0 ||
 	    check(c, c->start(&start), "cuptiRangeProfilerStart", why, len) < 0)
-		goto out;
+		return -1;
 	if (launch(arg) != 0) {
 		snprintf(why, len, "the profiled launch failed");
 		c->stop(&stop);
-		goto out;
+		return -1;
 	}
 	if (check(c, c->stop(&stop), "cuptiRangeProfilerStop", why, len) < 0 ||
 	    check(c, c->decode(&dec), "cuptiRangeProfilerDecodeData", why, len) < 0)
-		goto out;
-	ev.data = c->data;
-	ev.dataSize = c->data_size_bytes;
-	rc = check(c, c->evaluate(&ev), "cuptiProfilerHostEvaluateToGpuValues", why, len);
-	if (rc == 0)
-		dump(c, values);
-out:
-	disable(c);
-	return rc;
+		return -1;
+	return check(c, c->evaluate(&ev), "cuptiProfilerHostEvaluateToGpuValues", why, len);
+}
+
+/* The profiler stays enabled on the context from the first profile to
+ * wl_counters_close: enabling it anew made each profile's first start cost
+ * some 130 ms on an H100, more than the profile itself (4 passes, ~80 ms),
+ * and kept enabled it leaves the timed launches as they were (medians
+ * within 0.2%, bench/RESULTS.md). */
+int wl_counters_profile(struct wl_counters *c, int (*launch)(void *), void *arg, double *values, char *why,
+			size_t len)
+{
+	if (!c->object && enable(c, why, len) < 0) {
+		disable(c);
+		return -1;
+	}
+	if (profile_once(c, launch, arg, values, why, len) < 0) {
+		/* A failed profile may leave the profiler in any state: the
+		 * next one starts from a fresh enable. */
+		disable(c);
+		return -1;
+	}
+	dump(c, values);
+	return 0;
 }
 
 void wl_counters_close(struct wl_counters *c)

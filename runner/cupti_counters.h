@@ -2,9 +2,12 @@
  * CUPTI's range profiler and profiler host APIs (CUDA 12.6 and later), opened
  * at run time: nothing of CUPTI is needed to build. After a point is timed,
  * one more launch of each variant runs under the profiler (never while
- * timing); the driver replays it as many times as its counters need passes.
- * Where profiling is refused (the driver lets only administrators profile)
- * the reason says "not permitted". */
+ * timing; none where the run's request says "counters": "off"); the driver
+ * replays it as many times as its counters need passes (4 on an H100, some
+ * 20 ms each whatever the kernel). The profiler is enabled on the context
+ * at the first profile and stays so until wl_counters_close, which the
+ * timed launches do not feel. Where profiling is refused (the driver lets
+ * only administrators profile) the reason says "not permitted". */
 #ifndef WL_CUPTI_COUNTERS_H
 #define WL_CUPTI_COUNTERS_H
 
@@ -36,10 +39,13 @@ void *wl_cupti_open(const char *lib, char *why, size_t len);
 int wl_counters_open(const char *lib, void *context, int ordinal, struct wl_counters **out, char *why, size_t len);
 
 /* Profile one call of launch(arg) (which launches one kernel on the
- * context and returns 0) into values[WL_COUNTERS]. -1 with why. */
+ * context and returns 0) into values[WL_COUNTERS], enabling the profiler
+ * on the context if it is not yet. -1 with why; the profiler is then
+ * disabled, and the next profile enables it afresh. */
 int wl_counters_profile(struct wl_counters *c, int (*launch)(void *), void *arg, double *values, char *why,
 			size_t len);
 
+/* Disable the profiler (where enabled) and free c; NULL is allowed. */
 void wl_counters_close(struct wl_counters *c);
 
 /* Evaluate a counter data image recorded on chip (e.g. "GH100") into

@@ -358,6 +358,7 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 			.checker = ex->checker,
 			.builds = &plan.builds,
 			.cuda = plan.cuda,
+			.uncounted = !plan.counters,
 		};
 		json_t *params;
 		int cancel = 0, store_failed = 0;

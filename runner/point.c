@@ -297,7 +297,7 @@ int wl_point_run(const struct wl_point *pt, const struct wl_launch *l, const str
 	if (rc < 0 || wl_point_read(pt, out, bytes, staging, err) < 0)
 		return -1;
 	*host = staging;
-	if (pt->cuda)
+	if (pt->cuda && !pt->uncounted)
 		count(pt, l, res);
 	return 1;
 }

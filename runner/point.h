@@ -45,6 +45,10 @@ struct wl_point {
 	/* The point runs its variants' CUDA twins on pt->dev->cuda (pt->source
 	 * is then CUDA), else OpenCL's. */
 	int cuda;
+	/* A CUDA point reads no hardware counters: no profiled launch after
+	 * each variant is timed, nothing of counters in its results (the
+	 * run plan's counters off). Zero, the default, counts. */
+	int uncounted;
 };
 
 /* The value of param name at pt (the catalog guarantees it exists). */
@@ -113,9 +117,10 @@ int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
 
 /* The steps every variant takes: poison out (bytes), time launch l, read out
  * back into the device's pinned staging memory, *host pointing at it (valid
- * until the next wl_point_run on the device). Returns 1 when the output is
- * there to verify, 0 when the point failed without output (res->error says
- * why), -1 for an error that stops the run. */
+ * until the next wl_point_run on the device), and on a CUDA point that is
+ * not pt->uncounted one more launch for the hardware counters. Returns 1
+ * when the output is there to verify, 0 when the point failed without
+ * output (res->error says why), -1 for an error that stops the run. */
 int wl_point_run(const struct wl_point *pt, const struct wl_launch *l, const struct wl_buf *out, size_t bytes,
 		 const void **host, struct wl_measurement *res, struct wl_error *err);
 

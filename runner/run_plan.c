@@ -152,6 +152,7 @@ int wl_run_plan_make(const struct wl_catalog *cat, struct wl_cl_devices *devs,
 		     struct wl_run_plan *p, struct wl_error *why)
 {
 	struct wl_device_limits limits;
+	const char *counters;
 	char path[4096];
 
 	memset(p, 0, sizeof(*p));
@@ -200,6 +201,8 @@ int wl_run_plan_make(const struct wl_catalog *cat, struct wl_cl_devices *devs,
 	p->cold = json_is_string(json_object_get(p->request, "cache")) &&
 		  strcmp(json_string_value(json_object_get(p->request, "cache")), "cold") == 0;
 	p->noise_driven = json_object_get(p->request, "noise") != NULL;
+	counters = json_string_value(json_object_get(p->request, "counters"));
+	p->counters = p->cuda && !(counters && strcmp(counters, "off") == 0);
 	p->sampling.max_samples = (size_t)p->repeat;
 	p->sampling.min_samples = WL_MIN_SAMPLES < p->repeat ? WL_MIN_SAMPLES : (size_t)p->repeat;
 	p->sampling.target = json_number_value(json_object_get(p->request, "noise"));

@@ -48,6 +48,10 @@ struct wl_run_plan {
 	struct wl_time_budget budget;
 	struct wl_build_records builds;	/* what its variants were built as */
 	int cuda;			/* the request's language is CUDA: source is the .cu twin */
+	/* A CUDA run profiles each variant once more for its hardware counters:
+	 * the request's "counters" is "on" (or absent: runs queued before the
+	 * field existed were counted). */
+	int counters;
 };
 
 /* Variant k of a normalized request for exp (its built-ins, then its custom

@@ -38,6 +38,7 @@ const char *check_store_pg;
 	X(request_accepts_good_requests)                                                \
 	X(request_rejects_bad_requests)                                                 \
 	X(request_fills_defaults_and_seed)                                              \
+	X(request_reads_counters_on_or_off)                                             \
 	X(points_expand_in_catalog_order)                                               \
 	X(device_check_refuses_what_does_not_fit)                                       \
 	STORE_TESTS(X)                                                                  \

@@ -198,6 +198,56 @@ void test_request_fills_defaults_and_seed(void)
 	wl_catalog_free(cat);
 }
 
+/* "counters" is "on" (also when absent) or "off", as given; anything else is
+ * refused naming the field, the value and what is allowed. */
+void test_request_reads_counters_on_or_off(void)
+{
+	static const struct {
+		const char *body;
+		const char *counters;	/* normalized; NULL: refused */
+		const char *message;	/* in the refusal */
+	} rows[] = {
+		{ "{\"experiment\":\"copy\"}", "on", NULL },
+		{ "{\"experiment\":\"copy\",\"language\":\"cuda\"}", "on", NULL },
+		{ "{\"experiment\":\"copy\",\"language\":\"cuda\",\"counters\":\"on\"}", "on", NULL },
+		{ "{\"experiment\":\"copy\",\"language\":\"cuda\",\"counters\":\"off\"}", "off", NULL },
+		{ "{\"experiment\":\"banks\",\"counters\":\"off\"}", "off", NULL },
+		{ "{\"experiment\":\"copy\",\"counters\":\"none\"}", NULL,
+		  "counters: 'none' is not allowed (\"on\", the default" },
+		{ "{\"experiment\":\"copy\",\"counters\":\"OFF\"}", NULL, "'OFF' is not allowed" },
+		{ "{\"experiment\":\"copy\",\"counters\":false}", NULL, "counters: a boolean is not allowed" },
+		{ "{\"experiment\":\"copy\",\"counters\":0}", NULL, "counters: an integer is not allowed" },
+		{ "{\"experiment\":\"copy\",\"counters\":null}", NULL, "or \"off\")" },
+	};
+	struct wl_catalog *cat = check_load_catalog();
+
+	for (size_t i = 0; cat && i < sizeof(rows) / sizeof(rows[0]); i++) {
+		json_t *norm = NULL;
+		long long count = 0;
+		struct wl_error err;
+		int rc;
+
+		wl_error_clear(&err);
+		rc = validate(cat, rows[i].body, &norm, &count, &err);
+		if (rows[i].counters) {
+			const char *got = json_string_value(json_object_get(norm, "counters"));
+
+			CHECK(rc == 0, "row %zu (%s): %s", i, rows[i].body, err.msg);
+			CHECK(got && strcmp(got, rows[i].counters) == 0, "row %zu (%s): counters '%s', expected '%s'",
+			      i, rows[i].body, got ? got : "(none)", rows[i].counters);
+		} else {
+			CHECK(rc < 0 && norm == NULL, "row %zu (%s) passed", i, rows[i].body);
+			CHECK(err.kind == WL_ERR_INVALID_FIELD && strcmp(err.field, "counters") == 0,
+			      "row %zu (%s): kind %s, field '%s', expected invalid_field on counters", i, rows[i].body,
+			      wl_error_code(err.kind), err.field);
+			CHECK(strstr(err.msg, rows[i].message) != NULL, "row %zu (%s): message '%s' lacks '%s'", i,
+			      rows[i].body, err.msg, rows[i].message);
+		}
+		json_decref(norm);
+	}
+	wl_catalog_free(cat);
+}
+
 void test_points_expand_in_catalog_order(void)
 {
 	struct wl_catalog *cat = check_load_catalog();
