@@ -6,7 +6,9 @@
 #include "run_traces.h"
 
 #include <errno.h>
+#include <omp.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,7 @@
 #include "log.h"
 #include "points.h"
 #include "source.h"
+#include "time_budget.h"
 
 /* The point of the run the variant is traced at: the one whose device
  * memory (the catalog's formula) is least, so a sweep is traced where the
@@ -94,17 +97,48 @@ static char *spec_for(const struct wl_run_plan *p, size_t k, size_t i, int lanes
 	return text;
 }
 
+/* While tracers run, whether to stop them: the batch's first thread asks
+ * the store (yield) every STOP_CHECK_MS and raises stop; every thread
+ * kills its tracer when it sees it. */
+#define STOP_CHECK_MS 100
+struct stopper {
+	const struct wl_trace_setup *setup;
+	double asked_ms;		/* when the store was last asked (thread 0's) */
+	volatile sig_atomic_t stop;
+};
+
+static int should_stop(struct stopper *st)
+{
+	if (!st->stop && st->setup->yield && omp_get_thread_num() == 0 && wl_now_ms() - st->asked_ms >= STOP_CHECK_MS) {
+		st->asked_ms = wl_now_ms();
+		if (st->setup->yield(st->setup->yield_ctx))
+			st->stop = 1;
+	}
+	return st->stop;
+}
+
 /* Read both pipes to their end (the tracer writes a line of JSON on one and
- * its log on the other). */
-static void drain(int out_fd, int err_fd, char *out, size_t out_len, char *err, size_t err_len)
+ * its log on the other); 1 when stopped first (st says so), the pipes then
+ * left open. */
+static int drain(int out_fd, int err_fd, char *out, size_t out_len, char *err, size_t err_len, struct stopper *st)
 {
 	struct pollfd fds[2] = { { out_fd, POLLIN, 0 }, { err_fd, POLLIN, 0 } };
 	size_t used[2] = { 0, 0 }, cap[2] = { out_len - 1, err_len - 1 };
 	char *buf[2] = { out, err }, sink[512];
 
 	while (fds[0].fd >= 0 || fds[1].fd >= 0) {
-		if (poll(fds, 2, -1) < 0 && errno != EINTR)
+		int ready = poll(fds, 2, STOP_CHECK_MS);
+
+		if (ready < 0 && errno != EINTR)
 			break;
+		if (should_stop(st)) {
+			for (int j = 0; j < 2; j++)
+				if (fds[j].fd >= 0)
+					close(fds[j].fd);
+			return 1;
+		}
+		if (ready <= 0)
+			continue;
 		for (int j = 0; j < 2; j++) {
 			ssize_t n;
 
@@ -126,12 +160,13 @@ static void drain(int out_fd, int err_fd, char *out, size_t out_len, char *err, 
 	}
 	out[used[0]] = '\0';
 	err[used[1]] = '\0';
+	return 0;
 }
 
 /* Run the tracer for spec; the figures' JSON text into out, or -1 with why
- * (the tracer's last error line). */
+ * (the tracer's last error line); 1 when st stopped it first. */
 static int run_tracer(const struct wl_trace_setup *setup, const char *spec, char *out,
-		      size_t out_len, char *why, size_t why_len)
+		      size_t out_len, char *why, size_t why_len, struct stopper *st)
 {
 	int out_pipe[2], err_pipe[2], status = 0;
 	char seconds[32], memory[32], *log = malloc(16384), *line;
@@ -171,7 +206,12 @@ static int run_tracer(const struct wl_trace_setup *setup, const char *spec, char
 		snprintf(why, why_len, "cannot start the tracer");
 		return -1;
 	}
-	drain(out_pipe[0], err_pipe[0], out, out_len, log, 16384);
+	if (drain(out_pipe[0], err_pipe[0], out, out_len, log, 16384, st)) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		free(log);
+		return 1;
+	}
 	waitpid(pid, &status, 0);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && out[0] == '{') {
 		free(log);
@@ -244,6 +284,7 @@ struct job {
 	char why[512];			/* or why none */
 	int kept;			/* read from the lab's kept traces */
 	int taken;			/* traced (or kept) by now */
+	int stopped;			/* its tracer stopped for a waiting run */
 };
 
 /* The jobs of p: a variant that declares its accesses is traced at its
@@ -292,17 +333,19 @@ long long wl_run_trace_seconds(const struct wl_trace_setup *setup, const struct 
 	return (long long)((n + (size_t)at_once - 1) / (size_t)at_once) * (setup->seconds + 10) + 30;
 }
 
-/* Trace job j (not kept) by running the tracer. */
-static void take(const struct wl_trace_setup *setup, struct job *j)
+/* Trace job j (not kept) by running the tracer, unless st stops it. */
+static void take(const struct wl_trace_setup *setup, struct job *j, struct stopper *st)
 {
 	size_t out_len = 1 << 20;
 
 	j->why[0] = '\0';
-	if (!j->spec || !(j->out = malloc(out_len))) {
+	if (!j->out && !(j->out = malloc(out_len)))
+		j->spec = NULL;
+	if (!j->spec) {
 		snprintf(j->why, sizeof(j->why), "out of memory");
 		return;
 	}
-	run_tracer(setup, j->spec, j->out, out_len, j->why, sizeof(j->why));
+	j->stopped = st->stop || run_tracer(setup, j->spec, j->out, out_len, j->why, sizeof(j->why), st) == 1;
 }
 
 /* The jobs of p for run_id with their specs, keys and what the lab keeps
@@ -395,10 +438,11 @@ int wl_run_trace(const struct wl_trace_setup *setup, struct wl_store *st, long l
 		if (jobs[j].kept)
 			rc = store_job(st, run_id, p, &jobs[j], err);
 	/* Then a batch of tracers at a time, each a process of its own (the
-	 * threads only wait on them), asking between batches whether a run
-	 * waits: the traces taken so far are stored, the rest wait for the
-	 * next idle moment. */
+	 * threads only wait on them), stopped as soon as a run is queued: the
+	 * traces finished so far are stored, the rest wait for the next idle
+	 * moment. */
 	while (rc == 0 && next < n) {
+		struct stopper stop = { setup, 0, 0 };
 		size_t batch[64], nb = 0;
 
 		if (setup->yield && setup->yield(setup->yield_ctx)) {
@@ -410,11 +454,15 @@ int wl_run_trace(const struct wl_trace_setup *setup, struct wl_store *st, long l
 				batch[nb++] = next;
 #pragma omp parallel for schedule(dynamic) num_threads(at_once)
 		for (size_t b = 0; b < nb; b++)
-			take(setup, &jobs[batch[b]]);
+			take(setup, &jobs[batch[b]], &stop);
 		for (size_t b = 0; b < nb && rc == 0; b++) {
+			if (jobs[batch[b]].stopped)
+				continue;
 			jobs[batch[b]].taken = 1;
 			rc = store_job(st, run_id, p, &jobs[batch[b]], err);
 		}
+		if (rc == 0 && stop.stop)
+			rc = 1;
 	}
 	jobs_free(jobs, n);
 	return rc;
