@@ -13,9 +13,6 @@
 #include <string.h>
 #include <time.h>
 
-/* Outputs this large are read into one staging slot (wl_point_run). */
-#define WL_ONE_STAGING_BYTES ((size_t)64 << 20)
-
 long long wl_point_value(const struct wl_point *pt, const char *name)
 {
 	int p = wl_experiment_param(pt->exp, name);
@@ -289,10 +286,8 @@ int wl_point_run(const struct wl_point *pt, const struct wl_launch *l, const str
 	/* Pinned memory kept between points: the read is a DMA at the bus's
 	 * speed, into pages that are already there. The slots alternate, so the
 	 * previous variant's output may still be checked; the one before it has
-	 * been (its wait counts as verification). A large output takes one slot:
-	 * pinning a second costs more (0.3 s for copy's 256 MiB on the H100)
-	 * than waiting for a check of it. */
-	slot = bytes >= WL_ONE_STAGING_BYTES ? 0 : pt->dev->staging_turn++ & 1;
+	 * been (its wait counts as verification). */
+	slot = pt->dev->staging_turn++ & 1;
 	if (pt->checker)
 		wl_checker_wait_reading(pt->checker, pt->dev->staging[slot].ptr,
 					pt->dev->staging[slot].size);
