@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PG_MAX_PARAMS 24
+#define PG_MAX_PARAMS 32
 
 struct pg_conn {
 	PGconn *pg;
