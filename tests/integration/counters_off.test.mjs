@@ -19,13 +19,7 @@ after(() => lab.close());
 
 const BODY = { experiment: 'copy', params: { n: 65536 }, variants: ['float4'], repeat: 3 };
 
-async function run(body) {
-  const res = await lab.post('/api/runs', body);
-  assert.equal(res.status, 201, res.text);
-  const done = await lab.waitDone(res.json.id);
-  assert.equal(done.status, 'done', done.error);
-  return done;
-}
+const run = (body) => lab.postDone(body);
 
 test('counters_are_on_by_default_and_off_when_asked', async () => {
   const on = await run(BODY);

@@ -255,6 +255,16 @@ export class Lab {
     return counts;
   }
 
+  // Post a run request (201 expected) and resolve with the run once it is
+  // done (any other end fails the test, with its error).
+  async postDone(body) {
+    const res = await this.post('/api/runs', body);
+    if (res.status !== 201) throw new Error(`POST /api/runs: ${res.status} ${res.text}`);
+    const run = await this.waitDone(res.json.id);
+    if (run.status !== 'done') throw new Error(`run ${run.id} ${run.status}: ${run.error}`);
+    return run;
+  }
+
   // Wait until the run is finished and its traces, which follow a done run,
   // are in (explain no longer "pending").
   waitDone(id, timeoutMs) {

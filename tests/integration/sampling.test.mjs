@@ -19,13 +19,7 @@ before(async () => {
 });
 after(() => lab.close());
 
-async function run(body) {
-  const res = await lab.post('/api/runs', body);
-  assert.equal(res.status, 201, res.text);
-  const done = await lab.waitDone(res.json.id);
-  assert.equal(done.status, 'done', done.error);
-  return done;
-}
+const run = (body) => lab.postDone(body);
 
 test('the_device_cache_is_found_and_shown', async () => {
   const dev = (await lab.get('/api/devices')).json.devices[0];
