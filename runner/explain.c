@@ -32,7 +32,7 @@ int wl_explain_next(struct wl_executor *ex, const struct wl_claim_devices *devs,
 	const struct wl_trace_setup setup = { ex->kernels_dir, ex->trace_seconds, ex->trace_memory, run_waiting,
 					      &w };
 	struct wl_claim claim;
-	struct wl_run_plan plan;
+	struct wl_run_plan plan = { 0 };
 	struct wl_error why;
 	double started = wl_now_ms();
 	int rc;
@@ -48,6 +48,7 @@ int wl_explain_next(struct wl_executor *ex, const struct wl_claim_devices *devs,
 		 * changed since the run was measured): nothing more is coming. */
 		wl_log_info("run %lld: not explained: %s", claim.id, ex->trace_off ? ex->trace_off : why.msg);
 		rc = wl_store_set_explain(ex->store, claim.id, "failed", wl_now_ms() - started, err);
+		wl_run_plan_free(&plan);
 		wl_claim_free(&claim);
 		return rc < 0 ? -1 : 1;
 	}
@@ -84,7 +85,7 @@ int wl_explain_catalog(struct wl_executor *ex, const struct wl_claim_devices *de
 		const struct wl_experiment *e = &ex->cat->experiments[catalog_next];
 		json_t *body = json_pack("{s:s, s:s}", "experiment", e->id, "device", devs->ids[0]), *req = NULL;
 		struct wl_claim claim = { 0 };
-		struct wl_run_plan plan;
+		struct wl_run_plan plan = { 0 };
 		struct wl_error why;
 		long long measurements;
 		int rc = 0;
@@ -98,14 +99,12 @@ int wl_explain_catalog(struct wl_executor *ex, const struct wl_claim_devices *de
 			claim.device_id = (char *)devs->ids[0];
 			claim.request_json = json_dumps(req, JSON_COMPACT);
 			if (claim.request_json && wl_run_plan_make(ex->cat, ex->devs, ex->kernels_dir, ex->unconfined,
-								   &claim, &plan, &why) == 0) {
-				if (!plan.cuda) {
-					if (ex->on_point)
-						ex->on_point(ex->hook_ctx, 0, wl_run_trace_seconds(&setup, &plan));
-					rc = wl_run_trace(&setup, ex->store, 0, &plan, err);
-				}
-				wl_run_plan_free(&plan);
+								   &claim, &plan, &why) == 0 && !plan.cuda) {
+				if (ex->on_point)
+					ex->on_point(ex->hook_ctx, 0, wl_run_trace_seconds(&setup, &plan));
+				rc = wl_run_trace(&setup, ex->store, 0, &plan, err);
 			}
+			wl_run_plan_free(&plan);
 			free(claim.request_json);
 		}
 		json_decref(body);

@@ -339,9 +339,9 @@ static void take(const struct wl_trace_setup *setup, struct job *j, struct stopp
 	size_t out_len = 1 << 20;
 
 	j->why[0] = '\0';
-	if (!j->out && !(j->out = malloc(out_len)))
-		j->spec = NULL;
-	if (!j->spec) {
+	if (!j->out)
+		j->out = malloc(out_len);
+	if (!j->spec || !j->out) {
 		snprintf(j->why, sizeof(j->why), "out of memory");
 		return;
 	}
