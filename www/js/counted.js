@@ -4,13 +4,11 @@
 // section gets a table per variant, where a counted figure the model does
 // not match is flagged as the model's error. Nothing here computes a figure.
 
-import { el, fmtNumber } from './format.js';
+import { el, fmtCountOf, fmtNumber } from './format.js';
 import { runVariants, variantLabel } from './results.js';
 
 const known = (v) => v !== null && v !== undefined;
 const fig = (v) => (known(v) ? fmtNumber(v, 3) : '–');
-// "1 sector", "4 sectors": the noun agrees with the number as written.
-const sectors = (v) => `${fig(v)} sector${fig(v) === '1' ? '' : 's'}`;
 
 // The line a table cell gets under the model's.
 export function countedLine(r) {
@@ -18,8 +16,8 @@ export function countedLine(r) {
   if (!c) return null;
   if (c.error) return el('span', { class: 'sub muted counted', title: c.error }, `counters unavailable: ${c.error}`);
   const parts = [];
-  if (known(c.load_sectors_per_request)) parts.push(`${sectors(c.load_sectors_per_request)}/load`);
-  if (known(c.store_sectors_per_request)) parts.push(`${sectors(c.store_sectors_per_request)}/store`);
+  if (known(c.load_sectors_per_request)) parts.push(`${fmtCountOf(c.load_sectors_per_request, 'sector')}/load`);
+  if (known(c.store_sectors_per_request)) parts.push(`${fmtCountOf(c.store_sectors_per_request, 'sector')}/store`);
   if (known(c.local_conflict_degree)) parts.push(`${fig(c.local_conflict_degree)}-way`);
   parts.push(`DRAM ${fmtNumber(c.dram_bytes / 1e6, 3)} MB${known(c.predicted.dram_bytes) ? ` (predicted ${fmtNumber(c.predicted.dram_bytes / 1e6, 3)})` : ''}`);
   const differs = c.model_differs.length > 0;

@@ -3,6 +3,13 @@
 
 // A plain number with digits significant digits; whole numbers at and above
 // 10^digits (1300, never 1.30e+3); exponents only for the tiny.
+// A count and its noun, agreeing as written: "1 sector", "4 sectors",
+// "1.5 lines".
+export function fmtCountOf(v, noun) {
+  const n = fmtNumber(v, 3);
+  return `${n} ${noun}${n === '1' ? '' : 's'}`;
+}
+
 export function fmtNumber(v, digits = 3) {
   if (v === null || v === undefined || Number.isNaN(v)) return '–';
   const a = Math.abs(v);

@@ -8,12 +8,10 @@
 import { bindingText } from './ceilings.js';
 import { countedTable } from './counted.js';
 import { barChart, fillDataTable, lineChart } from './charts.js';
-import { el, fmtNumber } from './format.js';
+import { el, fmtCountOf, fmtNumber } from './format.js';
 import { metricOf, runVariants, sweptParam, variantLabel, variantTitle } from './results.js';
 
 const known = (v) => v !== null && v !== undefined;
-// "1 sector", "4 sectors": the noun agrees with the number as written.
-const count = (v, noun) => { const n = fmtNumber(v, 3); return `${n} ${noun}${n === '1' ? '' : 's'}`; };
 
 // The line a table cell gets under its measurement.
 export function predictionLine(r) {
@@ -23,7 +21,7 @@ export function predictionLine(r) {
   const parts = [];
   if (known(p.ceiling_pct)) parts.push(`${fmtNumber(p.ceiling_pct, 3)}% of copy`);
   else if (known(p.pct)) parts.push(`${fmtNumber(p.pct, 3)}% of copy`);
-  if (known(p.sectors_per_request)) parts.push(`${count(p.sectors_per_request, 'sector')}/req`);
+  if (known(p.sectors_per_request)) parts.push(`${fmtCountOf(p.sectors_per_request, 'sector')}/req`);
   if (known(p.conflict_degree)) parts.push(`${fmtNumber(p.conflict_degree, 3)}-way`);
   if (p.binding) parts.push(bindingText(p));
   return el('span', {
@@ -112,7 +110,7 @@ function accessTable(run, experiment, x) {
       const n = seen.get(kind) || 0;
       seen.set(kind, n + 1);
       const t = sites.filter((s) => `${s.space} ${s.op}` === kind)[n];
-      const figure = (s) => (!s ? '–' : s.space === 'local' ? `${fmtNumber(s.conflict_degree, 3)}-way` : count(s.sectors_per_request, 'sector'));
+      const figure = (s) => (!s ? '–' : s.space === 'local' ? `${fmtNumber(s.conflict_degree, 3)}-way` : fmtCountOf(s.sectors_per_request, 'sector'));
       rows.push(el('tr', { 'data-variant': v.id, class: agrees === false ? 'disagrees' : null },
         el('td', {}, i === 0 ? variantLabel(v, experiment) : ''),
         el('td', {}, kind),
@@ -128,7 +126,7 @@ function accessTable(run, experiment, x) {
     });
     if (agrees === false) {
       rows.push(el('tr', { class: 'disagrees warn', 'data-variant': v.id },
-        el('td', { colspan: '9' }, `${variantLabel(v, experiment)}: the declared accesses disagree with the trace of its code (traced at ${Object.entries(p.traced.traced_at).map(([k, val]) => `${k}=${val}`).join(', ')}): the prediction is the declaration's; the trace says ${count(p.traced.sectors_per_request, 'sector')} per request${known(p.traced.conflict_degree) ? `, ${fmtNumber(p.traced.conflict_degree, 3)}-way conflicts` : ''}.`)));
+        el('td', { colspan: '9' }, `${variantLabel(v, experiment)}: the declared accesses disagree with the trace of its code (traced at ${Object.entries(p.traced.traced_at).map(([k, val]) => `${k}=${val}`).join(', ')}): the prediction is the declaration's; the trace says ${fmtCountOf(p.traced.sectors_per_request, 'sector')} per request${known(p.traced.conflict_degree) ? `, ${fmtNumber(p.traced.conflict_degree, 3)}-way conflicts` : ''}.`)));
     }
   }
   if (!rows.length) return null;

@@ -10,7 +10,7 @@
 // compiler made of it (compiler.js).
 import { getJSON } from './api.js';
 import { compilerBlock, compilerMeanings } from './compiler.js';
-import { el, fmtNumber } from './format.js';
+import { el, fmtCountOf, fmtNumber } from './format.js';
 
 // The source lines a build log names for errors: "error: <source>:12:5: ..."
 // (PoCL, as the runner writes it) or "<kernel>:12:5: error: ..." (NVIDIA).
@@ -63,8 +63,6 @@ function traceOf(run, id, first, last) {
   };
 }
 
-// "1 sector", "4 sectors": the noun agrees with the number as written.
-const count = (v, noun) => { const n = fmtNumber(v, 3); return `${n} ${noun}${n === '1' ? '' : 's'}`; };
 
 // Each traced line with what one warp request of its accesses costs.
 function lineFigures(trace) {
@@ -72,7 +70,7 @@ function lineFigures(trace) {
   if (trace.error) return el('p', { class: 'muted trace-note' }, `Not traced: ${trace.error}.`);
   if (!trace.sites.length) return null;
   const cost = (s) => (s.space === 'local' ? `${fmtNumber(s.conflict_degree, 3)}-way bank conflict`
-    : `${count(s.sectors_per_request, 'sector')}, ${count(s.lines_per_request, 'line')}, ${fmtNumber(100 * s.efficiency, 3)}% useful`);
+    : `${fmtCountOf(s.sectors_per_request, 'sector')}, ${fmtCountOf(s.lines_per_request, 'line')}, ${fmtNumber(100 * s.efficiency, 3)}% useful`);
   return el('table', { class: 'grid line-figures' },
     el('caption', {}, `Traced at ${trace.point} in the Oclgrind simulator, ${trace.lanes}-wide warps: each memory access of the first work-group, per warp request.`),
     el('thead', {}, el('tr', {}, ['line', 'access', 'requests', 'per request'].map((h) => el('th', { scope: 'col' }, h)))),
