@@ -52,6 +52,7 @@ int wl_cu_load(struct wl_error *err)
 		{ "cuCtxSetCurrent", (void **)&cu.ctx_set }, { "cuStreamCreate", (void **)&cu.stream_create },
 		{ "cuStreamDestroy_v2", (void **)&cu.stream_destroy }, { "cuStreamSynchronize", (void **)&cu.stream_sync },
 		{ "cuMemAlloc_v2", (void **)&cu.mem_alloc }, { "cuMemFree_v2", (void **)&cu.mem_free },
+		{ "cuMemAllocHost_v2", (void **)&cu.host_alloc }, { "cuMemFreeHost", (void **)&cu.host_free },
 		{ "cuMemcpyHtoD_v2", (void **)&cu.htod }, { "cuMemcpyDtoH_v2", (void **)&cu.dtoh },
 		{ "cuMemsetD32Async", (void **)&cu.memset32 }, { "cuModuleLoadData", (void **)&cu.module_load },
 		{ "cuModuleUnload", (void **)&cu.module_unload }, { "cuModuleGetFunction", (void **)&cu.module_function },

@@ -19,6 +19,7 @@ typedef void *CUcontext, *CUmodule, *CUfunction, *CUstream, *CUevent;
 typedef unsigned long long CUdeviceptr;
 
 #define CUDA_ERROR_INVALID_VALUE 1
+#define CUDA_ERROR_OUT_OF_MEMORY 2
 #define CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR 75
 #define CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR 76
 #define CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES 8
@@ -43,6 +44,8 @@ struct wl_cu {
 	CUresult (*stream_sync)(CUstream);
 	CUresult (*mem_alloc)(CUdeviceptr *, size_t);
 	CUresult (*mem_free)(CUdeviceptr);
+	CUresult (*host_alloc)(void **, size_t);
+	CUresult (*host_free)(void *);
 	CUresult (*htod)(CUdeviceptr, const void *, size_t);
 	CUresult (*dtoh)(void *, CUdeviceptr, size_t);
 	CUresult (*memset32)(CUdeviceptr, unsigned, size_t, CUstream);
@@ -77,6 +80,11 @@ struct wl_cuda_device {
 	CUdevice device;
 	int ordinal;
 	struct wl_counters *counters;	/* opened at the first profile */
+	struct wl_cuda_counts *counts;	/* launches waiting for it (cuda_counts.h), or NULL */
+	/* Pinned host memory outputs are read into, the context's own (a
+	 * read into memory the OpenCL driver pinned went at a third of the
+	 * speed on an H100); two slots, as the OpenCL side's. */
+	struct { void *ptr; size_t size; } staging[2];
 	char counters_why[300];		/* why there are none, once tried */
 	CUcontext context;
 	CUstream stream;
@@ -94,7 +102,15 @@ struct wl_cuda_call {
 	unsigned long long words[CALL_PARAMS_MAX];	/* each parameter's bytes */
 	void *params[CALL_PARAMS_MAX];
 	size_t shared;
+	unsigned long long buffers[CALL_PARAMS_MAX];	/* the buffers among them */
+	int nbuffers;
 };
+
+/* One launch of c with params (its own, or a copy's pointing into a copy
+ * of its words) over dims dimensions of global work-items in blocks of
+ * local, on stream; the driver's result. */
+CUresult wl_cuda_launch_call(const struct wl_cuda_call *c, void **params, unsigned dims, const size_t *global,
+			     const size_t *local, CUstream stream);
 
 /* The driver's table opened (once); -1 with err where it cannot be. */
 int wl_cu_load(struct wl_error *err);

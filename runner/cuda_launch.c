@@ -11,18 +11,23 @@
 #include "measure.h"
 #include "time_budget.h"
 
+CUresult wl_cuda_launch_call(const struct wl_cuda_call *c, void **params, unsigned dims, const size_t *global,
+			     const size_t *local, CUstream stream)
+{
+	unsigned grid[3] = { 1, 1, 1 }, block[3] = { 1, 1, 1 };
+
+	for (unsigned d = 0; d < dims && d < 3; d++) {
+		block[d] = (unsigned)local[d];
+		grid[d] = (unsigned)(global[d] / local[d]);
+	}
+	return cu.launch(c->function, grid[0], grid[1], grid[2], block[0], block[1], block[2], (unsigned)c->shared,
+			 stream, params, NULL);
+}
+
 /* One launch of l on the stream; its result. */
 static CUresult launch(const struct wl_launch *l, CUstream stream)
 {
-	const struct wl_cuda_call *c = l->cuda;
-	unsigned grid[3] = { 1, 1, 1 }, block[3] = { 1, 1, 1 };
-
-	for (cl_uint d = 0; d < l->dims && d < 3; d++) {
-		block[d] = (unsigned)l->local[d];
-		grid[d] = (unsigned)(l->global[d] / l->local[d]);
-	}
-	return cu.launch(c->function, grid[0], grid[1], grid[2], block[0], block[1], block[2], (unsigned)c->shared,
-			 stream, (void **)c->params, NULL);
+	return wl_cuda_launch_call(l->cuda, (void **)l->cuda->params, l->dims, l->global, l->local, stream);
 }
 
 int wl_cuda_time_launches(struct wl_cuda_device *cd, const struct wl_launch *l, long long warmup,

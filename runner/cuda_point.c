@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cuda_api.h"
+#include "cuda_counts.h"
 #include "cupti_counters.h"
 
 /* The open device of the worker (a worker serves one device), for releasing
@@ -55,7 +56,12 @@ void wl_cuda_device_close(struct wl_cuda_device *cd)
 	if (!cd)
 		return;
 	cu.ctx_set(cd->context);
+	wl_cuda_counts_drop(cd, "not profiled: the device was closed", 0);
+	wl_cuda_counts_free(cd->counts);
 	wl_counters_close(cd->counters);
+	for (int s = 0; s < 2; s++)
+		if (cd->staging[s].ptr)
+			cu.host_free(cd->staging[s].ptr);
 	for (struct module *m = cd->modules, *next; m; m = next) {
 		next = m->next;
 		cu.module_unload(m->module);
@@ -74,6 +80,9 @@ void wl_cuda_device_close(struct wl_cuda_device *cd)
 int wl_cuda_device_reset(struct wl_cuda_device *cd, struct wl_error *err)
 {
 	cu.ctx_set(cd->context);
+	/* The waiting launches' calls and buffers go with the context. */
+	wl_cuda_counts_drop(cd, "not profiled: the device's context was reset", 1);
+	memset(cd->staging, 0, sizeof(cd->staging));
 	wl_counters_close(cd->counters);
 	cd->counters = NULL;
 	cd->counters_why[0] = '\0';
@@ -121,9 +130,18 @@ int wl_cuda_buffer(struct wl_cuda_device *cd, size_t bytes, const void *init, st
 {
 	CUdeviceptr p = 0;
 
+	CUresult rc;
+
 	memset(out, 0, sizeof(*out));
 	cu.ctx_set(cd->context);
-	if (wl_cu_failed(cu.mem_alloc(&p, bytes ? bytes : 4), "cuMemAlloc", err) < 0)
+	rc = cu.mem_alloc(&p, bytes ? bytes : 4);
+	if (rc == CUDA_ERROR_OUT_OF_MEMORY && wl_cuda_counts_held(cd)) {
+		/* The buffers kept for launches waiting for their counters
+		 * are given back first: the point needs the memory more. */
+		wl_cuda_counts_drop(cd, "not profiled: its buffers' memory was needed by a later point", 0);
+		rc = cu.mem_alloc(&p, bytes ? bytes : 4);
+	}
+	if (wl_cu_failed(rc, "cuMemAlloc", err) < 0)
 		return -1;
 	if (init && wl_cu_failed(cu.htod(p, init, bytes), "cuMemcpyHtoD", err) < 0) {
 		cu.mem_free(p);
@@ -152,9 +170,41 @@ int wl_cuda_read(struct wl_cuda_device *cd, const struct wl_buf *b, size_t bytes
 	return wl_cu_failed(cu.dtoh(out, b->cu, bytes), "cuMemcpyDtoH", err);
 }
 
+int wl_cuda_staging(struct wl_cuda_device *cd, unsigned slot, size_t bytes, void **ptr, struct wl_error *err)
+{
+	size_t size;
+
+	slot &= 1;
+	if (bytes <= cd->staging[slot].size) {
+		*ptr = cd->staging[slot].ptr;
+		return 0;
+	}
+	cu.ctx_set(cd->context);
+	if (cd->staging[slot].ptr)
+		cu.host_free(cd->staging[slot].ptr);
+	cd->staging[slot].ptr = NULL;
+	cd->staging[slot].size = 0;
+	/* Grown by whole MiB and at least by half, as the OpenCL side's. */
+	size = bytes + bytes / 2;
+	size = (size + ((size_t)1 << 20) - 1) & ~(((size_t)1 << 20) - 1);
+	if (wl_cu_failed(cu.host_alloc(&cd->staging[slot].ptr, size), "cuMemAllocHost", err) < 0) {
+		cd->staging[slot].ptr = NULL;
+		return -1;
+	}
+	cd->staging[slot].size = size;
+	*ptr = cd->staging[slot].ptr;
+	return 0;
+}
+
+void *wl_cuda_staging_now(const struct wl_cuda_device *cd, unsigned slot, size_t *size)
+{
+	*size = cd->staging[slot & 1].size;
+	return cd->staging[slot & 1].ptr;
+}
+
 void wl_cuda_buffer_release(struct wl_buf *b)
 {
-	if (b->cu && cu.lib && current) {
+	if (b->cu && cu.lib && current && !wl_cuda_counts_keep(current, b->cu, b->bytes)) {
 		cu.ctx_set(current->context);
 		cu.mem_free(b->cu);
 	}
@@ -292,7 +342,10 @@ int wl_cuda_call_buffer(struct wl_cuda_call *c, const struct wl_buf *b, struct w
 {
 	CUdeviceptr p = b->cu;
 
-	return next_param(c, &p, sizeof(p), err);
+	if (next_param(c, &p, sizeof(p), err) < 0)
+		return -1;
+	c->buffers[c->nbuffers++] = p;
+	return 0;
 }
 
 int wl_cuda_call_word(struct wl_cuda_call *c, uint32_t word, struct wl_error *err)

@@ -51,6 +51,12 @@ int wl_cuda_read(struct wl_cuda_device *cd, const struct wl_buf *b, size_t bytes
 		 struct wl_error *err);
 void wl_cuda_buffer_release(struct wl_buf *b);
 
+/* Pinned host memory of at least bytes from staging slot (0 or 1), kept
+ * for the next call and grown as needed, into *ptr; -1 with err. And what
+ * the slot holds now (NULL, 0 before its first use). */
+int wl_cuda_staging(struct wl_cuda_device *cd, unsigned slot, size_t bytes, void **ptr, struct wl_error *err);
+void *wl_cuda_staging_now(const struct wl_cuda_device *cd, unsigned slot, size_t *size);
+
 /* The call of kernel name in src built with options (OpenCL-style "-D X=1"
  * words; each becomes NVRTC's -DX=1), its module built once per source and
  * options. Its arguments are then given in the declared order: a buffer or

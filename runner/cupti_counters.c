@@ -14,7 +14,10 @@
 
 #define CUPTI_ERROR_INSUFFICIENT_PRIVILEGES 35
 #define CUPTI_AUTO_RANGE 1
+#define CUPTI_USER_RANGE 2
 #define CUPTI_KERNEL_REPLAY 2
+#define CUPTI_USER_REPLAY 3
+#define MAX_PASSES 64
 #define CUPTI_PROFILER_TYPE_RANGE_PROFILER 0
 #define SIZE_TO(type, field) (offsetof(type, field) + sizeof(((type *)0)->field))
 
@@ -46,6 +49,10 @@ struct config_size { size_t structSize; void *pPriv; void *pHostObject; size_t s
 struct config_image { size_t structSize; void *pPriv; void *pHostObject; size_t size; uint8_t *image; };
 struct rp_enable { size_t structSize; void *pPriv; void *ctx; void *object; };
 struct rp_object { size_t structSize; void *pPriv; void *object; };
+struct rp_push { size_t structSize; void *pPriv; void *object; const char *name; };
+struct rp_data_info { size_t structSize; void *pPriv; const uint8_t *data; size_t size; size_t ranges; };
+struct rp_range_info { size_t structSize; void *pPriv; const uint8_t *data; size_t size; size_t index;
+		       const char *delimiter; const char *name; };
 struct rp_data_size { size_t structSize; void *pPriv; void *object; const char *const *names; size_t n;
 		      size_t maxRanges; uint32_t maxNodes; size_t size; };
 struct rp_data_init { size_t structSize; void *pPriv; void *object; size_t size; uint8_t *data; };
@@ -64,7 +71,7 @@ typedef int (*call_fn)(void *);
 struct wl_counters {
 	void *lib;
 	call_fn chip, avail, host_init, host_deinit, add, config_size, config_image, enable, disable, data_size,
-		data_init, set_config, start, stop, decode, evaluate, prof_init;
+		data_init, set_config, start, stop, decode, evaluate, prof_init, push, pop, data_info, range_info;
 	int (*result_string)(int, const char **);
 	call_fn passes;			/* cuptiProfilerHostGetNumOfPasses, where there is one */
 	void *host, *context;
@@ -72,6 +79,8 @@ struct wl_counters {
 	char chip_name[64];
 	uint8_t *config, *data, *availability;
 	size_t config_size_bytes, data_size_bytes;
+	size_t ranges;			/* how many ranges c->data holds */
+	int each;			/* the enabled profiler's sessions take user ranges */
 };
 
 static const char *result(const struct wl_counters *c, int rc)
@@ -116,6 +125,10 @@ static int bind(struct wl_counters *c, char *why, size_t len)
 		{ "cuptiRangeProfilerDecodeData", offsetof(struct wl_counters, decode) },
 		{ "cuptiProfilerHostEvaluateToGpuValues", offsetof(struct wl_counters, evaluate) },
 		{ "cuptiProfilerInitialize", offsetof(struct wl_counters, prof_init) },
+		{ "cuptiRangeProfilerPushRange", offsetof(struct wl_counters, push) },
+		{ "cuptiRangeProfilerPopRange", offsetof(struct wl_counters, pop) },
+		{ "cuptiRangeProfilerGetCounterDataInfo", offsetof(struct wl_counters, data_info) },
+		{ "cuptiRangeProfilerCounterDataGetRangeInfo", offsetof(struct wl_counters, range_info) },
 	};
 
 	*(void **)&c->result_string = dlsym(c->lib, "cuptiGetResultString");
@@ -230,29 +243,54 @@ int wl_counters_open(const char *lib, void *context, int ordinal, struct wl_coun
 	return 0;
 }
 
-/* Enable the range profiler on the context, and size the counter data
- * image for it (one range of the metrics; the buffer is kept while its size
- * stays). The size is asked of each new profiler object: a worker that
- * skipped it for a second object crashed there (CUPTI 13.0, H100). */
+/* Enable the range profiler on the context; its counter data image is
+ * sized afresh (size_data): the size is asked of each new profiler object,
+ * and a worker that skipped it for a second object crashed there (CUPTI
+ * 13.0, H100). */
 static int enable(struct wl_counters *c, char *why, size_t len)
 {
 	struct rp_enable en = { SIZE_TO(struct rp_enable, object), NULL, c->context, NULL };
-	struct rp_data_size ds = { SIZE_TO(struct rp_data_size, size), NULL, NULL, metrics, WL_COUNTERS, 1, 1, 0 };
 
 	if (check(c, c->enable(&en), "cuptiRangeProfilerEnable", why, len) < 0)
 		return -1;
-	c->object = ds.object = en.object;
+	c->object = en.object;
+	c->ranges = 0;
+	return 0;
+}
+
+/* How many ranges the enabled profiler's sessions hold: a session of
+ * several is configured for the most there may be, since the first
+ * configuration of a profiler object sets what it keeps (CUPTI 13.0 on an
+ * H100 kept twice the first session's count of ranges and evaluated the
+ * rest as NaN); a launch alone takes one. */
+static size_t capacity(const struct wl_counters *c)
+{
+	return c->each ? WL_COUNTERS_RANGES_MAX : 1;
+}
+
+/* The counter data image sized for capacity(c) ranges of the metrics,
+ * asked once of each enabled profiler object. */
+static int size_data(struct wl_counters *c, char *why, size_t len)
+{
+	const size_t ranges = capacity(c);
+	struct rp_data_size ds = { SIZE_TO(struct rp_data_size, size), NULL, c->object, metrics, WL_COUNTERS, ranges,
+				   (uint32_t)ranges, 0 };
+
+	if (c->ranges == ranges)
+		return 0;
 	if (check(c, c->data_size(&ds), "cuptiRangeProfilerGetCounterDataSize", why, len) < 0)
 		return -1;
 	if (ds.size != c->data_size_bytes) {
 		free(c->data);
 		c->data_size_bytes = 0;
+		c->ranges = 0;
 		if (!(c->data = malloc(ds.size))) {
 			snprintf(why, len, "out of memory");
 			return -1;
 		}
 		c->data_size_bytes = ds.size;
 	}
+	c->ranges = ranges;
 	return 0;
 }
 
@@ -263,10 +301,12 @@ static void disable(struct wl_counters *c)
 	if (c->object)
 		c->disable(&d);
 	c->object = NULL;
+	c->ranges = 0;
 }
 
-/* The profile's image and values into $WARPLAB_COUNTER_DUMP, numbered. */
-static void dump(const struct wl_counters *c, const double *values)
+/* A profile's image and one range's values into $WARPLAB_COUNTER_DUMP,
+ * numbered (the image holds every range of its session). */
+static void dump(const struct wl_counters *c, const double *values, size_t range)
 {
 	static int seq;
 	const char *dir = getenv(WL_COUNTER_DUMP_ENV);
@@ -281,7 +321,8 @@ static void dump(const struct wl_counters *c, const double *values)
 		fwrite(c->data, 1, c->data_size_bytes, f);
 		fclose(f);
 	}
-	o = json_pack("{s:s, s:o}", "chip", c->chip_name, "values", wl_counters_json(values));
+	o = json_pack("{s:s, s:I, s:o}", "chip", c->chip_name, "range", (json_int_t)range, "values",
+		      wl_counters_json(values));
 	snprintf(path, sizeof(path), "%s/counters-%d.json", dir, seq++);
 	if (o)
 		json_dump_file(o, path, JSON_INDENT(1));
@@ -310,36 +351,134 @@ int wl_counters_evaluate(const char *lib, const char *chip, const void *data, si
 	return rc;
 }
 
-/* One profile on the enabled profiler: the image emptied of the last
- * range, the configuration set, the launch between start and stop (the
- * driver replays it once per pass, restoring the memory it may write),
- * decoded and evaluated. */
-static int profile_once(struct wl_counters *c, int (*launch)(void *), void *arg, double *values, char *why,
-			size_t len)
+/* Range index of the image into values[WL_COUNTERS]; -1 with why. */
+static int evaluate_range(struct wl_counters *c, size_t index, double *values, char *why, size_t len)
+{
+	struct evaluate ev = { SIZE_TO(struct evaluate, values), NULL, c->host, c->data, c->data_size_bytes, index,
+			       metrics, WL_COUNTERS, values };
+
+	return check(c, c->evaluate(&ev), "cuptiProfilerHostEvaluateToGpuValues", why, len);
+}
+
+/* The image's n user ranges, each by its name (its launch's index) into
+ * values[i * WL_COUNTERS ...]: -1 with why unless every launch has its
+ * range there. */
+static int evaluate_named(struct wl_counters *c, size_t n, double *values, char *why, size_t len)
+{
+	struct rp_data_info info = { SIZE_TO(struct rp_data_info, ranges), NULL, c->data, c->data_size_bytes, 0 };
+	size_t found = 0;
+
+	if (check(c, c->data_info(&info), "cuptiRangeProfilerGetCounterDataInfo", why, len) < 0)
+		return -1;
+	for (size_t r = 0; r < info.ranges; r++) {
+		struct rp_range_info ri = { SIZE_TO(struct rp_range_info, name), NULL, c->data, c->data_size_bytes, r,
+					    "/", NULL };
+		char *end;
+		unsigned long i;
+
+		if (check(c, c->range_info(&ri), "cuptiRangeProfilerCounterDataGetRangeInfo", why, len) < 0)
+			return -1;
+		if (!ri.name)
+			continue;
+		i = strtoul(ri.name, &end, 10);
+		if (end == ri.name || *end || i >= n)
+			continue;
+		if (evaluate_range(c, r, values + i * WL_COUNTERS, why, len) < 0)
+			return -1;
+		found++;
+	}
+	if (found != n) {
+		snprintf(why, len, "the profiler kept %zu of %zu ranges", found, n);
+		return -1;
+	}
+	return 0;
+}
+
+/* What one session profiles: n launches, each after its prologue. */
+struct session {
+	size_t n;
+	int each;			/* a range per launch, replayed by calling them again */
+	int (*prepare)(void *, size_t);
+	int (*launch)(void *, size_t);
+	void *arg;
+};
+
+/* One pass of s: each launch after its prologue, inside a range of its own
+ * where s->each (user ranges: the prologue's work is outside every range). */
+static int one_pass(struct wl_counters *c, const struct session *s, char *why, size_t len)
+{
+	struct rp_object pop = { SIZE_TO(struct rp_object, object), NULL, c->object };
+
+	for (size_t i = 0; i < s->n; i++) {
+		/* Ranges of one name are one range to the profiler: each is
+		 * named by its index. */
+		char name[24];
+		struct rp_push push = { SIZE_TO(struct rp_push, name), NULL, c->object, name };
+
+		snprintf(name, sizeof(name), "%zu", i);
+		if (s->prepare && s->prepare(s->arg, i) != 0) {
+			snprintf(why, len, "the launch before a profiled one failed");
+			return -1;
+		}
+		if (s->each && check(c, c->push(&push), "cuptiRangeProfilerPushRange", why, len) < 0)
+			return -1;
+		if (s->launch(s->arg, i) != 0) {
+			snprintf(why, len, "the profiled launch failed");
+			if (s->each)
+				c->pop(&pop);
+			return -1;
+		}
+		if (s->each && check(c, c->pop(&pop), "cuptiRangeProfilerPopRange", why, len) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* s on the enabled profiler: the image emptied, the configuration set, the
+ * passes between start and stop, decoded and evaluated range by range. One
+ * launch alone is replayed by the driver, which restores the memory it may
+ * write; a session of several calls them all again for each pass (user
+ * replay), so that its fixed cost (some 16 ms a pass on an H100) is paid
+ * once for all of them. */
+static int profile_session(struct wl_counters *c, const struct session *s, double *values, char *why, size_t len)
 {
 	struct rp_data_init di = { SIZE_TO(struct rp_data_init, data), NULL, c->object, c->data_size_bytes, c->data };
 	struct rp_config cfg = { SIZE_TO(struct rp_config, targetNestingLevel), NULL, c->object, c->config_size_bytes,
-				 c->config, c->data_size_bytes, c->data, CUPTI_AUTO_RANGE, CUPTI_KERNEL_REPLAY, 1, 1, 1,
-				 0, 1 };
+				 c->config, c->data_size_bytes, c->data,
+				 s->each ? CUPTI_USER_RANGE : CUPTI_AUTO_RANGE,
+				 s->each ? CUPTI_USER_REPLAY : CUPTI_KERNEL_REPLAY, capacity(c), 1, 1, 0, 1 };
 	struct rp_object start = { SIZE_TO(struct rp_object, object), NULL, c->object };
-	struct rp_stop stop = { SIZE_TO(struct rp_stop, isAllPassSubmitted), NULL, c->object, 0, 0, 0 };
 	struct rp_decode dec = { SIZE_TO(struct rp_decode, dropped), NULL, c->object, 0 };
-	struct evaluate ev = { SIZE_TO(struct evaluate, values), NULL, c->host, c->data, c->data_size_bytes, 0,
-			       metrics, WL_COUNTERS, values };
+	int pass = 0;
 
 	if (check(c, c->data_init(&di), "cuptiRangeProfilerCounterDataImageInitialize", why, len) < 0 ||
-	    check(c, c->set_config(&cfg), "cuptiRangeProfilerSetConfig", why, len) < 0 ||
-	    check(c, c->start(&start), "cuptiRangeProfilerStart", why, len) < 0)
+	    check(c, c->set_config(&cfg), "cuptiRangeProfilerSetConfig", why, len) < 0)
 		return -1;
-	if (launch(arg) != 0) {
-		snprintf(why, len, "the profiled launch failed");
-		c->stop(&stop);
+	for (;;) {
+		struct rp_stop stop = { SIZE_TO(struct rp_stop, isAllPassSubmitted), NULL, c->object, 0, 0, 0 };
+
+		if (check(c, c->start(&start), "cuptiRangeProfilerStart", why, len) < 0)
+			return -1;
+		if (one_pass(c, s, why, len) < 0) {
+			c->stop(&stop);
+			return -1;
+		}
+		if (check(c, c->stop(&stop), "cuptiRangeProfilerStop", why, len) < 0)
+			return -1;
+		if (stop.isAllPassSubmitted || !s->each)
+			break;
+		if (++pass == MAX_PASSES) {
+			snprintf(why, len, "the profiler asked for more than %d passes", MAX_PASSES);
+			return -1;
+		}
+	}
+	if (check(c, c->decode(&dec), "cuptiRangeProfilerDecodeData", why, len) < 0)
+		return -1;
+	if (dec.dropped) {
+		snprintf(why, len, "the profiler dropped %zu of %zu ranges", dec.dropped, s->n);
 		return -1;
 	}
-	if (check(c, c->stop(&stop), "cuptiRangeProfilerStop", why, len) < 0 ||
-	    check(c, c->decode(&dec), "cuptiRangeProfilerDecodeData", why, len) < 0)
-		return -1;
-	return check(c, c->evaluate(&ev), "cuptiProfilerHostEvaluateToGpuValues", why, len);
+	return s->each ? evaluate_named(c, s->n, values, why, len) : evaluate_range(c, 0, values, why, len);
 }
 
 /* The profiler stays enabled on the context from the first profile to
@@ -347,21 +486,59 @@ static int profile_once(struct wl_counters *c, int (*launch)(void *), void *arg,
  * some 130 ms on an H100, more than the profile itself (4 passes, ~80 ms),
  * and kept enabled it leaves the timed launches as they were (medians
  * within 0.2%, bench/RESULTS.md). */
-int wl_counters_profile(struct wl_counters *c, int (*launch)(void *), void *arg, double *values, char *why,
-			size_t len)
+static int run_session(struct wl_counters *c, const struct session *s, double *values, char *why, size_t len)
 {
-	if (!c->object && enable(c, why, len) < 0) {
+	if (s->n == 0)
+		return 0;
+	/* A profiler configured for one kind of range refuses the other's
+	 * ranges (CUPTI 13.0): a change of kind enables it afresh. */
+	if (c->object && c->each != s->each)
 		disable(c);
+	c->each = s->each;
+	if (s->n > WL_COUNTERS_RANGES_MAX) {
+		snprintf(why, len, "%zu launches in one profile, more than %d", s->n, WL_COUNTERS_RANGES_MAX);
 		return -1;
 	}
-	if (profile_once(c, launch, arg, values, why, len) < 0) {
+	if ((!c->object && enable(c, why, len) < 0) || size_data(c, why, len) < 0 ||
+	    profile_session(c, s, values, why, len) < 0) {
 		/* A failed profile may leave the profiler in any state: the
 		 * next one starts from a fresh enable. */
 		disable(c);
 		return -1;
 	}
-	dump(c, values);
+	for (size_t i = 0; i < s->n; i++)
+		dump(c, values + i * WL_COUNTERS, i);
 	return 0;
+}
+
+int wl_counters_profile_each(struct wl_counters *c, size_t n, int (*prepare)(void *, size_t),
+			     int (*launch)(void *, size_t), void *arg, double *values, char *why, size_t len)
+{
+	struct session s = { n, 1, prepare, launch, arg };
+
+	return run_session(c, &s, values, why, len);
+}
+
+struct one_launch {
+	int (*launch)(void *);
+	void *arg;
+};
+
+static int launch_one(void *arg, size_t i)
+{
+	const struct one_launch *o = arg;
+
+	(void)i;
+	return o->launch(o->arg);
+}
+
+int wl_counters_profile(struct wl_counters *c, int (*launch)(void *), void *arg, double *values, char *why,
+			size_t len)
+{
+	struct one_launch o = { launch, arg };
+	struct session s = { 1, 0, NULL, launch_one, &o };
+
+	return run_session(c, &s, values, why, len);
 }
 
 void wl_counters_close(struct wl_counters *c)

@@ -2,9 +2,10 @@
  * CUPTI's range profiler and profiler host APIs (CUDA 12.6 and later), opened
  * at run time: nothing of CUPTI is needed to build. After a point is timed,
  * one more launch of each variant runs under the profiler (never while
- * timing; none where the run's request says "counters": "off"); the driver
- * replays it as many times as its counters need passes (4 on an H100, some
- * 20 ms each whatever the kernel). The profiler is enabled on the context
+ * timing; none where the run's request says "counters": "off"), alone (the
+ * driver replays it as many times as its counters need passes: 4 on an
+ * H100, some 16 ms each whatever the kernel) or with others in one session
+ * that pays those passes once (wl_counters_profile_each). The profiler is enabled on the context
  * at the first profile and stays so until wl_counters_close, which the
  * timed launches do not feel. Where profiling is refused (the driver lets
  * only administrators profile) the reason says "not permitted". */
@@ -44,6 +45,19 @@ int wl_counters_open(const char *lib, void *context, int ordinal, struct wl_coun
  * disabled, and the next profile enables it afresh. */
 int wl_counters_profile(struct wl_counters *c, int (*launch)(void *), void *arg, double *values, char *why,
 			size_t len);
+
+/* The most launches one session profiles. */
+#define WL_COUNTERS_RANGES_MAX 256
+
+/* Profile n launches (at most WL_COUNTERS_RANGES_MAX) in one session of the profiler, into
+ * values[i * WL_COUNTERS ...] for launch i: in each pass, for i = 0 .. n-1,
+ * prepare(arg, i) (when not NULL: work outside every range, such as a
+ * warm-up launch or a cache flush), then launch(arg, i) (one kernel, 0 on
+ * success) in a range of its own. The passes call them all again (user
+ * replay) and restore nothing: each launch must count the same when
+ * repeated. -1 with why; the profiler is then disabled. */
+int wl_counters_profile_each(struct wl_counters *c, size_t n, int (*prepare)(void *, size_t),
+			     int (*launch)(void *, size_t), void *arg, double *values, char *why, size_t len);
 
 /* Disable the profiler (where enabled) and free c; NULL is allowed. */
 void wl_counters_close(struct wl_counters *c);

@@ -10,8 +10,10 @@
 #include "build_log.h"
 #include "cache_probe.h"
 #include "checker.h"
+#include "cuda_counts.h"
 #include "cuda_point.h"
 #include "experiment.h"
+#include "held_points.h"
 #include "log.h"
 #include "points.h"
 #include "result_rows.h"
@@ -131,6 +133,9 @@ struct point_run {
 	struct wl_flush flush;
 	void *state;
 	int store_failed;		/* the store, not the device, stopped the point */
+	/* Where the point's results wait for its counters (pt->count_later),
+	 * else NULL: they are written as they are measured. */
+	struct wl_held_points *held;
 };
 
 /* Write the variants before upto; a failure is the store's. */
@@ -233,13 +238,29 @@ static long measure_variants(struct point_run *r, struct wl_error *err)
 		}
 		/* Variants before this one have been checked once this one's
 		 * check has started (or ran); write them now and then. */
-		if (k > 0 && wl_point_results_due(&r->pr)) {
+		if (k > 0 && !r->held && wl_point_results_due(&r->pr)) {
 			wait_checks(r->pt, &r->pr.ms[k - 1]);
 			if (record_upto(r, k, err) < 0)
 				return -1;
 		}
 	}
 	return (long)k;
+}
+
+/* Variants [0, upto) written, or held until their counters are profiled;
+ * a failure is the store's. */
+static int keep_or_record(struct point_run *r, size_t upto, struct wl_error *err)
+{
+	struct wl_error ignored;
+
+	if (!r->held)
+		return record_upto(r, upto, err);
+	if (wl_held_points_add(r->held, r->pt, &r->params_text, &r->pr, r->nvariants, upto, &ignored) == 0)
+		return 0;
+	/* Nowhere to hold them: their counters are given up (written into
+	 * this point's results, which are still here) and they are written. */
+	wl_cuda_counts_drop(r->pt->dev->cuda, "not profiled: out of memory", 0);
+	return record_upto(r, upto, err);
 }
 
 /* Write what the point's variants were built as; a store that refuses it
@@ -256,11 +277,12 @@ static void note_builds(struct wl_executor *ex, long long run_id, const struct w
  * *store_failed says whether the store (not the device) was at fault. */
 static int run_point(struct wl_executor *ex, long long run_id, const struct wl_experiment_ops *ops,
 		     struct wl_point *pt, const struct wl_run_variant *variants, size_t nvariants,
-		     int cold, const json_t *params, int *store_failed, struct wl_error *err)
+		     int cold, const json_t *params, struct wl_held_points *held, int *store_failed,
+		     struct wl_error *err)
 {
 	struct point_run r = { .ex = ex, .run_id = run_id, .ops = ops, .pt = pt,
 			       .variants = variants, .nvariants = nvariants, .cold = cold,
-			       .pr = { .last_ms = wl_now_ms() } };
+			       .pr = { .last_ms = wl_now_ms() }, .held = pt->count_later ? held : NULL };
 	struct wl_budget_span span;
 	long measured;
 	int rc = -1;
@@ -288,11 +310,10 @@ static int run_point(struct wl_executor *ex, long long run_id, const struct wl_e
 
 		/* A variant stopped the run (err says why); what was measured
 		 * before it stands, as far as it can be written. */
-		wl_point_results_record(ex->store, ex->runner_id, run_id, pt, variants, r.params_text,
-					&r.pr, (size_t)measured, &ignored);
+		keep_or_record(&r, (size_t)measured, &ignored);
 		goto out;
 	}
-	if (measured < 0 || record_upto(&r, nvariants, err) < 0)
+	if (measured < 0 || keep_or_record(&r, nvariants, err) < 0)
 		goto out;
 	rc = 0;
 out:
@@ -309,6 +330,57 @@ out:
 	return rc;
 }
 
+/* The counters the held points' launches wait for, profiled together when
+ * due (or, force, now), then those points' results written. -1 with the
+ * store's error. */
+static int settle_counts(struct wl_executor *ex, long long run_id, struct wl_run_plan *plan,
+			 struct wl_held_points *held, int force, struct wl_error *err)
+{
+	struct wl_cuda_device *cd = plan->dev->cuda;
+
+	if (!held->n)
+		return 0;
+	if (cd && wl_cuda_counts_waiting(cd)) {
+		double started = wl_now_ms();
+
+		/* Held buffers beyond an eighth of the device's memory would
+		 * crowd the next point. */
+		if (!force && !wl_cuda_counts_due(cd, (size_t)(plan->dev->global_mem / 8)))
+			return 0;
+		if (ex->on_point)
+			ex->on_point(ex->hook_ctx, run_id, wl_cuda_counts_seconds(cd));
+		wl_cuda_counts_profile(cd);
+		wl_budget_add(&plan->budget, WL_PHASE_COUNTERS, started);
+	}
+	return wl_held_points_record(held, ex->store, ex->runner_id, run_id, plan->variants, err);
+}
+
+/* A run that stops early: the launches still waiting are given up (each
+ * result says why), and the held points' results written (write) or
+ * forgotten. */
+static void give_up_counts(struct wl_executor *ex, long long run_id, struct wl_run_plan *plan,
+			   struct wl_held_points *held, const char *why, int write)
+{
+	struct wl_error ignored;
+
+	if (plan->dev && plan->dev->cuda)
+		wl_cuda_counts_drop(plan->dev->cuda, why, 0);
+	if (write)
+		wl_held_points_record(held, ex->store, ex->runner_id, run_id, plan->variants, &ignored);
+	wl_held_points_free(held);
+}
+
+/* Whether the run's counters wait to be profiled together: a CUDA run
+ * that counts, without custom kernels (someone else's code is profiled
+ * while it is measured, under the supervisor's eye, and alone). */
+static int counts_later(const struct wl_run_plan *plan)
+{
+	for (size_t k = 0; k < plan->nvariants; k++)
+		if (plan->variants[k].custom)
+			return 0;
+	return plan->cuda && plan->counters;
+}
+
 /* The run is done; its traces follow (explain.h), and it says they are
  * coming. A runner that cannot trace said so once at start and promises
  * none; the trace runs the OpenCL twin in Oclgrind, so a CUDA run has none. */
@@ -320,13 +392,48 @@ static int finish_done(struct wl_executor *ex, long long run_id, const struct wl
 	return finish(ex, run_id, "done", NULL, err);
 }
 
+/* Before a point: a runner that is stopping requeues the run, a cancel or
+ * a device that will not open ends it (what the held points wait for is
+ * given up). 0: the point may run; 1: the run ends here with *rc (-1 with
+ * err: the store failed). */
+static int run_ends_before_point(struct wl_executor *ex, long long run_id, struct wl_run_plan *plan,
+				 struct wl_held_points *held, int *rc, struct wl_error *err)
+{
+	struct wl_error why;
+	int cancel = 0;
+
+	*rc = -1;
+	if (*ex->stop) {
+		give_up_counts(ex, run_id, plan, held, "not profiled: the run was requeued", 0);
+		*rc = wl_store_requeue_run(ex->store, ex->runner_id, run_id, err);
+		if (*rc == 0)
+			wl_log_info("run %lld requeued: the runner is stopping", run_id);
+		return 1;
+	}
+	if (wl_store_cancel_requested(ex->store, run_id, &cancel, err) < 0)
+		return 1;
+	if (cancel) {
+		give_up_counts(ex, run_id, plan, held, "not profiled: the run was cancelled", 1);
+		*rc = finish(ex, run_id, "cancelled", "cancelled while running", err);
+		return 1;
+	}
+	wl_error_clear(&why);
+	if (wl_cl_device_open(plan->dev, &why) < 0) {
+		give_up_counts(ex, run_id, plan, held, "not profiled: the run failed", 1);
+		*rc = finish(ex, run_id, "failed", why.msg, err);
+		return 1;
+	}
+	return 0;
+}
+
 int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct wl_error *err)
 {
 	struct wl_run_plan plan;
+	struct wl_held_points held = { 0 };
 	struct wl_error why;
 	json_t *clocks_start = NULL;
 	double started = wl_now_ms();
-	int rc = -1;
+	int rc = -1, later;
 
 	wl_log_info("run %lld (%s) started on %s, attempt %lld", claim->id, claim->experiment,
 		    claim->device_id, claim->attempt);
@@ -343,6 +450,7 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 			  &clocks_start, err) < 0)
 		goto out;
 
+	later = counts_later(&plan);
 	for (size_t i = 0; i < plan.pts.count; i++) {
 		struct wl_point pt = {
 			.dev = plan.dev,
@@ -359,26 +467,13 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 			.builds = &plan.builds,
 			.cuda = plan.cuda,
 			.uncounted = !plan.counters,
+			.count_later = later,
 		};
 		json_t *params;
-		int cancel = 0, store_failed = 0;
+		int store_failed = 0;
 
-		if (*ex->stop) {
-			rc = wl_store_requeue_run(ex->store, ex->runner_id, claim->id, err);
-			if (rc == 0)
-				wl_log_info("run %lld requeued: the runner is stopping", claim->id);
+		if (run_ends_before_point(ex, claim->id, &plan, &held, &rc, err))
 			goto out;
-		}
-		if (wl_store_cancel_requested(ex->store, claim->id, &cancel, err) < 0)
-			goto out;
-		if (cancel) {
-			rc = finish(ex, claim->id, "cancelled", "cancelled while running", err);
-			goto out;
-		}
-		if (wl_cl_device_open(plan.dev, &why) < 0) {
-			rc = finish(ex, claim->id, "failed", why.msg, err);
-			goto out;
-		}
 		params = wl_point_to_json(plan.exp, &plan.pts, i);
 		if (!params) {
 			wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
@@ -390,10 +485,11 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 						       plan.repeat, ex->warmup, wl_run_plan_extra_seconds(&plan, ex->warmup, ex->flush_max),
 						       ex->point_timeout_max));
 		if (run_point(ex, claim->id, plan.ops, &pt, plan.variants, plan.nvariants, plan.cold,
-			      params, &store_failed, &why) < 0) {
+			      params, &held, &store_failed, &why) < 0) {
 			char msg[sizeof(why.msg) + 256], where[200];
 
 			json_decref(params);
+			give_up_counts(ex, claim->id, &plan, &held, "not profiled: the run failed", !store_failed);
 			if (store_failed) {
 				/* Nothing more can be recorded; recovery will see to the run. */
 				*err = why;
@@ -408,12 +504,16 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 			goto out;
 		}
 		json_decref(params);
+		if (settle_counts(ex, claim->id, &plan, &held, 0, err) < 0)
+			goto out;
 	}
-	if (wl_run_record_clocks(ex->store, claim->id, plan.dev, wl_run_plan_flush_bytes(&plan, ex->flush_max),
+	if (settle_counts(ex, claim->id, &plan, &held, 1, err) < 0 ||
+	    wl_run_record_clocks(ex->store, claim->id, plan.dev, wl_run_plan_flush_bytes(&plan, ex->flush_max),
 			  &clocks_start, err) < 0 || wl_run_record_budget(ex->store, claim->id, &plan.budget, started, err) < 0)
 		goto out;
 	rc = finish_done(ex, claim->id, &plan, err);
 out:
+	give_up_counts(ex, claim->id, &plan, &held, "not profiled: the run stopped", 0);
 	json_decref(clocks_start);
 	wl_run_plan_free(&plan);
 	return rc;

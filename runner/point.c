@@ -3,6 +3,7 @@
 #include "point.h"
 
 #include "checker.h"
+#include "cuda_counts.h"
 #include "cuda_point.h"
 #include "cupti_counters.h"
 #include "nvml.h"
@@ -255,20 +256,22 @@ int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
 }
 
 /* The hardware's counts for one more launch of l (its output was read), as
- * the result's extra {"counters": {...}} or {"counters_error": why}. */
+ * the result's extra {"counters": {...}} or {"counters_error": why}: now,
+ * or where the point says so, later with the run's other launches
+ * (cuda_counts.h). */
 static void count(const struct wl_point *pt, const struct wl_launch *l, struct wl_measurement *res)
 {
 	double values[WL_COUNTERS], started = wl_now_ms();
 	char why[300];
-	json_t *o = wl_cuda_profile(pt->dev->cuda, l, values, why, sizeof(why)) == 0 ?
-		json_pack("{s:o}", "counters", wl_counters_json(values)) : json_pack("{s:s}", "counters_error", why);
-	char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	struct wl_error err;
+	int profiled;
 
+	if (pt->count_later && wl_cuda_count_later(pt->dev->cuda, l, pt->flush, res->stats.median, res->extra,
+						   sizeof(res->extra), &err) == 0)
+		return;
+	profiled = wl_cuda_profile(pt->dev->cuda, l, values, why, sizeof(why)) == 0;
+	wl_counts_extra(profiled ? values : NULL, why, res->extra, sizeof(res->extra));
 	wl_budget_add(pt->budget, WL_PHASE_COUNTERS, started);
-	if (text && strlen(text) < sizeof(res->extra))
-		memcpy(res->extra, text, strlen(text) + 1);
-	free(text);
-	json_decref(o);
 }
 
 int wl_point_run(const struct wl_point *pt, const struct wl_launch *l, const struct wl_buf *out, size_t bytes,
@@ -288,11 +291,15 @@ int wl_point_run(const struct wl_point *pt, const struct wl_launch *l, const str
 	 * previous variant's output may still be checked; the one before it has
 	 * been (its wait counts as verification). */
 	slot = pt->dev->staging_turn++ & 1;
-	if (pt->checker)
-		wl_checker_wait_reading(pt->checker, pt->dev->staging[slot].ptr,
-					pt->dev->staging[slot].size);
+	if (pt->checker) {
+		size_t size = pt->dev->staging[slot].size;
+		void *held = pt->cuda ? wl_cuda_staging_now(pt->dev->cuda, slot, &size) : pt->dev->staging[slot].ptr;
+
+		wl_checker_wait_reading(pt->checker, held, size);
+	}
 	started = wl_now_ms();
-	rc = wl_cl_device_staging(pt->dev, slot, bytes, &staging, err);
+	rc = pt->cuda ? wl_cuda_staging(pt->dev->cuda, slot, bytes, &staging, err) :
+		wl_cl_device_staging(pt->dev, slot, bytes, &staging, err);
 	wl_budget_add(pt->budget, WL_PHASE_TRANSFER, started);
 	if (rc < 0 || wl_point_read(pt, out, bytes, staging, err) < 0)
 		return -1;

@@ -49,6 +49,10 @@ struct wl_point {
 	 * each variant is timed, nothing of counters in its results (the
 	 * run plan's counters off). Zero, the default, counts. */
 	int uncounted;
+	/* Its counters are profiled later, with the run's other launches
+	 * (cuda_counts.h): its results wait for them before they are
+	 * written. Zero: each variant is profiled as it is measured. */
+	int count_later;
 };
 
 /* The value of param name at pt (the catalog guarantees it exists). */

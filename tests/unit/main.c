@@ -108,6 +108,8 @@ const char *check_store_pg;
 	X(every_catalog_cuda_kernel_compiles_with_nvrtc)                                \
 	X(nvrtc_refuses_what_does_not_compile)                                          \
 	X(cuda_absent_is_said_not_failed)                                               \
+	X(waiting_launches_keep_the_buffers_they_read)                                 \
+	X(held_points_are_written_when_their_counters_are)                             \
 	X(device_languages_say_why)                                                     \
 	X(counters_evaluate_from_an_h100_image)                                         \
 	X(id_map_maps_each_id_once)
