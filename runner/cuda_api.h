@@ -112,6 +112,10 @@ struct wl_cuda_call {
 CUresult wl_cuda_launch_call(const struct wl_cuda_call *c, void **params, unsigned dims, const size_t *global,
 			     const size_t *local, CUstream stream);
 
+/* Whether cd's counters can be read: CUPTI opened on its context at the
+ * first call (why not, said once in the log, is then cd->counters_why). */
+int wl_cuda_counters_ready(struct wl_cuda_device *cd);
+
 /* The driver's table opened (once); -1 with err where it cannot be. */
 int wl_cu_load(struct wl_error *err);
 

@@ -8,7 +8,6 @@
 
 #include "cuda_api.h"
 #include "cupti_counters.h"
-#include "log.h"
 #include "time_budget.h"
 
 /* One launch to profile, a copy of its call (whose params are made at
@@ -184,9 +183,11 @@ void wl_cuda_counts_drop(struct wl_cuda_device *cd, const char *why, int context
 	clear(cd, context_lost);
 }
 
+/* One session's share of the waiting launches: from first on. */
 struct session {
 	struct wl_cuda_device *cd;
 	struct wl_cuda_counts *c;
+	size_t first;
 };
 
 /* Launch w on the device's stream and wait for it. */
@@ -204,7 +205,7 @@ static int launch_waiting(struct wl_cuda_device *cd, const struct waiting *w)
 static int prepare(void *arg, size_t i)
 {
 	const struct session *s = arg;
-	const struct waiting *w = &s->c->w[i];
+	const struct waiting *w = &s->c->w[s->first + i];
 
 	if (w->flush)
 		return cu.memset32(w->flush, 0x9E3779B9u, w->flush_bytes / 4, s->cd->stream) == 0 &&
@@ -216,37 +217,36 @@ static int launch(void *arg, size_t i)
 {
 	const struct session *s = arg;
 
-	return launch_waiting(s->cd, &s->c->w[i]);
+	return launch_waiting(s->cd, &s->c->w[s->first + i]);
 }
 
 void wl_cuda_counts_profile(struct wl_cuda_device *cd)
 {
 	struct wl_cuda_counts *c = cd->counts;
-	struct session s = { cd, c };
 	double *values;
 	char why[300];
 
 	if (!c || !c->n)
 		return;
-	cu.ctx_set(cd->context);
-	if (!cd->counters && !cd->counters_why[0] &&
-	    wl_counters_open(NULL, cd->context, cd->ordinal, &cd->counters, cd->counters_why, sizeof(cd->counters_why)) < 0)
-		wl_log_info("CUDA device %d: counters unavailable: %s", cd->ordinal, cd->counters_why);
-	if (!cd->counters) {
+	if (!wl_cuda_counters_ready(cd)) {
 		wl_cuda_counts_drop(cd, cd->counters_why, 0);
 		return;
 	}
-	if (!(values = malloc(c->n * WL_COUNTERS * sizeof(*values)))) {
+	if (!(values = malloc(WL_COUNTERS_RANGES_MAX * WL_COUNTERS * sizeof(*values)))) {
 		wl_cuda_counts_drop(cd, "out of memory", 0);
 		return;
 	}
-	if (wl_counters_profile_each(cd->counters, c->n, prepare, launch, &s, values, why, sizeof(why)) < 0) {
-		free(values);
-		wl_cuda_counts_drop(cd, why, 0);
-		return;
+	/* A session holds WL_COUNTERS_RANGES_MAX ranges; more wait only when
+	 * one point left many. */
+	for (size_t first = 0; first < c->n; first += WL_COUNTERS_RANGES_MAX) {
+		struct session s = { cd, c, first };
+		size_t n = c->n - first < WL_COUNTERS_RANGES_MAX ? c->n - first : WL_COUNTERS_RANGES_MAX;
+		int ok = wl_counters_profile_each(cd->counters, n, prepare, launch, &s, values, why, sizeof(why)) == 0;
+
+		for (size_t i = 0; i < n; i++)
+			wl_counts_extra(ok ? values + i * WL_COUNTERS : NULL, why, c->w[first + i].extra,
+					c->w[first + i].extra_len);
 	}
-	for (size_t i = 0; i < c->n; i++)
-		wl_counts_extra(values + i * WL_COUNTERS, NULL, c->w[i].extra, c->w[i].extra_len);
 	free(values);
 	clear(cd, 0);
 }

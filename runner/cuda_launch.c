@@ -109,15 +109,20 @@ static int launch_once(void *arg)
 	return launch(p->l, p->cd->stream) == 0 && cu.stream_sync(p->cd->stream) == 0 ? 0 : -1;
 }
 
-int wl_cuda_profile(struct wl_cuda_device *cd, const struct wl_launch *l, double *values, char *why, size_t len)
+int wl_cuda_counters_ready(struct wl_cuda_device *cd)
 {
-	struct profiled p = { l, cd };
-
 	cu.ctx_set(cd->context);
 	if (!cd->counters && !cd->counters_why[0] &&
 	    wl_counters_open(NULL, cd->context, cd->ordinal, &cd->counters, cd->counters_why, sizeof(cd->counters_why)) < 0)
 		wl_log_info("CUDA device %d: counters unavailable: %s", cd->ordinal, cd->counters_why);
-	if (!cd->counters) {
+	return cd->counters != NULL;
+}
+
+int wl_cuda_profile(struct wl_cuda_device *cd, const struct wl_launch *l, double *values, char *why, size_t len)
+{
+	struct profiled p = { l, cd };
+
+	if (!wl_cuda_counters_ready(cd)) {
 		snprintf(why, len, "%s", cd->counters_why);
 		return -1;
 	}
