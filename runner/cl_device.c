@@ -5,6 +5,7 @@
 
 #include <CL/cl_ext.h>
 
+#include "dev_buffer.h"
 #include "nvml.h"
 
 #include <ctype.h>
@@ -378,10 +379,7 @@ int wl_cl_device_staging(struct wl_cl_device *dev, unsigned slot, size_t bytes, 
 	if (wl_cl_device_open(dev, err) < 0)
 		return -1;
 	staging_release(dev, st);
-	/* Grown by whole MiB and at least by half, so a sweep of rising sizes
-	 * pins new memory a few times, not at every point. */
-	size = bytes + bytes / 2;
-	size = (size + ((size_t)1 << 20) - 1) & ~(((size_t)1 << 20) - 1);
+	size = wl_staging_size(bytes);
 	if (size > dev->max_alloc)
 		size = bytes;
 	st->mem = clCreateBuffer(dev->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, size, NULL, &rc);

@@ -184,9 +184,7 @@ int wl_cuda_staging(struct wl_cuda_device *cd, unsigned slot, size_t bytes, void
 		cu.host_free(cd->staging[slot].ptr);
 	cd->staging[slot].ptr = NULL;
 	cd->staging[slot].size = 0;
-	/* Grown by whole MiB and at least by half, as the OpenCL side's. */
-	size = bytes + bytes / 2;
-	size = (size + ((size_t)1 << 20) - 1) & ~(((size_t)1 << 20) - 1);
+	size = wl_staging_size(bytes);
 	if (wl_cu_failed(cu.host_alloc(&cd->staging[slot].ptr, size), "cuMemAllocHost", err) < 0) {
 		cd->staging[slot].ptr = NULL;
 		return -1;

@@ -15,6 +15,16 @@ struct wl_buf {
 	size_t bytes;
 };
 
+/* The size a staging area (pinned host memory outputs are read into) grows
+ * to when it must hold bytes: by whole MiB and at least by half, so that a
+ * sweep of rising sizes pins new memory a few times, not at every point. */
+static inline size_t wl_staging_size(size_t bytes)
+{
+	size_t size = bytes + bytes / 2;
+
+	return (size + ((size_t)1 << 20) - 1) & ~(((size_t)1 << 20) - 1);
+}
+
 /* Release whichever *b holds and clear it; for teardown functions (a
  * cleared buffer is left alone). */
 void wl_buf_release(struct wl_buf *b);
