@@ -2,7 +2,8 @@
 """bench/turnaround.py OUT [OUT...] — where a plan's time went, from the run
 JSONs bench/lab.py wrote (OUT/run-*.json, as bench/gpu.sh leaves them): per
 run, queued to done, its wall (started to finished) beside its budget, the
-kernels, the hardware counters, and when its traces arrived; then the plan's
+kernels, the hardware counters counted inside it, and when what explains it
+(traces, or a CUDA run's counters taken after it) arrived; then the plan's
 wall (first start to last finish), the sum of the budgets, kernel, counter
 and trace time, and the GPU busy share (kernel time over the plan's wall).
 Issue 35's figures."""
@@ -27,7 +28,7 @@ def report(out):
         print(f'{out}: no run-*.json')
         return
     print(f'\n## {out}\n')
-    print('| run | experiment | queued→done s | wall s | budget s | kernels s | counters s | traces s | explained after done s |')
+    print('| run | experiment | queued→done s | wall s | budget s | kernels s | counters s | explain s | explained after done s |')
     print('| --- | --- | --- | --- | --- | --- | --- | --- | --- |')
     for r in runs:
         start, end, queued = at(r.get('started_at')), at(r.get('finished_at')), at(r.get('created_at'))
@@ -52,10 +53,10 @@ def report(out):
     counters = sum(phase(r, 'counters_ms') for r in runs) / 1000
     traces = sum((r.get('explain_ms') or 0) for r in runs) / 1000
     print(f'\nwall {wall:.2f} s (first start to last finish); budgets {budget:.2f} s; kernels {kernels:.2f} s; '
-          f'counters {counters:.2f} s; traces {traces:.2f} s (after the runs); '
+          f'counters {counters:.2f} s; explained {traces:.2f} s (traces or counters, after the runs); '
           f'GPU busy {100 * kernels / wall:.1f}% of the wall')
     if explained:
-        print(f'every trace in {max(explained) - min(starts):.1f} s from the first start')
+        print(f'everything explained in {max(explained) - min(starts):.1f} s from the first start')
     split = {}
     for r in runs:
         for k, v in (r.get('budget') or {}).items():

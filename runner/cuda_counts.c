@@ -20,8 +20,8 @@ struct waiting {
 	size_t flush_bytes;
 	int warm;			/* an unprofiled launch first (hot) */
 	double kernel_ms;
-	char *extra;
-	size_t extra_len;
+	double left_ms;			/* when it was left */
+	long long run_id, seq;
 };
 
 /* A buffer its owner released while a waiting launch reads it. */
@@ -35,7 +35,8 @@ struct wl_cuda_counts {
 	size_t n, cap;
 	struct kept *k;
 	size_t nk, capk, kept_bytes;
-	double first_ms;		/* when the first of them was left */
+	struct wl_counted *s;		/* settled, to be written */
+	size_t ns, caps;
 };
 
 void wl_counts_extra(const double *values, const char *why, char *extra, size_t len)
@@ -58,26 +59,36 @@ static int same_buffers(const struct wl_cuda_call *a, const struct wl_cuda_call 
 	return a->nbuffers == b->nbuffers && memcmp(a->buffers, b->buffers, sizeof(a->buffers[0]) * (size_t)a->nbuffers) == 0;
 }
 
+/* Grow *v (of *cap elements of size) to hold one more than n; -1 when out
+ * of memory, *v left as it was. */
+static int grow(void **v, size_t n, size_t *cap, size_t size, size_t first)
+{
+	void *grown;
+	size_t want;
+
+	if (n < *cap)
+		return 0;
+	want = *cap ? 2 * *cap : first;
+	if (!(grown = realloc(*v, want * size)))
+		return -1;
+	*v = grown;
+	*cap = want;
+	return 0;
+}
+
 int wl_cuda_count_later(struct wl_cuda_device *cd, const struct wl_launch *l, const struct wl_flush *flush,
-			double median_ms, char *extra, size_t len, struct wl_error *err)
+			double median_ms, long long run_id, long long seq, struct wl_error *err)
 {
 	struct wl_cuda_counts *c = cd->counts;
 	struct waiting *w;
 
 	if (!c && !(c = cd->counts = calloc(1, sizeof(*c))))
 		goto oom;
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 64;
-		struct waiting *grown = realloc(c->w, cap * sizeof(*grown));
-
-		if (!grown)
-			goto oom;
-		c->w = grown;
-		c->cap = cap;
-	}
+	if (grow((void **)&c->w, c->n, &c->cap, sizeof(*c->w), 64) < 0)
+		goto oom;
 	w = &c->w[c->n];
-	*w = (struct waiting){ .call = *l->cuda, .dims = l->dims, .kernel_ms = median_ms, .extra = extra,
-			       .extra_len = len };
+	*w = (struct waiting){ .call = *l->cuda, .dims = l->dims, .kernel_ms = median_ms, .left_ms = wl_now_ms(),
+			       .run_id = run_id, .seq = seq };
 	memcpy(w->global, l->global, sizeof(w->global));
 	memcpy(w->local, l->local, sizeof(w->local));
 	if (flush && flush->buf.cu) {
@@ -91,17 +102,23 @@ int wl_cuda_count_later(struct wl_cuda_device *cd, const struct wl_launch *l, co
 		w->warm = median_ms < WL_WARM_AFTER_MS && !(c->n > 0 && !c->w[c->n - 1].flush &&
 							   same_buffers(&c->w[c->n - 1].call, l->cuda));
 	}
-	if (c->n++ == 0)
-		c->first_ms = wl_now_ms();
+	c->n++;
 	return 0;
 oom:
 	wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 	return -1;
 }
 
-size_t wl_cuda_counts_waiting(const struct wl_cuda_device *cd)
+size_t wl_cuda_counts_waiting(const struct wl_cuda_device *cd, long long run_id)
 {
-	return cd->counts ? cd->counts->n : 0;
+	const struct wl_cuda_counts *c = cd->counts;
+	size_t n = 0;
+
+	if (!c || run_id == 0)
+		return c ? c->n : 0;
+	for (size_t i = 0; i < c->n; i++)
+		n += c->w[i].run_id == run_id;
+	return n;
 }
 
 size_t wl_cuda_counts_held(const struct wl_cuda_device *cd)
@@ -113,19 +130,22 @@ int wl_cuda_counts_due(const struct wl_cuda_device *cd, size_t held_max)
 {
 	const struct wl_cuda_counts *c = cd->counts;
 
-	return c && c->n && (c->n >= WL_COUNTS_MAX || c->kept_bytes > held_max ||
-			     wl_now_ms() - c->first_ms >= WL_COUNTS_EVERY_MS);
+	return c && c->n && (c->n >= WL_COUNTS_PILE || c->kept_bytes > held_max ||
+			     wl_now_ms() - c->w[0].left_ms >= WL_COUNTS_WAIT_MS);
 }
 
-long long wl_cuda_counts_seconds(const struct wl_cuda_device *cd)
+long long wl_cuda_counts_seconds(const struct wl_cuda_device *cd, size_t max)
 {
 	const struct wl_cuda_counts *c = cd->counts;
-	double ms = 0;
+	double ms = 0, sessions = 0;
 
-	for (size_t i = 0; c && i < c->n; i++)
+	for (size_t i = 0; c && i < c->n && i < max; i++) {
 		ms += c->w[i].kernel_ms * (c->w[i].warm ? 2 : 1);
-	/* Passes: 4 on an H100; room for twice as many, and for the driver. */
-	return 10 + (long long)(8 * ms / 1000);
+		sessions += i % WL_COUNTS_MAX == 0;
+	}
+	/* Passes: 4 on an H100; room for twice as many, and for the driver
+	 * (a second per session). */
+	return 9 + (long long)sessions + (long long)(8 * ms / 1000);
 }
 
 int wl_cuda_counts_keep(struct wl_cuda_device *cd, unsigned long long ptr, size_t bytes)
@@ -140,47 +160,104 @@ int wl_cuda_counts_keep(struct wl_cuda_device *cd, unsigned long long ptr, size_
 	}
 	if (!read)
 		return 0;
-	if (c->nk == c->capk) {
-		size_t cap = c->capk ? 2 * c->capk : 32;
-		struct kept *grown = realloc(c->k, cap * sizeof(*grown));
-
-		/* Without room to remember it, the buffer is freed now and
-		 * the launches that read it are given up. */
-		if (!grown) {
-			wl_cuda_counts_drop(cd, "not profiled: out of memory", 0);
-			return 0;
-		}
-		c->k = grown;
-		c->capk = cap;
+	/* Without room to remember it, the buffer is freed now and the
+	 * launches that read it are given up. */
+	if (grow((void **)&c->k, c->nk, &c->capk, sizeof(*c->k), 32) < 0) {
+		wl_cuda_counts_drop(cd, "not profiled: out of memory", 0, 0);
+		return 0;
 	}
 	c->k[c->nk++] = (struct kept){ ptr, bytes };
 	c->kept_bytes += bytes;
 	return 1;
 }
 
-/* Free the kept buffers (unless the context took them) and forget every
- * waiting launch. */
-static void clear(struct wl_cuda_device *cd, int context_lost)
+/* Whether a waiting launch reads ptr. */
+static int still_read(const struct wl_cuda_counts *c, CUdeviceptr ptr)
 {
-	struct wl_cuda_counts *c = cd->counts;
-
-	if (!context_lost && c->nk && cu.lib) {
-		cu.ctx_set(cd->context);
-		for (size_t i = 0; i < c->nk; i++)
-			cu.mem_free(c->k[i].ptr);
+	for (size_t i = 0; i < c->n; i++) {
+		if (c->w[i].flush == ptr)
+			return 1;
+		for (int b = 0; b < c->w[i].call.nbuffers; b++)
+			if (c->w[i].call.buffers[b] == ptr)
+				return 1;
 	}
-	c->n = c->nk = c->kept_bytes = 0;
+	return 0;
 }
 
-void wl_cuda_counts_drop(struct wl_cuda_device *cd, const char *why, int context_lost)
+/* Free the kept buffers no waiting launch reads (forget them only, where
+ * the context took them). */
+static void free_unread(struct wl_cuda_device *cd, int context_lost)
 {
 	struct wl_cuda_counts *c = cd->counts;
+	size_t kept = 0;
+
+	if (c->nk && !context_lost && cu.lib)
+		cu.ctx_set(cd->context);
+	for (size_t i = 0; i < c->nk; i++) {
+		if (!context_lost && still_read(c, c->k[i].ptr)) {
+			c->k[kept++] = c->k[i];
+			continue;
+		}
+		if (!context_lost && cu.lib)
+			cu.mem_free(c->k[i].ptr);
+		c->kept_bytes -= c->k[i].bytes;
+	}
+	c->nk = kept;
+}
+
+/* Settle waiting launch i with extra (NULL: forget it); 0, or -1 when out
+ * of memory (it is then forgotten). */
+static int settle(struct wl_cuda_counts *c, size_t i, const char *extra, double ms)
+{
+	struct wl_counted *s;
+
+	if (!extra)
+		return 0;
+	if (grow((void **)&c->s, c->ns, &c->caps, sizeof(*c->s), 64) < 0)
+		return -1;
+	s = &c->s[c->ns++];
+	*s = (struct wl_counted){ .run_id = c->w[i].run_id, .seq = c->w[i].seq, .ms = ms };
+	snprintf(s->extra, sizeof(s->extra), "%s", extra);
+	return 0;
+}
+
+void wl_cuda_counts_drop(struct wl_cuda_device *cd, const char *why, int context_lost, long long run_id)
+{
+	struct wl_cuda_counts *c = cd->counts;
+	char extra[sizeof(((struct wl_counted *)0)->extra)];
+	size_t left = 0;
 
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->n; i++)
-		wl_counts_extra(NULL, why, c->w[i].extra, c->w[i].extra_len);
-	clear(cd, context_lost);
+	if (why)
+		wl_counts_extra(NULL, why, extra, sizeof(extra));
+	for (size_t i = 0; i < c->n; i++) {
+		if (run_id && c->w[i].run_id != run_id) {
+			c->w[left++] = c->w[i];
+			continue;
+		}
+		settle(c, i, why ? extra : NULL, 0);
+	}
+	c->n = left;
+	free_unread(cd, context_lost);
+}
+
+size_t wl_cuda_counts_settled(const struct wl_cuda_device *cd, const struct wl_counted **out)
+{
+	*out = cd->counts ? cd->counts->s : NULL;
+	return cd->counts ? cd->counts->ns : 0;
+}
+
+void wl_cuda_counts_forget(struct wl_cuda_device *cd, size_t n)
+{
+	struct wl_cuda_counts *c = cd->counts;
+
+	if (!c || n == 0)
+		return;
+	if (n > c->ns)
+		n = c->ns;
+	memmove(c->s, c->s + n, (c->ns - n) * sizeof(*c->s));
+	c->ns -= n;
 }
 
 /* One session's share of the waiting launches: from first on. */
@@ -220,35 +297,48 @@ static int launch(void *arg, size_t i)
 	return launch_waiting(s->cd, &s->c->w[s->first + i]);
 }
 
-void wl_cuda_counts_profile(struct wl_cuda_device *cd)
+/* Profile waiting launches [0, n) in sessions, settling each. */
+static void profile_first(struct wl_cuda_device *cd, size_t n, double *values)
+{
+	struct wl_cuda_counts *c = cd->counts;
+	char why[300], extra[sizeof(((struct wl_counted *)0)->extra)];
+
+	for (size_t first = 0; first < n; first += WL_COUNTS_MAX) {
+		struct session s = { cd, c, first };
+		size_t m = n - first < WL_COUNTS_MAX ? n - first : WL_COUNTS_MAX;
+		double started = wl_now_ms(), each;
+		int ok = wl_counters_profile_each(cd->counters, m, prepare, launch, &s, values, why, sizeof(why)) == 0;
+
+		each = (wl_now_ms() - started) / (double)m;
+		for (size_t i = 0; i < m; i++) {
+			wl_counts_extra(ok ? values + i * WL_COUNTERS : NULL, why, extra, sizeof(extra));
+			settle(c, first + i, extra, each);
+		}
+	}
+}
+
+void wl_cuda_counts_profile(struct wl_cuda_device *cd, size_t max)
 {
 	struct wl_cuda_counts *c = cd->counts;
 	double *values;
-	char why[300];
+	size_t n;
 
 	if (!c || !c->n)
 		return;
 	if (!wl_cuda_counters_ready(cd)) {
-		wl_cuda_counts_drop(cd, cd->counters_why, 0);
+		wl_cuda_counts_drop(cd, cd->counters_why, 0, 0);
 		return;
 	}
-	if (!(values = malloc(WL_COUNTERS_RANGES_MAX * WL_COUNTERS * sizeof(*values)))) {
-		wl_cuda_counts_drop(cd, "out of memory", 0);
+	if (!(values = malloc(WL_COUNTS_MAX * WL_COUNTERS * sizeof(*values)))) {
+		wl_cuda_counts_drop(cd, "not profiled: out of memory", 0, 0);
 		return;
 	}
-	/* A session holds WL_COUNTERS_RANGES_MAX ranges; more wait only when
-	 * one point left many. */
-	for (size_t first = 0; first < c->n; first += WL_COUNTERS_RANGES_MAX) {
-		struct session s = { cd, c, first };
-		size_t n = c->n - first < WL_COUNTERS_RANGES_MAX ? c->n - first : WL_COUNTERS_RANGES_MAX;
-		int ok = wl_counters_profile_each(cd->counters, n, prepare, launch, &s, values, why, sizeof(why)) == 0;
-
-		for (size_t i = 0; i < n; i++)
-			wl_counts_extra(ok ? values + i * WL_COUNTERS : NULL, why, c->w[first + i].extra,
-					c->w[first + i].extra_len);
-	}
+	n = c->n < max ? c->n : max;
+	profile_first(cd, n, values);
 	free(values);
-	clear(cd, 0);
+	memmove(c->w, c->w + n, (c->n - n) * sizeof(*c->w));
+	c->n -= n;
+	free_unread(cd, 0);
 }
 
 void wl_cuda_counts_free(struct wl_cuda_counts *c)
@@ -257,5 +347,6 @@ void wl_cuda_counts_free(struct wl_cuda_counts *c)
 		return;
 	free(c->w);
 	free(c->k);
+	free(c->s);
 	free(c);
 }

@@ -2,10 +2,12 @@
  * A profile costs its passes, some 16 ms each on an H100 whatever the
  * kernel; one session of many launches, a range each, pays them once
  * (cupti_counters.h). So a run's variants, once timed and read back, leave
- * their launch here; the executor profiles them together between points
- * when enough have waited (wl_cuda_counts_due) and at the run's end, and
- * only then writes their results. The buffers a waiting launch reads are
- * kept when their owner releases them, until the profile is done. */
+ * their launch here and their results are written at once, saying their
+ * counters are coming; the launches wait, across runs, until the runner is
+ * idle (or too many wait, or too long, or they hold too much memory), are
+ * profiled together, and their counters are written into those results
+ * (counts_write.h). The buffers a waiting launch reads are kept when their
+ * owner releases them, until it is profiled or given up. */
 #ifndef WL_CUDA_COUNTS_H
 #define WL_CUDA_COUNTS_H
 
@@ -19,42 +21,63 @@
 struct wl_cuda_device;
 struct wl_launch;
 
-/* Sessions hold at most this many launches, and are due this long after
- * their first: the session's cost stays a few percent of the run's, and a
- * CUDA run's results still arrive about once a second. */
+/* A session holds at most WL_COUNTS_MAX launches. Launches wait for the
+ * runner's idle time unless WL_COUNTS_PILE of them wait or the first has
+ * waited WL_COUNTS_WAIT_MS (a lab whose queue never empties still gets its
+ * counters) or their buffers crowd the device. */
 #define WL_COUNTS_MAX WL_COUNTERS_RANGES_MAX
-#define WL_COUNTS_EVERY_MS 1000.0
+#define WL_COUNTS_PILE (4 * WL_COUNTS_MAX)
+#define WL_COUNTS_WAIT_MS 30000.0
+
+/* What a result's extra says while its counters wait. */
+#define WL_COUNTS_PENDING "{\"counters_pending\":true}"
+
+/* A launch profiled or given up: the result it belongs to (the store's
+ * run and row) and what to write into its extra. */
+struct wl_counted {
+	long long run_id, seq;
+	double ms;			/* its share of its session's time */
+	char extra[1024];		/* {"counters": {...}} or {"counters_error": why} */
+};
 
 /* Leave a copy of launch l (timed at median_ms; flush: the cold timings'
- * flush, NULL for hot) to be profiled later, its counters to be written as
- * JSON into extra (len bytes, which must stay valid until the profile or a
- * drop). A hot launch is profiled after an unprofiled one (or after the
- * waiting launch before it, where that one used the same buffers), a cold
- * one after the flush: as its timed launches ran. -1 with err (out of memory) and
- * nothing left. */
+ * flush, NULL for hot) to be profiled later for result seq of run_id. A
+ * hot launch is profiled after an unprofiled one (or after the waiting
+ * launch before it, where that one used the same buffers), a cold one
+ * after the flush: as its timed launches ran. -1 with err (out of memory)
+ * and nothing left. */
 int wl_cuda_count_later(struct wl_cuda_device *cd, const struct wl_launch *l, const struct wl_flush *flush,
-			double median_ms, char *extra, size_t len, struct wl_error *err);
+			double median_ms, long long run_id, long long seq, struct wl_error *err);
 
-/* How many launches wait. */
-size_t wl_cuda_counts_waiting(const struct wl_cuda_device *cd);
+/* How many launches wait (of run_id, or of every run for 0). */
+size_t wl_cuda_counts_waiting(const struct wl_cuda_device *cd, long long run_id);
 
-/* Whether the waiting launches should be profiled now: WL_COUNTS_MAX of
- * them, the first WL_COUNTS_EVERY_MS ago, or more than held_max bytes of
- * released buffers kept for them. */
+/* Whether the waiting launches should be profiled now, during a run:
+ * WL_COUNTS_PILE of them, the first WL_COUNTS_WAIT_MS ago, or more than
+ * held_max bytes of released buffers kept for them. */
 int wl_cuda_counts_due(const struct wl_cuda_device *cd, size_t held_max);
 
-/* A deadline in seconds for profiling the waiting launches (the passes of
- * their kernels, with room). */
-long long wl_cuda_counts_seconds(const struct wl_cuda_device *cd);
+/* A deadline in seconds for profiling the first max waiting launches (the
+ * passes of their kernels, with room). */
+long long wl_cuda_counts_seconds(const struct wl_cuda_device *cd, size_t max);
 
-/* Profile every waiting launch in one session and write each one's extra
- * ({"counters": {...}} or {"counters_error": why}); the kept buffers are
- * freed and nothing waits after. */
-void wl_cuda_counts_profile(struct wl_cuda_device *cd);
+/* Profile the first max waiting launches (oldest first), a session per
+ * WL_COUNTS_MAX: each is then settled with its counters or the profile's
+ * error, and the buffers no waiting launch reads any more are freed. */
+void wl_cuda_counts_profile(struct wl_cuda_device *cd, size_t max);
 
-/* Give up the waiting launches: each extra says why; the kept buffers are
- * freed, unless the context that held them is gone (context_lost). */
-void wl_cuda_counts_drop(struct wl_cuda_device *cd, const char *why, int context_lost);
+/* Give up the waiting launches of run_id (0: of every run): each is
+ * settled with {"counters_error": why}, or forgotten where why is NULL
+ * (its result is gone). The buffers no waiting launch reads are freed,
+ * unless the context that held them is gone (context_lost). */
+void wl_cuda_counts_drop(struct wl_cuda_device *cd, const char *why, int context_lost, long long run_id);
+
+/* The settled launches, oldest first, into *out (n of them; valid until
+ * wl_cuda_counts_forget), for the caller to write. */
+size_t wl_cuda_counts_settled(const struct wl_cuda_device *cd, const struct wl_counted **out);
+
+/* Forget the first n settled launches (written). */
+void wl_cuda_counts_forget(struct wl_cuda_device *cd, size_t n);
 
 /* For wl_cuda_buffer_release: 1 when a waiting launch reads buffer ptr
  * (bytes), which is then kept and freed after the profile; 0 when the

@@ -56,7 +56,7 @@ void wl_cuda_device_close(struct wl_cuda_device *cd)
 	if (!cd)
 		return;
 	cu.ctx_set(cd->context);
-	wl_cuda_counts_drop(cd, "not profiled: the device was closed", 0);
+	wl_cuda_counts_drop(cd, "not profiled: the device was closed", 0, 0);
 	wl_cuda_counts_free(cd->counts);
 	wl_counters_close(cd->counters);
 	for (int s = 0; s < 2; s++)
@@ -81,7 +81,7 @@ int wl_cuda_device_reset(struct wl_cuda_device *cd, struct wl_error *err)
 {
 	cu.ctx_set(cd->context);
 	/* The waiting launches' calls and buffers go with the context. */
-	wl_cuda_counts_drop(cd, "not profiled: the device's context was reset", 1);
+	wl_cuda_counts_drop(cd, "not profiled: the device's context was reset", 1, 0);
 	memset(cd->staging, 0, sizeof(cd->staging));
 	wl_counters_close(cd->counters);
 	cd->counters = NULL;
@@ -136,9 +136,11 @@ int wl_cuda_buffer(struct wl_cuda_device *cd, size_t bytes, const void *init, st
 	cu.ctx_set(cd->context);
 	rc = cu.mem_alloc(&p, bytes ? bytes : 4);
 	if (rc == CUDA_ERROR_OUT_OF_MEMORY && wl_cuda_counts_held(cd)) {
-		/* The buffers kept for launches waiting for their counters
-		 * are given back first: the point needs the memory more. */
-		wl_cuda_counts_drop(cd, "not profiled: its buffers' memory was needed by a later point", 0);
+		/* The launches waiting for their counters are profiled now,
+		 * and the buffers kept for them given back: the point needs
+		 * the memory (their counters are written at the run's next
+		 * point). */
+		wl_cuda_counts_profile(cd, (size_t)-1);
 		rc = cu.mem_alloc(&p, bytes ? bytes : 4);
 	}
 	if (wl_cu_failed(rc, "cuMemAlloc", err) < 0)

@@ -13,7 +13,7 @@
 #include "cuda_counts.h"
 #include "cuda_point.h"
 #include "experiment.h"
-#include "held_points.h"
+#include "counts_write.h"
 #include "log.h"
 #include "points.h"
 #include "result_rows.h"
@@ -133,9 +133,7 @@ struct point_run {
 	struct wl_flush flush;
 	void *state;
 	int store_failed;		/* the store, not the device, stopped the point */
-	/* Where the point's results wait for its counters (pt->count_later),
-	 * else NULL: they are written as they are measured. */
-	struct wl_held_points *held;
+	long long seq_base;		/* the run's results before this point's */
 };
 
 /* Write the variants before upto; a failure is the store's. */
@@ -162,6 +160,7 @@ static int measure_variant(struct point_run *r, size_t k, struct wl_error *why,
 	int measured;
 
 	vpt.variant = rv->name;
+	vpt.result_seq = r->seq_base + (long long)k + 1;
 	if (rv->custom) {
 		char where[200];
 
@@ -238,29 +237,13 @@ static long measure_variants(struct point_run *r, struct wl_error *err)
 		}
 		/* Variants before this one have been checked once this one's
 		 * check has started (or ran); write them now and then. */
-		if (k > 0 && !r->held && wl_point_results_due(&r->pr)) {
+		if (k > 0 && wl_point_results_due(&r->pr)) {
 			wait_checks(r->pt, &r->pr.ms[k - 1]);
 			if (record_upto(r, k, err) < 0)
 				return -1;
 		}
 	}
 	return (long)k;
-}
-
-/* Variants [0, upto) written, or held until their counters are profiled;
- * a failure is the store's. */
-static int keep_or_record(struct point_run *r, size_t upto, struct wl_error *err)
-{
-	struct wl_error ignored;
-
-	if (!r->held)
-		return record_upto(r, upto, err);
-	if (wl_held_points_add(r->held, r->pt, &r->params_text, &r->pr, r->nvariants, upto, &ignored) == 0)
-		return 0;
-	/* Nowhere to hold them: their counters are given up (written into
-	 * this point's results, which are still here) and they are written. */
-	wl_cuda_counts_drop(r->pt->dev->cuda, "not profiled: out of memory", 0);
-	return record_upto(r, upto, err);
 }
 
 /* Write what the point's variants were built as; a store that refuses it
@@ -277,12 +260,11 @@ static void note_builds(struct wl_executor *ex, long long run_id, const struct w
  * *store_failed says whether the store (not the device) was at fault. */
 static int run_point(struct wl_executor *ex, long long run_id, const struct wl_experiment_ops *ops,
 		     struct wl_point *pt, const struct wl_run_variant *variants, size_t nvariants,
-		     int cold, const json_t *params, struct wl_held_points *held, int *store_failed,
-		     struct wl_error *err)
+		     int cold, const json_t *params, long long *rows, int *store_failed, struct wl_error *err)
 {
 	struct point_run r = { .ex = ex, .run_id = run_id, .ops = ops, .pt = pt,
 			       .variants = variants, .nvariants = nvariants, .cold = cold,
-			       .pr = { .last_ms = wl_now_ms() }, .held = pt->count_later ? held : NULL };
+			       .pr = { .last_ms = wl_now_ms() }, .seq_base = *rows };
 	struct wl_budget_span span;
 	long measured;
 	int rc = -1;
@@ -310,14 +292,15 @@ static int run_point(struct wl_executor *ex, long long run_id, const struct wl_e
 
 		/* A variant stopped the run (err says why); what was measured
 		 * before it stands, as far as it can be written. */
-		keep_or_record(&r, (size_t)measured, &ignored);
+		record_upto(&r, (size_t)measured, &ignored);
 		goto out;
 	}
-	if (measured < 0 || keep_or_record(&r, nvariants, err) < 0)
+	if (measured < 0 || record_upto(&r, nvariants, err) < 0)
 		goto out;
 	rc = 0;
 out:
 	*store_failed = r.store_failed;
+	*rows += (long long)r.pr.recorded;
 	wait_checks(pt, NULL);
 	note_builds(ex, run_id, pt);
 	ops->teardown(r.state);
@@ -330,44 +313,42 @@ out:
 	return rc;
 }
 
-/* The counters the held points' launches wait for, profiled together when
- * due (or, force, now), then those points' results written. -1 with the
- * store's error. */
-static int settle_counts(struct wl_executor *ex, long long run_id, struct wl_run_plan *plan,
-			 struct wl_held_points *held, int force, struct wl_error *err)
+/* The counters waiting on the run's device (its own launches' and earlier
+ * runs'), profiled now where too many wait, too long, or on too much of
+ * the device's memory (else they wait for the runner's idle time, see
+ * explain.h); what is settled is written. -1 with the store's error. */
+static int settle_counts(struct wl_executor *ex, long long run_id, struct wl_run_plan *plan, struct wl_error *err)
 {
-	struct wl_cuda_device *cd = plan->dev->cuda;
+	struct wl_cuda_device *cd = plan->dev ? plan->dev->cuda : NULL;
 
-	if (!held->n)
+	if (!cd)
 		return 0;
-	if (cd && wl_cuda_counts_waiting(cd)) {
+	/* Buffers beyond half the device's memory would crowd the next point
+	 * (one that finds too little memory has them profiled and freed
+	 * first, see wl_cuda_buffer); an OpenCL run, which cannot ask, finds
+	 * no more than an eighth kept. */
+	if (wl_cuda_counts_due(cd, (size_t)(plan->dev->global_mem / (plan->cuda ? 2 : 8)))) {
 		double started = wl_now_ms();
 
-		/* Held buffers beyond an eighth of the device's memory would
-		 * crowd the next point. */
-		if (!force && !wl_cuda_counts_due(cd, (size_t)(plan->dev->global_mem / 8)))
-			return 0;
 		if (ex->on_point)
-			ex->on_point(ex->hook_ctx, run_id, wl_cuda_counts_seconds(cd));
-		wl_cuda_counts_profile(cd);
+			ex->on_point(ex->hook_ctx, run_id, wl_cuda_counts_seconds(cd, (size_t)-1));
+		wl_cuda_counts_profile(cd, (size_t)-1);
 		wl_budget_add(&plan->budget, WL_PHASE_COUNTERS, started);
 	}
-	return wl_held_points_record(held, ex->store, ex->runner_id, run_id, plan->variants, err);
+	return wl_counts_write(ex->store, cd, run_id, err);
 }
 
-/* A run that stops early: the launches still waiting are given up (each
- * result says why), and the held points' results written (write) or
- * forgotten. */
-static void give_up_counts(struct wl_executor *ex, long long run_id, struct wl_run_plan *plan,
-			   struct wl_held_points *held, const char *why, int write)
+/* A run that stops early: its launches still waiting are given up (why:
+ * each result says so; NULL, its results are gone) and written. */
+static void give_up_counts(struct wl_executor *ex, long long run_id, struct wl_run_plan *plan, const char *why)
 {
 	struct wl_error ignored;
 
-	if (plan->dev && plan->dev->cuda)
-		wl_cuda_counts_drop(plan->dev->cuda, why, 0);
-	if (write)
-		wl_held_points_record(held, ex->store, ex->runner_id, run_id, plan->variants, &ignored);
-	wl_held_points_free(held);
+	if (!plan->dev || !plan->dev->cuda)
+		return;
+	wl_cuda_counts_drop(plan->dev->cuda, why, 0, run_id);
+	if (wl_counts_write(ex->store, plan->dev->cuda, run_id, &ignored) < 0)
+		wl_log_warn("run %lld: counters not written: %s", run_id, ignored.msg);
 }
 
 /* Whether the run's counters wait to be profiled together: a CUDA run
@@ -381,30 +362,34 @@ static int counts_later(const struct wl_run_plan *plan)
 	return plan->cuda && plan->counters;
 }
 
-/* The run is done; its traces follow (explain.h), and it says they are
- * coming. A runner that cannot trace said so once at start and promises
- * none; the trace runs the OpenCL twin in Oclgrind, so a CUDA run has none. */
+/* The run is done; its traces or counters follow (explain.h), and it says
+ * they are coming. A runner that cannot trace said so once at start and
+ * promises none; the trace runs the OpenCL twin in Oclgrind, so a CUDA run
+ * has none, only the counters its launches left waiting. */
 static int finish_done(struct wl_executor *ex, long long run_id, const struct wl_run_plan *plan,
 		       struct wl_error *err)
 {
-	if (!ex->trace_off && !plan->cuda && wl_store_set_explain(ex->store, run_id, "pending", 0, err) < 0)
+	int coming = plan->cuda ? plan->dev->cuda && wl_cuda_counts_waiting(plan->dev->cuda, run_id) > 0 :
+		!ex->trace_off;
+
+	if (coming && wl_store_set_explain(ex->store, run_id, "pending", 0, err) < 0)
 		return -1;
 	return finish(ex, run_id, "done", NULL, err);
 }
 
 /* Before a point: a runner that is stopping requeues the run, a cancel or
- * a device that will not open ends it (what the held points wait for is
- * given up). 0: the point may run; 1: the run ends here with *rc (-1 with
- * err: the store failed). */
-static int run_ends_before_point(struct wl_executor *ex, long long run_id, struct wl_run_plan *plan,
-				 struct wl_held_points *held, int *rc, struct wl_error *err)
+ * a device that will not open ends it (the counters its launches wait for
+ * are given up). 0: the point may run; 1: the run ends here with *rc (-1
+ * with err: the store failed). */
+static int run_ends_before_point(struct wl_executor *ex, long long run_id, struct wl_run_plan *plan, int *rc,
+				 struct wl_error *err)
 {
 	struct wl_error why;
 	int cancel = 0;
 
 	*rc = -1;
 	if (*ex->stop) {
-		give_up_counts(ex, run_id, plan, held, "not profiled: the run was requeued", 0);
+		give_up_counts(ex, run_id, plan, NULL);
 		*rc = wl_store_requeue_run(ex->store, ex->runner_id, run_id, err);
 		if (*rc == 0)
 			wl_log_info("run %lld requeued: the runner is stopping", run_id);
@@ -413,13 +398,13 @@ static int run_ends_before_point(struct wl_executor *ex, long long run_id, struc
 	if (wl_store_cancel_requested(ex->store, run_id, &cancel, err) < 0)
 		return 1;
 	if (cancel) {
-		give_up_counts(ex, run_id, plan, held, "not profiled: the run was cancelled", 1);
+		give_up_counts(ex, run_id, plan, "not profiled: the run was cancelled");
 		*rc = finish(ex, run_id, "cancelled", "cancelled while running", err);
 		return 1;
 	}
 	wl_error_clear(&why);
 	if (wl_cl_device_open(plan->dev, &why) < 0) {
-		give_up_counts(ex, run_id, plan, held, "not profiled: the run failed", 1);
+		give_up_counts(ex, run_id, plan, "not profiled: the run failed");
 		*rc = finish(ex, run_id, "failed", why.msg, err);
 		return 1;
 	}
@@ -429,8 +414,8 @@ static int run_ends_before_point(struct wl_executor *ex, long long run_id, struc
 int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct wl_error *err)
 {
 	struct wl_run_plan plan;
-	struct wl_held_points held = { 0 };
 	struct wl_error why;
+	long long rows = 0;
 	json_t *clocks_start = NULL;
 	double started = wl_now_ms();
 	int rc = -1, later;
@@ -451,6 +436,8 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 		goto out;
 
 	later = counts_later(&plan);
+	if (settle_counts(ex, claim->id, &plan, err) < 0)
+		goto out;
 	for (size_t i = 0; i < plan.pts.count; i++) {
 		struct wl_point pt = {
 			.dev = plan.dev,
@@ -468,11 +455,12 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 			.cuda = plan.cuda,
 			.uncounted = !plan.counters,
 			.count_later = later,
+			.run_id = claim->id,
 		};
 		json_t *params;
 		int store_failed = 0;
 
-		if (run_ends_before_point(ex, claim->id, &plan, &held, &rc, err))
+		if (run_ends_before_point(ex, claim->id, &plan, &rc, err))
 			goto out;
 		params = wl_point_to_json(plan.exp, &plan.pts, i);
 		if (!params) {
@@ -485,11 +473,11 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 						       plan.repeat, ex->warmup, wl_run_plan_extra_seconds(&plan, ex->warmup, ex->flush_max),
 						       ex->point_timeout_max));
 		if (run_point(ex, claim->id, plan.ops, &pt, plan.variants, plan.nvariants, plan.cold,
-			      params, &held, &store_failed, &why) < 0) {
+			      params, &rows, &store_failed, &why) < 0) {
 			char msg[sizeof(why.msg) + 256], where[200];
 
 			json_decref(params);
-			give_up_counts(ex, claim->id, &plan, &held, "not profiled: the run failed", !store_failed);
+			give_up_counts(ex, claim->id, &plan, "not profiled: the run failed");
 			if (store_failed) {
 				/* Nothing more can be recorded; recovery will see to the run. */
 				*err = why;
@@ -504,16 +492,17 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 			goto out;
 		}
 		json_decref(params);
-		if (settle_counts(ex, claim->id, &plan, &held, 0, err) < 0)
+		if (settle_counts(ex, claim->id, &plan, err) < 0)
 			goto out;
 	}
-	if (settle_counts(ex, claim->id, &plan, &held, 1, err) < 0 ||
+	if (
 	    wl_run_record_clocks(ex->store, claim->id, plan.dev, wl_run_plan_flush_bytes(&plan, ex->flush_max),
 			  &clocks_start, err) < 0 || wl_run_record_budget(ex->store, claim->id, &plan.budget, started, err) < 0)
 		goto out;
 	rc = finish_done(ex, claim->id, &plan, err);
 out:
-	give_up_counts(ex, claim->id, &plan, &held, "not profiled: the run stopped", 0);
+	if (rc < 0)
+		give_up_counts(ex, claim->id, &plan, "not profiled: the run stopped");
 	json_decref(clocks_start);
 	wl_run_plan_free(&plan);
 	return rc;

@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 
+#include "counts_write.h"
+#include "cuda_counts.h"
 #include "log.h"
 #include "request.h"
 #include "run_traces.h"
@@ -26,6 +28,37 @@ static int run_waiting(void *ctx)
 	return waiting;
 }
 
+int wl_explain_counts(struct wl_executor *ex, const struct wl_claim_devices *devs, struct wl_error *err)
+{
+	struct wl_cuda_device *cd = ex->devs->count ? ex->devs->list[0].cuda : NULL;
+	struct waiting w = { ex->store, devs };
+
+	if (!cd || (!wl_cuda_counts_waiting(cd, 0) && !wl_cuda_counts_settled(cd, &(const struct wl_counted *){ 0 })))
+		return 0;
+	if (run_waiting(&w))
+		return 1;
+	if (ex->on_point)
+		ex->on_point(ex->hook_ctx, 0, wl_cuda_counts_seconds(cd, WL_COUNTS_MAX));
+	wl_cuda_counts_profile(cd, WL_COUNTS_MAX);
+	return wl_counts_write(ex->store, cd, 0, err) < 0 ? -1 : 1;
+}
+
+/* A run still pending whose results say their counters are coming, when
+ * this worker holds none: the runner that left them waiting stopped (its
+ * worker's memory went with it). Each result says so; -1 with err. */
+static int counters_orphaned(struct wl_store *st, long long run_id, struct wl_error *err)
+{
+	char now[256];
+	long long changed;
+
+	wl_counts_extra(NULL, "not profiled: the runner stopped before profiling them", now, sizeof(now));
+	if (wl_store_replace_result_extras(st, run_id, WL_COUNTS_PENDING, now, &changed, err) < 0)
+		return -1;
+	if (changed)
+		wl_log_info("run %lld: %lld results' counters were lost with a stopped runner", run_id, changed);
+	return 0;
+}
+
 int wl_explain_next(struct wl_executor *ex, const struct wl_claim_devices *devs, struct wl_error *err)
 {
 	struct waiting w = { ex->store, devs };
@@ -35,15 +68,26 @@ int wl_explain_next(struct wl_executor *ex, const struct wl_claim_devices *devs,
 	struct wl_run_plan plan = { 0 };
 	struct wl_error why;
 	double started = wl_now_ms();
-	int rc;
+	int rc, planned;
 
 	if (wl_store_next_to_explain(ex->store, devs, &claim, err) < 0)
 		return -1;
 	if (claim.id == 0)
 		return 0;
+	if (counters_orphaned(ex->store, claim.id, err) < 0) {
+		wl_claim_free(&claim);
+		return -1;
+	}
 	wl_error_clear(&why);
-	if (ex->trace_off || wl_run_plan_make(ex->cat, ex->devs, ex->kernels_dir, ex->unconfined, &claim, &plan,
-					      &why) < 0) {
+	planned = wl_run_plan_make(ex->cat, ex->devs, ex->kernels_dir, ex->unconfined, &claim, &plan, &why) == 0;
+	if (planned && plan.cuda) {
+		/* A CUDA run has no traces: its counters were what was coming. */
+		rc = wl_store_set_explain(ex->store, claim.id, "done", wl_now_ms() - started, err);
+		wl_run_plan_free(&plan);
+		wl_claim_free(&claim);
+		return rc < 0 ? -1 : 1;
+	}
+	if (ex->trace_off || !planned) {
 		/* Nothing this runner can trace (the catalog or the runner
 		 * changed since the run was measured): nothing more is coming. */
 		wl_log_info("run %lld: not explained: %s", claim.id, ex->trace_off ? ex->trace_off : why.msg);

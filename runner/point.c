@@ -257,8 +257,8 @@ int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
 
 /* The hardware's counts for one more launch of l (its output was read), as
  * the result's extra {"counters": {...}} or {"counters_error": why}: now,
- * or where the point says so, later with the run's other launches
- * (cuda_counts.h). */
+ * or where the point says so, later with other launches (cuda_counts.h),
+ * the extra saying until then that they are coming. */
 static void count(const struct wl_point *pt, const struct wl_launch *l, struct wl_measurement *res)
 {
 	double values[WL_COUNTERS], started = wl_now_ms();
@@ -266,9 +266,11 @@ static void count(const struct wl_point *pt, const struct wl_launch *l, struct w
 	struct wl_error err;
 	int profiled;
 
-	if (pt->count_later && wl_cuda_count_later(pt->dev->cuda, l, pt->flush, res->stats.median, res->extra,
-						   sizeof(res->extra), &err) == 0)
+	if (pt->count_later && wl_cuda_count_later(pt->dev->cuda, l, pt->flush, res->stats.median, pt->run_id,
+						   pt->result_seq, &err) == 0) {
+		snprintf(res->extra, sizeof(res->extra), "%s", WL_COUNTS_PENDING);
 		return;
+	}
 	profiled = wl_cuda_profile(pt->dev->cuda, l, values, why, sizeof(why)) == 0;
 	wl_counts_extra(profiled ? values : NULL, why, res->extra, sizeof(res->extra));
 	wl_budget_add(pt->budget, WL_PHASE_COUNTERS, started);

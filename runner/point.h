@@ -49,10 +49,13 @@ struct wl_point {
 	 * each variant is timed, nothing of counters in its results (the
 	 * run plan's counters off). Zero, the default, counts. */
 	int uncounted;
-	/* Its counters are profiled later, with the run's other launches
-	 * (cuda_counts.h): its results wait for them before they are
-	 * written. Zero: each variant is profiled as it is measured. */
+	/* Its counters are profiled later, with other launches
+	 * (cuda_counts.h), and written into its results, which say until then
+	 * that they are coming. Zero: each variant is profiled as it is
+	 * measured. */
 	int count_later;
+	/* The result the variant being measured will be: its run and row. */
+	long long run_id, result_seq;
 };
 
 /* The value of param name at pt (the catalog guarantees it exists). */

@@ -328,7 +328,10 @@ static void serve(struct wl_store *st, struct wl_executor *ex, struct wl_wakeup 
 		}
 		if (claim.id == 0) {
 			/* Idle: the explanations of done runs, then sleep. */
-			int explained = wl_explain_next(ex, &cd, &err);
+			int explained = wl_explain_counts(ex, &cd, &err);
+
+			if (explained == 0)
+				explained = wl_explain_next(ex, &cd, &err);
 
 			if (explained == 0)
 				explained = wl_explain_catalog(ex, &cd, &err);

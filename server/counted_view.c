@@ -116,6 +116,7 @@ int wl_run_add_counted(json_t *run)
 {
 	size_t i;
 	json_t *r;
+	long long pending = 0;
 
 	json_array_foreach(json_object_get(run, "results"), i, r) {
 		const json_t *extra = json_object_get(r, "extra");
@@ -127,10 +128,12 @@ int wl_run_add_counted(json_t *run)
 			c = counted_json(counters, json_object_get(r, "prediction"));
 		else if (error)
 			c = json_pack("{s:s}", "error", error);
+		else if (json_is_true(json_object_get(extra, "counters_pending")) && ++pending)
+			c = json_pack("{s:b}", "pending", 1);
 		else
 			continue;
 		if (!c || json_object_set_new(r, "counted", c) < 0)
 			return -1;
 	}
-	return 0;
+	return pending && json_object_set_new(run, "counters_pending", json_integer(pending)) < 0 ? -1 : 0;
 }

@@ -22,8 +22,9 @@
  * "local_conflict_degree", "dram_bytes", "dram_read_bytes",
  * "dram_write_bytes", "l2_hit_pct", "predicted": {the same from the
  * prediction's accesses and traffic}, "model_differs": [sentences]},
- * and each result whose profile failed "counted": {"error"}. -1 only when
- * out of memory. */
+ * each result whose profile failed "counted": {"error"}, and each whose
+ * counters are still coming "counted": {"pending": true}, the run then
+ * saying how many ("counters_pending"). -1 only when out of memory. */
 int wl_run_add_counted(json_t *run);
 
 #endif

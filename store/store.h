@@ -220,6 +220,26 @@ int wl_store_add_result(struct wl_store *st, long long runner_id, long long run_
 
 /* The same for n results in one transaction (one commit, one sync to disk):
  * all are added or none. */
+int wl_store_add_results(struct wl_store *st, long long runner_id, long long run_id,
+			 const struct wl_result_row *rows, size_t n, struct wl_error *err);
+
+/* A result's extra written after it (issue 35: its hardware counters):
+ * row seq of run_id gets extra_json. */
+struct wl_result_extra {
+	long long run_id, seq;
+	const char *extra_json;
+};
+
+/* Replace the extra of n results in one transaction; a result that is gone
+ * (its run requeued or deleted) is skipped. -1 with err: none replaced. */
+int wl_store_set_result_extras(struct wl_store *st, const struct wl_result_extra *rows, size_t n,
+			       struct wl_error *err);
+
+/* The results of run_id whose extra is exactly was get now (what a runner
+ * that stopped left pending); *changed says how many. -1 with err. */
+int wl_store_replace_result_extras(struct wl_store *st, long long run_id, const char *was, const char *now,
+				   long long *changed, struct wl_error *err);
+
 /* A program a variant of a run was built as, and the compiler's account
  * of it. */
 struct wl_build_row {
@@ -279,9 +299,6 @@ int wl_store_keep_trace(struct wl_store *st, const char *key, const char *figure
  * first. */
 int wl_store_put_trace(struct wl_store *st, long long run_id, const char *variant,
 		       const char *params_json, const char *figures_json, struct wl_error *err);
-
-int wl_store_add_results(struct wl_store *st, long long runner_id, long long run_id,
-			 const struct wl_result_row *rows, size_t n, struct wl_error *err);
 
 /* Every result's samples of run id: {"run", "results": [{"seq", "variant",
  * "params", "samples_ms": [...]}]}. Caller owns *out. */

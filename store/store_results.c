@@ -109,3 +109,58 @@ int wl_store_add_result(struct wl_store *st, long long runner_id, long long run_
 {
 	return wl_store_add_results(st, runner_id, run_id, r, 1, err);
 }
+
+static const char SQL_SET_EXTRA[] = "UPDATE results SET extra = ?3 WHERE run_id = ?1 AND seq = ?2";
+
+int wl_store_set_result_extras(struct wl_store *st, const struct wl_result_extra *rows, size_t n,
+			       struct wl_error *err)
+{
+	if (n == 0)
+		return 0;
+	if (store_begin(st, err) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		struct wl_db_stmt *s = store_stmt(st, SQL_SET_EXTRA, err);
+		int rc;
+
+		if (!s) {
+			store_rollback(st);
+			return -1;
+		}
+		wl_db_bind_int64(s, 1, rows[i].run_id);
+		wl_db_bind_int64(s, 2, rows[i].seq);
+		wl_db_bind_text(s, 3, rows[i].extra_json);
+		rc = wl_db_step(s);
+		wl_db_reset(s);
+		if (rc != WL_DB_DONE) {
+			store_fail(st, err, "write a result's extra");
+			store_rollback(st);
+			return -1;
+		}
+	}
+	return store_commit(st, err);
+}
+
+static const char SQL_REPLACE_EXTRA[] = "UPDATE results SET extra = ?3 WHERE run_id = ?1 AND extra = ?2";
+
+int wl_store_replace_result_extras(struct wl_store *st, long long run_id, const char *was, const char *now,
+				   long long *changed, struct wl_error *err)
+{
+	struct wl_db_stmt *s = store_stmt(st, SQL_REPLACE_EXTRA, err);
+	int rc;
+
+	*changed = 0;
+	if (!s)
+		return -1;
+	wl_db_bind_int64(s, 1, run_id);
+	wl_db_bind_text(s, 2, was);
+	wl_db_bind_text(s, 3, now);
+	rc = wl_db_step(s);
+	wl_db_reset(s);
+	if (rc != WL_DB_DONE) {
+		store_fail(st, err, "replace results' extra");
+		return -1;
+	}
+	*changed = wl_db_changes(st->db);
+	return 0;
+}

@@ -6,22 +6,40 @@
 // gets wrong (the interleaved reduction's conflict degree at 256 work-items)
 // is flagged as the model's error. With no runner: nothing here needs a GPU.
 import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 
 import { Lab } from '../integration/harness.mjs';
 import { launch, openPage, shot } from './browser.mjs';
 
 const lab = new Lab('e2e-counted');
+// The same runs as a lab sees them just after the copy run is done: the
+// float variant's counters still waiting for the runner's idle time.
+const waiting = new Lab('e2e-counted-waiting');
 let browser;
+
+function fixtureWithCountersComing() {
+  const lines = readFileSync('tests/fixtures/h100-cuda-runs.jsonl', 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  for (const { table, row } of lines) {
+    if (table === 'runs' && row.id === 1) row.explain = 'pending';
+    if (table === 'results' && row.run_id === 1 && row.variant === 'float') row.extra = JSON.stringify({ counters_pending: true });
+  }
+  mkdirSync('tests/out', { recursive: true });
+  writeFileSync('tests/out/h100-cuda-counters-coming.jsonl', lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  return 'tests/out/h100-cuda-counters-coming.jsonl';
+}
 
 before(async () => {
   lab.importStore('tests/fixtures/h100-cuda-runs.jsonl');
+  waiting.importStore(fixtureWithCountersComing());
   await lab.startServer();
+  await waiting.startServer();
   browser = await launch();
 });
 after(async () => {
   if (browser) await browser.close();
   await lab.close();
+  await waiting.close();
 });
 
 test('the_api_sets_counted_beside_predicted', async () => {
@@ -59,4 +77,22 @@ test('the_page_shows_counted_in_each_cell_and_flags_the_model', async () => {
   await shot(page, 'counted-reduction');
   assert.deepEqual(page.errors, []);
   await page.context().close();
+});
+
+test('counters_still_coming_are_said_in_the_api_and_on_the_page', async () => {
+  const run = (await waiting.get('/api/runs/1')).json;
+  assert.equal(run.explain, 'pending');
+  const float = run.results.filter((r) => r.variant === 'float');
+  assert.ok(float.length > 0 && float.every((r) => r.counted && r.counted.pending === true), JSON.stringify(float.map((r) => r.counted)));
+  assert.equal(run.counters_pending, float.length);
+  assert.ok(run.results.filter((r) => r.variant !== 'float').every((r) => r.counted && r.counted.load_sectors_per_request > 0));
+  const page = await openPage(browser);
+  await page.goto(`${waiting.base}/runs/1`);
+  await page.waitForSelector('td .sub.counted', { state: 'attached' });
+  assert.match(await page.locator('#explain').textContent(), /hardware counters are read in the runner's idle time/);
+  const cells = await page.locator('td .sub.counted').allTextContents();
+  assert.equal(cells.filter((t) => t.startsWith('counters coming')).length, float.length, cells.join(' | '));
+  const rows = await page.$$eval('#counted tbody tr', (trs) => trs.map((tr) => tr.dataset.variant));
+  assert.ok(!rows.includes('float') && rows.includes('float4'), `the counted table waits for float: ${rows}`);
+  assert.deepEqual(page.errors, []);
 });

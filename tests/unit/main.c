@@ -109,7 +109,7 @@ const char *check_store_pg;
 	X(nvrtc_refuses_what_does_not_compile)                                          \
 	X(cuda_absent_is_said_not_failed)                                               \
 	X(waiting_launches_keep_the_buffers_they_read)                                 \
-	X(held_points_are_written_when_their_counters_are)                             \
+	X(counters_are_written_into_their_results_later)                     \
 	X(device_languages_say_why)                                                     \
 	X(counters_evaluate_from_an_h100_image)                                         \
 	X(id_map_maps_each_id_once)

@@ -15,6 +15,7 @@ export function countedLine(r) {
   const c = r.counted;
   if (!c) return null;
   if (c.error) return el('span', { class: 'sub muted counted', title: c.error }, `counters unavailable: ${c.error}`);
+  if (c.pending) return el('span', { class: 'sub muted counted' }, 'counters coming: profiled in the runner\'s idle time');
   const parts = [];
   if (known(c.load_sectors_per_request)) parts.push(`${fmtCountOf(c.load_sectors_per_request, 'sector')}/load`);
   if (known(c.store_sectors_per_request)) parts.push(`${fmtCountOf(c.store_sectors_per_request, 'sector')}/store`);
@@ -30,7 +31,7 @@ export function countedLine(r) {
 export function countedTable(run, experiment) {
   const rows = [];
   for (const v of runVariants(run, experiment)) {
-    const rs = run.results.filter((r) => r.variant === v.id && r.counted);
+    const rs = run.results.filter((r) => r.variant === v.id && r.counted && !r.counted.pending);
     if (!rs.length) continue;
     const r = rs.find((x) => x.counted.model_differs && x.counted.model_differs.length) || rs[rs.length - 1];
     const c = r.counted;

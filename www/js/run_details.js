@@ -5,11 +5,14 @@
 import { el, fmtBytes, fmtLocalTime, fmtNumber } from './format.js';
 import { metricOf } from './results.js';
 
-// What the page says of the traces that follow a done run (run.explain).
+// What the page says of the traces, or the hardware counters, that follow
+// a done run (run.explain, run.counters_pending).
 const EXPLAIN_SAID = {
   pending: 'The measurements are final; the kernels are being traced, and the model\'s traced figures fill in when they arrive.',
+  counting: 'The measurements are final; the hardware counters are read in the runner\'s idle time and fill in when they arrive.',
   failed: 'The kernels could not be traced: the figures that need a trace are missing.',
 };
+const explainSaid = (run) => EXPLAIN_SAID[run.explain === 'pending' && run.counters_pending ? 'counting' : run.explain] || '';
 
 // Where the run's time went, as the runner counted it.
 function budgetText(b) {
@@ -65,7 +68,7 @@ function factsOf(run) {
     ['Attempts', run.attempts > 1 || run.requeues ? `${run.attempts} (requeued ${run.requeues}×)` : null],
     ['Clocks', clocksText(run.clocks)],
     ['Time', budgetText(run.budget)],
-    ['Traced', run.explain === 'done' && run.explain_ms !== null && run.explain_ms !== undefined
+    [req.language === 'cuda' ? 'Counted' : 'Traced', run.explain === 'done' && run.explain_ms !== null && run.explain_ms !== undefined
       ? `after the run, in ${fmtNumber(run.explain_ms / 1000, 3)} s of the runner's idle time${run.explained_at ? ` (done ${fmtLocalTime(run.explained_at)})` : ''}` : null],
     ['Kernel source', run.source_hash ? `hash ${run.source_hash}, runner ${run.runner_version}` : null],
     ['Compared with', run.previous ? `run #${run.previous.run}, the previous one of this experiment on this device in the same cache mode: each point says whether it moved beyond the noise` : null],
@@ -97,7 +100,7 @@ export function renderHead(run, experiment) {
   progress.max = run.progress.total || 1;
   progress.value = run.progress.done;
   document.getElementById('progress-text').textContent = `${run.progress.done} of ${run.progress.total} measurements`;
-  document.getElementById('explain').textContent = EXPLAIN_SAID[run.explain] || '';
+  document.getElementById('explain').textContent = explainSaid(run);
   const error = document.getElementById('error');
   error.hidden = !run.error;
   error.textContent = run.error || '';
