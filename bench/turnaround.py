@@ -5,7 +5,8 @@ run, queued to done, its wall (started to finished) beside its budget, the
 kernels, the hardware counters counted inside it, and when what explains it
 (traces, or a CUDA run's counters taken after it) arrived; then the plan's
 wall (first start to last finish), the sum of the budgets, kernel, counter
-and trace time, and the GPU busy share (kernel time over the plan's wall).
+and trace time, and the GPU busy share (kernel time over the plan's wall); last,
+each run's budget by phase.
 Issue 35's figures."""
 import glob
 import json
@@ -63,6 +64,14 @@ def report(out):
             if k.endswith('_ms') and k not in ('total_ms', 'kernel_ms'):
                 split[k] = split.get(k, 0) + v
     print('budget split: ' + ', '.join(f'{k[:-3]} {v / 1000:.2f} s' for k, v in sorted(split.items(), key=lambda kv: -kv[1])))
+    # Per run, where its budget went: the phase to win back is run-specific.
+    phases = sorted(split, key=lambda k: -split[k])
+    print('\n| run | ' + ' | '.join(k[:-3] for k in phases) + ' | kernels |')
+    print('| --- |' + ' --- |' * (len(phases) + 1))
+    for r in runs:
+        b = r.get('budget') or {}
+        print(f"| {r['id']} {r['experiment']} | " + ' | '.join(f"{(b.get(k) or 0) / 1000:.3f}" for k in phases)
+              + f" | {(b.get('kernel_ms') or 0) / 1000:.3f} |")
 
 
 if __name__ == '__main__':

@@ -378,8 +378,8 @@ int wl_cl_device_staging(struct wl_cl_device *dev, unsigned slot, size_t bytes, 
 	}
 	if (wl_cl_device_open(dev, err) < 0)
 		return -1;
+	size = wl_staging_size(bytes, st->size);
 	staging_release(dev, st);
-	size = wl_staging_size(bytes);
 	if (size > dev->max_alloc)
 		size = bytes;
 	st->mem = clCreateBuffer(dev->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, size, NULL, &rc);

@@ -9,11 +9,13 @@
 #include "compiler_account.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "log.h"
+#include "time_budget.h"
 
 struct cached_program {
 	const struct wl_cl_device *dev;
@@ -153,14 +155,14 @@ static char *build_options(const struct wl_cl_device *dev, const char *options)
 /* The program from the binary kept on disk, built (linked) for dev, with
  * the log of the build that made it in *log; NULL when there is none or it
  * does not load. */
-static cl_program from_disk(struct wl_program_cache *cache, struct wl_cl_device *dev,
-			    const struct wl_source *src, const char *key, const char *options, char **log)
+static cl_program from_disk(const char *dir, const struct wl_cl_device *dev, const struct wl_source *src,
+			    const char *key, const char *options, char **log)
 {
 	struct wl_program_file file;
 	cl_int rc, status;
 	cl_program program;
 
-	if (!src->keep_binary || wl_program_disk_load(cache->dir, key, src->text, src->len, &file) < 0)
+	if (!src->keep_binary || wl_program_disk_load(dir, key, src->text, src->len, &file) < 0)
 		return NULL;
 	program = clCreateProgramWithBinary(dev->context, 1, &dev->device, &file.binary_len,
 					    (const unsigned char **)&file.binary, &status, &rc);
@@ -246,11 +248,14 @@ int wl_program_account(const struct wl_program_cache *cache, const struct wl_cl_
 	return 0;
 }
 
-/* The program built from src with options for dev, from disk or source, and
- * the log of that build in *log (the caller frees it); NULL with err set
- * when it does not build. */
-static cl_program build(struct wl_program_cache *cache, struct wl_cl_device *dev, const struct wl_source *src,
-			const char *options, const char *key, int *loaded, char **log, struct wl_error *err)
+/* The program built from src with options for dev, from disk (dir, or NULL)
+ * or source, and the log of that build in *log (the caller frees it); NULL
+ * with err set when it does not build, its log kept in failures (or not,
+ * when NULL). Nothing else of a cache, and of dev only its context, device
+ * and compiler, is touched: programs are built ahead on a thread of their own. */
+static cl_program build(const char *dir, struct wl_program_cache *failures, const struct wl_cl_device *dev,
+			const struct wl_source *src, const char *options, const char *key, int *loaded, char **log,
+			struct wl_error *err)
 {
 	char *full = build_options(dev, options);
 	const char *text = src->text;
@@ -262,14 +267,18 @@ static cl_program build(struct wl_program_cache *cache, struct wl_cl_device *dev
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		return NULL;
 	}
-	program = cache->dir ? from_disk(cache, dev, src, key, full, log) : NULL;
+	program = dir ? from_disk(dir, dev, src, key, full, log) : NULL;
 	*loaded = program != NULL;
 	if (!program) {
 		program = clCreateProgramWithSource(dev->context, 1, &text, &src->len, &rc);
 		if (!program) {
 			wl_error_set(err, WL_ERR_INTERNAL, "clCreateProgramWithSource: %s", wl_cl_error_name(rc));
 		} else if ((rc = clBuildProgram(program, 1, &dev->device, full, NULL, NULL)) != CL_SUCCESS) {
-			build_failure(cache, program, dev, rc, options, err);
+			if (failures)
+				build_failure(failures, program, dev, rc, options, err);
+			else
+				wl_error_set(err, WL_ERR_BUILD, "kernel build failed on %s (%s, options '%s')", dev->id,
+					     wl_cl_error_name(rc), options);
 			clReleaseProgram(program);
 			program = NULL;
 		} else if (!(*log = build_log_of(program, dev))) {
@@ -280,6 +289,37 @@ static cl_program build(struct wl_program_cache *cache, struct wl_cl_device *dev
 	}
 	free(full);
 	return program;
+}
+
+/* Add program (src with options for dev, the log of its build, loaded from
+ * disk or not) to the cache, which owns it from then on, even on failure
+ * (out of memory: released). */
+static struct cached_program *cache_add(struct wl_program_cache *cache, const struct wl_cl_device *dev,
+					const struct wl_source *src, const char *options, const char *key,
+					cl_program program, const char *log, int loaded, const char *how,
+					struct wl_error *err)
+{
+	struct cached_program *c = calloc(1, sizeof(*c));
+
+	if (!c || !(c->options = strdup(options))) {
+		free(c);
+		clReleaseProgram(program);
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return NULL;
+	}
+	c->dev = dev;
+	memcpy(c->hash, src->hash, sizeof(c->hash));
+	c->program = program;
+	keep_account(cache, c, dev, src, key, log, !loaded);
+	c->next = cache->head;
+	cache->head = c;
+	if (loaded)
+		cache->loaded++;
+	else
+		cache->built++;
+	wl_log_info("%s program %s for %s (options '%s')%s", loaded ? "loaded" : "built", src->hash,
+		    dev->id, options, how);
+	return c;
 }
 
 int wl_program_get(struct wl_program_cache *cache, struct wl_cl_device *dev,
@@ -298,30 +338,126 @@ int wl_program_get(struct wl_program_cache *cache, struct wl_cl_device *dev,
 	if (wl_cl_device_open(dev, err) < 0)
 		return -1;
 	disk_key(dev, src, options, key, sizeof(key));
-	program = build(cache, dev, src, options, key, &loaded, &log, err);
+	program = build(cache->dir, cache, dev, src, options, key, &loaded, &log, err);
 	if (!program)
 		return -1;
-	c = calloc(1, sizeof(*c));
-	if (!c || !(c->options = strdup(options))) {
-		free(c);
-		free(log);
-		clReleaseProgram(program);
-		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
-		return -1;
-	}
-	c->dev = dev;
-	memcpy(c->hash, src->hash, sizeof(c->hash));
-	c->program = program;
-	keep_account(cache, c, dev, src, key, log, !loaded);
+	c = cache_add(cache, dev, src, options, key, program, log, loaded, "", err);
 	free(log);
-	c->next = cache->head;
-	cache->head = c;
-	if (loaded)
-		cache->loaded++;
-	else
-		cache->built++;
-	wl_log_info("%s program %s for %s (options '%s')", loaded ? "loaded" : "built", src->hash,
-		    dev->id, options);
+	if (!c)
+		return -1;
 	*out = program;
 	return 0;
+}
+
+/* One program of a batch built ahead: what to build, then what came of it. */
+struct ahead_item {
+	const struct wl_source *src;
+	char *options;
+	char key[1024];
+	cl_program program;
+	char *log;
+	int loaded;
+};
+
+struct wl_program_ahead {
+	const struct wl_cl_device *dev;
+	const char *dir;
+	struct ahead_item *items;
+	size_t count;
+	pthread_t thread;
+	double ms;		/* the thread's time, building */
+};
+
+static void *ahead_main(void *arg)
+{
+	struct wl_program_ahead *a = arg;
+	double started = wl_now_ms();
+
+	for (size_t i = 0; i < a->count; i++) {
+		struct ahead_item *it = &a->items[i];
+		struct wl_error err;
+
+		/* A program that does not build is built again by the run that
+		 * needs it, which says why. */
+		it->program = build(a->dir, NULL, a->dev, it->src, it->options, it->key, &it->loaded, &it->log, &err);
+	}
+	a->ms = wl_now_ms() - started;
+	return NULL;
+}
+
+static void ahead_free(struct wl_program_ahead *a)
+{
+	for (size_t i = 0; i < a->count; i++) {
+		if (a->items[i].program)
+			clReleaseProgram(a->items[i].program);
+		free(a->items[i].options);
+		free(a->items[i].log);
+	}
+	free(a->items);
+	free(a);
+}
+
+struct wl_program_ahead *wl_program_ahead_start(const struct wl_program_cache *cache, struct wl_cl_device *dev,
+						const struct wl_source *const *srcs, const char *const *options,
+						size_t n, struct wl_error *err)
+{
+	struct wl_program_ahead *a = calloc(1, sizeof(*a));
+
+	if (!a || !(a->items = calloc(n ? n : 1, sizeof(*a->items)))) {
+		free(a);
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return NULL;
+	}
+	a->dev = dev;
+	a->dir = cache->dir;
+	for (size_t i = 0; i < n; i++) {
+		if (cached_find(cache, dev, srcs[i], options[i]))
+			continue;
+		a->items[a->count].src = srcs[i];
+		if (!(a->items[a->count].options = strdup(options[i]))) {
+			ahead_free(a);
+			wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+			return NULL;
+		}
+		/* The key reads dev->info, which this thread goes on changing. */
+		disk_key(dev, srcs[i], options[i], a->items[a->count].key, sizeof(a->items[a->count].key));
+		a->count++;
+	}
+	if (wl_cl_device_open(dev, err) < 0) {
+		ahead_free(a);
+		return NULL;
+	}
+	if (pthread_create(&a->thread, NULL, ahead_main, a) != 0) {
+		ahead_free(a);
+		wl_error_set(err, WL_ERR_INTERNAL, "no thread to build programs ahead");
+		return NULL;
+	}
+	return a;
+}
+
+size_t wl_program_ahead_join(struct wl_program_cache *cache, struct wl_program_ahead *ahead, double *ms)
+{
+	size_t added = 0;
+
+	*ms = 0;
+	if (!ahead)
+		return 0;
+	pthread_join(ahead->thread, NULL);
+	*ms = ahead->ms;
+	for (size_t i = 0; i < ahead->count; i++) {
+		struct ahead_item *it = &ahead->items[i];
+		struct wl_error err;
+
+		/* The same program may come twice (two sources of one text). */
+		if (!it->program || cached_find(cache, ahead->dev, it->src, it->options))
+			continue;
+		if (cache_add(cache, ahead->dev, it->src, it->options, it->key, it->program, it->log, it->loaded,
+			      " ahead", &err))
+			added++;
+		else
+			wl_log_warn("program %s not kept: %s", it->src->hash, err.msg);
+		it->program = NULL;	/* the cache's, or released */
+	}
+	ahead_free(ahead);
+	return added;
 }

@@ -26,6 +26,24 @@ int wl_program_get(struct wl_program_cache *cache, struct wl_cl_device *dev,
 		   const struct wl_source *src, const char *options, cl_program *out,
 		   struct wl_error *err);
 
+/* Programs built ahead, on a thread of their own, while the worker does
+ * something else (it describes its device): srcs[i] with options[i] for dev,
+ * each from disk or source as wl_program_get would, but kept aside until the
+ * join adds them to the cache. The thread touches nothing of the cache, and
+ * of dev only its context, device and compiler: dev->info may change
+ * meanwhile; the sources must outlive the join. Programs the cache has are
+ * skipped. Returns NULL with err set (out of memory, no thread, the device
+ * does not open), building nothing: runs then build as they go. */
+struct wl_program_ahead;
+struct wl_program_ahead *wl_program_ahead_start(const struct wl_program_cache *cache, struct wl_cl_device *dev,
+						const struct wl_source *const *srcs, const char *const *options,
+						size_t n, struct wl_error *err);
+
+/* Wait for ahead (NULL: nothing) and add what built to cache; a program that
+ * did not build is left for the run that needs it, which says why. Returns
+ * how many were added, the thread's time in *ms; frees ahead. */
+size_t wl_program_ahead_join(struct wl_program_cache *cache, struct wl_program_ahead *ahead, double *ms);
+
 /* What is kept of a build for the run page: the log up to this many bytes
  * (the rest is said, not kept), the PTX up to this many. */
 #define WL_ACCOUNT_LOG_MAX (256 * 1024)

@@ -182,11 +182,11 @@ int wl_cuda_staging(struct wl_cuda_device *cd, unsigned slot, size_t bytes, void
 		return 0;
 	}
 	cu.ctx_set(cd->context);
+	size = wl_staging_size(bytes, cd->staging[slot].size);
 	if (cd->staging[slot].ptr)
 		cu.host_free(cd->staging[slot].ptr);
 	cd->staging[slot].ptr = NULL;
 	cd->staging[slot].size = 0;
-	size = wl_staging_size(bytes);
 	if (wl_cu_failed(cu.host_alloc(&cd->staging[slot].ptr, size), "cuMemAllocHost", err) < 0) {
 		cd->staging[slot].ptr = NULL;
 		return -1;
@@ -240,57 +240,170 @@ static int nvrtc_options(const char *options, char *buf, size_t len, const char 
 	return n;
 }
 
-/* The module of src with options, built now if it is not yet. */
-static int module_for(struct wl_cuda_device *cd, const struct wl_source *src, const char *options,
-		      struct module **out, struct wl_error *err)
+/* What NVRTC makes of src with options for arch: the device's code (*bin,
+ * *len) with ptxas's report (*log), and the PTX for the account (*ptx, NULL
+ * when it gives none). -1 with err and nothing to free. */
+static int compile(const struct wl_nvrtc *nv, int arch, const struct wl_source *src, const char *options,
+		   char **bin, size_t *len, char **log, char **ptx, struct wl_error *err)
 {
 	const char *words[32];
-	char buf[1024], *bin = NULL, *log = NULL;
-	size_t len;
-	struct module *m;
+	char buf[1024], *ptx_log = NULL;
+	size_t ptx_len;
+	struct wl_error ignored;
 	int n;
 
-	for (m = cd->modules; m; m = m->next)
-		if (strcmp(m->hash, src->hash) == 0 && strcmp(m->options, options ? options : "") == 0) {
-			*out = m;
-			return 0;
-		}
+	*bin = *log = *ptx = NULL;
 	if ((n = nvrtc_options(options, buf, sizeof(buf), words, 31, err)) < 0)
 		return -1;
 	/* Line info changes no instruction: the account maps PTX to source. */
 	words[n++] = "--generate-line-info";
-	if (wl_nvrtc_compile(cd->nv, src->text, "kernel.cu", cd->arch, 1, words, n, &bin, &len, &log, err) < 0)
+	if (wl_nvrtc_compile(nv, src->text, "kernel.cu", arch, 1, words, n, bin, len, log, err) < 0)
 		return -1;
-	m = calloc(1, sizeof(*m));
-	if (!m || !(m->options = strdup(options ? options : ""))) {
-		free(m);
-		free(bin);
-		free(log);
+	/* The PTX too, for the account; a source that made a cubin makes it. */
+	if (wl_nvrtc_compile(nv, src->text, "kernel.cu", arch, 0, words, n, ptx, &ptx_len, &ptx_log, &ignored) < 0)
+		*ptx = NULL;
+	free(ptx_log);
+	return 0;
+}
+
+/* A module compiled before the device's context existed (wl_cuda_compile). */
+struct wl_cuda_compiled {
+	char hash[17];
+	char *options, *bin, *log, *ptx;
+	size_t len;
+	struct wl_cuda_compiled *next;
+};
+
+/* The worker's modules compiled ahead, taken by the runs that ask for them. */
+static struct wl_cuda_compiled *ahead;
+
+static void compiled_free(struct wl_cuda_compiled *c)
+{
+	free(c->options);
+	free(c->bin);
+	free(c->log);
+	free(c->ptx);
+	free(c);
+}
+
+int wl_cuda_compile(const struct wl_nvrtc *nv, int arch, const struct wl_source *src, const char *options,
+		    struct wl_cuda_compiled **list, struct wl_error *err)
+{
+	struct wl_cuda_compiled *c = calloc(1, sizeof(*c));
+
+	if (!c || !(c->options = strdup(options))) {
+		free(c);
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		return -1;
 	}
-	m->log = log;
-	/* The PTX too, for the account; a source that made a cubin makes it. */
-	{
-		char *ptx = NULL, *ptx_log = NULL;
-		size_t ptx_len;
-		struct wl_error ignored;
+	if (compile(nv, arch, src, options, &c->bin, &c->len, &c->log, &c->ptx, err) < 0) {
+		compiled_free(c);
+		return -1;
+	}
+	memcpy(c->hash, src->hash, sizeof(c->hash));
+	c->next = *list;
+	*list = c;
+	return 0;
+}
 
-		if (wl_nvrtc_compile(cd->nv, src->text, "kernel.cu", cd->arch, 0, words, n, &ptx, &ptx_len, &ptx_log,
-				     &ignored) == 0)
-			m->ptx = ptx;
-		free(ptx_log);
+void wl_cuda_compiled_adopt(struct wl_cuda_compiled *list)
+{
+	while (list) {
+		struct wl_cuda_compiled *next = list->next;
+
+		list->next = ahead;
+		ahead = list;
+		list = next;
+	}
+}
+
+void wl_cuda_compiled_release(void)
+{
+	wl_cuda_compiled_free(ahead);
+	ahead = NULL;
+}
+
+const struct wl_cuda_compiled *wl_cuda_compiled_next(const struct wl_cuda_compiled *c)
+{
+	return c->next;
+}
+
+void wl_cuda_compiled_free(struct wl_cuda_compiled *list)
+{
+	while (list) {
+		struct wl_cuda_compiled *next = list->next;
+
+		compiled_free(list);
+		list = next;
+	}
+}
+
+/* The compiled-ahead module of src with options, out of the list (the
+ * caller frees it), or NULL. */
+static struct wl_cuda_compiled *take_compiled(const struct wl_source *src, const char *options)
+{
+	for (struct wl_cuda_compiled **link = &ahead; *link; link = &(*link)->next) {
+		struct wl_cuda_compiled *c = *link;
+
+		if (strcmp(c->hash, src->hash) == 0 && strcmp(c->options, options) == 0) {
+			*link = c->next;
+			return c;
+		}
+	}
+	return NULL;
+}
+
+int wl_cuda_arch(int ordinal)
+{
+	CUdevice device;
+	int major = 0, minor = 0;
+
+	if (wl_cu_load(NULL) < 0 || cu.device_get(&device, ordinal) != 0 ||
+	    cu.attribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device) != 0 ||
+	    cu.attribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device) != 0)
+		return -1;
+	return major * 10 + minor;
+}
+
+/* The module of src with options: loaded already, compiled ahead, or built
+ * now. */
+static int module_for(struct wl_cuda_device *cd, const struct wl_source *src, const char *options,
+		      struct module **out, struct wl_error *err)
+{
+	struct wl_cuda_compiled *made;
+	struct module *m;
+	int loaded;
+
+	options = options ? options : "";
+	for (m = cd->modules; m; m = m->next)
+		if (strcmp(m->hash, src->hash) == 0 && strcmp(m->options, options) == 0) {
+			*out = m;
+			return 0;
+		}
+	made = take_compiled(src, options);
+	if (!made && wl_cuda_compile(cd->nv, cd->arch, src, options, &made, err) < 0)
+		return -1;
+	m = calloc(1, sizeof(*m));
+	if (!m) {
+		compiled_free(made);
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return -1;
 	}
 	cu.ctx_set(cd->context);
-	if (wl_cu_failed(cu.module_load(&m->module, bin), "cuModuleLoadData", err) < 0) {
+	loaded = wl_cu_failed(cu.module_load(&m->module, made->bin), "cuModuleLoadData", err);
+	/* The module's account is the compiler's words; the code is loaded. */
+	m->options = made->options;
+	m->log = made->log;
+	m->ptx = made->ptx;
+	made->options = made->log = made->ptx = NULL;
+	compiled_free(made);
+	if (loaded < 0) {
 		free(m->options);
 		free(m->log);
 		free(m->ptx);
 		free(m);
-		free(bin);
 		return -1;
 	}
-	free(bin);
 	memcpy(m->hash, src->hash, sizeof(m->hash));
 	m->next = cd->modules;
 	cd->modules = m;

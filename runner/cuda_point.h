@@ -27,6 +27,24 @@ struct wl_cuda_call;
 struct wl_cuda_device *wl_cuda_device_open(int ordinal, const struct wl_nvrtc *nv, struct wl_error *err);
 void wl_cuda_device_close(struct wl_cuda_device *cd);
 
+/* Modules compiled ahead, before the device's context exists (NVRTC needs
+ * none): src with options for compute capability arch (wl_cuda_arch of the
+ * device's ordinal, -1 unknown) put on *list, from any thread. -1 with err
+ * (a source that does not compile) adds nothing. */
+struct wl_cuda_compiled;
+int wl_cuda_compile(const struct wl_nvrtc *nv, int arch, const struct wl_source *src, const char *options,
+		    struct wl_cuda_compiled **list, struct wl_error *err);
+int wl_cuda_arch(int ordinal);
+
+/* The worker takes list (from the thread that compiled it, joined): a run
+ * that asks for one of its modules loads it rather than compiling. */
+void wl_cuda_compiled_adopt(struct wl_cuda_compiled *list);
+/* Free what the worker took and no run asked for (at its end). */
+void wl_cuda_compiled_release(void);
+void wl_cuda_compiled_free(struct wl_cuda_compiled *list);
+/* The one after c on its list, or NULL. */
+const struct wl_cuda_compiled *wl_cuda_compiled_next(const struct wl_cuda_compiled *c);
+
 /* After a kernel broke the context (an illegal address is sticky): its
  * state reset and a fresh context, stream and module list made, the same
  * cd kept. -1 with err where the device cannot be used again. */

@@ -15,12 +15,14 @@ struct wl_buf {
 	size_t bytes;
 };
 
-/* The size a staging area (pinned host memory outputs are read into) grows
- * to when it must hold bytes: by whole MiB and at least by half, so that a
- * sweep of rising sizes pins new memory a few times, not at every point. */
-static inline size_t wl_staging_size(size_t bytes)
+/* The size a staging area (pinned host memory outputs are read into) of
+ * size had grows to when it must hold bytes: by whole MiB, and at least by
+ * half of what it had, so that a sweep of rising sizes pins new memory a few
+ * times, not at every point. Pinning is the cost (some 1-3 GB/s on an H100's
+ * host), so a first area, or a jump, is pinned at the size asked for. */
+static inline size_t wl_staging_size(size_t bytes, size_t had)
 {
-	size_t size = bytes + bytes / 2;
+	size_t size = had + had / 2 > bytes ? had + had / 2 : bytes;
 
 	return (size + ((size_t)1 << 20) - 1) & ~(((size_t)1 << 20) - 1);
 }

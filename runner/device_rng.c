@@ -53,31 +53,40 @@ static const char CUDA_PRELUDE[] =
 
 /* The CUDA side's fill: the same kernels through CUDA_PRELUDE, into a new
  * buffer *out. */
-static int cuda_random(const struct wl_point *pt, uint64_t base, size_t n, int small_int_max, struct wl_buf *out,
-		       struct wl_error *err)
+const struct wl_source *wl_device_rng_cuda_source(struct wl_error *err)
 {
 	static struct wl_source source;
-	struct wl_cuda_call *call = NULL;
-	size_t groups = (n < FILL_ITEMS ? n + 255 : FILL_ITEMS) / 256;
-	int rc = -1;
+	int rc;
 
 	if (!source.text) {
 		char *text = malloc(sizeof(CUDA_PRELUDE) + sizeof(RNG_SOURCE));
 
 		if (!text) {
 			wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
-			return -1;
+			return NULL;
 		}
 		memcpy(text, CUDA_PRELUDE, sizeof(CUDA_PRELUDE) - 1);
 		memcpy(text + sizeof(CUDA_PRELUDE) - 1, RNG_SOURCE, sizeof(RNG_SOURCE));
 		rc = wl_source_from_text(text, &source, err);
 		free(text);
 		if (rc < 0)
-			return -1;
-		rc = -1;
+			return NULL;
 	}
+	return &source;
+}
+
+static int cuda_random(const struct wl_point *pt, uint64_t base, size_t n, int small_int_max, struct wl_buf *out,
+		       struct wl_error *err)
+{
+	const struct wl_source *source = wl_device_rng_cuda_source(err);
+	struct wl_cuda_call *call = NULL;
+	size_t groups = (n < FILL_ITEMS ? n + 255 : FILL_ITEMS) / 256;
+	int rc = -1;
+
+	if (!source)
+		return -1;
 	if (wl_point_buffer(pt, CL_MEM_READ_WRITE, n * sizeof(float), NULL, out, err) < 0 ||
-	    wl_cuda_call_new(pt->dev->cuda, &source, "", small_int_max > 0 ? "wl_fill_small_int" : "wl_fill_float", &call,
+	    wl_cuda_call_new(pt->dev->cuda, source, "", small_int_max > 0 ? "wl_fill_small_int" : "wl_fill_float", &call,
 			     err) < 0 ||
 	    wl_cuda_call_buffer(call, out, err) < 0 || wl_cuda_call_u64(call, base, err) < 0 ||
 	    wl_cuda_call_u64(call, n, err) < 0 ||
@@ -92,10 +101,22 @@ out:
 	return rc;
 }
 
+const struct wl_source *wl_device_rng_source(struct wl_error *err)
+{
+	static struct wl_source source;
+
+	if (!source.text) {
+		if (wl_source_from_text(RNG_SOURCE, &source, err) < 0)
+			return NULL;
+		source.keep_binary = 1;
+	}
+	return &source;
+}
+
 int wl_point_random(const struct wl_point *pt, struct wl_rng *r, size_t n, int small_int_max,
 		    float *host, cl_mem_flags flags, struct wl_buf *out, struct wl_error *err)
 {
-	static struct wl_source source;
+	const struct wl_source *source = wl_device_rng_source(err);
 	struct wl_point own = *pt;
 	struct wl_launch l = { .dims = 1, .local = { 256 } };	/* for its sizes */
 	cl_ulong base = r->state, count = n;
@@ -103,11 +124,8 @@ int wl_point_random(const struct wl_point *pt, struct wl_rng *r, size_t n, int s
 	cl_int code;
 	int rc = -1;
 
-	if (!source.text) {
-		if (wl_source_from_text(RNG_SOURCE, &source, err) < 0)
-			return -1;
-		source.keep_binary = 1;
-	}
+	if (!source)
+		return -1;
 	if (!host)
 		wl_rng_skip(r, n);
 	else if (small_int_max > 0)
@@ -117,7 +135,7 @@ int wl_point_random(const struct wl_point *pt, struct wl_rng *r, size_t n, int s
 	memset(out, 0, sizeof(*out));
 	if (pt->cuda)
 		return cuda_random(pt, base, n, small_int_max, out, err);
-	own.source = &source;
+	own.source = source;
 	own.like_kernel = NULL;
 	own.budget = NULL;	/* it runs in a setup, whose time is the inputs' */
 	/* A kernel fills it, so it cannot be read-only (Oclgrind's check found

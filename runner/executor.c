@@ -445,6 +445,7 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 			.values = plan.pts.values + i * plan.pts.nparams,
 			.seed = wl_rng_derive(plan.seed, i),
 			.warmup = ex->warmup,
+			.warm = &plan.warm,
 			.repeat = plan.repeat,
 			.programs = ex->programs,
 			.source = &plan.source,

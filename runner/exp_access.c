@@ -67,6 +67,12 @@ fail:
 	return -1;
 }
 
+static void access_options(const struct wl_point *pt, char *out, size_t len)
+{
+	(void)pt;
+	snprintf(out, len, "-D LOCAL_SIZE=%d", ACCESS_LOCAL);
+}
+
 static int access_measure(const struct wl_point *pt, void *state, const struct wl_variant_def *v,
 			  struct wl_measurement *res, struct wl_error *err)
 {
@@ -76,7 +82,7 @@ static int access_measure(const struct wl_point *pt, void *state, const struct w
 	char options[64];
 	int rc = -1;
 
-	snprintf(options, sizeof(options), "-D LOCAL_SIZE=%d", ACCESS_LOCAL);
+	access_options(pt, options, sizeof(options));
 	if (wl_point_prepare(pt, v, options, buffers, 2, &l, err) < 0)
 		return -1;
 	rc = wl_point_run(pt, &l, &s->out, s->n * sizeof(float), (const void **)&s->output, res, err);
@@ -95,6 +101,7 @@ const struct wl_experiment_ops wl_exp_strided = {
 	.setup = access_setup,
 	.measure = access_measure,
 	.teardown = access_teardown,
+	.options = access_options,
 };
 
 const struct wl_experiment_ops wl_exp_offset = {
@@ -103,4 +110,5 @@ const struct wl_experiment_ops wl_exp_offset = {
 	.setup = access_setup,
 	.measure = access_measure,
 	.teardown = access_teardown,
+	.options = access_options,
 };

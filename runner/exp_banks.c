@@ -85,6 +85,12 @@ void wl_banks_reference(const char *pattern, size_t c, size_t local, size_t iter
 	}
 }
 
+/* The work-group size is a compile-time constant of the kernels. */
+static void banks_options(const struct wl_point *pt, char *out, size_t len)
+{
+	snprintf(out, len, "-D LOCAL_SIZE=%zu", (size_t)wl_point_value(pt, "local"));
+}
+
 static int banks_measure(const struct wl_point *pt, void *state, const struct wl_variant_def *v,
 			 struct wl_measurement *res, struct wl_error *err)
 {
@@ -95,7 +101,7 @@ static int banks_measure(const struct wl_point *pt, void *state, const struct wl
 	char options[64];
 	int rc = -1;
 
-	snprintf(options, sizeof(options), "-D LOCAL_SIZE=%zu", s->local);
+	banks_options(pt, options, sizeof(options));
 	if (wl_point_prepare(pt, v, options, buffers, 1, &l, err) < 0)
 		return -1;
 	rc = wl_point_run(pt, &l, &s->out, items * sizeof(float), (const void **)&s->output, res, err);
@@ -130,4 +136,5 @@ const struct wl_experiment_ops wl_exp_banks = {
 	.setup = banks_setup,
 	.measure = banks_measure,
 	.teardown = banks_teardown,
+	.options = banks_options,
 };

@@ -57,6 +57,12 @@ fail:
 
 static const char *const copy_buffers[] = { "in", "out", NULL };
 
+/* The work-group size is a compile-time constant of the kernels. */
+static void copy_options(const struct wl_point *pt, char *out, size_t len)
+{
+	snprintf(out, len, "-D LOCAL_SIZE=%zu", (size_t)wl_point_value(pt, "local"));
+}
+
 static int copy_measure(const struct wl_point *pt, void *state, const struct wl_variant_def *v,
 			struct wl_measurement *res, struct wl_error *err)
 {
@@ -67,7 +73,7 @@ static int copy_measure(const struct wl_point *pt, void *state, const struct wl_
 	char options[64];
 	int rc = -1;
 
-	snprintf(options, sizeof(options), "-D LOCAL_SIZE=%zu", s->local);
+	copy_options(pt, options, sizeof(options));
 	if (wl_point_prepare(pt, v, options, buffers, 2, &l, err) < 0)
 		return -1;
 	rc = wl_point_run(pt, &l, &s->out, bytes, (const void **)&s->output, res, err);
@@ -84,4 +90,5 @@ const struct wl_experiment_ops wl_exp_copy = {
 	.setup = copy_setup,
 	.measure = copy_measure,
 	.teardown = copy_teardown,
+	.options = copy_options,
 };

@@ -82,6 +82,12 @@ fail:
 	return -1;
 }
 
+/* The work-group size is a compile-time constant of the kernels. */
+static void dot_options(const struct wl_point *pt, char *out, size_t len)
+{
+	snprintf(out, len, "-D LOCAL_SIZE=%zu", (size_t)wl_point_value(pt, "local"));
+}
+
 static int dot_measure(const struct wl_point *pt, void *state, const struct wl_variant_def *v,
 		       struct wl_measurement *res, struct wl_error *err)
 {
@@ -94,7 +100,7 @@ static int dot_measure(const struct wl_point *pt, void *state, const struct wl_v
 	char options[64];
 	int rc = -1;
 
-	snprintf(options, sizeof(options), "-D LOCAL_SIZE=%zu", s->local);
+	dot_options(pt, options, sizeof(options));
 	if (wl_point_prepare(pt, v, options, buffers, 5, &l, err) < 0)
 		return -1;
 	/* All items slots are poisoned and read back; a variant that writes one
@@ -117,4 +123,5 @@ const struct wl_experiment_ops wl_exp_dot = {
 	.setup = dot_setup,
 	.measure = dot_measure,
 	.teardown = dot_teardown,
+	.options = dot_options,
 };

@@ -121,6 +121,12 @@ fail:
 	return -1;
 }
 
+
+/* In double where the device has fp64. */
+static void myadd_options(const struct wl_point *pt, char *out, size_t len)
+{
+	snprintf(out, len, "%s", pt->dev->fp64 ? "-D WL_FP64" : "");
+}
 static int myadd_measure(const struct wl_point *pt, void *state, const struct wl_variant_def *v,
 			 struct wl_measurement *res, struct wl_error *err)
 {
@@ -130,11 +136,13 @@ static int myadd_measure(const struct wl_point *pt, void *state, const struct wl
 	const void *want = wl_launch_decl_output_is(&v->host, "columns") ? s->expected_cols :
 									     s->expected_rows;
 	struct wl_launch l = { 0 };
+	char options[32];
 	int rc = -1;
 
 	/* 1-D kernels take N work-items, 2-D ones N x N (host.global); the driver
 	 * chooses the work-group, as in the seed. */
-	if (wl_point_prepare(pt, v, s->fp64 ? "-D WL_FP64" : "", buffers, 3, &l, err) < 0)
+	myadd_options(pt, options, sizeof(options));
+	if (wl_point_prepare(pt, v, options, buffers, 3, &l, err) < 0)
 		return -1;
 	if (!s->fp64) {
 		snprintf(res->note, sizeof(res->note), "ran in float: %s has no fp64", pt->dev->id);
@@ -173,4 +181,5 @@ const struct wl_experiment_ops wl_exp_myadd = {
 	.setup = myadd_setup,
 	.measure = myadd_measure,
 	.teardown = myadd_teardown,
+	.options = myadd_options,
 };

@@ -72,6 +72,12 @@ fail:
 	return -1;
 }
 
+/* The work-group size is a compile-time constant of the kernels. */
+static void reduction_options(const struct wl_point *pt, char *out, size_t len)
+{
+	snprintf(out, len, "-D TILE_SIZE=%zu", (size_t)wl_point_value(pt, "local"));
+}
+
 static int reduction_measure(const struct wl_point *pt, void *state, const struct wl_variant_def *v,
 			     struct wl_measurement *res, struct wl_error *err)
 {
@@ -82,7 +88,7 @@ static int reduction_measure(const struct wl_point *pt, void *state, const struc
 	char options[64];
 	int rc = -1;
 
-	snprintf(options, sizeof(options), "-D TILE_SIZE=%zu", s->local);
+	reduction_options(pt, options, sizeof(options));
 	if (wl_point_prepare(pt, v, options, buffers, 2, &l, err) < 0)
 		return -1;
 	/* Each work-group writes one partial sum, into room for max_groups. */
@@ -113,4 +119,5 @@ const struct wl_experiment_ops wl_exp_reduction = {
 	.setup = reduction_setup,
 	.measure = reduction_measure,
 	.teardown = reduction_teardown,
+	.options = reduction_options,
 };

@@ -75,6 +75,13 @@ fail:
 	return -1;
 }
 
+/* Tile side and rows are compile-time constants of the kernels, as in seed 003. */
+static void transpose_options(const struct wl_point *pt, char *out, size_t len)
+{
+	snprintf(out, len, "-D TILE_DIM=%lld -D BLOCK_ROWS=%lld", wl_point_value(pt, "tile"),
+		 wl_point_value(pt, "rows"));
+}
+
 static int transpose_measure(const struct wl_point *pt, void *state,
 			     const struct wl_variant_def *v, struct wl_measurement *res,
 			     struct wl_error *err)
@@ -86,7 +93,7 @@ static int transpose_measure(const struct wl_point *pt, void *state,
 	char options[96];
 	int rc = -1;
 
-	snprintf(options, sizeof(options), "-D TILE_DIM=%zu -D BLOCK_ROWS=%zu", s->tile, s->rows);
+	transpose_options(pt, options, sizeof(options));
 	/* tile x rows work-items per group; the tiled kernels loop over the tile's
 	 * rows, the seed's naive kernel handles one element per work-item: the
 	 * catalog's host.global says which. */
@@ -118,4 +125,5 @@ const struct wl_experiment_ops wl_exp_transpose = {
 	.setup = transpose_setup,
 	.measure = transpose_measure,
 	.teardown = transpose_teardown,
+	.options = transpose_options,
 };

@@ -27,7 +27,15 @@ struct wl_experiment_ops {
 	int (*measure)(const struct wl_point *pt, void *state, const struct wl_variant_def *v,
 		       struct wl_measurement *res, struct wl_error *err);
 	void (*teardown)(void *state);
+	/* The options its source is built with at pt, into out (len bytes):
+	 * one rule for measure, which builds, and for the runner, which builds
+	 * the catalog's programs ahead (program_ahead.h). NULL: none. */
+	void (*options)(const struct wl_point *pt, char *out, size_t len);
 };
+
+/* ops' build options at pt ("" where it has none) into out. */
+void wl_experiment_options(const struct wl_experiment_ops *ops, const struct wl_point *pt, char *out,
+			   size_t len);
 
 /* The host implementation of experiment id, or NULL. */
 const struct wl_experiment_ops *wl_experiment_ops_find(const char *id);

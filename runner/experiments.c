@@ -115,3 +115,12 @@ int wl_experiments_check(const struct wl_catalog *cat, int allow_test, struct wl
 	}
 	return 0;
 }
+
+void wl_experiment_options(const struct wl_experiment_ops *ops, const struct wl_point *pt, char *out,
+			   size_t len)
+{
+	if (ops->options)
+		ops->options(pt, out, len);
+	else if (len > 0)
+		out[0] = '\0';
+}

@@ -6,7 +6,6 @@
 #include "counts_write.h"
 #include "cuda_counts.h"
 #include "log.h"
-#include "request.h"
 #include "run_traces.h"
 #include "time_budget.h"
 
@@ -127,32 +126,19 @@ int wl_explain_catalog(struct wl_executor *ex, const struct wl_claim_devices *de
 		return 0;
 	while (catalog_next < ex->cat->nexperiments) {
 		const struct wl_experiment *e = &ex->cat->experiments[catalog_next];
-		json_t *body = json_pack("{s:s, s:s}", "experiment", e->id, "device", devs->ids[0]), *req = NULL;
-		struct wl_claim claim = { 0 };
-		struct wl_run_plan plan = { 0 };
+		struct wl_run_plan plan;
 		struct wl_error why;
-		long long measurements;
 		int rc = 0;
 
-		if (run_waiting(&w)) {
-			json_decref(body);
+		if (run_waiting(&w))
 			return 1;
+		if (wl_run_plan_defaults(ex->cat, ex->devs, ex->kernels_dir, e, devs->ids[0], &plan, &why) == 0 &&
+		    !plan.cuda) {
+			if (ex->on_point)
+				ex->on_point(ex->hook_ctx, 0, wl_run_trace_seconds(&setup, &plan));
+			rc = wl_run_trace(&setup, ex->store, 0, &plan, err);
 		}
-		if (body && wl_request_validate(ex->cat, body, &req, &measurements, &why) == 0) {
-			claim.experiment = (char *)e->id;
-			claim.device_id = (char *)devs->ids[0];
-			claim.request_json = json_dumps(req, JSON_COMPACT);
-			if (claim.request_json && wl_run_plan_make(ex->cat, ex->devs, ex->kernels_dir, ex->unconfined,
-								   &claim, &plan, &why) == 0 && !plan.cuda) {
-				if (ex->on_point)
-					ex->on_point(ex->hook_ctx, 0, wl_run_trace_seconds(&setup, &plan));
-				rc = wl_run_trace(&setup, ex->store, 0, &plan, err);
-			}
-			wl_run_plan_free(&plan);
-			free(claim.request_json);
-		}
-		json_decref(body);
-		json_decref(req);
+		wl_run_plan_free(&plan);
 		if (rc < 0)
 			return -1;
 		if (rc == 1)

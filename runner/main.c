@@ -6,6 +6,7 @@
 
 #include "log.h"
 #include "options.h"
+#include "program_ahead.h"
 #include "runner.h"
 #include "trace.h"
 
@@ -38,6 +39,7 @@ int main(int argc, char **argv)
 		.device_slot = 0,
 		.trace_seconds = 20,
 		.trace_memory = 4L << 30,
+		.build_ahead = "gpu",
 	};
 	const struct wl_option options[] = {
 		{ "db", WL_OPT_STRING, &cfg.db, "STORE", "the store: a SQLite file (path or sqlite:PATH) or postgresql://... (default var/warplab.db)", 0, 0 },
@@ -58,6 +60,7 @@ int main(int argc, char **argv)
 		{ "trace", WL_OPT_STRING, &cfg.trace, "SPEC", "trace one variant's memory accesses at one point in the Oclgrind simulator and print its figures as JSON beside the declared ones: SPEC is a run request with one variant or custom kernel (and \"lanes\", default 32); nothing is queued or stored", 0, 0 },
 		{ "no-trace", WL_OPT_FLAG, &cfg.no_trace, NULL, "do not trace runs' memory accesses in the Oclgrind simulator after they are measured (default: traced where Oclgrind is installed)", 0, 0 },
 		{ "no-catalog-traces", WL_OPT_FLAG, &cfg.no_catalog_traces, NULL, "do not trace the catalog's built-in variants at their defaults while idle (default: once per worker where runs are traced, kept in the store for the lab)", 0, 0 },
+		{ "build-ahead", WL_OPT_STRING, &cfg.build_ahead, "WHEN", "build the catalog's programs at their defaults while a starting worker describes its device, so first runs find them built: gpu (on GPUs; the default), always or never", 0, 0 },
 		{ "trace-seconds", WL_OPT_INT, &cfg.trace_seconds, "SECONDS", "the most a trace may take, wall and CPU (default 20)", 1, 3600 },
 		{ "trace-memory", WL_OPT_INT, &cfg.trace_memory, "BYTES", "the most memory a trace may map (default 4294967296)", 1L << 26, 1L << 40 },
 		{ "worker-fd", WL_OPT_INT, &cfg.worker_fd, "FD", "(internal) run as the worker, reporting on FD", 0, 65535 },
@@ -81,6 +84,10 @@ int main(int argc, char **argv)
 		goto out;
 	case WL_OPTIONS_OK:
 		break;
+	}
+	if (wl_build_ahead_parse(cfg.build_ahead, &(enum wl_build_ahead){ 0 }, &err) < 0) {
+		wl_log_error("%s", err.msg);
+		goto out;
 	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;

@@ -176,6 +176,20 @@ int wl_point_read(const struct wl_point *pt, const struct wl_buf *buf, size_t by
 	return 0;
 }
 
+int wl_warm_known(const struct wl_warm_kernels *w, const char *variant)
+{
+	for (size_t i = 0; w && variant && i < w->count; i++)
+		if (strcmp(w->names[i], variant) == 0)
+			return 1;
+	return 0;
+}
+
+void wl_warm_note(struct wl_warm_kernels *w, const char *variant, double median_ms)
+{
+	if (w && variant && median_ms >= WL_WARM_AFTER_MS && !wl_warm_known(w, variant) && w->count < WL_WARM_MAX)
+		w->names[w->count++] = variant;
+}
+
 int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
 		  struct wl_measurement *res, struct wl_error *err)
 {
@@ -185,6 +199,7 @@ int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
 	const struct wl_sampling *rule = pt->sampling ? pt->sampling : &fixed;
 	size_t max = (size_t)pt->repeat, n = 0;
 	size_t group = 1;
+	long long warmup = wl_warm_known(pt->warm, pt->variant) ? 0 : pt->warmup;
 	double *samples, started = wl_now_ms();
 	enum wl_stop stop = WL_STOP_MORE;
 	cl_int code;
@@ -212,9 +227,9 @@ int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
 			batch = 1;
 		if (batch > max - n)
 			batch = max - n;
-		rc = pt->cuda ? wl_cuda_time_launches(pt->dev->cuda, l, n == 0 ? pt->warmup : 0, (long long)batch,
+		rc = pt->cuda ? wl_cuda_time_launches(pt->dev->cuda, l, n == 0 ? warmup : 0, (long long)batch,
 						       pt->flush, samples + n, &code, err)
-			      : wl_time_launches(pt->dev->queue, l, n == 0 ? pt->warmup : 0, (long long)batch,
+			      : wl_time_launches(pt->dev->queue, l, n == 0 ? warmup : 0, (long long)batch,
 						 pt->flush, samples + n, &code, err);
 		if (rc < 0)
 			break;
@@ -244,6 +259,7 @@ int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
 	} else if (rc == 0) {
 		res->reps = (long long)n;
 		res->stop = stop;
+		wl_warm_note(pt->warm, pt->variant, res->stats.median);
 		for (size_t i = 0; i < n; i++) {
 			res->samples[i] = (float)samples[i];
 			if (pt->budget)

@@ -18,6 +18,24 @@ struct wl_checker;
 struct wl_build_records;
 
 /* One point of a run, as the host code sees it. */
+/* The variants of a run whose kernels are warm: one of their launches earlier
+ * in the run took WL_WARM_AFTER_MS or more, so their code is loaded and the
+ * clocks are up, and a warm-up would only cost their time again (min-plus at
+ * n = 2000..4000 spent a quarter of its run on them). By the run's variant
+ * names, which the plan owns. */
+#define WL_WARM_MAX 64
+struct wl_warm_kernels {
+	const char *names[WL_WARM_MAX];
+	size_t count;
+};
+
+/* Whether w (NULL: none) knows variant as warm. */
+int wl_warm_known(const struct wl_warm_kernels *w, const char *variant);
+
+/* Note variant (a name that outlives w) in w as warm when its median took
+ * WL_WARM_AFTER_MS or more; a full w (WL_WARM_MAX) notes nothing more. */
+void wl_warm_note(struct wl_warm_kernels *w, const char *variant, double median_ms);
+
 struct wl_point {
 	struct wl_cl_device *dev;
 	const struct wl_experiment *exp;
@@ -56,6 +74,8 @@ struct wl_point {
 	int count_later;
 	/* The result the variant being measured will be: its run and row. */
 	long long run_id, result_seq;
+	/* The run's warm kernels (NULL: none known, every variant warms up). */
+	struct wl_warm_kernels *warm;
 };
 
 /* The value of param name at pt (the catalog guarantees it exists). */
@@ -81,6 +101,11 @@ int wl_point_buffer(const struct wl_point *pt, cl_mem_flags flags, size_t bytes,
 struct wl_rng;
 int wl_point_random(const struct wl_point *pt, struct wl_rng *r, size_t n, int small_int_max,
 		    float *host, cl_mem_flags flags, struct wl_buf *out, struct wl_error *err);
+
+/* The OpenCL source of the device's random fills (built with no options),
+ * and its CUDA twin, each made once; NULL with err set when out of memory. */
+const struct wl_source *wl_device_rng_source(struct wl_error *err);
+const struct wl_source *wl_device_rng_cuda_source(struct wl_error *err);
 
 /* Fill buf with 0xFF bytes (NaN as floats) so that an element the kernel does
  * not write fails verification. */
@@ -115,7 +140,8 @@ int wl_point_prepare(const struct wl_point *pt, const struct wl_variant_def *v, 
 		     const struct wl_arg_buffer *buffers, size_t nbuffers, struct wl_launch *l,
 		     struct wl_error *err);
 
-/* Time launch l after pt->warmup warm-ups into res, in batches, until
+/* Time launch l after pt->warmup warm-ups (none when pt->warm knows its
+ * variant as warm; a median of WL_WARM_AFTER_MS or more makes it so) into res, in batches, until
  * pt->sampling says the median is known well enough (or its budget or
  * pt->repeat samples are reached). A work-group size the driver refuses is
  * recorded in res->error (the point fails, not the run). */

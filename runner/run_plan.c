@@ -214,6 +214,35 @@ int wl_run_plan_make(const struct wl_catalog *cat, struct wl_cl_devices *devs,
 	return 0;
 }
 
+int wl_run_plan_defaults(const struct wl_catalog *cat, struct wl_cl_devices *devs, const char *kernels_dir,
+			 const struct wl_experiment *e, const char *device_id, struct wl_run_plan *p,
+			 struct wl_error *why)
+{
+	json_t *body = json_pack("{s:s, s:s}", "experiment", e->id, "device", device_id), *req = NULL;
+	struct wl_claim claim = { 0 };
+	long long measurements;
+	int rc = -1;
+
+	memset(p, 0, sizeof(*p));
+	if (!body) {
+		wl_error_set(why, WL_ERR_INTERNAL, "out of memory");
+		return -1;
+	}
+	if (wl_request_validate(cat, body, &req, &measurements, why) == 0) {
+		claim.experiment = (char *)e->id;
+		claim.device_id = (char *)device_id;
+		claim.request_json = json_dumps(req, JSON_COMPACT);
+		if (!claim.request_json)
+			wl_error_set(why, WL_ERR_INTERNAL, "out of memory");
+		else
+			rc = wl_run_plan_make(cat, devs, kernels_dir, NULL, &claim, p, why);
+	}
+	free(claim.request_json);
+	json_decref(body);
+	json_decref(req);
+	return rc;
+}
+
 size_t wl_run_plan_flush_bytes(const struct wl_run_plan *p, size_t flush_max)
 {
 	return p->cold ? wl_cache_flush_bytes(p->dev, json_integer_value(json_object_get(

@@ -47,6 +47,7 @@ struct wl_run_plan {
 	struct wl_sampling sampling;
 	struct wl_time_budget budget;
 	struct wl_build_records builds;	/* what its variants were built as */
+	struct wl_warm_kernels warm;	/* its variants that need no more warm-ups */
 	int cuda;			/* the request's language is CUDA: source is the .cu twin */
 	/* A CUDA run profiles each variant once more for its hardware counters:
 	 * the request's "counters" is "on" (or absent: runs queued before the
@@ -77,6 +78,13 @@ int wl_run_plan_make(const struct wl_catalog *cat, struct wl_cl_devices *devs,
 		     const char *kernels_dir, const char *unconfined, const struct wl_claim *claim,
 		     struct wl_run_plan *p, struct wl_error *why);
 void wl_run_plan_free(struct wl_run_plan *p);
+
+/* The plan of a run of e at the catalog's defaults on device_id, as a form
+ * left as it is queues it: what an idle runner traces, and what a starting
+ * one builds ahead. -1 with why set; *p must be freed either way. */
+int wl_run_plan_defaults(const struct wl_catalog *cat, struct wl_cl_devices *devs, const char *kernels_dir,
+			 const struct wl_experiment *e, const char *device_id, struct wl_run_plan *p,
+			 struct wl_error *why);
 
 /* The bytes each cold launch of the run writes first, 0 for a hot run. */
 size_t wl_run_plan_flush_bytes(const struct wl_run_plan *p, size_t flush_max);

@@ -34,6 +34,7 @@ struct runner_config {
 	long trace_memory;	/* the tracer's address-space budget, bytes */
 	int no_trace;		/* runs are not traced */
 	int no_catalog_traces;	/* nor the catalog's defaults while idle */
+	char *build_ahead;	/* --build-ahead: "gpu", "always" or "never" */
 };
 
 /* Raised by SIGTERM and SIGINT in either process. */

@@ -26,10 +26,12 @@
 #include "confine.h"
 #include "cuda_driver.h"
 #include "cuda_languages.h"
+#include "cuda_point.h"
 #include "executor.h"
 #include "explain.h"
 #include "experiment.h"
 #include "log.h"
+#include "program_ahead.h"
 #include "nvml.h"
 #include "runner.h"
 #include "store.h"
@@ -283,7 +285,6 @@ static int register_device(struct wl_store *st, long long runner_id, long long s
 			   struct wl_cl_device *dev, const char *confinement, struct wl_error *err)
 {
 	json_object_set_new(dev->info, "confinement", json_string(confinement));
-	describe_languages(dev);
 	describe_clocks(dev);
 	describe_cache(st, dev);
 	if (wl_store_upsert_device(st, runner_id, slot, dev->info, err) < 0)
@@ -399,7 +400,9 @@ int wl_work(const struct runner_config *cfg)
 	struct wl_error err;
 	char path[4096], confinement[256];
 	size_t found;
-	int status = 1, runner_has_gpu = 0, confined;
+	struct wl_catalog_ahead *ahead;
+	enum wl_build_ahead when;
+	int status = 1, runner_has_gpu = 0, confined, rc;
 
 	wl_log_init("warplab-runner[worker]");
 	report_fd = (int)cfg->worker_fd;
@@ -439,15 +442,24 @@ int wl_work(const struct runner_config *cfg)
 	if (found > 1 && !getenv("OMP_NUM_THREADS"))
 		omp_set_num_threads(omp_get_num_procs() / (int)found > 1 ? omp_get_num_procs() / (int)found : 1);
 	wl_cl_devices_keep(&devs, (size_t)cfg->device_slot);
-	if (register_device(st, cfg->runner_id, cfg->device_slot, &devs.list[0], confinement, &err) < 0) {
-		wl_log_error("%s", err.msg);
-		goto out;
-	}
 	if (!cfg->program_cache && wl_store_beside(cfg->db, "programs", path, sizeof(path)) < 0)
 		path[0] = '\0';
 	programs = wl_program_cache_new(cfg->program_cache ? cfg->program_cache : path);
-	if (!programs) {
-		wl_log_error("out of memory");
+	if (!programs || wl_build_ahead_parse(cfg->build_ahead, &when, &err) < 0) {
+		wl_log_error("%s", programs ? err.msg : "out of memory");
+		goto out;
+	}
+	/* The programs build while the device is described; runs wait for both.
+	 * Its languages first: they say whether CUDA modules are built too. */
+	describe_languages(&devs.list[0]);
+	wl_error_clear(&err);
+	ahead = wl_catalog_ahead_start(cat, &devs, cfg->kernels, programs, when, &err);
+	if (!ahead && err.msg[0])
+		wl_log_warn("programs not built ahead: %s", err.msg);
+	rc = register_device(st, cfg->runner_id, cfg->device_slot, &devs.list[0], confinement, &err);
+	wl_catalog_ahead_join(ahead, programs);
+	if (rc < 0) {
+		wl_log_error("%s", err.msg);
 		goto out;
 	}
 	report("%s %zu %s", WL_MSG_READY, found, devs.list[0].id);
@@ -456,6 +468,7 @@ int wl_work(const struct runner_config *cfg)
 	status = 0;
 out:
 	wl_wakeup_close(wake);
+	wl_cuda_compiled_release();
 	wl_program_cache_free(programs);
 	wl_cl_devices_free(&devs);
 	wl_store_close(st);

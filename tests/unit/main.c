@@ -87,6 +87,9 @@ const char *check_store_pg;
 	X(device_random_inputs_match_the_host)                                          \
 	X(verification_against_a_function_of_the_index)                                 \
 	X(programs_are_kept_on_disk_across_restarts)                                    \
+	X(staging_grows_by_half_but_starts_at_its_size)                                  \
+	X(programs_built_ahead_are_found_built)                                         \
+	X(warm_kernels_skip_their_warm_ups)                                             \
 	X(verdict_names_the_winner_by_how_much_and_why)                                 \
 	X(verdict_of_one_variant_compares_its_points)                                   \
 	X(drops_wait_for_the_run_and_three_points)                                      \
@@ -107,6 +110,7 @@ const char *check_store_pg;
 	X(minplus_first_level_by_hand)                                                  \
 	X(every_catalog_cuda_kernel_compiles_with_nvrtc)                                \
 	X(nvrtc_refuses_what_does_not_compile)                                          \
+	X(cuda_modules_compile_ahead_without_a_device)                                  \
 	X(cuda_absent_is_said_not_failed)                                               \
 	X(waiting_launches_keep_the_buffers_they_read)                                 \
 	X(counters_are_written_into_their_results_later)                     \

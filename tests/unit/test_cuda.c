@@ -12,6 +12,7 @@
 #include "cuda_driver.h"
 #include "cuda_languages.h"
 #include "cupti_counters.h"
+#include "cuda_point.h"
 #include "nvrtc.h"
 #include "source.h"
 
@@ -205,4 +206,32 @@ void test_counters_evaluate_from_an_h100_image(void)
 	}
 	free(data);
 	json_decref(want);
+}
+
+/* Modules compiled ahead, with no device (NVRTC needs no context): each
+ * source with its options once on the list; one that does not compile adds
+ * nothing (its run compiles it again and says why). */
+void test_cuda_modules_compile_ahead_without_a_device(void)
+{
+	struct wl_cuda_compiled *list = NULL;
+	struct wl_source ok, bad;
+	struct wl_nvrtc nv;
+	struct wl_error err;
+	size_t count = 0;
+
+	if (nvrtc_or_skip(&nv) < 0)
+		return;
+	CHECK(wl_source_from_text("extern \"C\" __global__ void k(float *o) { o[threadIdx.x] = W; }", &ok, &err) == 0 &&
+	      wl_source_from_text("extern \"C\" __global__ void k(float *o) { o[0] = undeclared; }", &bad, &err) == 0,
+	      "sources");
+	CHECK(wl_cuda_compile(&nv, 90, &ok, "-D W=2", &list, &err) == 0, "%s", err.msg);
+	CHECK(wl_cuda_compile(&nv, 90, &ok, "-D W=3", &list, &err) == 0, "%s", err.msg);
+	CHECK(wl_cuda_compile(&nv, 90, &bad, "", &list, &err) < 0 && err.kind == WL_ERR_BUILD, "refused: %s", err.msg);
+	CHECK(wl_cuda_compile(&nv, 90, &ok, "-fast", &list, &err) < 0, "an option NVRTC has no twin for");
+	for (const struct wl_cuda_compiled *c = list; c; c = wl_cuda_compiled_next(c))
+		count++;
+	CHECK(count == 2, "two compiled, %zu on the list", count);
+	wl_cuda_compiled_free(list);
+	wl_source_free(&ok);
+	wl_source_free(&bad);
 }

@@ -11,6 +11,7 @@
 #include "checker.h"
 #include "cl_device.h"
 #include "cl_program.h"
+#include "dev_buffer.h"
 #include "program_disk.h"
 #include "experiment.h"
 #include "experiments.h"
@@ -378,4 +379,121 @@ void test_programs_are_kept_on_disk_across_restarts(void)
 	wl_source_free(&custom);
 	wl_cl_devices_free(&devs);
 	scan_files(dir, path, sizeof(path), 1);
+}
+
+/* Pinned staging: a first area is pinned at the size asked for (pinning is
+ * what costs), a growing one by at least half of what it had, so a sweep
+ * of rising sizes pins a few times and never much more than it needs. */
+void test_staging_grows_by_half_but_starts_at_its_size(void)
+{
+	const size_t mib = (size_t)1 << 20;
+	size_t had = 0, pinned = 0, pins = 0;
+
+	CHECK(wl_staging_size(64 * mib, 0) == 64 * mib, "a first area is what it holds");
+	CHECK(wl_staging_size(64 * mib + 1, 0) == 65 * mib, "rounded up to a whole MiB");
+	CHECK(wl_staging_size(65 * mib, 64 * mib) == 96 * mib, "grown by half of what it had");
+	CHECK(wl_staging_size(256 * mib, 64 * mib) == 256 * mib, "a jump is pinned at its size");
+	/* The transpose sweep, n = 256 .. 8192 by 256: its outputs of n * n floats. */
+	for (size_t n = 256; n <= 8192; n += 256) {
+		size_t bytes = n * n * sizeof(float);
+
+		if (bytes > had) {
+			had = wl_staging_size(bytes, had);
+			pinned += had;
+			pins++;
+		}
+	}
+	CHECK(pins <= 16, "a few pins for 32 sizes, got %zu", pins);
+	CHECK(had < 2 * 8192 * 8192 * sizeof(float) && pinned < 4 * 8192 * 8192 * sizeof(float),
+	      "never much more than needed: %zu MiB last, %zu MiB in all", had / mib, pinned / mib);
+}
+
+/* The catalog's programs built ahead on a thread of their own: once joined,
+ * the cache has them (a run builds nothing); one that does not build is left
+ * for the run that asks, which gets the compiler's log. */
+void test_programs_built_ahead_are_found_built(void)
+{
+	static const char good[] = "__kernel void twice(__global float *x) { x[get_global_id(0)] *= WIDTH; }\n";
+	static const char bad[] = "__kernel void broken(__global float *x) { x[0] = undeclared; }\n";
+	struct wl_program_cache *cache = wl_program_cache_new(NULL);
+	struct wl_cl_devices devs = { 0 };
+	struct wl_source ok, broken;
+	struct wl_error err;
+	long built, loaded;
+	double ms;
+
+	CHECK(wl_cl_devices_find("cpu", NULL, &devs, &err) == 0 && devs.count > 0, "a PoCL device: %s", err.msg);
+	CHECK(wl_source_from_text(good, &ok, &err) == 0 && wl_source_from_text(bad, &broken, &err) == 0, "sources");
+	if (devs.count) {
+		const struct wl_source *srcs[] = { &ok, &ok, &broken };
+		const char *options[] = { "-D WIDTH=2", "-D WIDTH=3", "" };
+		struct wl_program_ahead *ahead = wl_program_ahead_start(cache, &devs.list[0], srcs, options, 3, &err);
+		cl_program program;
+
+		CHECK(ahead != NULL, "started: %s", err.msg);
+		CHECK(wl_program_ahead_join(cache, ahead, &ms) == 2, "the two that build are added");
+		wl_program_cache_counts(cache, &built, &loaded);
+		CHECK(built == 2 && loaded == 0, "built %ld, loaded %ld", built, loaded);
+		CHECK(wl_program_get(cache, &devs.list[0], &ok, "-D WIDTH=3", &program, &err) == 0, "%s", err.msg);
+		wl_program_cache_counts(cache, &built, &loaded);
+		CHECK(built == 2, "a run finds it built: %ld builds", built);
+		CHECK(wl_program_get(cache, &devs.list[0], &broken, "", &program, &err) < 0 && err.kind == WL_ERR_BUILD &&
+		      strstr(wl_program_cache_build_log(cache), "undeclared"),
+		      "the broken one fails where it is asked for, with its log: %s", err.msg);
+		/* Nothing left to build: no thread, nothing added. */
+		ahead = wl_program_ahead_start(cache, &devs.list[0], srcs, options, 2, &err);
+		CHECK(wl_program_ahead_join(cache, ahead, &ms) == 0, "what the cache has is skipped");
+	}
+	wl_source_free(&ok);
+	wl_source_free(&broken);
+	wl_program_cache_free(cache);
+	wl_cl_devices_free(&devs);
+}
+
+/* A variant that a run knows as warm is timed without warm-ups: counted by
+ * the launches the kernel itself counts, not by a clock. */
+void test_warm_kernels_skip_their_warm_ups(void)
+{
+	static const char text[] = "__kernel void count(__global int *c) { c[0] += 1; }\n";
+	struct wl_program_cache *programs = wl_program_cache_new(NULL);
+	struct wl_warm_kernels warm = { 0 };
+	struct wl_cl_devices devs = { 0 };
+	struct wl_source src;
+	struct wl_error err;
+
+	wl_warm_note(&warm, "slow", WL_WARM_AFTER_MS - 0.1);
+	CHECK(!wl_warm_known(&warm, "slow"), "a median under WL_WARM_AFTER_MS is not warm");
+	wl_warm_note(&warm, "slow", WL_WARM_AFTER_MS);
+	wl_warm_note(&warm, "slow", 2 * WL_WARM_AFTER_MS);
+	CHECK(wl_warm_known(&warm, "slow") && warm.count == 1, "noted once: %zu", warm.count);
+	CHECK(!wl_warm_known(NULL, "slow") && !wl_warm_known(&warm, "other"), "unknown elsewhere");
+	CHECK(wl_cl_devices_find("cpu", NULL, &devs, &err) == 0 && devs.count > 0, "a PoCL device: %s", err.msg);
+	CHECK(wl_source_from_text(text, &src, &err) == 0, "%s", err.msg);
+	if (devs.count) {
+		/* One warm-up: two may stop at one when the first is slow. */
+		struct wl_point pt = { .dev = &devs.list[0], .programs = programs, .source = &src, .warmup = 1,
+				       .repeat = 3, .variant = "count", .warm = &warm };
+		struct wl_launch l = { .dims = 1, .global = { 1 }, .local = { 1 } };
+		struct wl_measurement *res = calloc(1, sizeof(*res));
+		struct wl_buf counter = { 0 };
+		cl_int launches = 0;
+
+		CHECK(wl_cl_device_open(pt.dev, &err) == 0, "%s", err.msg);
+		CHECK(wl_point_buffer(&pt, CL_MEM_READ_WRITE, sizeof(cl_int), &launches, &counter, &err) == 0, "%s", err.msg);
+		CHECK(wl_point_kernel(&pt, "", "count", &l.kernel, &err) == 0, "%s", err.msg);
+		clSetKernelArg(l.kernel, 0, sizeof(cl_mem), &counter.cl);
+		CHECK(wl_point_time(&pt, &l, res, &err) == 0, "%s", err.msg);
+		CHECK(wl_point_read(&pt, &counter, sizeof(cl_int), &launches, &err) == 0 && launches == 4,
+		      "not warm: one warm-up and three timed, %d launches", launches);
+		wl_warm_note(&warm, "count", WL_WARM_AFTER_MS);
+		CHECK(wl_point_time(&pt, &l, res, &err) == 0, "%s", err.msg);
+		CHECK(wl_point_read(&pt, &counter, sizeof(cl_int), &launches, &err) == 0 && launches == 7,
+		      "warm: three timed, none more (%d launches in all)", launches);
+		wl_launch_release(&l);
+		wl_buf_release(&counter);
+		free(res);
+	}
+	wl_source_free(&src);
+	wl_program_cache_free(programs);
+	wl_cl_devices_free(&devs);
 }
