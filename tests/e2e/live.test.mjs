@@ -46,9 +46,11 @@ async function openWhileQueued(page, seen) {
   try {
     run = (await lab.post('/runs', SWEEP)).json;
     seen.id = run.id;
+    const stream = page.waitForRequest((r) => new URL(r.url()).pathname === `/api/runs/${run.id}/events`,
+      { timeout: 60000 });
     await page.goto(`${lab.base}/runs/${run.id}`);
     await page.waitForFunction(() => document.getElementById('status').textContent === 'queued');
-    for (const until = Date.now() + 10000; seen.events === 0 && Date.now() < until;) await page.waitForTimeout(50);
+    await stream;
     assert.equal(seen.events, 1, 'the page opened the stream');
   } finally {
     process.kill(worker, 'SIGCONT');
@@ -64,12 +66,15 @@ test('run_page_fills_in_from_the_stream_without_polling', async () => {
   // Hold the run halfway and look: the page shows what the store holds.
   process.kill(worker, 'SIGSTOP');
   try {
-    await page.waitForTimeout(600);
     const now = (await lab.get(`/api/runs/${run.id}`)).json;
     assert.equal(now.status, 'running');
+    // The stream brings what was committed before the hold: wait for it.
+    const progress = `${now.progress.done} of ${now.progress.total} measurements`;
+    await page.waitForFunction(([n, text]) => document.querySelectorAll('#table td[data-median-ms]').length === n &&
+      document.getElementById('progress-text').textContent === text, [now.results.length, progress], { timeout: 60000 });
     assert.equal(await shownResults(page), now.results.length, 'every committed result is on the page');
     assert.equal(await page.locator('#status').innerText(), 'running');
-    assert.equal(await page.locator('#progress-text').innerText(), `${now.progress.done} of ${now.progress.total} measurements`);
+    assert.equal(await page.locator('#progress-text').innerText(), progress);
   } finally {
     process.kill(worker, 'SIGCONT');
   }

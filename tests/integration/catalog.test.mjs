@@ -56,7 +56,8 @@ for (const [id, params] of Object.entries(SMALL)) {
   test(`runs_every_${id}_variant_verified`, async () => {
     const res = await lab.post('/api/runs', { experiment: id, params, repeat: 2, label: `all of ${id}` });
     assert.equal(res.status, 201, res.text);
-    const run = await lab.waitDone(res.json.id, 300000);
+    // Predictions are read below: wait for them too, not only the run.
+    const run = await lab.waitSettled(res.json.id, 300000);
     runs[id] = run;
     assert.equal(run.status, 'done', run.error);
     assert.equal(run.results.length, measurements(run));

@@ -185,6 +185,34 @@ export class Lab {
     return child;
   }
 
+  // A point deadline (--run-timeout, seconds) for a test of a kernel that
+  // never ends, from this machine's speed now rather than a constant: four
+  // times the wall of a small reference run on the lab's runner (a copy of
+  // 4096 floats, as the tests serve after a hang, its programs built
+  // fresh), at least 3 s. A busy machine gets a longer deadline; the hang
+  // ends the same way.
+  async hangSeconds() {
+    const started = Date.now();
+    await this.postDone({ experiment: 'copy', params: { n: 4096 }, repeat: 2, variants: ['float'] });
+    return Math.max(3, Math.ceil((4 * (Date.now() - started)) / 1000));
+  }
+
+  // Run body(seconds) with the runner restarted under a point deadline from
+  // hangSeconds(), then restart it as it was (args and opts as startRunner
+  // was given): only the hang tests own a deadline, and every other test of
+  // the file runs without one.
+  async withDeadline(args, opts, body) {
+    const seconds = await this.hangSeconds();
+    await this.stop(this.runner);
+    await this.startRunner([...args, '--run-timeout', String(seconds)], opts);
+    try {
+      await body(seconds);
+    } finally {
+      await this.stop(this.runner);
+      await this.startRunner(args, opts);
+    }
+  }
+
   // The pid of the newest worker serving device id, from the runner's log.
   workerPid(device) {
     const all = [...this.logs.runner.matchAll(/ready: device (\S+) .*worker pid (\d+)/g)]

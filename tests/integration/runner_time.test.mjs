@@ -27,7 +27,7 @@ test('a_run_posted_to_an_idle_runner_starts_at_once', async () => {
   for (let i = 0; i < 3; i++) {
     const res = await lab.post('/api/runs', { experiment: 'copy', params: { n: 4096 }, repeat: 1, cache: 'hot', variants: ['float'] });
     assert.equal(res.status, 201);
-    const run = await lab.waitDone(res.json.id, 30000);
+    const run = await lab.waitDone(res.json.id);
     assert.equal(run.status, 'done', run.error);
   }
 });

@@ -67,10 +67,11 @@ test('sampling_stops_on_the_budget_and_says_so', async () => {
   assert.ok(res.ci_low_ms <= res.median_ms && res.median_ms <= res.ci_high_ms);
   assert.ok(res.gbps_low <= res.gbps && res.gbps <= res.gbps_high);
   assert.ok(res.ci_pct > 0.01, 'a ±0.01% target was not reached');
-  // A loose target is reached at the first judgement.
+  // A loose target is reached, and sampling stops there: its interval is
+  // within the target (how many samples that took is the machine's noise).
   const loose = (await run({ experiment: 'copy', params: { n: 65536 }, variants: ['float'], cache: 'hot', noise: 0.5, repeat: 1000 })).results[0];
   assert.equal(loose.stopped, 'noise');
-  assert.ok(loose.reps >= 10 && loose.reps < 100, `${loose.reps} samples`);
+  assert.ok(loose.reps >= 10 && loose.ci_pct <= 50, `${loose.reps} samples, ±${loose.ci_pct}%`);
 });
 
 test('clocks_are_unknown_without_nvml', async () => {
