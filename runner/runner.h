@@ -35,6 +35,7 @@ struct runner_config {
 	int no_trace;		/* runs are not traced */
 	int no_catalog_traces;	/* nor the catalog's defaults while idle */
 	char *build_ahead;	/* --build-ahead: "gpu", "always" or "never" */
+	char *test_languages;	/* --test-languages: what the device says it runs (tests only) */
 };
 
 /* Raised by SIGTERM and SIGINT in either process. */

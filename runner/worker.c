@@ -143,7 +143,7 @@ static void describe_cache(struct wl_store *st, struct wl_cl_device *dev)
 
 /* Which languages dev runs and whether counters can be read there, said
  * once in the log where CUDA is not run. */
-static void describe_languages(struct wl_cl_device *dev)
+static void describe_languages(struct wl_cl_device *dev, const char *declared)
 {
 	struct wl_cuda_parts parts = { .driver = &cuda, .driver_why = cuda_why, .nvrtc = &nvrtc,
 				       .nvrtc_why = nvrtc_why, .cupti = cupti, .cupti_why = cupti_why,
@@ -156,11 +156,41 @@ static void describe_languages(struct wl_cl_device *dev)
 	dev->cuda_ordinal = known ? wl_cuda_ordinal(&cuda, pci.domain, pci.bus, pci.device) : -1;
 	if (!langs)
 		return;
-	if (!json_is_true(json_object_get(json_object_get(langs, "cuda"), "available")))
+	/* --test-languages: what the device says it runs, for warplab's own
+	 * tests of routing (a run in such a language then fails here, saying
+	 * why). */
+	if (declared) {
+		json_t *list = json_array();
+		char words[128], *save = NULL;
+
+		snprintf(words, sizeof(words), "%s", declared);
+		for (char *w = strtok_r(words, ",", &save); w; w = strtok_r(NULL, ",", &save))
+			json_array_append_new(list, json_string(w));
+		json_object_set_new(langs, "languages", list);
+		wl_log_info("device %s declared to run %s (--test-languages)", dev->id, declared);
+	} else if (!json_is_true(json_object_get(json_object_get(langs, "cuda"), "available"))) {
 		wl_log_info("device %s runs OpenCL only: %s", dev->id,
 			    json_string_value(json_object_get(json_object_get(langs, "cuda"), "reason")));
+	}
 	json_object_update(dev->info, langs);
 	json_decref(langs);
+}
+
+/* The languages dev runs as ",opencl,cuda," into buf: what its claims
+ * match against a run's. */
+static void claim_languages(const struct wl_cl_device *dev, char *buf, size_t len)
+{
+	size_t i;
+	json_t *l;
+
+	snprintf(buf, len, ",");
+	json_array_foreach(json_object_get(dev->info, "languages"), i, l)
+		if (json_is_string(l) && strlen(buf) + strlen(json_string_value(l)) + 2 <= len) {
+			strcat(buf, json_string_value(l));
+			strcat(buf, ",");
+		}
+	if (strcmp(buf, ",") == 0)
+		snprintf(buf, len, ",opencl,");
 }
 
 /* Open NVML for dev where it knows it; the device's description says which. */
@@ -316,8 +346,11 @@ static void serve(struct wl_store *st, struct wl_executor *ex, struct wl_wakeup 
 {
 	const char *ids[1];
 	struct wl_claim_devices cd;
+	char languages[64];
 
 	claim_devices(&ex->devs->list[0], runner_has_gpu, ids, &cd);
+	claim_languages(&ex->devs->list[0], languages, sizeof(languages));
+	cd.languages = languages;
 	while (!wl_runner_stop) {
 		struct wl_claim claim;
 		struct wl_error err;
@@ -451,7 +484,7 @@ int wl_work(const struct runner_config *cfg)
 	}
 	/* The programs build while the device is described; runs wait for both.
 	 * Its languages first: they say whether CUDA modules are built too. */
-	describe_languages(&devs.list[0]);
+	describe_languages(&devs.list[0], cfg->test_languages);
 	wl_error_clear(&err);
 	ahead = wl_catalog_ahead_start(cat, &devs, cfg->kernels, programs, when, &err);
 	if (!ahead && err.msg[0])

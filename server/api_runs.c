@@ -61,6 +61,7 @@ static int create_run(struct wl_server *srv, struct wl_store *st, const json_t *
 					     ? json_string_value(json_object_get(device, "id"))
 					     : NULL,
 			.total = measurements,
+			.language = json_string_value(json_object_get(normalized, "language")),
 			.queue_limit = srv->cfg->queue_limit,
 		};
 

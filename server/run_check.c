@@ -12,13 +12,30 @@
 /* How much want prefers device d: online devices first (a run for an offline
  * one waits until its runner returns), then for "auto" a GPU over a CPU; 0 when
  * d does not match at all. */
-static int device_rank(const json_t *d, const char *want)
+/* Whether device d runs lang, as its runner found (every device runs
+ * OpenCL). */
+static int device_runs(const json_t *d, const char *lang)
+{
+	size_t j;
+	json_t *l;
+
+	if (strcmp(lang, "opencl") == 0)
+		return 1;
+	json_array_foreach(json_object_get(d, "languages"), j, l)
+		if (json_is_string(l) && strcmp(json_string_value(l), lang) == 0)
+			return 1;
+	return 0;
+}
+
+static int device_rank(const json_t *d, const char *want, const char *lang)
 {
 	const char *id = json_string_value(json_object_get(d, "id"));
 	const char *type = json_string_value(json_object_get(d, "type"));
 	int online = json_is_true(json_object_get(d, "online"));
 
-	if (!id || !type)
+	/* A device that does not run the request's language is none of its:
+	 * the run waits for one that does (the claim says the same). */
+	if (!id || !type || !device_runs(d, lang))
 		return 0;
 	if (strcmp(want, "auto") == 0)
 		return 1 + 2 * online + (strcmp(type, "gpu") == 0);
@@ -30,7 +47,7 @@ static int device_rank(const json_t *d, const char *want)
 /* The device a request names among the registered ones (in the runners'
  * enumeration order, so ties go to the first). *device stays NULL when no
  * device is registered yet: the runner that claims the run resolves it. */
-static int resolve_device(const json_t *devices, const char *want, const json_t **device,
+static int resolve_device(const json_t *devices, const char *want, const char *lang, const json_t **device,
 			  struct wl_error *err)
 {
 	int best_rank = 0;
@@ -49,7 +66,7 @@ static int resolve_device(const json_t *devices, const char *want, const json_t 
 		return 0;
 	}
 	json_array_foreach(devices, i, d) {
-		int rank = device_rank(d, want);
+		int rank = device_rank(d, want, lang);
 		const char *id = json_string_value(json_object_get(d, "id"));
 
 		if (id)
@@ -61,7 +78,23 @@ static int resolve_device(const json_t *devices, const char *want, const json_t 
 	}
 	if (*device)
 		return 0;
-	if (strcmp(want, "gpu") == 0 || strcmp(want, "cpu") == 0)
+	json_array_foreach(devices, i, d) {
+		const char *reason = json_string_value(json_object_get(json_object_get(d, "cuda"), "reason"));
+
+		/* The device named is there, but not for this language. */
+		if (strcmp(lang, "opencl") != 0 && device_rank(d, want, "opencl") && strcmp(want, "gpu") &&
+		    strcmp(want, "cpu") && strcmp(want, "auto")) {
+			wl_error_field(err, WL_ERR_DEVICE_LIMIT, "device", "device: '%s' does not run %s (%s)", want,
+				       strcmp(lang, "cuda") == 0 ? "CUDA" : lang, reason ? reason : "no reason given");
+			return -1;
+		}
+	}
+	if (strcmp(lang, "opencl") != 0 && (strcmp(want, "gpu") == 0 || strcmp(want, "cpu") == 0 ||
+					     strcmp(want, "auto") == 0))
+		wl_error_field(err, WL_ERR_DEVICE_LIMIT, "device", "device: no %s that runs %s is registered (devices: %s)",
+			       strcmp(want, "auto") == 0 ? "device" : want, strcmp(lang, "cuda") == 0 ? "CUDA" : lang,
+			       known);
+	else if (strcmp(want, "gpu") == 0 || strcmp(want, "cpu") == 0)
 		wl_error_field(err, WL_ERR_DEVICE_LIMIT, "device",
 			       "device: no %s is registered (devices: %s)", want, known);
 	else
@@ -86,16 +119,14 @@ static int language_runs(const json_t *devices, const char *lang, struct wl_erro
 {
 	char why[700] = "";
 	size_t i;
-	json_t *d, *l;
+	json_t *d;
 
 	json_array_foreach(devices, i, d) {
-		size_t j;
 		const char *reason = json_string_value(json_object_get(json_object_get(d, "cuda"), "reason"));
 		char one[240];
 
-		json_array_foreach(json_object_get(d, "languages"), j, l)
-			if (json_is_string(l) && strcmp(json_string_value(l), lang) == 0)
-				return 0;
+		if (device_runs(d, lang))
+			return 0;
 		snprintf(one, sizeof(one), "%s: %s", json_string_value(json_object_get(d, "id")),
 			 reason ? reason : "OpenCL only (its runner predates CUDA)");
 		wl_list_append(why, sizeof(why), one);
@@ -157,7 +188,8 @@ int wl_run_check(struct wl_server *srv, struct wl_store *st, const json_t *body,
 		goto out;
 	if (wl_request_validate(srv->catalog, body, normalized, measurements, err) < 0)
 		goto out;
-	if (resolve_device(devices, json_string_value(json_object_get(*normalized, "device")), &found, err) < 0)
+	if (resolve_device(devices, json_string_value(json_object_get(*normalized, "device")), language, &found,
+			   err) < 0)
 		goto out;
 	if (found) {
 		const struct wl_experiment *exp = wl_catalog_find(

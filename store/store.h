@@ -40,6 +40,7 @@ struct wl_new_run {
 	const char *device_id;		/* resolved device, or NULL to resolve at claim */
 	long long total;		/* measurements the run will hold */
 	long long queue_limit;		/* refuse with WL_ERR_QUEUE_FULL at this many queued */
+	const char *language;		/* "opencl", "cuda", or NULL: OpenCL */
 };
 
 /* Insert a queued run; *id is its id once committed. */
@@ -167,6 +168,9 @@ struct wl_claim_devices {
 	const char *const *ids;
 	size_t nids;
 	const char *auto_id, *gpu_id, *cpu_id;
+	/* The languages the devices run, as ",opencl,cuda,"; NULL: OpenCL
+	 * alone. A run in another language waits for a device that runs it. */
+	const char *languages;
 };
 
 /* Claim the oldest queued run this runner can serve, in one immediate

@@ -55,6 +55,15 @@ char *store_device_list(const struct wl_claim_devices *devs, struct wl_error *er
 	return ids;
 }
 
+void store_bind_devices(struct wl_db_stmt *s, const char *ids, const struct wl_claim_devices *devs)
+{
+	wl_db_bind_text(s, 1, ids);
+	wl_db_bind_text(s, 2, devs->auto_id);
+	wl_db_bind_text(s, 3, devs->gpu_id);
+	wl_db_bind_text(s, 4, devs->cpu_id);
+	wl_db_bind_text(s, 5, devs->languages ? devs->languages : ",opencl,");
+}
+
 int wl_store_run_waiting(struct wl_store *st, const struct wl_claim_devices *devs, int *waiting,
 			 struct wl_error *err)
 {
@@ -67,10 +76,7 @@ int wl_store_run_waiting(struct wl_store *st, const struct wl_claim_devices *dev
 		free(ids);
 		return -1;
 	}
-	wl_db_bind_text(s, 1, ids);
-	wl_db_bind_text(s, 2, devs->auto_id);
-	wl_db_bind_text(s, 3, devs->gpu_id);
-	wl_db_bind_text(s, 4, devs->cpu_id);
+	store_bind_devices(s, ids, devs);
 	rc = wl_db_step(s);
 	wl_db_reset(s);
 	free(ids);
@@ -100,10 +106,7 @@ int wl_store_claim_run(struct wl_store *st, long long runner_id,
 	s = store_stmt(st, SQL_NEXT_QUEUED, err);
 	if (!s)
 		goto fail;
-	wl_db_bind_text(s, 1, ids_text);
-	wl_db_bind_text(s, 2, devs->auto_id);
-	wl_db_bind_text(s, 3, devs->gpu_id);
-	wl_db_bind_text(s, 4, devs->cpu_id);
+	store_bind_devices(s, ids_text, devs);
 	rc = wl_db_step(s);
 	if (rc == WL_DB_DONE) {
 		wl_db_reset(s);

@@ -29,16 +29,23 @@ void store_fail(struct wl_store *st, struct wl_error *err, const char *doing);
 /* Run the cached statement sql with ?1 = id and, where sql has them, ?2 = a and
  * ?3 = b (NULL binds NULL); it returns no rows. doing names it in errors. */
 /* A queued run one of the runner's devices can take: ?1 its ids as
- * ",a,b," (store_device_list), ?2..?4 its choice for auto, gpu and cpu. */
+ * ",a,b," (store_device_list), ?2..?4 its choice for auto, gpu and cpu, ?5
+ * the languages they run as ",opencl,cuda," (store_bind_devices); a run
+ * without a language is OpenCL's. */
 #define STORE_QUEUED_FOR                                                                      \
 	"status = 'queued' AND ({strpos}(?1, ',' || device_id || ',') > 0"                     \
 	"  OR (device_id IS NULL AND ((device_req = 'auto' AND CAST(?2 AS TEXT) IS NOT NULL)" \
 	"   OR (device_req = 'gpu' AND CAST(?3 AS TEXT) IS NOT NULL)"                          \
-	"   OR (device_req = 'cpu' AND CAST(?4 AS TEXT) IS NOT NULL))))"
+	"   OR (device_req = 'cpu' AND CAST(?4 AS TEXT) IS NOT NULL))))"                       \
+	"  AND {strpos}(?5, ',' || coalesce(language, 'opencl') || ',') > 0"
 
 /* devs' ids as ",a,b," (the caller's to free); NULL with err when out of
  * memory. */
 char *store_device_list(const struct wl_claim_devices *devs, struct wl_error *err);
+
+/* Bind STORE_QUEUED_FOR's ?1..?5 on s: ids (from store_device_list, which
+ * must outlive the statement's step) and devs' choices and languages. */
+void store_bind_devices(struct wl_db_stmt *s, const char *ids, const struct wl_claim_devices *devs);
 
 int store_step_id(struct wl_store *st, const char *sql, long long id, const char *a,
 		  const char *b, const char *doing, struct wl_error *err);

@@ -428,6 +428,15 @@ const struct store_migration store_migrations[] = {
 		"  kept_at text"
 		");",
 	},
+	/* 13: a run's language where the claim sees it (issue 36): a worker
+	 * claims only runs in a language its device runs. Runs queued before
+	 * take theirs from their request; NULL is OpenCL. */
+	{
+		"ALTER TABLE runs ADD COLUMN language TEXT;"
+		"UPDATE runs SET language = json_extract(request, '$.language') WHERE status = 'queued';",
+		"ALTER TABLE runs ADD COLUMN language text;"
+		"UPDATE runs SET language = request::json->>'language' WHERE status = 'queued';",
+	},
 };
 
 const int store_nmigrations = (int)(sizeof(store_migrations) / sizeof(store_migrations[0]));

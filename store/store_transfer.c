@@ -33,7 +33,7 @@ const struct table store_tables[] = {
 		  { "requeues", COL_INT }, { "cancel_requested", COL_INT }, { "source_hash", COL_TEXT },
 		  { "runner_version", COL_TEXT }, { "clocks", COL_TEXT }, { "flush_bytes", COL_INT },
 		  { "budget", COL_TEXT }, { "change_seq", COL_CHANGE }, { "explain", COL_TEXT },
-		  { "explained_at", COL_TEXT }, { "explain_ms", COL_REAL }, } },
+		  { "explained_at", COL_TEXT }, { "explain_ms", COL_REAL }, { "language", COL_TEXT }, } },
 	{ "results", "run_id, seq", MERGE_ADD, {
 		  { "run_id", COL_RUN_ID }, { "seq", COL_INT }, { "variant", COL_TEXT }, { "params", COL_TEXT },
 		  { "median_ms", COL_REAL }, { "min_ms", COL_REAL }, { "max_ms", COL_REAL },

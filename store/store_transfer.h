@@ -24,7 +24,7 @@ enum merge_rule {
 	MERGE_ONCE,	/* kept as it is where its key (the order) is there already */
 };
 
-#define MAX_COLUMNS 28
+#define MAX_COLUMNS 32
 #define NTABLES 8
 
 struct table {

@@ -18,6 +18,7 @@ const char *check_store_pg;
 #define STORE_TESTS(X)                                                          \
 	X(store_queues_and_reads_runs)                                          \
 	X(store_claims_oldest_run_for_its_devices)                              \
+	X(store_claims_only_runs_in_its_languages)                              \
 	X(store_records_progress_and_results)                                   \
 	X(store_recovers_runs_of_dead_runners)                                  \
 	X(store_refuses_when_queue_full)                                        \

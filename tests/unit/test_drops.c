@@ -123,7 +123,7 @@ void test_copy_ceiling_is_as_of_the_runs_end(void)
 	long long runner, copy1, copy2, copy3;
 	json_t *ceiling = NULL, *info = json_pack("{s:s, s:s}", "id", "gpu-0", "type", "gpu");
 	const char *ids[] = { "gpu-0" };
-	struct wl_claim_devices devs = { ids, 1, "gpu-0", "gpu-0", NULL };
+	struct wl_claim_devices devs = { ids, 1, "gpu-0", "gpu-0", NULL, NULL };
 	struct wl_claim c;
 	struct wl_result_row fast = { .variant = "float4", .params_json = "{}", .median_ms = 1.0,
 				      .min_ms = 1, .max_ms = 1, .reps = 1, .bytes = 2e9, .verified = 1 };
@@ -135,7 +135,7 @@ void test_copy_ceiling_is_as_of_the_runs_end(void)
 	struct wl_result_row mine = { .variant = "mine", .params_json = "{}", .median_ms = 0.5,
 				      .min_ms = 0.5, .max_ms = 0.5, .reps = 1, .bytes = 2e9, .verified = 1 };
 	const char *copies[] = { "float", "float2", "float4" };
-	struct wl_new_run run = { "copy", NULL, "{}", "gpu-0", "gpu-0", 3, 100 };
+	struct wl_new_run run = { "copy", NULL, "{}", "gpu-0", "gpu-0", 3, 100, NULL };
 
 	if (check_store_target("ceiling", path, sizeof(path)) < 0 || wl_store_open(path, &st, &err) < 0) {
 		CHECK(0, "%s", err.msg);

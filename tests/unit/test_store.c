@@ -102,13 +102,44 @@ void test_store_queues_and_reads_runs(void)
 	wl_store_close(st);
 }
 
+/* A run in a language a worker's device does not run is not that worker's
+ * to claim: it waits, in its place in the queue, for one that runs it. */
+void test_store_claims_only_runs_in_its_languages(void)
+{
+	struct wl_store *st = check_fresh_store("claim_languages");
+	struct wl_error err;
+	struct wl_claim c;
+	const char *ids[] = { "gpu-0" };
+	struct wl_claim_devices opencl = { ids, 1, "gpu-0", "gpu-0", NULL, NULL };
+	struct wl_claim_devices both = { ids, 1, "gpu-0", "gpu-0", NULL, ",opencl,cuda," };
+	struct wl_new_run run = { .experiment = "copy", .request_json = "{\"language\":\"cuda\"}", .device_req = "gpu",
+				  .language = "cuda", .total = 1, .queue_limit = 1000 };
+	long long runner, cuda = 0, plain;
+	int waiting = 1;
+
+	if (!st)
+		return;
+	runner = add_runner(st, getpid(), "gpu-0", "gpu");
+	CHECK(wl_store_insert_run(st, &run, &cuda, &err) == 0, "insert: %s", err.msg);
+	CHECK(wl_store_run_waiting(st, &opencl, &waiting, &err) == 0 && !waiting, "nothing waits for OpenCL alone");
+	plain = check_queue_run(st, "copy", NULL);
+	CHECK(wl_store_claim_run(st, runner, &opencl, &c, &err) == 0 && c.id == plain,
+	      "an OpenCL-only device passes the older CUDA run by: claimed %lld, not %lld", c.id, cuda);
+	wl_claim_free(&c);
+	CHECK(wl_store_claim_run(st, runner, &opencl, &c, &err) == 0 && c.id == 0, "and never takes it (%lld)", c.id);
+	CHECK(wl_store_run_waiting(st, &both, &waiting, &err) == 0 && waiting, "it waits for a device that runs CUDA");
+	CHECK(wl_store_claim_run(st, runner, &both, &c, &err) == 0 && c.id == cuda, "which claims it: %lld", c.id);
+	wl_claim_free(&c);
+	wl_store_close(st);
+}
+
 void test_store_claims_oldest_run_for_its_devices(void)
 {
 	struct wl_store *st = check_fresh_store("claim");
 	struct wl_error err;
 	struct wl_claim c;
 	const char *ids[] = { "cpu-0" };
-	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0" };
+	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0", NULL };
 	long long runner, a, b, other;
 
 	if (!st)
@@ -143,7 +174,7 @@ void test_store_records_progress_and_results(void)
 {
 	struct wl_store *st = check_fresh_store("results");
 	const char *ids[] = { "cpu-0" };
-	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0" };
+	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0", NULL };
 	struct wl_result_row ok = { .variant = "naive", .params_json = "{\"n\":256}", .median_ms = 2.0,
 				    .min_ms = 1.5, .max_ms = 3.0, .reps = 10, .bytes = 524288,
 				    .verified = 1, .extra_json = "{\"predicted_degree\":2}" };
@@ -214,7 +245,7 @@ void test_store_recovers_runs_of_dead_runners(void)
 {
 	struct wl_store *st = check_fresh_store("recover");
 	const char *ids[] = { "cpu-0" };
-	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0" };
+	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0", NULL };
 	struct wl_result_row row = { .variant = "naive", .params_json = "{\"n\":256}", .median_ms = 2.0,
 				     .min_ms = 1.5, .max_ms = 3.0, .reps = 10, .bytes = 524288, .verified = 1 };
 	struct wl_error err;
@@ -285,7 +316,7 @@ void test_store_recovers_runs_of_dead_runners(void)
 void test_store_refuses_when_queue_full(void)
 {
 	struct wl_store *st = check_fresh_store("full");
-	struct wl_new_run run = { "copy", NULL, "{}", "auto", NULL, 3, 2 };
+	struct wl_new_run run = { "copy", NULL, "{}", "auto", NULL, 3, 2, NULL };
 	struct wl_error err;
 	long long id;
 
@@ -342,7 +373,7 @@ void test_store_cancels_queued_and_running_runs(void)
 {
 	struct wl_store *st = check_fresh_store("cancel");
 	const char *ids[] = { "cpu-0" };
-	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0" };
+	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0", NULL };
 	struct wl_error err;
 	struct wl_claim c;
 	long long runner, queued, running;
@@ -373,7 +404,7 @@ void test_store_releases_a_run_whose_worker_died(void)
 {
 	struct wl_store *st = check_fresh_store("release");
 	const char *ids[] = { "cpu-0" };
-	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0" };
+	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0", NULL };
 	struct wl_error err;
 	struct wl_claim c;
 	long long runner, id;
@@ -402,7 +433,7 @@ void test_store_releases_a_run_whose_worker_died(void)
 	/* A run that did not name its device goes back to any device, not the
 	 * one it had (in a lab, that one's host may be the one that died). */
 	{
-		struct wl_new_run any = { "copy", NULL, "{}", "auto", NULL, 1, 100 };
+		struct wl_new_run any = { "copy", NULL, "{}", "auto", NULL, 1, 100, NULL };
 		long long free_run = 0;
 
 		wl_store_insert_run(st, &any, &free_run, &err);
@@ -438,7 +469,7 @@ void test_store_numbers_every_visible_change(void)
 {
 	struct wl_store *st = check_fresh_store("changes");
 	const char *ids[] = { "cpu-0" };
-	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0" };
+	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0", NULL };
 	struct wl_result_row ok = { .variant = "naive", .params_json = "{\"n\":256}", .median_ms = 2.0,
 				    .reps = 1, .bytes = 1024, .verified = 1 };
 	struct wl_wakeup *watch = NULL;
@@ -510,7 +541,7 @@ void test_store_keeps_run_totals_as_runs_change(void)
 {
 	struct wl_store *st = check_fresh_store("totals");
 	const char *ids[] = { "cpu-0" };
-	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0" };
+	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0", NULL };
 	long long counts[WL_STORE_DURATION_BUCKETS], total = -1, runner, a, b;
 	double sum = -1;
 	struct wl_error err;
@@ -568,7 +599,7 @@ void test_store_finds_runs_by_any_part_of_their_label(void)
 	if (!st)
 		return;
 	for (int i = 0; i <= 4; i++) {
-		struct wl_new_run run = { "copy", labels[i], "{}", "auto", NULL, 1, 100 };
+		struct wl_new_run run = { "copy", labels[i], "{}", "auto", NULL, 1, 100, NULL };
 		long long id;
 
 		CHECK(wl_store_insert_run(st, &run, &id, &err) == 0, "%s", err.msg);
