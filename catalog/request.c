@@ -273,6 +273,18 @@ const char *wl_request_default_cache(const struct wl_experiment *exp)
 	return exp->metric == WL_METRIC_BANDWIDTH ? "cold" : "hot";
 }
 
+enum wl_cache_mode wl_request_cache(const json_t *request)
+{
+	const char *mode = json_string_value(json_object_get(request, "cache"));
+
+	return mode && strcmp(mode, "cold") == 0 ? WL_CACHE_COLD : WL_CACHE_HOT;
+}
+
+const char *wl_cache_mode_name(enum wl_cache_mode mode)
+{
+	return mode == WL_CACHE_COLD ? "cold" : "hot";
+}
+
 json_t *wl_request_defaults_json(void)
 {
 	return json_pack("{s:i, s:i, s:f, s:i}", "repeat", WL_REPEAT_DEFAULT, "repeat_max",

@@ -25,6 +25,14 @@
  * figures) for a bandwidth experiment, "hot" otherwise. */
 const char *wl_request_default_cache(const struct wl_experiment *exp);
 
+/* A stored request's cache mode, in one meaning for every reader: its
+ * "cache"; absent in runs queued before cold mode existed, which timed
+ * hot. */
+enum wl_cache_mode { WL_CACHE_HOT, WL_CACHE_COLD };
+enum wl_cache_mode wl_request_cache(const json_t *request);
+/* "hot" or "cold". */
+const char *wl_cache_mode_name(enum wl_cache_mode mode);
+
 /* The request's defaults and limits as GET /api/experiments shows them, so a
  * form starts from the server's values: {"repeat", "repeat_max", "noise",
  * "budget_ms"}. Caller owns; NULL when out of memory. */

@@ -86,17 +86,14 @@ static void wait_checks(const struct wl_point *pt, const struct wl_measurement *
 	wl_budget_add(pt->budget, WL_PHASE_VERIFY, started);
 }
 
-/* The buffer a cold point writes before each launch, sized from the device's
- * measured cache; flush->buf stays NULL for a hot run. */
-static int flush_alloc(const struct wl_point *pt, int cold, size_t max, struct wl_flush *flush,
-		       struct wl_error *err)
+/* The buffer a cold point writes before each launch, of bytes (the run
+ * plan's wl_run_plan_flush_bytes); flush->buf stays NULL for a hot run (0). */
+static int flush_alloc(const struct wl_point *pt, size_t bytes, struct wl_flush *flush, struct wl_error *err)
 {
-	json_t *cache = json_object_get(pt->dev->info, "cache");
-
 	memset(flush, 0, sizeof(*flush));
-	if (!cold)
+	if (!bytes)
 		return 0;
-	flush->bytes = wl_cache_flush_bytes(pt->dev, json_integer_value(json_object_get(cache, "bytes")), max);
+	flush->bytes = bytes;
 	return wl_point_buffer(pt, CL_MEM_READ_WRITE, flush->bytes, NULL, &flush->buf, err);
 }
 
@@ -104,7 +101,7 @@ static int flush_alloc(const struct wl_point *pt, int cold, size_t max, struct w
  * (NVIDIA loses it on an illegal address): start afresh and prepare the point
  * again for the variants after it. */
 static int reset_point(struct wl_executor *ex, const struct wl_experiment_ops *ops,
-		       struct wl_point *pt, void **state, int cold, struct wl_flush *flush,
+		       struct wl_point *pt, void **state, size_t flush_bytes, struct wl_flush *flush,
 		       struct wl_error *err)
 {
 	ops->teardown(*state);
@@ -114,7 +111,7 @@ static int reset_point(struct wl_executor *ex, const struct wl_experiment_ops *o
 	wl_cl_device_close(pt->dev);
 	if (pt->cuda && wl_cuda_device_reset(pt->dev->cuda, err) < 0)
 		return -1;
-	if (wl_cl_device_open(pt->dev, err) < 0 || flush_alloc(pt, cold, ex->flush_max, flush, err) < 0)
+	if (wl_cl_device_open(pt->dev, err) < 0 || flush_alloc(pt, flush_bytes, flush, err) < 0)
 		return -1;
 	return ops->setup(pt, state, err);
 }
@@ -127,7 +124,7 @@ struct point_run {
 	struct wl_point *pt;
 	const struct wl_run_variant *variants;
 	size_t nvariants;
-	int cold;
+	size_t flush_bytes;		/* before each timed launch; 0: hot */
 	char *params_text;
 	struct wl_point_results pr;
 	struct wl_flush flush;
@@ -209,7 +206,7 @@ static int custom_failed(struct point_run *r, size_t k, const struct wl_error *w
 	wait_checks(r->pt, NULL);
 	if (record_upto(r, k + 1, err) < 0)
 		return -1;
-	return reset_point(r->ex, r->ops, r->pt, &r->state, r->cold, &r->flush, err);
+	return reset_point(r->ex, r->ops, r->pt, &r->state, r->flush_bytes, &r->flush, err);
 }
 
 /* Every variant in turn; returns how many were measured before one stopped
@@ -260,10 +257,10 @@ static void note_builds(struct wl_executor *ex, long long run_id, const struct w
  * *store_failed says whether the store (not the device) was at fault. */
 static int run_point(struct wl_executor *ex, long long run_id, const struct wl_experiment_ops *ops,
 		     struct wl_point *pt, const struct wl_run_variant *variants, size_t nvariants,
-		     int cold, const json_t *params, long long *rows, int *store_failed, struct wl_error *err)
+		     size_t flush_bytes, const json_t *params, long long *rows, int *store_failed, struct wl_error *err)
 {
 	struct point_run r = { .ex = ex, .run_id = run_id, .ops = ops, .pt = pt,
-			       .variants = variants, .nvariants = nvariants, .cold = cold,
+			       .variants = variants, .nvariants = nvariants, .flush_bytes = flush_bytes,
 			       .pr = { .last_ms = wl_now_ms() }, .seq_base = *rows };
 	struct wl_budget_span span;
 	long measured;
@@ -276,7 +273,7 @@ static int run_point(struct wl_executor *ex, long long run_id, const struct wl_e
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		goto out;
 	}
-	if (flush_alloc(pt, cold, ex->flush_max, &r.flush, err) < 0)
+	if (flush_alloc(pt, flush_bytes, &r.flush, err) < 0)
 		goto out;
 	pt->flush = r.flush.buf.cl || r.flush.buf.cu ? &r.flush : NULL;
 	/* Setup's own time, less the builds and transfers counted inside it, is
@@ -473,7 +470,8 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 				     wl_point_deadline(plan.exp, plan.defs, plan.nvariants, pt.values,
 						       plan.repeat, ex->warmup, wl_run_plan_extra_seconds(&plan, ex->warmup, ex->flush_max),
 						       ex->point_timeout_max));
-		if (run_point(ex, claim->id, plan.ops, &pt, plan.variants, plan.nvariants, plan.cold,
+		if (run_point(ex, claim->id, plan.ops, &pt, plan.variants, plan.nvariants,
+			      wl_run_plan_flush_bytes(&plan, ex->flush_max),
 			      params, &rows, &store_failed, &why) < 0) {
 			char msg[sizeof(why.msg) + 256], where[200];
 

@@ -198,8 +198,7 @@ int wl_run_plan_make(const struct wl_catalog *cat, struct wl_cl_devices *devs,
 		p->repeat = WL_REPEAT_MAX;
 	/* Requests queued before sampling was driven by noise have neither field:
 	 * they ran hot, exactly repeat times. */
-	p->cold = json_is_string(json_object_get(p->request, "cache")) &&
-		  strcmp(json_string_value(json_object_get(p->request, "cache")), "cold") == 0;
+	p->cold = wl_request_cache(p->request) == WL_CACHE_COLD;
 	p->noise_driven = json_object_get(p->request, "noise") != NULL;
 	counters = json_string_value(json_object_get(p->request, "counters"));
 	p->counters = p->cuda && !(counters && strcmp(counters, "off") == 0);

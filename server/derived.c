@@ -13,6 +13,7 @@
 #include "points.h"
 #include "predictions.h"
 #include "regressions.h"
+#include "request.h"
 #include "verdict.h"
 
 /* "variant|{params without the baseline param}"; caller frees. */
@@ -115,7 +116,7 @@ int wl_run_add_intervals(const struct wl_experiment *exp, json_t *run)
 
 int wl_run_add_cache_marks(const struct wl_experiment *exp, json_t *run)
 {
-	const char *mode = json_string_value(json_object_get(json_object_get(run, "request"), "cache"));
+	int hot = wl_request_cache(json_object_get(run, "request")) == WL_CACHE_HOT;
 	long long cache = json_integer_value(json_object_get(
 		json_object_get(json_object_get(run, "device"), "cache"), "bytes"));
 	json_t *kernels = json_object_get(json_object_get(run, "request"), "kernels"), *r, *k;
@@ -125,7 +126,7 @@ int wl_run_add_cache_marks(const struct wl_experiment *exp, json_t *run)
 		const char *variant = json_string_value(json_object_get(r, "variant"));
 		const struct wl_variant_def *v = exp && variant ? wl_experiment_variant(exp, variant, NULL) : NULL;
 		long long values[64];
-		int hot = mode && strcmp(mode, "hot") == 0, in_cache = 0;
+		int in_cache = 0;
 
 		json_array_foreach(kernels, j, k)
 			if (!v && variant && strcmp(json_string_value(json_object_get(k, "name")), variant) == 0)

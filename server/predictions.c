@@ -18,6 +18,7 @@
 #include "points.h"
 #include "predict.h"
 #include "prediction_memo.h"
+#include "request.h"
 #include "warp_model.h"
 #include "work_json.h"
 
@@ -273,7 +274,7 @@ int wl_run_add_predictions(const struct wl_experiment *exp, json_t *run)
 
 	if (!exp)
 		return 0;
-	hot = strcmp(json_string_value(json_object_get(json_object_get(run, "request"), "cache")) ?: "", "hot") == 0;
+	hot = wl_request_cache(json_object_get(run, "request")) == WL_CACHE_HOT;
 	facts = wl_device_model_from_json(json_object_get(run, "device"), ceiling, 0, &dm);
 	customs_load(exp, run, &customs);
 	rm = calloc(n + 1, sizeof(*rm));

@@ -73,19 +73,10 @@ static int positive_time(const json_t *r)
 	return timed(r) && json_number_value(json_object_get(r, "median_ms")) > 0;
 }
 
-/* A request's cache mode; absent in runs from before cold mode, which timed
- * hot. */
-static const char *cache_mode(const json_t *request)
-{
-	const char *mode = json_string_value(json_object_get(request, "cache"));
-
-	return mode ? mode : "hot";
-}
-
 /* Whether two requests time in the same cache mode. */
 static int same_mode(const json_t *a, const json_t *b)
 {
-	return strcmp(cache_mode(a), cache_mode(b)) == 0;
+	return wl_request_cache(a) == wl_request_cache(b);
 }
 
 /* What must agree for two runs' times of a point to be repeats of one
@@ -104,7 +95,7 @@ static int setting_of(const json_t *run, struct setting *s)
 	s->language = json_string_value(json_object_get(request, "language"));
 	if (!s->language)
 		s->language = "opencl"; /* runs from before CUDA */
-	s->cache = cache_mode(request);
+	s->cache = wl_cache_mode_name(wl_request_cache(request));
 	return s->device != NULL;
 }
 

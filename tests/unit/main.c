@@ -62,6 +62,7 @@ const char *check_store_pg;
 	X(minplus_reference_is_min_over_k)                                              \
 	X(banks_reference_sums_the_pattern)                                             \
 	X(exact_sums_catch_one_wrong_element)                                           \
+	X(absent_cache_is_hot_for_every_reader)                                         \
 	X(slowdown_is_relative_to_baseline_point)                                       \
 	X(catalog_holds_every_seed_experiment)                                          \
 	X(gather_sum_dot_and_myadd_references)                                          \

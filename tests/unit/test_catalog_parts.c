@@ -8,6 +8,7 @@
 #include "catalog.h"
 #include "check.h"
 #include "derived.h"
+#include "request.h"
 #include "experiment.h"
 #include "experiments.h"
 #include "rng.h"
@@ -155,4 +156,37 @@ void test_gather_sum_dot_and_myadd_references(void)
 	CHECK(m[0] == 3.0 && m[1] == -4.0 && m[2] == 0 && m[3] == 0, "rows: even 2a, odd 0");
 	wl_myadd_reference(a, m, 2, 1);
 	CHECK(m[0] == 3.0 && m[1] == 0 && m[2] == 6.5 && m[3] == 0, "columns: even 2a, odd 0");
+}
+
+/* A request's cache mode means one thing to every reader: a run queued
+ * before cold mode existed has none and timed hot, so its small points are
+ * marked in the cache as a hot run's are; a cold run's never are. */
+void test_absent_cache_is_hot_for_every_reader(void)
+{
+	struct wl_catalog *cat = NULL;
+	struct wl_error err;
+	const char *modes[] = { NULL, "\"hot\"", "\"cold\"" };
+
+	CHECK(wl_catalog_load(CATALOG_PATH, &cat, &err) == 0, "%s", err.msg);
+	if (!cat)
+		return;
+	for (size_t m = 0; m < 3; m++) {
+		char text[512];
+		json_t *run;
+
+		snprintf(text, sizeof(text),
+			 "{\"request\": {\"experiment\": \"copy\"%s%s}, \"device\": {\"cache\": {\"bytes\": 52428800}},"
+			 " \"results\": [{\"variant\": \"float\", \"params\": {\"n\": 4096, \"local\": 256}}]}",
+			 modes[m] ? ", \"cache\": " : "", modes[m] ? modes[m] : "");
+		run = json_loads(text, 0, NULL);
+		CHECK(run && wl_request_cache(json_object_get(run, "request")) == (m == 2 ? WL_CACHE_COLD : WL_CACHE_HOT),
+		      "mode %s", modes[m] ? modes[m] : "(absent)");
+		CHECK(run && wl_run_add_cache_marks(wl_catalog_find(cat, "copy"), run) == 0 &&
+			      json_is_true(json_object_get(json_array_get(json_object_get(run, "results"), 0), "in_cache")) == (m != 2),
+		      "a 32 KiB point of a %s run in a 50 MB cache", modes[m] ? modes[m] : "hot (absent)");
+		json_decref(run);
+	}
+	CHECK(strcmp(wl_cache_mode_name(WL_CACHE_COLD), "cold") == 0 && strcmp(wl_cache_mode_name(WL_CACHE_HOT), "hot") == 0,
+	      "the names");
+	wl_catalog_free(cat);
 }
