@@ -54,7 +54,7 @@ int wl_cu_load(struct wl_error *err)
 		{ "cuMemAlloc_v2", (void **)&cu.mem_alloc }, { "cuMemFree_v2", (void **)&cu.mem_free },
 		{ "cuMemAllocHost_v2", (void **)&cu.host_alloc }, { "cuMemFreeHost", (void **)&cu.host_free },
 		{ "cuMemcpyHtoD_v2", (void **)&cu.htod }, { "cuMemcpyDtoH_v2", (void **)&cu.dtoh },
-		{ "cuMemsetD32Async", (void **)&cu.memset32 }, { "cuModuleLoadData", (void **)&cu.module_load },
+		{ "cuMemsetD32Async", (void **)&cu.memset32 }, { "cuModuleLoadDataEx", (void **)&cu.module_load },
 		{ "cuModuleUnload", (void **)&cu.module_unload }, { "cuModuleGetFunction", (void **)&cu.module_function },
 		{ "cuFuncSetAttribute", (void **)&cu.func_set }, { "cuFuncGetAttribute", (void **)&cu.func_get }, { "cuLaunchKernel", (void **)&cu.launch },
 		{ "cuEventCreate", (void **)&cu.event_create }, { "cuEventDestroy_v2", (void **)&cu.event_destroy },

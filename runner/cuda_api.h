@@ -49,7 +49,7 @@ struct wl_cu {
 	CUresult (*htod)(CUdeviceptr, const void *, size_t);
 	CUresult (*dtoh)(void *, CUdeviceptr, size_t);
 	CUresult (*memset32)(CUdeviceptr, unsigned, size_t, CUstream);
-	CUresult (*module_load)(CUmodule *, const void *);
+	CUresult (*module_load)(CUmodule *, const void *, unsigned int, int *, void **);	/* cuModuleLoadDataEx */
 	CUresult (*module_unload)(CUmodule);
 	CUresult (*module_function)(CUfunction *, CUmodule, const char *);
 	CUresult (*func_set)(CUfunction, int, int);

@@ -3,10 +3,12 @@
  * their timing are cuda_launch.c's. */
 #include "cuda_point.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler_account.h"
 #include "cuda_api.h"
 #include "cuda_counts.h"
 #include "cupti_counters.h"
@@ -266,6 +268,34 @@ static int compile(const struct wl_nvrtc *nv, int arch, const struct wl_source *
 	return 0;
 }
 
+/* CUDA's CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN. */
+#define ATTRIBUTE_MAX_SHARED_PER_BLOCK 97
+
+/* A build that failed (err) where ptxas's figures show a kernel asking for
+ * more shared memory than a block of cd may have, which NVRTC fails without
+ * saying: the message says so first, then what NVRTC said. */
+static void say_what_does_not_fit(const struct wl_cuda_device *cd, struct wl_error *err)
+{
+	json_t *figures = wl_ptxas_figures(err->msg), *k;
+	const char *name;
+	int limit = 0;
+
+	if (figures && cu.attribute(&limit, ATTRIBUTE_MAX_SHARED_PER_BLOCK, cd->device) == 0 && limit > 0)
+		json_object_foreach(figures, name, k) {
+			long long shared = json_integer_value(json_object_get(k, "shared_bytes"));
+			char said[sizeof(err->msg)];
+
+			if (shared <= limit)
+				continue;
+			snprintf(said, sizeof(said), "%s", err->msg);
+			wl_error_set(err, WL_ERR_BUILD,
+				     "%s asks for %lld bytes of __shared__ memory, and a block on this device may have %d; %s",
+				     name, shared, limit, said);
+			break;
+		}
+	json_decref(figures);
+}
+
 /* A module compiled before the device's context existed (wl_cuda_compile). */
 struct wl_cuda_compiled {
 	char hash[17];
@@ -365,6 +395,30 @@ int wl_cuda_arch(int ordinal)
 	return major * 10 + minor;
 }
 
+/* CUDA's options for the JIT's error log (cuda.h's CUjit_option). */
+#define JIT_ERROR_LOG_BUFFER 5
+#define JIT_ERROR_LOG_BUFFER_SIZE_BYTES 6
+
+/* Load the device code bin into *module; where the driver refuses it (a
+ * kernel that does not fit the device, say), WL_ERR_BUILD with the driver's
+ * own error log, as a build failure says the compiler's. */
+static int load_module(CUmodule *module, const void *bin, struct wl_error *err)
+{
+	char log[2048] = "";
+	int options[] = { JIT_ERROR_LOG_BUFFER, JIT_ERROR_LOG_BUFFER_SIZE_BYTES };
+	void *values[] = { log, (void *)(uintptr_t)sizeof(log) };
+	CUresult rc = cu.module_load(module, bin, 2, options, values);
+
+	if (rc == 0)
+		return 0;
+	/* A lost context ends the process here, as everywhere. */
+	wl_cu_failed(rc, "cuModuleLoadDataEx", err);
+	log[sizeof(log) - 1] = '\0';
+	wl_error_set(err, WL_ERR_BUILD, "the CUDA driver did not load it (%s): %.900s", wl_cu_error_name(rc),
+		     log[0] ? log : "its JIT log is empty");
+	return -1;
+}
+
 /* The module of src with options: loaded already, compiled ahead, or built
  * now. */
 static int module_for(struct wl_cuda_device *cd, const struct wl_source *src, const char *options,
@@ -381,8 +435,11 @@ static int module_for(struct wl_cuda_device *cd, const struct wl_source *src, co
 			return 0;
 		}
 	made = take_compiled(src, options);
-	if (!made && wl_cuda_compile(cd->nv, cd->arch, src, options, &made, err) < 0)
+	if (!made && wl_cuda_compile(cd->nv, cd->arch, src, options, &made, err) < 0) {
+		if (err && err->kind == WL_ERR_BUILD)
+			say_what_does_not_fit(cd, err);
 		return -1;
+	}
 	m = calloc(1, sizeof(*m));
 	if (!m) {
 		compiled_free(made);
@@ -390,7 +447,7 @@ static int module_for(struct wl_cuda_device *cd, const struct wl_source *src, co
 		return -1;
 	}
 	cu.ctx_set(cd->context);
-	loaded = wl_cu_failed(cu.module_load(&m->module, made->bin), "cuModuleLoadData", err);
+	loaded = load_module(&m->module, made->bin, err);
 	/* The module's account is the compiler's words; the code is loaded. */
 	m->options = made->options;
 	m->log = made->log;

@@ -60,8 +60,11 @@ static char *custom_failure_text(struct wl_executor *ex, const struct wl_point *
 	char *text = NULL, *shown;
 
 	if (why->kind == WL_ERR_BUILD) {
+		/* OpenCL's whole log is the program cache's; CUDA's (NVRTC's, or
+		 * the driver's JIT log) comes with why. */
 		if (asprintf(&text, "custom kernel '%s' did not build on %s (options as for '%s'); build log:\n%s",
-			     rv->name, pt->dev->id, rv->def.id, wl_program_cache_build_log(ex->programs)) < 0)
+			     rv->name, pt->dev->id, rv->def.id,
+			     pt->cuda ? why->msg : wl_program_cache_build_log(ex->programs)) < 0)
 			text = NULL;
 	} else if (asprintf(&text, "custom kernel '%s' failed: %s", rv->name, why->msg) < 0) {
 		text = NULL;

@@ -107,8 +107,10 @@ int wl_nvrtc_compile(const struct wl_nvrtc *nv, const char *src, const char *nam
 	rc = nv->compile(prog, nall, all);
 	*log = program_log(nv, prog);
 	if (rc != 0) {
-		wl_error_set(err, WL_ERR_BUILD, "%s does not compile for compute_%d: %.400s", name, arch,
-			     *log && (*log)[0] ? *log : nv->error_string(rc));
+		/* NVRTC may fail with only ptxas's figures in its log (a kernel
+		 * whose shared memory no block can have): its error's name too. */
+		wl_error_set(err, WL_ERR_BUILD, "%s does not compile for compute_%d (%s): %.900s", name, arch,
+			     nv->error_string(rc), *log && (*log)[0] ? *log : "NVRTC's log is empty");
 		goto fail;
 	}
 	if ((cubin ? nv->cubin_size(prog, &n) : nv->ptx_size(prog, &n)) != 0 || !(*out = malloc(n + 1)) ||

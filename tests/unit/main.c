@@ -113,6 +113,7 @@ const char *check_store_pg;
 	X(every_catalog_cuda_kernel_compiles_with_nvrtc)                                \
 	X(nvrtc_refuses_what_does_not_compile)                                          \
 	X(cuda_modules_compile_ahead_without_a_device)                                  \
+	X(nvrtc_says_why_a_kernel_does_not_fit)                                         \
 	X(cuda_absent_is_said_not_failed)                                               \
 	X(waiting_launches_keep_the_buffers_they_read)                                 \
 	X(counters_are_written_into_their_results_later)                     \

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "catalog.h"
+#include "compiler_account.h"
 #include "check.h"
 #include "cuda_driver.h"
 #include "cuda_languages.h"
@@ -234,4 +235,35 @@ void test_cuda_modules_compile_ahead_without_a_device(void)
 	wl_cuda_compiled_free(list);
 	wl_source_free(&ok);
 	wl_source_free(&bad);
+}
+
+/* A kernel that does not fit the device (4 MiB of __shared__ on an H100,
+ * which has 227 KiB a block) fails its build with NVRTC's error and
+ * ptxas's figures in the message, which a custom kernel's failure shows as
+ * its build log. */
+void test_nvrtc_says_why_a_kernel_does_not_fit(void)
+{
+	static const char src[] = "extern \"C\" __global__ void big(float *o)\n{\n"
+				  "\t__shared__ float tile[1 << 20];\n"
+				  "\ttile[threadIdx.x] = o[threadIdx.x];\n\t__syncthreads();\n"
+				  "\to[threadIdx.x] = tile[(threadIdx.x + 1) % blockDim.x];\n}\n";
+	struct wl_nvrtc nv;
+	struct wl_error err;
+	char *bin = NULL, *log = NULL;
+	size_t len;
+	json_t *figures;
+
+	if (nvrtc_or_skip(&nv) < 0)
+		return;
+	/* NVRTC 13 fails it with ptxas's figures alone in its log: the error
+	 * carries both, and the figures say what the kernel asks for (which the
+	 * CUDA side sets against the device's limit, on a GPU). */
+	CHECK(wl_nvrtc_compile(&nv, src, "big.cu", 90, 1, NULL, 0, &bin, &len, &log, &err) < 0 &&
+		      err.kind == WL_ERR_BUILD && strstr(err.msg, "big.cu") && strstr(err.msg, "NVRTC_ERROR_"),
+	      "NVRTC's error in the message: %s", err.msg);
+	figures = wl_ptxas_figures(err.msg);
+	CHECK(json_integer_value(json_object_get(json_object_get(figures, "big"), "shared_bytes")) == 4194304,
+	      "the kernel's 4 MiB read from the message: %s", err.msg);
+	json_decref(figures);
+	CHECK(!bin && !log, "nothing to free");
 }
