@@ -15,6 +15,17 @@ struct wl_buf {
 	size_t bytes;
 };
 
+/* What a buffer is to the point's kernels, which the device's language
+ * turns into its own flags: read only (inputs), written only (outputs), or
+ * both (scratch, flags, a flush). */
+enum wl_buf_role { WL_BUF_IN, WL_BUF_OUT, WL_BUF_SCRATCH };
+
+/* Whether b holds device memory in either language. */
+static inline int wl_buf_made(const struct wl_buf *b)
+{
+	return b->cl != NULL || b->cu != 0;
+}
+
 /* The size a staging area (pinned host memory outputs are read into) of
  * size had grows to when it must hold bytes: by whole MiB, and at least by
  * half of what it had, so that a sweep of rising sizes pins new memory a few

@@ -85,7 +85,7 @@ static int cuda_random(const struct wl_point *pt, uint64_t base, size_t n, int s
 
 	if (!source)
 		return -1;
-	if (wl_point_buffer(pt, CL_MEM_READ_WRITE, n * sizeof(float), NULL, out, err) < 0 ||
+	if (wl_point_buffer(pt, WL_BUF_SCRATCH, n * sizeof(float), NULL, out, err) < 0 ||
 	    wl_cuda_call_new(pt->dev->cuda, source, "", small_int_max > 0 ? "wl_fill_small_int" : "wl_fill_float", &call,
 			     err) < 0 ||
 	    wl_cuda_call_buffer(call, out, err) < 0 || wl_cuda_call_u64(call, base, err) < 0 ||
@@ -114,7 +114,7 @@ const struct wl_source *wl_device_rng_source(struct wl_error *err)
 }
 
 int wl_point_random(const struct wl_point *pt, struct wl_rng *r, size_t n, int small_int_max,
-		    float *host, cl_mem_flags flags, struct wl_buf *out, struct wl_error *err)
+		    float *host, enum wl_buf_role role, struct wl_buf *out, struct wl_error *err)
 {
 	const struct wl_source *source = wl_device_rng_source(err);
 	struct wl_point own = *pt;
@@ -139,9 +139,10 @@ int wl_point_random(const struct wl_point *pt, struct wl_rng *r, size_t n, int s
 	own.like_kernel = NULL;
 	own.budget = NULL;	/* it runs in a setup, whose time is the inputs' */
 	/* A kernel fills it, so it cannot be read-only (Oclgrind's check found
-	 * that writing one is undefined, whatever drivers let pass). */
-	flags = (flags & ~(cl_mem_flags)(CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY)) | CL_MEM_READ_WRITE;
-	if (wl_point_buffer(&own, flags, n * sizeof(float), NULL, out, err) < 0 ||
+	 * that writing one is undefined, whatever drivers let pass): whatever
+	 * role the family gives an input, it is made as scratch. */
+	(void)role;
+	if (wl_point_buffer(&own, WL_BUF_SCRATCH, n * sizeof(float), NULL, out, err) < 0 ||
 	    wl_point_kernel(&own, "", small_int_max > 0 ? "wl_fill_small_int" : "wl_fill_float", &l.kernel,
 			    err) < 0)
 		goto out;

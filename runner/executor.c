@@ -97,7 +97,7 @@ static int flush_alloc(const struct wl_point *pt, size_t bytes, struct wl_flush 
 	if (!bytes)
 		return 0;
 	flush->bytes = bytes;
-	return wl_point_buffer(pt, CL_MEM_READ_WRITE, flush->bytes, NULL, &flush->buf, err);
+	return wl_point_buffer(pt, WL_BUF_SCRATCH, flush->bytes, NULL, &flush->buf, err);
 }
 
 /* After a custom kernel's launch failed the device's context may be unusable

@@ -56,9 +56,9 @@ static int access_setup(const struct wl_point *pt, void **state, struct wl_error
 	s->in_len = s->strided ? s->n * (size_t)s->k : s->n + (size_t)s->k;
 	wl_rng_seed(&rng, pt->seed);
 	s->base = rng.state;
-	if (wl_point_random(pt, &rng, s->in_len, 0, NULL, CL_MEM_READ_ONLY, &s->in, err) < 0)
+	if (wl_point_random(pt, &rng, s->in_len, 0, NULL, WL_BUF_IN, &s->in, err) < 0)
 		goto fail;
-	if (wl_point_buffer(pt, CL_MEM_WRITE_ONLY, s->n * sizeof(float), NULL, &s->out, err) < 0)
+	if (wl_point_buffer(pt, WL_BUF_OUT, s->n * sizeof(float), NULL, &s->out, err) < 0)
 		goto fail;
 	*state = s;
 	return 0;

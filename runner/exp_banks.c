@@ -46,7 +46,7 @@ static int banks_setup(const struct wl_point *pt, void **state, struct wl_error 
 		wl_error_set(err, WL_ERR_INTERNAL, "out of host memory");
 		goto fail;
 	}
-	if (wl_point_buffer(pt, CL_MEM_WRITE_ONLY, s->groups * s->local * sizeof(float), NULL, &s->out,
+	if (wl_point_buffer(pt, WL_BUF_OUT, s->groups * s->local * sizeof(float), NULL, &s->out,
 			    err) < 0)
 		goto fail;
 	*state = s;

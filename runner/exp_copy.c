@@ -45,8 +45,8 @@ static int copy_setup(const struct wl_point *pt, void **state, struct wl_error *
 	s->local = (size_t)wl_point_value(pt, "local");
 	wl_rng_seed(&rng, pt->seed);
 	s->base = rng.state;
-	if (wl_point_random(pt, &rng, s->n, 0, NULL, CL_MEM_READ_ONLY, &s->in, err) < 0 ||
-	    wl_point_buffer(pt, CL_MEM_WRITE_ONLY, s->n * sizeof(float), NULL, &s->out, err) < 0)
+	if (wl_point_random(pt, &rng, s->n, 0, NULL, WL_BUF_IN, &s->in, err) < 0 ||
+	    wl_point_buffer(pt, WL_BUF_OUT, s->n * sizeof(float), NULL, &s->out, err) < 0)
 		goto fail;
 	*state = s;
 	return 0;

@@ -49,7 +49,7 @@ static int dot_setup(const struct wl_point *pt, void **state, struct wl_error *e
 {
 	struct dot_state *s = calloc(1, sizeof(*s));
 	struct wl_rng rng;
-	cl_int nn, kk;
+	int32_t nn, kk;	/* the kernel's int, 32 bits in either language */
 
 	if (!s) {
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
@@ -58,8 +58,8 @@ static int dot_setup(const struct wl_point *pt, void **state, struct wl_error *e
 	s->n = (size_t)wl_point_value(pt, "n");
 	s->items = (size_t)wl_point_value(pt, "items");
 	s->local = (size_t)wl_point_value(pt, "local");
-	nn = (cl_int)s->n;
-	kk = (cl_int)(s->n / s->items);
+	nn = (int32_t)s->n;
+	kk = (int32_t)(s->n / s->items);
 	s->v1 = malloc(s->n * sizeof(float));
 	s->v2 = malloc(s->n * sizeof(float));
 	if (!s->v1 || !s->v2) {
@@ -67,13 +67,13 @@ static int dot_setup(const struct wl_point *pt, void **state, struct wl_error *e
 		goto fail;
 	}
 	wl_rng_seed(&rng, pt->seed);
-	if (wl_point_random(pt, &rng, s->n, 8, s->v1, CL_MEM_READ_ONLY, &s->d1, err) < 0 ||
-	    wl_point_random(pt, &rng, s->n, 8, s->v2, CL_MEM_READ_ONLY, &s->d2, err) < 0)
+	if (wl_point_random(pt, &rng, s->n, 8, s->v1, WL_BUF_IN, &s->d1, err) < 0 ||
+	    wl_point_random(pt, &rng, s->n, 8, s->v2, WL_BUF_IN, &s->d2, err) < 0)
 		goto fail;
 	s->dot = wl_dot_reference(s->v1, s->v2, s->n);
-	if (wl_point_buffer(pt, CL_MEM_READ_WRITE, s->items * sizeof(float), NULL, &s->resps, err) < 0 ||
-	    wl_point_buffer(pt, CL_MEM_READ_ONLY, sizeof(nn), &nn, &s->nn, err) < 0 ||
-	    wl_point_buffer(pt, CL_MEM_READ_ONLY, sizeof(kk), &kk, &s->kk, err) < 0)
+	if (wl_point_buffer(pt, WL_BUF_SCRATCH, s->items * sizeof(float), NULL, &s->resps, err) < 0 ||
+	    wl_point_buffer(pt, WL_BUF_IN, sizeof(nn), &nn, &s->nn, err) < 0 ||
+	    wl_point_buffer(pt, WL_BUF_IN, sizeof(kk), &kk, &s->kk, err) < 0)
 		goto fail;
 	*state = s;
 	return 0;

@@ -85,8 +85,8 @@ static int minplus_setup(const struct wl_point *pt, void **state, struct wl_erro
 	for (size_t c = 0; c < s->nchecks; c++)
 		wl_minplus_reference_entry(s->d, s->n, s->check_at[c] / s->n, s->check_at[c] % s->n,
 					   &s->check_want[c]);
-	if (wl_point_buffer(pt, CL_MEM_READ_ONLY, count * sizeof(float), s->d, &s->dd, err) < 0 ||
-	    wl_point_buffer(pt, CL_MEM_WRITE_ONLY, count * sizeof(float), NULL, &s->dr, err) < 0)
+	if (wl_point_buffer(pt, WL_BUF_IN, count * sizeof(float), s->d, &s->dd, err) < 0 ||
+	    wl_point_buffer(pt, WL_BUF_OUT, count * sizeof(float), NULL, &s->dr, err) < 0)
 		goto fail;
 	*state = s;
 	return 0;
@@ -135,8 +135,8 @@ static int minplus_measure(const struct wl_point *pt, void *state, const struct 
 	int rc = -1;
 
 	/* The transposed copy is made (untimed) only for a variant that reads it. */
-	if (wl_launch_decl_reads(&v->host, "t") && !s->dt.cl && !s->dt.cu &&
-	    wl_point_buffer(pt, CL_MEM_READ_ONLY, count * sizeof(float), s->t, &s->dt, err) < 0)
+	if (wl_launch_decl_reads(&v->host, "t") && !wl_buf_made(&s->dt) &&
+	    wl_point_buffer(pt, WL_BUF_IN, count * sizeof(float), s->t, &s->dt, err) < 0)
 		return -1;
 	if (wl_point_prepare(pt, v, "", buffers, 3, &l, err) < 0)
 		return -1;

@@ -108,9 +108,9 @@ static int myadd_setup(const struct wl_point *pt, void **state, struct wl_error 
 	free(result);
 	values = result = NULL;
 	/* B is in the seed's signature but never read: allocated, not filled. */
-	if (wl_point_buffer(pt, CL_MEM_READ_ONLY, bytes, s->a, &s->da, err) < 0 ||
-	    wl_point_buffer(pt, CL_MEM_READ_ONLY, bytes, NULL, &s->db, err) < 0 ||
-	    wl_point_buffer(pt, CL_MEM_WRITE_ONLY, bytes, NULL, &s->dc, err) < 0)
+	if (wl_point_buffer(pt, WL_BUF_IN, bytes, s->a, &s->da, err) < 0 ||
+	    wl_point_buffer(pt, WL_BUF_IN, bytes, NULL, &s->db, err) < 0 ||
+	    wl_point_buffer(pt, WL_BUF_OUT, bytes, NULL, &s->dc, err) < 0)
 		goto fail;
 	*state = s;
 	return 0;

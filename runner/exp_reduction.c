@@ -59,10 +59,10 @@ static int reduction_setup(const struct wl_point *pt, void **state, struct wl_er
 		goto fail;
 	}
 	wl_rng_seed(&rng, pt->seed);
-	if (wl_point_random(pt, &rng, s->n, 8, s->input, CL_MEM_READ_ONLY, &s->in, err) < 0)
+	if (wl_point_random(pt, &rng, s->n, 8, s->input, WL_BUF_IN, &s->in, err) < 0)
 		goto fail;
 	s->sum = wl_sum_reference(s->input, s->n);
-	if (wl_point_buffer(pt, CL_MEM_WRITE_ONLY, s->max_groups * sizeof(float), NULL, &s->partial,
+	if (wl_point_buffer(pt, WL_BUF_OUT, s->max_groups * sizeof(float), NULL, &s->partial,
 			    err) < 0)
 		goto fail;
 	*state = s;

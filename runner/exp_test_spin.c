@@ -25,14 +25,14 @@ static void spin_teardown(void *state)
 static int spin_setup(const struct wl_point *pt, void **state, struct wl_error *err)
 {
 	struct spin_state *s = calloc(1, sizeof(*s));
-	cl_int zero = 0;
+	int32_t zero = 0;
 
 	if (!s) {
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		return -1;
 	}
-	if (wl_point_buffer(pt, CL_MEM_READ_WRITE, sizeof(zero), &zero, &s->flag, err) < 0 ||
-	    wl_point_buffer(pt, CL_MEM_READ_WRITE, sizeof(zero), NULL, &s->out, err) < 0) {
+	if (wl_point_buffer(pt, WL_BUF_SCRATCH, sizeof(zero), &zero, &s->flag, err) < 0 ||
+	    wl_point_buffer(pt, WL_BUF_SCRATCH, sizeof(zero), NULL, &s->out, err) < 0) {
 		spin_teardown(s);
 		return -1;
 	}
@@ -51,7 +51,7 @@ static int spin_measure(const struct wl_point *pt, void *state, const struct wl_
 
 	if (wl_point_prepare(pt, v, "", buffers, 2, &l, err) < 0)
 		return -1;
-	rc = wl_point_run(pt, &l, &s->out, sizeof(cl_int), &output, res, err);
+	rc = wl_point_run(pt, &l, &s->out, sizeof(int32_t), &output, res, err);
 	wl_launch_release(&l);
 	return rc < 0 ? -1 : 0;
 }

@@ -58,7 +58,7 @@ static int transpose_setup(const struct wl_point *pt, void **state, struct wl_er
 	}
 	wl_rng_seed(&rng, pt->seed);
 	s->base = rng.state;
-	if (wl_point_random(pt, &rng, elems, 0, NULL, CL_MEM_READ_ONLY, &s->idata, err) < 0)
+	if (wl_point_random(pt, &rng, elems, 0, NULL, WL_BUF_IN, &s->idata, err) < 0)
 		goto fail;
 	/* out[y][x] = in[x][y], each input element from its index: written in
 	 * order, nothing read. */
@@ -66,7 +66,7 @@ static int transpose_setup(const struct wl_point *pt, void **state, struct wl_er
 	for (size_t y = 0; y < s->n; y++)
 		for (size_t x = 0; x < s->n; x++)
 			s->expected[y * s->n + x] = wl_rng_float_at(s->base, x * s->n + y);
-	if (wl_point_buffer(pt, CL_MEM_WRITE_ONLY, elems * sizeof(float), NULL, &s->odata, err) < 0)
+	if (wl_point_buffer(pt, WL_BUF_OUT, elems * sizeof(float), NULL, &s->odata, err) < 0)
 		goto fail;
 	*state = s;
 	return 0;

@@ -96,7 +96,13 @@ static int point_kernel(const struct wl_point *pt, const char *options, const ch
 	return 0;
 }
 
-int wl_point_buffer(const struct wl_point *pt, cl_mem_flags flags, size_t bytes,
+/* OpenCL's flags for role. */
+static cl_mem_flags cl_flags(enum wl_buf_role role)
+{
+	return role == WL_BUF_IN ? CL_MEM_READ_ONLY : role == WL_BUF_OUT ? CL_MEM_WRITE_ONLY : CL_MEM_READ_WRITE;
+}
+
+int wl_point_buffer(const struct wl_point *pt, enum wl_buf_role role, size_t bytes,
 		    const void *init, struct wl_buf *out, struct wl_error *err)
 {
 	double started = wl_now_ms();
@@ -109,7 +115,7 @@ int wl_point_buffer(const struct wl_point *pt, cl_mem_flags flags, size_t bytes,
 		wl_budget_add(pt->budget, WL_PHASE_TRANSFER, started);
 		return 0;
 	}
-	out->cl = clCreateBuffer(pt->dev->context, flags, bytes, NULL, &rc);
+	out->cl = clCreateBuffer(pt->dev->context, cl_flags(role), bytes, NULL, &rc);
 	if (!out->cl) {
 		wl_error_set(err, WL_ERR_INTERNAL, "clCreateBuffer of %zu bytes: %s", bytes,
 			     wl_cl_error_name(rc));

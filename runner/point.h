@@ -90,7 +90,7 @@ int wl_point_kernel(const struct wl_point *pt, const char *options, const char *
 /* A device buffer of bytes, filled from init when not NULL, in pt's
  * language (flags are OpenCL's, which CUDA's buffers need not). -1 with err
  * leaves *out cleared. */
-int wl_point_buffer(const struct wl_point *pt, cl_mem_flags flags, size_t bytes,
+int wl_point_buffer(const struct wl_point *pt, enum wl_buf_role role, size_t bytes,
 		    const void *init, struct wl_buf *out, struct wl_error *err);
 
 /* A device buffer of n floats with the random values that wl_rng_fill_float
@@ -100,7 +100,7 @@ int wl_point_buffer(const struct wl_point *pt, cl_mem_flags flags, size_t bytes,
  * advances as those fills advance it. */
 struct wl_rng;
 int wl_point_random(const struct wl_point *pt, struct wl_rng *r, size_t n, int small_int_max,
-		    float *host, cl_mem_flags flags, struct wl_buf *out, struct wl_error *err);
+		    float *host, enum wl_buf_role role, struct wl_buf *out, struct wl_error *err);
 
 /* The OpenCL source of the device's random fills (built with no options),
  * and its CUDA twin, each made once; NULL with err set when out of memory. */

@@ -4,7 +4,7 @@
 // is compiled with the include paths of the rooms below it only.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -18,6 +18,20 @@ test('files_functions_and_includes_keep_to_the_architecture', () => {
   assert.deepEqual(s.bigFunctions, [], 'functions over 100 lines');
   assert.deepEqual(s.circles, [], 'modules that include each other');
   assert.deepEqual(s.crossings, [], 'includes across the layering');
+});
+
+// The families (runner/exp_*.c) hold buffers by role and name no device
+// API: no OpenCL type, flag or call, nothing of CUDA's (issue 36).
+test('no_family_file_names_an_opencl_or_cuda_type', () => {
+  const api = /\b(cl_[a-z_]+|CL_[A-Z_]+|cl[A-Z][A-Za-z]+|CU[a-z_]*[a-zA-Z]|cu[A-Z][A-Za-z]+)\b/;
+  const named = [];
+  for (const f of readdirSync(join(ROOT, 'runner')).filter((n) => /^exp_.*\.c$/.test(n))) {
+    readFileSync(join(ROOT, 'runner', f), 'utf8').split('\n').forEach((line, i) => {
+      const code = line.replace(/\/\*.*?\*\/|\/\/.*$/g, '');
+      if (!/^\s*\*/.test(line) && api.test(code)) named.push(`${f}:${i + 1}: ${line.trim()}`);
+    });
+  }
+  assert.deepEqual(named, []);
 });
 
 test('the_build_refuses_an_include_across_the_layering', () => {

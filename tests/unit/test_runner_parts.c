@@ -258,11 +258,11 @@ void test_device_random_inputs_match_the_host(void)
 
 		CHECK(wl_cl_device_open(pt.dev, &err) == 0, "%s", err.msg);
 		wl_rng_seed(&r, 42);
-		CHECK(wl_point_random(&pt, &r, N, max, host, CL_MEM_READ_WRITE, &buf, &err) == 0, "%s", err.msg);
+		CHECK(wl_point_random(&pt, &r, N, max, host, WL_BUF_SCRATCH, &buf, &err) == 0, "%s", err.msg);
 		CHECK(buf.cl && wl_point_read(&pt, &buf, N * sizeof(float), dev, &err) == 0, "read back");
 		wl_buf_release(&buf);
 		wl_rng_seed(&r, 43);
-		CHECK(wl_point_random(&pt, &r, N, max, other, CL_MEM_READ_WRITE, &buf, &err) == 0, "%s", err.msg);
+		CHECK(wl_point_random(&pt, &r, N, max, other, WL_BUF_SCRATCH, &buf, &err) == 0, "%s", err.msg);
 		wl_buf_release(&buf);
 		for (size_t i = 0; i < N; i++) {
 			differ += memcmp(&host[i], &dev[i], sizeof(float)) != 0;
@@ -283,7 +283,7 @@ void test_device_random_inputs_match_the_host(void)
 		size_t differ = 0;
 
 		wl_rng_seed(&r, 5);
-		CHECK(wl_point_random(&pt, &r, N, 0, NULL, CL_MEM_READ_WRITE, &buf, &err) == 0, "%s", err.msg);
+		CHECK(wl_point_random(&pt, &r, N, 0, NULL, WL_BUF_SCRATCH, &buf, &err) == 0, "%s", err.msg);
 		CHECK(buf.cl && wl_point_read(&pt, &buf, N * sizeof(float), dev, &err) == 0, "read back");
 		wl_buf_release(&buf);
 		for (size_t i = 0; i < N; i++)
@@ -479,7 +479,7 @@ void test_warm_kernels_skip_their_warm_ups(void)
 		cl_int launches = 0;
 
 		CHECK(wl_cl_device_open(pt.dev, &err) == 0, "%s", err.msg);
-		CHECK(wl_point_buffer(&pt, CL_MEM_READ_WRITE, sizeof(cl_int), &launches, &counter, &err) == 0, "%s", err.msg);
+		CHECK(wl_point_buffer(&pt, WL_BUF_SCRATCH, sizeof(cl_int), &launches, &counter, &err) == 0, "%s", err.msg);
 		CHECK(wl_point_kernel(&pt, "", "count", &l.kernel, &err) == 0, "%s", err.msg);
 		clSetKernelArg(l.kernel, 0, sizeof(cl_mem), &counter.cl);
 		CHECK(wl_point_time(&pt, &l, res, &err) == 0, "%s", err.msg);
