@@ -36,6 +36,7 @@ static struct {
 	struct entry **entries;
 	size_t n, next_job;
 	int running;			/* the thread started */
+	int quit;			/* wl_memo_stop asks the thread to end */
 } memo = { .once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER,
 	   .queued = PTHREAD_COND_INITIALIZER, .done = PTHREAD_COND_INITIALIZER };
 
@@ -98,8 +99,14 @@ static void *memo_main(void *arg)
 		struct entry *e;
 
 		pthread_mutex_lock(&memo.lock);
-		while (memo.next_job >= memo.n)
+		while (memo.next_job >= memo.n && !memo.quit)
 			pthread_cond_wait(&memo.queued, &memo.lock);
+		if (memo.quit) {
+			memo.running = 0;
+			pthread_cond_broadcast(&memo.done);
+			pthread_mutex_unlock(&memo.lock);
+			return NULL;
+		}
 		e = memo.entries[memo.next_job++];
 		pthread_mutex_unlock(&memo.lock);
 		compute(e);
@@ -109,23 +116,51 @@ static void *memo_main(void *arg)
 
 static void memo_init(void)
 {
-	pthread_t thread;
-
 	memo.index = json_object();
 	memo.entries = calloc(WL_MEMO_ENTRIES, sizeof(*memo.entries));
-	if (memo.index && memo.entries && pthread_create(&thread, NULL, memo_main, NULL) == 0) {
+}
+
+/* The thread, started where it is not running (at the first ask, and again
+ * after wl_memo_stop). Lock held. */
+static void start(void)
+{
+	pthread_t thread;
+
+	if (memo.running || !memo.index || !memo.entries)
+		return;
+	if (pthread_create(&thread, NULL, memo_main, NULL) == 0) {
 		pthread_detach(thread);
 		memo.running = 1;
 	}
 }
 
-/* Start afresh, when every entry has been computed. Lock held. */
+/* Start afresh: every entry freed, with the job of one not computed. Lock
+ * held. */
 static void wipe(void)
 {
-	for (size_t i = 0; i < memo.n; i++)
+	for (size_t i = 0; i < memo.n; i++) {
+		json_decref(memo.entries[i]->accesses);
+		free(memo.entries[i]->values);
 		free(memo.entries[i]);
+	}
 	memo.n = memo.next_job = 0;
 	json_object_clear(memo.index);
+}
+
+void wl_memo_stop(void)
+{
+	pthread_mutex_lock(&memo.lock);
+	if (memo.running) {
+		memo.quit = 1;
+		pthread_cond_broadcast(&memo.queued);
+		while (memo.running)
+			pthread_cond_wait(&memo.done, &memo.lock);
+		memo.quit = 0;
+	}
+	/* The jobs left point into the catalog being freed. */
+	if (memo.index)
+		wipe();
+	pthread_mutex_unlock(&memo.lock);
 }
 
 /* The entry of ask, queued when missing; NULL when the memo cannot take it.
@@ -166,6 +201,7 @@ void wl_memo_lookup(struct wl_memo_ask *asks, size_t n, long wait_ms)
 
 	pthread_once(&memo.once, memo_init);
 	pthread_mutex_lock(&memo.lock);
+	start();
 	for (;;) {
 		pending = 0;
 		for (size_t i = 0; i < n; i++) {

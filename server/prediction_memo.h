@@ -50,4 +50,9 @@ void wl_memo_ask_set(struct wl_memo_ask *ask);
  * none came in time, or the memo could not take the job). Never fails. */
 void wl_memo_lookup(struct wl_memo_ask *asks, size_t n, long wait_ms);
 
+/* Stop the memo's thread once the job in hand is done, and forget every
+ * entry: before the catalog its jobs point into is freed (a server that
+ * stops). A later ask starts it again. */
+void wl_memo_stop(void);
+
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "prediction_memo.h"
 #include "body_cache.h"
 #include "events.h"
 #include "request.h"
@@ -78,6 +79,8 @@ void wl_server_free(struct wl_server *srv)
 	if (srv->www_fd >= 0)
 		close(srv->www_fd);
 	free(srv->catalog_json);
+	/* Predictions still being made read the catalog. */
+	wl_memo_stop();
 	if (srv->catalog)
 		wl_family_sources_free(srv);
 	wl_catalog_free(srv->catalog);
