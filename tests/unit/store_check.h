@@ -1,5 +1,5 @@
-/* What the store tests share: a fresh store for the engine under test, and a
- * queued run in it. */
+/* What the store tests share: a fresh store for the engine under test, a
+ * queued run and a runner in it. */
 #ifndef WL_STORE_CHECK_H
 #define WL_STORE_CHECK_H
 
@@ -12,5 +12,9 @@ struct wl_store *check_fresh_store(const char *name);
 /* Queue a run of experiment (on device_id, or any), returning its id; 0
  * with a failed CHECK. */
 long long check_queue_run(struct wl_store *st, const char *experiment, const char *device_id);
+
+/* Register a runner (pid) with one device of type in st, returning its
+ * id; 0 with a failed CHECK. */
+long long check_add_runner(struct wl_store *st, long long pid, const char *device, const char *type);
 
 #endif

@@ -45,7 +45,7 @@ long long check_queue_run(struct wl_store *st, const char *experiment, const cha
 	return id;
 }
 
-static long long add_runner(struct wl_store *st, long long pid, const char *device, const char *type)
+long long check_add_runner(struct wl_store *st, long long pid, const char *device, const char *type)
 {
 	struct wl_error err;
 	long long runner = 0;
@@ -102,37 +102,6 @@ void test_store_queues_and_reads_runs(void)
 	wl_store_close(st);
 }
 
-/* A run in a language a worker's device does not run is not that worker's
- * to claim: it waits, in its place in the queue, for one that runs it. */
-void test_store_claims_only_runs_in_its_languages(void)
-{
-	struct wl_store *st = check_fresh_store("claim_languages");
-	struct wl_error err;
-	struct wl_claim c;
-	const char *ids[] = { "gpu-0" };
-	struct wl_claim_devices opencl = { ids, 1, "gpu-0", "gpu-0", NULL, NULL };
-	struct wl_claim_devices both = { ids, 1, "gpu-0", "gpu-0", NULL, ",opencl,cuda," };
-	struct wl_new_run run = { .experiment = "copy", .request_json = "{\"language\":\"cuda\"}", .device_req = "gpu",
-				  .language = "cuda", .total = 1, .queue_limit = 1000 };
-	long long runner, cuda = 0, plain;
-	int waiting = 1;
-
-	if (!st)
-		return;
-	runner = add_runner(st, getpid(), "gpu-0", "gpu");
-	CHECK(wl_store_insert_run(st, &run, &cuda, &err) == 0, "insert: %s", err.msg);
-	CHECK(wl_store_run_waiting(st, &opencl, &waiting, &err) == 0 && !waiting, "nothing waits for OpenCL alone");
-	plain = check_queue_run(st, "copy", NULL);
-	CHECK(wl_store_claim_run(st, runner, &opencl, &c, &err) == 0 && c.id == plain,
-	      "an OpenCL-only device passes the older CUDA run by: claimed %lld, not %lld", c.id, cuda);
-	wl_claim_free(&c);
-	CHECK(wl_store_claim_run(st, runner, &opencl, &c, &err) == 0 && c.id == 0, "and never takes it (%lld)", c.id);
-	CHECK(wl_store_run_waiting(st, &both, &waiting, &err) == 0 && waiting, "it waits for a device that runs CUDA");
-	CHECK(wl_store_claim_run(st, runner, &both, &c, &err) == 0 && c.id == cuda, "which claims it: %lld", c.id);
-	wl_claim_free(&c);
-	wl_store_close(st);
-}
-
 void test_store_claims_oldest_run_for_its_devices(void)
 {
 	struct wl_store *st = check_fresh_store("claim");
@@ -144,7 +113,7 @@ void test_store_claims_oldest_run_for_its_devices(void)
 
 	if (!st)
 		return;
-	runner = add_runner(st, getpid(), "cpu-0", "cpu");
+	runner = check_add_runner(st, getpid(), "cpu-0", "cpu");
 	other = check_queue_run(st, "transpose", "gpu-7");	/* not ours */
 	a = check_queue_run(st, "transpose", NULL);		/* auto: ours */
 	b = check_queue_run(st, "copy", "cpu-0");
@@ -187,7 +156,7 @@ void test_store_records_progress_and_results(void)
 
 	if (!st)
 		return;
-	runner = add_runner(st, getpid(), "cpu-0", "cpu");
+	runner = check_add_runner(st, getpid(), "cpu-0", "cpu");
 	id = check_queue_run(st, "transpose", "cpu-0");
 	CHECK(wl_store_add_result(st, runner, id, &ok, &err) < 0 && err.kind == WL_ERR_CONFLICT,
 	      "results only for running runs");
@@ -257,17 +226,17 @@ void test_store_recovers_runs_of_dead_runners(void)
 
 	if (!st)
 		return;
-	dead = add_runner(st, dead_pid(), "cpu-0", "cpu");
+	dead = check_add_runner(st, dead_pid(), "cpu-0", "cpu");
 	id = check_queue_run(st, "transpose", "cpu-0");
 	CHECK(wl_store_claim_run(st, dead, &devs, &c, &err) == 0 && c.id == id, "dead runner claimed");
 	wl_claim_free(&c);
 	CHECK(wl_store_add_result(st, dead, id, &row, &err) == 0, "%s", err.msg);
-	alive = add_runner(st, getpid(), "cpu-0", "cpu");	/* this process: alive */
+	alive = check_add_runner(st, getpid(), "cpu-0", "cpu");	/* this process: alive */
 	id_alive = check_queue_run(st, "copy", "cpu-0");
 	CHECK(wl_store_claim_run(st, alive, &devs, &c, &err) == 0 && c.id == id_alive, "live runner claimed");
 	wl_claim_free(&c);
 
-	me = add_runner(st, getpid(), "cpu-0", "cpu");
+	me = check_add_runner(st, getpid(), "cpu-0", "cpu");
 	CHECK(wl_store_recover(st, me, "testhost", 3600, 3, &requeued, &failed, &err) == 0, "%s", err.msg);
 	CHECK(requeued == 1 && failed == 0, "one requeued (got %d), none failed (got %d)", requeued, failed);
 	CHECK(strcmp(status_of(st, id, s, sizeof(s)), "queued") == 0, "dead runner's run queued again");
@@ -279,7 +248,7 @@ void test_store_recovers_runs_of_dead_runners(void)
 
 	/* Each death counts an attempt; at the limit the run fails with the reason. */
 	for (int attempt = 2; attempt <= 3; attempt++) {
-		long long r = add_runner(st, dead_pid(), "cpu-0", "cpu");
+		long long r = check_add_runner(st, dead_pid(), "cpu-0", "cpu");
 
 		wl_store_claim_run(st, r, &devs, &c, &err);
 		CHECK(c.id == id && c.attempt == attempt, "attempt %d claims run %lld (got %lld, %lld)",
@@ -382,7 +351,7 @@ void test_store_cancels_queued_and_running_runs(void)
 
 	if (!st)
 		return;
-	runner = add_runner(st, getpid(), "cpu-0", "cpu");
+	runner = check_add_runner(st, getpid(), "cpu-0", "cpu");
 	running = check_queue_run(st, "copy", "cpu-0");
 	queued = check_queue_run(st, "copy", "cpu-0");
 	wl_store_claim_run(st, runner, &devs, &c, &err);
@@ -414,7 +383,7 @@ void test_store_releases_a_run_whose_worker_died(void)
 
 	if (!st)
 		return;
-	runner = add_runner(st, getpid(), "cpu-0", "cpu");
+	runner = check_add_runner(st, getpid(), "cpu-0", "cpu");
 	id = check_queue_run(st, "copy", "cpu-0");
 	for (int attempt = 1; attempt <= 2; attempt++) {
 		wl_store_claim_run(st, runner, &devs, &c, &err);
@@ -484,7 +453,7 @@ void test_store_numbers_every_visible_change(void)
 	      "a watcher can listen beside the store");
 	feed_text(st, 0, text, sizeof(text), &last);
 	CHECK(last == 0 && text[0] == '\0', "an empty store has no changes (last %lld)", last);
-	runner = add_runner(st, getpid(), "cpu-0", "cpu");
+	runner = check_add_runner(st, getpid(), "cpu-0", "cpu");
 	CHECK(wl_wakeup_wait(watch, CHECK_NO_WAKE_MS) == 0, "registering a runner changes no run: no wake-up");
 	a = check_queue_run(st, "copy", "cpu-0");
 	CHECK(wl_wakeup_wait(watch, CHECK_WAKE_MS) == 1, "a committed run wakes the watcher");
@@ -550,7 +519,7 @@ void test_store_keeps_run_totals_as_runs_change(void)
 
 	if (!st)
 		return;
-	runner = add_runner(st, getpid(), "cpu-0", "cpu");
+	runner = check_add_runner(st, getpid(), "cpu-0", "cpu");
 	CHECK(wl_store_run_durations(st, counts, &total, &sum, &err) == 0 && total == 0 && sum == 0,
 	      "no finished run yet: %lld, %g", total, sum);
 	a = check_queue_run(st, "copy", "cpu-0");
