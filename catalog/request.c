@@ -149,46 +149,58 @@ static int validate_top(const json_t *body, struct wl_error *err)
 	return 0;
 }
 
-/* The language one value names, or NULL where it names none. */
-static const char *language_of(const json_t *v)
+const char *wl_language_name(enum wl_language lang)
 {
-	const char *s = json_string_value(v);
-
-	return s && (strcmp(s, "opencl") == 0 || strcmp(s, "cuda") == 0) ? s : NULL;
+	return lang == WL_LANG_CUDA ? "cuda" : "opencl";
 }
 
-const char *wl_request_language(const json_t *body, struct wl_error *err)
+int wl_language_parse(const char *s, enum wl_language *out)
+{
+	if (s && strcmp(s, "opencl") == 0)
+		*out = WL_LANG_OPENCL;
+	else if (s && strcmp(s, "cuda") == 0)
+		*out = WL_LANG_CUDA;
+	else
+		return -1;
+	return 0;
+}
+
+int wl_request_language(const json_t *body, enum wl_language *out, struct wl_error *err)
 {
 	const json_t *v = json_object_get(body, "language"), *k;
-	const char *run = v ? language_of(v) : NULL;
+	enum wl_language run = WL_LANG_OPENCL, lang;
+	int named = v != NULL;	/* run holds a language the body names */
 	char field[48];
 	size_t i;
 
-	if (v && !run) {
+	if (v && wl_language_parse(json_string_value(v), &run) < 0) {
 		wl_error_field(err, WL_ERR_INVALID_FIELD, "language",
 			       "language: %s%.32s%s is not allowed (\"opencl\", the default, or \"cuda\")",
 			       json_is_string(v) ? "'" : "", json_is_string(v) ? json_string_value(v) : wl_json_type_name(v),
 			       json_is_string(v) ? "'" : "");
-		return NULL;
+		return -1;
 	}
 	json_array_foreach(json_object_get(body, "kernels"), i, k) {
 		const json_t *kv = json_is_object(k) ? json_object_get(k, "language") : NULL;
-		const char *lang = kv ? language_of(kv) : NULL;
+		int known;
 
 		if (!kv)
 			continue;
+		known = wl_language_parse(json_string_value(kv), &lang) == 0;
 		snprintf(field, sizeof(field), "kernels[%zu].language", i);
-		if (!lang || (run && strcmp(lang, run) != 0)) {
+		if (!known || (named && lang != run)) {
 			wl_error_field(err, WL_ERR_INVALID_FIELD, field,
-				       "%s: %s%.32s%s is not allowed (%s)", field, lang ? "'" : "",
-				       lang ? lang : wl_json_type_name(kv), lang ? "'" : "",
-				       lang ? "a run is in one language, and this one's is another" :
+				       "%s: %s%.32s%s is not allowed (%s)", field, known ? "'" : "",
+				       known ? wl_language_name(lang) : wl_json_type_name(kv), known ? "'" : "",
+				       known ? "a run is in one language, and this one's is another" :
 				       "\"opencl\" or \"cuda\", the run's language");
-			return NULL;
+			return -1;
 		}
 		run = lang;
+		named = 1;
 	}
-	return run && strcmp(run, "cuda") == 0 ? "cuda" : "opencl";
+	*out = run;
+	return 0;
 }
 
 static int validate_scalars(const json_t *body, json_t *out, struct wl_error *err)
@@ -275,14 +287,108 @@ const char *wl_request_default_cache(const struct wl_experiment *exp)
 
 enum wl_cache_mode wl_request_cache(const json_t *request)
 {
-	const char *mode = json_string_value(json_object_get(request, "cache"));
+	struct wl_run_settings s;
 
-	return mode && strcmp(mode, "cold") == 0 ? WL_CACHE_COLD : WL_CACHE_HOT;
+	/* A cache no validator writes reads as absent: hot. */
+	(void)wl_run_settings_read(request, &s, NULL);
+	return s.cache;
 }
 
 const char *wl_cache_mode_name(enum wl_cache_mode mode)
 {
 	return mode == WL_CACHE_COLD ? "cold" : "hot";
+}
+
+/* Note the first field of a stored request that no validator writes. */
+static void stored_refusal(struct wl_error *err, int *rc, const char *field, const json_t *v,
+			   const char *allowed)
+{
+	char shown[64];
+
+	if (*rc < 0)
+		return;
+	*rc = -1;
+	if (json_is_string(v))
+		snprintf(shown, sizeof(shown), "'%.32s'", json_string_value(v));
+	else if (json_is_number(v))
+		snprintf(shown, sizeof(shown), "%g", json_number_value(v));
+	else
+		snprintf(shown, sizeof(shown), "%s", wl_json_type_name(v));
+	wl_error_field(err, WL_ERR_INVALID_FIELD, field, "the stored request's %s: %s is not allowed (%s)",
+		       field, shown, allowed);
+}
+
+int wl_run_settings_read(const json_t *stored, struct wl_run_settings *out, struct wl_error *err)
+{
+	const json_t *v;
+	const char *s;
+	int rc = 0;
+
+	/* Every field's absent meaning first (request.h lists them)... */
+	*out = (struct wl_run_settings){
+		.device = "auto", .label = NULL, .language = WL_LANG_OPENCL, .cache = WL_CACHE_HOT,
+		.repeat = WL_REPEAT_DEFAULT, .seed = 0, .noise = WL_NOISE_DEFAULT, .noise_given = 0,
+		.budget_ms = WL_BUDGET_MS_DEFAULT, .counters = 1,
+	};
+	/* ...then what is there, where it is a value the validator writes. */
+	if ((v = json_object_get(stored, "device"))) {
+		if (json_is_string(v))
+			out->device = json_string_value(v);
+		else
+			stored_refusal(err, &rc, "device", v, "a device id, \"auto\", \"gpu\" or \"cpu\"");
+	}
+	if ((v = json_object_get(stored, "label")) && !json_is_null(v)) {
+		if (json_is_string(v))
+			out->label = json_string_value(v);
+		else
+			stored_refusal(err, &rc, "label", v, "a string");
+	}
+	if ((v = json_object_get(stored, "language")) &&
+	    wl_language_parse(json_string_value(v), &out->language) < 0)
+		stored_refusal(err, &rc, "language", v, "\"opencl\" or \"cuda\"");
+	if ((v = json_object_get(stored, "cache"))) {
+		s = json_string_value(v);
+		if (s && strcmp(s, "cold") == 0)
+			out->cache = WL_CACHE_COLD;
+		else if (!s || strcmp(s, "hot") != 0)
+			stored_refusal(err, &rc, "cache", v, "\"hot\" or \"cold\"");
+	}
+	if ((v = json_object_get(stored, "repeat"))) {
+		if (json_is_integer(v)) {
+			out->repeat = json_integer_value(v);
+			out->repeat = out->repeat < 1 ? 1 : out->repeat > WL_REPEAT_MAX ? WL_REPEAT_MAX : out->repeat;
+		} else {
+			stored_refusal(err, &rc, "repeat", v, "an integer");
+		}
+	}
+	if ((v = json_object_get(stored, "seed"))) {
+		if (json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) <= WL_SEED_MAX)
+			out->seed = json_integer_value(v);
+		else
+			stored_refusal(err, &rc, "seed", v, "an integer from 0 to 2^53 - 1");
+	}
+	if ((v = json_object_get(stored, "noise"))) {
+		if (json_is_number(v) && json_number_value(v) > 0) {
+			out->noise = json_number_value(v);
+			out->noise_given = 1;
+		} else {
+			stored_refusal(err, &rc, "noise", v, "a fraction above 0");
+		}
+	}
+	if ((v = json_object_get(stored, "budget_ms"))) {
+		if (json_is_integer(v) && json_integer_value(v) >= 1)
+			out->budget_ms = json_integer_value(v);
+		else
+			stored_refusal(err, &rc, "budget_ms", v, "an integer from 1");
+	}
+	if ((v = json_object_get(stored, "counters"))) {
+		s = json_string_value(v);
+		if (s && strcmp(s, "off") == 0)
+			out->counters = 0;
+		else if (!s || strcmp(s, "on") != 0)
+			stored_refusal(err, &rc, "counters", v, "\"on\" or \"off\"");
+	}
+	return rc;
 }
 
 json_t *wl_request_defaults_json(void)
@@ -353,10 +459,14 @@ static int validate_counters(const json_t *body, json_t *out, struct wl_error *e
 	return 0;
 }
 
-int wl_request_validate(const struct wl_catalog *cat, const json_t *body, json_t **normalized,
-			long long *measurements, struct wl_error *err)
+/* Both validations: lang is the language decided already, or NULL to decide
+ * it here, where an error in it is said (after the body's shape and its
+ * experiment). */
+static int validate(const struct wl_catalog *cat, const json_t *body, const enum wl_language *lang,
+		    json_t **normalized, long long *measurements, struct wl_error *err)
 {
 	const struct wl_experiment *exp;
+	enum wl_language decided;
 	json_t *out = NULL, *variants = NULL, *params = NULL, *kernels = NULL, *v;
 	struct wl_points pts = { 0 };
 	long long points, nvariants;
@@ -395,13 +505,12 @@ int wl_request_validate(const struct wl_catalog *cat, const json_t *body, json_t
 		goto out;
 	}
 	json_object_set_new(out, "experiment", json_string(exp->id));
-	{
-		const char *language = wl_request_language(body, err);
-
-		if (!language)
+	if (!lang) {
+		if (wl_request_language(body, &decided, err) < 0)
 			goto out;
-		json_object_set_new(out, "language", json_string(language));
+		lang = &decided;
 	}
+	json_object_set_new(out, "language", json_string(wl_language_name(*lang)));
 	v = json_object_get(body, "kernels");
 	if (v && wl_custom_kernels_validate(exp, v, kernels, err) < 0)
 		goto out;
@@ -439,4 +548,16 @@ out:
 	json_decref(params);
 	json_decref(kernels);
 	return rc;
+}
+
+int wl_request_validate(const struct wl_catalog *cat, const json_t *body, json_t **normalized,
+			long long *measurements, struct wl_error *err)
+{
+	return validate(cat, body, NULL, normalized, measurements, err);
+}
+
+int wl_request_validate_in(const struct wl_catalog *cat, const json_t *body, enum wl_language lang,
+			   json_t **normalized, long long *measurements, struct wl_error *err)
+{
+	return validate(cat, body, &lang, normalized, measurements, err);
 }

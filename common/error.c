@@ -62,6 +62,7 @@ const char *wl_error_code(enum wl_error_kind kind)
 	case WL_ERR_UNAVAILABLE: return "unavailable";
 	case WL_ERR_CONFIG: return "bad_config";
 	case WL_ERR_BUILD: return "build_failed";
+	case WL_ERR_DEVICE_LOST: return "device_lost";
 	case WL_ERR_INTERNAL: break;
 	}
 	return "internal";

@@ -23,6 +23,8 @@ enum wl_error_kind {
 	WL_ERR_UNAVAILABLE,	/* the store cannot be used right now */
 	WL_ERR_CONFIG,		/* bad configuration or catalog */
 	WL_ERR_BUILD,		/* a kernel source did not compile (runner only) */
+	WL_ERR_DEVICE_LOST,	/* a launch lost the device's context (runner only):
+				 * the message names the API's code */
 };
 
 struct wl_error {

@@ -75,7 +75,7 @@ static int probe_launches(struct wl_cl_device *dev, cl_kernel kernel, cl_mem in,
 			  size_t bytes, size_t items, cl_uint reps, double *samples, struct wl_error *err)
 {
 	cl_uint n4 = (cl_uint)(bytes / 16);
-	struct wl_launch l = { .kernel = kernel, .dims = 1, .global = { items }, .local = { 256 } };
+	struct wl_launch l = { .handle = kernel, .dims = 1, .global = { items }, .local = { 256 } };
 	cl_int code;
 
 	clSetKernelArg(kernel, 0, sizeof(cl_mem), &in);

@@ -5,6 +5,7 @@
 
 #include "program_disk.h"
 
+#include "backend.h"
 #include "build_log.h"
 #include "compiler_account.h"
 

@@ -47,7 +47,6 @@ size_t wl_program_ahead_join(struct wl_program_cache *cache, struct wl_program_a
 /* What is kept of a build for the run page: the log up to this many bytes
  * (the rest is said, not kept), the PTX up to this many. */
 #define WL_ACCOUNT_LOG_MAX (256 * 1024)
-#define WL_ACCOUNT_PTX_MAX (4 * 1024 * 1024)
 
 /* The compiler's account of a program: its build log as users see it ("" when
  * it said nothing), its PTX where the device's binary is PTX (NVIDIA), else

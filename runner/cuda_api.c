@@ -3,11 +3,9 @@
 
 #include <dlfcn.h>
 #include <stdio.h>
-#include <unistd.h>
 
 #include "cuda_driver.h"
 #include "log.h"
-#include "runner.h"
 
 struct wl_cu cu;
 
@@ -20,24 +18,18 @@ const char *wl_cu_error_name(CUresult rc)
 	return "CUDA_ERROR_UNKNOWN";
 }
 
-/* Errors CUDA keeps for the life of the process (700 to 719: an illegal
- * address, a trap, a failed launch): nothing more runs here, so the worker
- * says why and exits; its supervisor fails a custom kernel's run and starts
- * a fresh worker (runner.h, WL_EXIT_CUDA_LOST). */
-static void fatal_if_lost(CUresult rc, const char *what)
-{
-	if (rc < 700 || rc > 719)
-		return;
-	wl_log_error("%s: %s: the CUDA context is lost for this process; the device process restarts", what,
-		     wl_cu_error_name(rc));
-	_exit(WL_EXIT_CUDA_LOST);
-}
-
+/* Errors CUDA keeps for the context (700 to 719: an illegal address, a
+ * trap, a failed launch) are a lost context, said as such: the executor's
+ * one policy for it (executor.c) resets the device or restarts the worker. */
 int wl_cu_failed(CUresult rc, const char *what, struct wl_error *err)
 {
 	if (rc == 0)
 		return 0;
-	fatal_if_lost(rc, what);
+	if (rc >= 700 && rc <= 719) {
+		wl_log_error("%s: %s: the CUDA context is lost", what, wl_cu_error_name(rc));
+		wl_error_set(err, WL_ERR_DEVICE_LOST, "%s: %s (the CUDA context is lost)", what, wl_cu_error_name(rc));
+		return -1;
+	}
 	wl_error_set(err, WL_ERR_INTERNAL, "%s: %s", what, wl_cu_error_name(rc));
 	return -1;
 }

@@ -122,11 +122,9 @@ int wl_cu_load(struct wl_error *err);
 /* A result's name ("CUDA_ERROR_ILLEGAL_ADDRESS"). */
 const char *wl_cu_error_name(CUresult rc);
 
-/* 0 where rc is 0; else -1 with err saying what failed, and where rc is an
- * error CUDA keeps for the life of the process (700 to 719: an illegal
- * address, a trap, a failed launch) the worker says why and exits with
- * WL_EXIT_CUDA_LOST (runner.h): its supervisor fails a custom kernel's run
- * and starts a fresh worker. */
+/* 0 where rc is 0; else -1 with err saying what failed: WL_ERR_DEVICE_LOST
+ * where rc is an error CUDA keeps for the context (700 to 719: an illegal
+ * address, a trap, a failed launch), named; WL_ERR_INTERNAL otherwise. */
 int wl_cu_failed(CUresult rc, const char *what, struct wl_error *err);
 
 #endif

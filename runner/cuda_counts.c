@@ -87,12 +87,12 @@ int wl_cuda_count_later(struct wl_cuda_device *cd, const struct wl_launch *l, co
 	if (grow((void **)&c->w, c->n, &c->cap, sizeof(*c->w), 64) < 0)
 		goto oom;
 	w = &c->w[c->n];
-	*w = (struct waiting){ .call = *l->cuda, .dims = l->dims, .kernel_ms = median_ms, .left_ms = wl_now_ms(),
+	*w = (struct waiting){ .call = *(const struct wl_cuda_call *)l->handle, .dims = l->dims, .kernel_ms = median_ms, .left_ms = wl_now_ms(),
 			       .run_id = run_id, .seq = seq };
 	memcpy(w->global, l->global, sizeof(w->global));
 	memcpy(w->local, l->local, sizeof(w->local));
-	if (flush && flush->buf.cu) {
-		w->flush = flush->buf.cu;
+	if (flush && flush->buf.handle) {
+		w->flush = flush->buf.handle;
 		w->flush_bytes = flush->bytes;
 	} else {
 		/* A hot launch is profiled with the cache as its timed ones
@@ -100,7 +100,7 @@ int wl_cuda_count_later(struct wl_cuda_device *cd, const struct wl_launch *l, co
 		 * it where that one used the same buffers (the point's
 		 * variants, mostly). A long kernel warms nothing it needs. */
 		w->warm = median_ms < WL_WARM_AFTER_MS && !(c->n > 0 && !c->w[c->n - 1].flush &&
-							   same_buffers(&c->w[c->n - 1].call, l->cuda));
+							   same_buffers(&c->w[c->n - 1].call, l->handle));
 	}
 	c->n++;
 	return 0;

@@ -27,7 +27,7 @@ CUresult wl_cuda_launch_call(const struct wl_cuda_call *c, void **params, unsign
 /* One launch of l on the stream; its result. */
 static CUresult launch(const struct wl_launch *l, CUstream stream)
 {
-	return wl_cuda_launch_call(l->cuda, (void **)l->cuda->params, l->dims, l->global, l->local, stream);
+	return wl_cuda_launch_call(wl_cuda_call_of(l), (void **)wl_cuda_call_of(l)->params, l->dims, l->global, l->local, stream);
 }
 
 int wl_cuda_time_launches(struct wl_cuda_device *cd, const struct wl_launch *l, long long warmup,
@@ -62,8 +62,8 @@ int wl_cuda_time_launches(struct wl_cuda_device *cd, const struct wl_launch *l, 
 				t = 0;
 			}
 		}
-		if (rc == 0 && flush && flush->buf.cu)
-			rc = cu.memset32(flush->buf.cu, 0x9E3779B9u ^ (unsigned)i, flush->bytes / 4, cd->stream);
+		if (rc == 0 && flush && flush->buf.handle)
+			rc = cu.memset32(flush->buf.handle, 0x9E3779B9u ^ (unsigned)i, flush->bytes / 4, cd->stream);
 		if (rc == 0 && t >= 0)
 			rc = cu.event_record(events[2 * t], cd->stream);
 		if (rc == 0)

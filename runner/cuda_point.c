@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend.h"
 #include "compiler_account.h"
 #include "cuda_api.h"
 #include "cuda_counts.h"
@@ -151,7 +152,8 @@ int wl_cuda_buffer(struct wl_cuda_device *cd, size_t bytes, const void *init, st
 		cu.mem_free(p);
 		return -1;
 	}
-	out->cu = p;
+	out->backend = &wl_backend_cuda;
+	out->handle = p;
 	out->bytes = bytes;
 	return 0;
 }
@@ -160,7 +162,7 @@ int wl_cuda_fill(struct wl_cuda_device *cd, const struct wl_buf *b, uint32_t pat
 		 struct wl_error *err)
 {
 	cu.ctx_set(cd->context);
-	if (wl_cu_failed(cu.memset32(b->cu, pattern, bytes / 4, cd->stream), "cuMemsetD32Async", err) < 0)
+	if (wl_cu_failed(cu.memset32(b->handle, pattern, bytes / 4, cd->stream), "cuMemsetD32Async", err) < 0)
 		return -1;
 	return wl_cu_failed(cu.stream_sync(cd->stream), "cuStreamSynchronize", err);
 }
@@ -171,7 +173,7 @@ int wl_cuda_read(struct wl_cuda_device *cd, const struct wl_buf *b, size_t bytes
 	cu.ctx_set(cd->context);
 	if (wl_cu_failed(cu.stream_sync(cd->stream), "cuStreamSynchronize", err) < 0)
 		return -1;
-	return wl_cu_failed(cu.dtoh(out, b->cu, bytes), "cuMemcpyDtoH", err);
+	return wl_cu_failed(cu.dtoh(out, b->handle, bytes), "cuMemcpyDtoH", err);
 }
 
 int wl_cuda_staging(struct wl_cuda_device *cd, unsigned slot, size_t bytes, void **ptr, struct wl_error *err)
@@ -206,11 +208,12 @@ void *wl_cuda_staging_now(const struct wl_cuda_device *cd, unsigned slot, size_t
 
 void wl_cuda_buffer_release(struct wl_buf *b)
 {
-	if (b->cu && cu.lib && current && !wl_cuda_counts_keep(current, b->cu, b->bytes)) {
+	if (b->handle && cu.lib && current && !wl_cuda_counts_keep(current, b->handle, b->bytes)) {
 		cu.ctx_set(current->context);
-		cu.mem_free(b->cu);
+		cu.mem_free(b->handle);
 	}
-	b->cu = 0;
+	b->handle = 0;
+	b->backend = NULL;
 }
 
 /* OpenCL-style options ("-D X=1 -D Y") as NVRTC's ("-DX=1", "-DY") into
@@ -510,7 +513,7 @@ static int next_param(struct wl_cuda_call *c, const void *value, size_t bytes, s
 
 int wl_cuda_call_buffer(struct wl_cuda_call *c, const struct wl_buf *b, struct wl_error *err)
 {
-	CUdeviceptr p = b->cu;
+	CUdeviceptr p = b->handle;
 
 	if (next_param(c, &p, sizeof(p), err) < 0)
 		return -1;

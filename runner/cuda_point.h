@@ -20,6 +20,9 @@
 struct wl_cuda_device;
 struct wl_cuda_call;
 
+/* The CUDA call a launch made by the CUDA backend holds. */
+#define wl_cuda_call_of(l) ((struct wl_cuda_call *)(l)->handle)
+
 /* Open the CUDA side of the driver's device ordinal (cuda_driver.h,
  * wl_cuda_ordinal: the one at the OpenCL device's PCI address) with nv
  * (kept; the caller's) compiling. Returns it, or NULL with err saying why

@@ -1,17 +1,18 @@
-/* A buffer on the device a point runs on, in either language (issue 27): an
- * OpenCL memory object, or a CUDA device pointer. The families hold these and
- * never look inside; the point helpers (point.h) make, fill, read and release
- * them in the point's language. */
+/* A buffer on the device a point runs on, as an opaque handle of the backend
+ * that made it (backend.h: an OpenCL memory object, a CUDA device pointer).
+ * The families hold these and never look inside; the point helpers (point.h)
+ * make, fill, read and release them through the point's backend. */
 #ifndef WL_DEV_BUFFER_H
 #define WL_DEV_BUFFER_H
 
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
 #include <stddef.h>
+#include <stdint.h>
+
+struct wl_backend;
 
 struct wl_buf {
-	cl_mem cl;		/* OpenCL's, or NULL */
-	unsigned long long cu;	/* CUDA's (a CUdeviceptr), or 0 */
+	const struct wl_backend *backend;	/* what made it; NULL: nothing held */
+	uint64_t handle;			/* the backend's own */
 	size_t bytes;
 };
 
@@ -20,10 +21,10 @@ struct wl_buf {
  * both (scratch, flags, a flush). */
 enum wl_buf_role { WL_BUF_IN, WL_BUF_OUT, WL_BUF_SCRATCH };
 
-/* Whether b holds device memory in either language. */
+/* Whether b holds device memory. */
 static inline int wl_buf_made(const struct wl_buf *b)
 {
-	return b->cl != NULL || b->cu != 0;
+	return b->backend != NULL;
 }
 
 /* The size a staging area (pinned host memory outputs are read into) of

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda_point.h"
+#include "backend.h"
 #include "rng.h"
 
 /* One source for both languages: CUDA reads it through CUDA_PRELUDE. */
@@ -75,32 +75,6 @@ const struct wl_source *wl_device_rng_cuda_source(struct wl_error *err)
 	return &source;
 }
 
-static int cuda_random(const struct wl_point *pt, uint64_t base, size_t n, int small_int_max, struct wl_buf *out,
-		       struct wl_error *err)
-{
-	const struct wl_source *source = wl_device_rng_cuda_source(err);
-	struct wl_cuda_call *call = NULL;
-	size_t groups = (n < FILL_ITEMS ? n + 255 : FILL_ITEMS) / 256;
-	int rc = -1;
-
-	if (!source)
-		return -1;
-	if (wl_point_buffer(pt, WL_BUF_SCRATCH, n * sizeof(float), NULL, out, err) < 0 ||
-	    wl_cuda_call_new(pt->dev->cuda, source, "", small_int_max > 0 ? "wl_fill_small_int" : "wl_fill_float", &call,
-			     err) < 0 ||
-	    wl_cuda_call_buffer(call, out, err) < 0 || wl_cuda_call_u64(call, base, err) < 0 ||
-	    wl_cuda_call_u64(call, n, err) < 0 ||
-	    (small_int_max > 0 && wl_cuda_call_word(call, (uint32_t)small_int_max, err) < 0) ||
-	    wl_cuda_call_run(call, groups ? groups : 1, 256, err) < 0)
-		goto out;
-	rc = 0;
-out:
-	wl_cuda_call_free(call);
-	if (rc < 0)
-		wl_buf_release(out);
-	return rc;
-}
-
 const struct wl_source *wl_device_rng_source(struct wl_error *err)
 {
 	static struct wl_source source;
@@ -116,12 +90,12 @@ const struct wl_source *wl_device_rng_source(struct wl_error *err)
 int wl_point_random(const struct wl_point *pt, struct wl_rng *r, size_t n, int small_int_max,
 		    float *host, enum wl_buf_role role, struct wl_buf *out, struct wl_error *err)
 {
-	const struct wl_source *source = wl_device_rng_source(err);
+	const struct wl_backend *be = pt->backend;
+	const struct wl_source *source = be->rng_source(err);
 	struct wl_point own = *pt;
-	struct wl_launch l = { .dims = 1, .local = { 256 } };	/* for its sizes */
-	cl_ulong base = r->state, count = n;
-	cl_uint max = (cl_uint)small_int_max;
-	cl_int code;
+	struct wl_launch l = { .dims = 1, .local = { 256 } };
+	uint64_t base = r->state;
+	struct wl_error why;
 	int rc = -1;
 
 	if (!source)
@@ -133,8 +107,6 @@ int wl_point_random(const struct wl_point *pt, struct wl_rng *r, size_t n, int s
 	else
 		wl_rng_fill_float(r, host, n);
 	memset(out, 0, sizeof(*out));
-	if (pt->cuda)
-		return cuda_random(pt, base, n, small_int_max, out, err);
 	own.source = source;
 	own.like_kernel = NULL;
 	own.budget = NULL;	/* it runs in a setup, whose time is the inputs' */
@@ -142,27 +114,22 @@ int wl_point_random(const struct wl_point *pt, struct wl_rng *r, size_t n, int s
 	 * that writing one is undefined, whatever drivers let pass): whatever
 	 * role the family gives an input, it is made as scratch. */
 	(void)role;
-	if (wl_point_buffer(&own, WL_BUF_SCRATCH, n * sizeof(float), NULL, out, err) < 0 ||
-	    wl_point_kernel(&own, "", small_int_max > 0 ? "wl_fill_small_int" : "wl_fill_float", &l.kernel,
-			    err) < 0)
-		goto out;
 	l.global[0] = n < FILL_ITEMS ? (n + 255) / 256 * 256 : FILL_ITEMS;
-	clSetKernelArg(l.kernel, 0, sizeof(cl_mem), &out->cl);
-	clSetKernelArg(l.kernel, 1, sizeof(cl_ulong), &base);
-	clSetKernelArg(l.kernel, 2, sizeof(cl_ulong), &count);
-	if (small_int_max > 0)
-		clSetKernelArg(l.kernel, 3, sizeof(cl_uint), &max);
-	code = clEnqueueNDRangeKernel(pt->dev->queue, l.kernel, 1, NULL, l.global, l.local, 0, NULL, NULL);
-	if (code == CL_SUCCESS)
-		code = clFinish(pt->dev->queue);
-	if (code != CL_SUCCESS) {
-		wl_error_set(err, WL_ERR_INTERNAL, "random inputs on the device: %s", wl_cl_error_name(code));
+	if (l.global[0] == 0)
+		l.global[0] = 256;
+	if (wl_point_buffer(&own, WL_BUF_SCRATCH, n * sizeof(float), NULL, out, err) < 0 ||
+	    wl_point_kernel(&own, "", small_int_max > 0 ? "wl_fill_small_int" : "wl_fill_float", &l, err) < 0 ||
+	    be->arg_buffer(&l, 0, out, err) < 0 || be->arg_u64(&l, 1, base, err) < 0 ||
+	    be->arg_u64(&l, 2, n, err) < 0 ||
+	    (small_int_max > 0 && be->arg_word(&l, 3, (uint32_t)small_int_max, err) < 0))
+		goto out;
+	if (be->run_once(pt->dev, &l, &why) < 0) {
+		wl_error_set(err, why.kind, "random inputs on the device: %s", why.msg);
 		goto out;
 	}
 	rc = 0;
 out:
-	if (l.kernel)
-		clReleaseKernel(l.kernel);
+	wl_launch_release(&l);
 	if (rc < 0)
 		wl_buf_release(out);
 	return rc;

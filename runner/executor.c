@@ -6,18 +6,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "build_log.h"
 #include "cache_probe.h"
 #include "checker.h"
+#include "backend.h"
 #include "cuda_counts.h"
-#include "cuda_point.h"
 #include "experiment.h"
 #include "counts_write.h"
 #include "log.h"
 #include "points.h"
 #include "result_rows.h"
 #include "rng.h"
+#include "runner.h"
 
 long long wl_point_deadline(const struct wl_experiment *exp, const struct wl_variant_def *const *variants,
 			    size_t nvariants, const long long *values, long long repeat, long long warmup,
@@ -60,11 +62,8 @@ static char *custom_failure_text(struct wl_executor *ex, const struct wl_point *
 	char *text = NULL, *shown;
 
 	if (why->kind == WL_ERR_BUILD) {
-		/* OpenCL's whole log is the program cache's; CUDA's (NVRTC's, or
-		 * the driver's JIT log) comes with why. */
 		if (asprintf(&text, "custom kernel '%s' did not build on %s (options as for '%s'); build log:\n%s",
-			     rv->name, pt->dev->id, rv->def.id,
-			     pt->cuda ? why->msg : wl_program_cache_build_log(ex->programs)) < 0)
+			     rv->name, pt->dev->id, rv->def.id, pt->backend->build_log(ex->programs, why)) < 0)
 			text = NULL;
 	} else if (asprintf(&text, "custom kernel '%s' failed: %s", rv->name, why->msg) < 0) {
 		text = NULL;
@@ -100,6 +99,29 @@ static int flush_alloc(const struct wl_point *pt, size_t bytes, struct wl_flush 
 	return wl_point_buffer(pt, WL_BUF_SCRATCH, flush->bytes, NULL, &flush->buf, err);
 }
 
+/* The one policy for a lost context, whatever the backend: the backend
+ * resets the device (nothing of before kept); where it cannot in this
+ * process (CUDA keeps some errors for the life of the process), the worker
+ * says why and exits with WL_EXIT_DEVICE_LOST, and its supervisor fails the
+ * run and starts a fresh worker. Returns only when the device is usable. */
+static void device_reset(struct wl_executor *ex, const struct wl_backend *be, struct wl_cl_device *dev)
+{
+	struct wl_error err;
+
+	wl_error_clear(&err);
+	if (be->reset(dev, ex->programs, &err) == 0)
+		return;
+	wl_log_error("%s: the device cannot be used again in this process: %s; the device process restarts",
+		     dev->id, err.msg);
+	_exit(WL_EXIT_DEVICE_LOST);
+}
+
+/* Whether a failure with why may have lost be's context. */
+static int may_be_lost(const struct wl_backend *be, const struct wl_error *why)
+{
+	return why->kind == WL_ERR_DEVICE_LOST || (!be->names_loss && why->kind == WL_ERR_INTERNAL);
+}
+
 /* After a custom kernel's launch failed the device's context may be unusable
  * (NVIDIA loses it on an illegal address): start afresh and prepare the point
  * again for the variants after it. */
@@ -110,11 +132,8 @@ static int reset_point(struct wl_executor *ex, const struct wl_experiment_ops *o
 	ops->teardown(*state);
 	*state = NULL;
 	wl_buf_release(&flush->buf);
-	wl_program_cache_drop_device(ex->programs, pt->dev);
-	wl_cl_device_close(pt->dev);
-	if (pt->cuda && wl_cuda_device_reset(pt->dev->cuda, err) < 0)
-		return -1;
-	if (wl_cl_device_open(pt->dev, err) < 0 || flush_alloc(pt, flush_bytes, flush, err) < 0)
+	device_reset(ex, pt->backend, pt->dev);
+	if (flush_alloc(pt, flush_bytes, flush, err) < 0)
 		return -1;
 	return ops->setup(pt, state, err);
 }
@@ -204,7 +223,8 @@ static int custom_failed(struct point_run *r, size_t k, const struct wl_error *w
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		return -1;
 	}
-	if (why->kind != WL_ERR_INTERNAL)
+	/* A build or signature problem leaves the context as it was. */
+	if (!may_be_lost(r->pt->backend, why))
 		return 0;
 	wait_checks(r->pt, NULL);
 	if (record_upto(r, k + 1, err) < 0)
@@ -278,7 +298,7 @@ static int run_point(struct wl_executor *ex, long long run_id, const struct wl_e
 	}
 	if (flush_alloc(pt, flush_bytes, &r.flush, err) < 0)
 		goto out;
-	pt->flush = r.flush.buf.cl || r.flush.buf.cu ? &r.flush : NULL;
+	pt->flush = wl_buf_made(&r.flush.buf) ? &r.flush : NULL;
 	/* Setup's own time, less the builds and transfers counted inside it, is
 	 * the inputs and the CPU reference. */
 	wl_budget_span_start(pt->budget, &span);
@@ -327,7 +347,7 @@ static int settle_counts(struct wl_executor *ex, long long run_id, struct wl_run
 	 * (one that finds too little memory has them profiled and freed
 	 * first, see wl_cuda_buffer); an OpenCL run, which cannot ask, finds
 	 * no more than an eighth kept. */
-	if (wl_cuda_counts_due(cd, (size_t)(plan->dev->global_mem / (plan->cuda ? 2 : 8)))) {
+	if (wl_cuda_counts_due(cd, (size_t)(plan->dev->global_mem / (plan->backend->counted ? 2 : 8)))) {
 		double started = wl_now_ms();
 
 		if (ex->on_point)
@@ -359,7 +379,7 @@ static int counts_later(const struct wl_run_plan *plan)
 	for (size_t k = 0; k < plan->nvariants; k++)
 		if (plan->variants[k].custom)
 			return 0;
-	return plan->cuda && plan->counters;
+	return plan->counters;
 }
 
 /* The run is done; its traces or counters follow (explain.h), and it says
@@ -369,8 +389,8 @@ static int counts_later(const struct wl_run_plan *plan)
 static int finish_done(struct wl_executor *ex, long long run_id, const struct wl_run_plan *plan,
 		       struct wl_error *err)
 {
-	int coming = plan->cuda ? plan->dev->cuda && wl_cuda_counts_waiting(plan->dev->cuda, run_id) > 0 :
-		!ex->trace_off;
+	int coming = plan->backend->traced ? !ex->trace_off :
+		plan->dev->cuda && wl_cuda_counts_waiting(plan->dev->cuda, run_id) > 0;
 
 	if (coming && wl_store_set_explain(ex->store, run_id, "pending", 0, err) < 0)
 		return -1;
@@ -403,7 +423,7 @@ static int run_ends_before_point(struct wl_executor *ex, long long run_id, struc
 		return 1;
 	}
 	wl_error_clear(&why);
-	if (wl_cl_device_open(plan->dev, &why) < 0) {
+	if (plan->backend->open(plan->dev, &why) < 0) {
 		give_up_counts(ex, run_id, plan, "not profiled: the run failed");
 		*rc = finish(ex, run_id, "failed", why.msg, err);
 		return 1;
@@ -429,7 +449,7 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 	}
 	/* The family's source is kept by its hash, so the run's page can show the
 	 * built-in kernels as they were when it ran. */
-	if (wl_store_put_source(ex->store, plan.source.hash, plan.cuda ? plan.exp->cuda_source : plan.exp->source, plan.source.text, err) < 0 ||
+	if (wl_store_put_source(ex->store, plan.source.hash, plan.backend->family_source(plan.exp), plan.source.text, err) < 0 ||
 	    wl_store_set_run_provenance(ex->store, claim->id, plan.source_hash, ex->version, err) < 0 ||
 	    wl_run_record_clocks(ex->store, claim->id, plan.dev, wl_run_plan_flush_bytes(&plan, ex->flush_max),
 			  &clocks_start, err) < 0)
@@ -453,7 +473,7 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 			.budget = &plan.budget,
 			.checker = ex->checker,
 			.builds = &plan.builds,
-			.cuda = plan.cuda,
+			.backend = plan.backend,
 			.uncounted = !plan.counters,
 			.count_later = later,
 			.run_id = claim->id,
@@ -487,10 +507,9 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 			}
 			wl_point_text(plan.exp, pt.values, where, sizeof(where));
 			snprintf(msg, sizeof(msg), "at %s, %s", where, why.msg);
-			/* An OpenCL error may leave the context unusable: start afresh. */
-			wl_program_cache_drop_device(ex->programs, plan.dev);
-			wl_cl_device_close(plan.dev);
 			rc = finish(ex, claim->id, "failed", msg, err);
+			if (may_be_lost(plan.backend, &why))
+				device_reset(ex, plan.backend, plan.dev);
 			goto out;
 		}
 		json_decref(params);

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 
+#include "backend.h"
 #include "counts_write.h"
 #include "cuda_counts.h"
 #include "log.h"
@@ -79,7 +80,7 @@ int wl_explain_next(struct wl_executor *ex, const struct wl_claim_devices *devs,
 	}
 	wl_error_clear(&why);
 	planned = wl_run_plan_make(ex->cat, ex->devs, ex->kernels_dir, ex->unconfined, &claim, &plan, &why) == 0;
-	if (planned && plan.cuda) {
+	if (planned && !plan.backend->traced) {
 		/* A CUDA run has no traces: its counters were what was coming. */
 		rc = wl_store_set_explain(ex->store, claim.id, "done", wl_now_ms() - started, err);
 		wl_run_plan_free(&plan);
@@ -133,7 +134,7 @@ int wl_explain_catalog(struct wl_executor *ex, const struct wl_claim_devices *de
 		if (run_waiting(&w))
 			return 1;
 		if (wl_run_plan_defaults(ex->cat, ex->devs, ex->kernels_dir, e, devs->ids[0], &plan, &why) == 0 &&
-		    !plan.cuda) {
+		    plan.backend->traced) {
 			if (ex->on_point)
 				ex->on_point(ex->hook_ctx, 0, wl_run_trace_seconds(&setup, &plan));
 			rc = wl_run_trace(&setup, ex->store, 0, &plan, err);

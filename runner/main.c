@@ -57,6 +57,8 @@ int main(int argc, char **argv)
 		{ "no-fp64", WL_OPT_FLAG, &cfg.no_fp64, NULL, "treat devices as without fp64: double experiments run in float", 0, 0 },
 		{ "unconfined-kernels", WL_OPT_FLAG, &cfg.unconfined_kernels, NULL, "run custom kernels even where the worker cannot be confined (no Landlock): their source could then read any file this user can (default: such runs fail saying why)", 0, 0 },
 		{ "test-kernels", WL_OPT_FLAG, &cfg.test_kernels, NULL, "allow the catalog's test-only experiments (for warplab's own tests)", 0, 0 },
+		{ "test-lose-context", WL_OPT_INT, &cfg.test_lose_context, "N", "the N-th timed launch of a custom kernel loses the device's context, as CUDA's illegal address does (for warplab's own tests of the lost-context policy, on OpenCL devices); needs --test-kernels", 0, 1000000 },
+		{ "test-context-stays-lost", WL_OPT_FLAG, &cfg.test_context_stays_lost, NULL, "with --test-lose-context: the reset after it fails too, as where CUDA keeps the error for the process (tests only)", 0, 0 },
 		{ "test-languages", WL_OPT_STRING, &cfg.test_languages, "LIST", "declare that the device runs these languages (e.g. opencl,cuda), whatever it runs, for warplab's own tests of how runs are routed; needs --test-kernels", 0, 0 },
 		{ "trace", WL_OPT_STRING, &cfg.trace, "SPEC", "trace one variant's memory accesses at one point in the Oclgrind simulator and print its figures as JSON beside the declared ones: SPEC is a run request with one variant or custom kernel (and \"lanes\", default 32); nothing is queued or stored", 0, 0 },
 		{ "no-trace", WL_OPT_FLAG, &cfg.no_trace, NULL, "do not trace runs' memory accesses in the Oclgrind simulator after they are measured (default: traced where Oclgrind is installed)", 0, 0 },
@@ -92,6 +94,10 @@ int main(int argc, char **argv)
 	}
 	if (cfg.test_languages && !cfg.test_kernels) {
 		wl_log_error("--test-languages is for warplab's own tests: give --test-kernels too");
+		goto out;
+	}
+	if ((cfg.test_lose_context || cfg.test_context_stays_lost) && !cfg.test_kernels) {
+		wl_log_error("--test-lose-context is for warplab's own tests: give --test-kernels too");
 		goto out;
 	}
 	memset(&sa, 0, sizeof(sa));

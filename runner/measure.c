@@ -4,6 +4,7 @@
  * in-order queue, so the launch's event starts after the flush has finished. */
 #include "measure.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "time_budget.h"
@@ -15,7 +16,7 @@ static cl_int enqueue_flush(cl_command_queue q, const struct wl_flush *flush, cl
 
 	if (!flush)
 		return CL_SUCCESS;
-	return clEnqueueFillBuffer(q, flush->buf.cl, &pattern, sizeof(pattern), 0, flush->bytes, 0, NULL,
+	return clEnqueueFillBuffer(q, (cl_mem)(uintptr_t)flush->buf.handle, &pattern, sizeof(pattern), 0, flush->bytes, 0, NULL,
 				   NULL);
 }
 
@@ -43,7 +44,7 @@ int wl_time_launches(cl_command_queue q, const struct wl_launch *l, long long wa
 				     wl_cl_error_name(rc));
 			goto out;
 		}
-		rc = clEnqueueNDRangeKernel(q, l->kernel, l->dims, NULL, l->global, local, 0, NULL,
+		rc = clEnqueueNDRangeKernel(q, (cl_kernel)l->handle, l->dims, NULL, l->global, local, 0, NULL,
 					    NULL);
 		if (rc != CL_SUCCESS) {
 			wl_error_set(err, WL_ERR_INTERNAL, "clEnqueueNDRangeKernel: %s",
@@ -68,7 +69,7 @@ int wl_time_launches(cl_command_queue q, const struct wl_launch *l, long long wa
 				     wl_cl_error_name(rc));
 			goto out;
 		}
-		rc = clEnqueueNDRangeKernel(q, l->kernel, l->dims, NULL, l->global, local, 0, NULL,
+		rc = clEnqueueNDRangeKernel(q, (cl_kernel)l->handle, l->dims, NULL, l->global, local, 0, NULL,
 					    &events[enqueued]);
 		if (rc != CL_SUCCESS) {
 			wl_error_set(err, WL_ERR_INTERNAL, "clEnqueueNDRangeKernel: %s",

@@ -6,15 +6,15 @@
 #include "cl_device.h"
 #include "dev_buffer.h"
 
-struct wl_cuda_call;
+struct wl_backend;
 
-/* A kernel made ready to launch, in either language: OpenCL's kernel with
- * its arguments set, or a CUDA function with its arguments packed (the
- * point's language decides, point.h). */
+/* A kernel made ready to launch, as an opaque handle of the backend that
+ * made it (backend.h): OpenCL's kernel with its arguments set, or a CUDA
+ * function with its arguments packed. */
 struct wl_launch {
-	cl_kernel kernel;
-	struct wl_cuda_call *cuda;	/* NULL for OpenCL */
-	cl_uint dims;
+	const struct wl_backend *backend;	/* NULL: nothing held */
+	void *handle;
+	unsigned dims;
 	size_t global[3];
 	size_t local[3];	/* all 0: the driver chooses the work-group size */
 };

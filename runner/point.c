@@ -2,10 +2,8 @@
  * timing a launch into a measurement, handing the output to verification. */
 #include "point.h"
 
+#include "backend.h"
 #include "checker.h"
-#include "cuda_counts.h"
-#include "cuda_point.h"
-#include "cupti_counters.h"
 #include "nvml.h"
 
 #include <math.h>
@@ -21,165 +19,43 @@ long long wl_point_value(const struct wl_point *pt, const char *name)
 	return p >= 0 ? pt->values[p] : 0;
 }
 
-static int point_kernel(const struct wl_point *pt, const char *options, const char *name,
-			cl_kernel *out, struct wl_error *err);
-
-/* The number of parameters of kernel name of src built with options. */
-static int kernel_arity(const struct wl_point *pt, const struct wl_source *src, const char *options,
-			const char *name, cl_uint *out, struct wl_error *err)
-{
-	cl_program program;
-	cl_kernel k;
-	cl_int rc;
-
-	if (wl_program_get(pt->programs, pt->dev, src, options, &program, err) < 0)
-		return -1;
-	k = clCreateKernel(program, name, &rc);
-	if (!k) {
-		wl_error_set(err, WL_ERR_INTERNAL, "clCreateKernel %s: %s", name, wl_cl_error_name(rc));
-		return -1;
-	}
-	rc = clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof(*out), out, NULL);
-	clReleaseKernel(k);
-	if (rc != CL_SUCCESS) {
-		wl_error_set(err, WL_ERR_INTERNAL, "clGetKernelInfo %s: %s", name, wl_cl_error_name(rc));
-		return -1;
-	}
-	return 0;
-}
-
-int wl_point_kernel(const struct wl_point *pt, const char *options, const char *name,
-		    cl_kernel *out, struct wl_error *err)
+int wl_point_kernel(const struct wl_point *pt, const char *options, const char *name, struct wl_launch *l,
+		    struct wl_error *err)
 {
 	double started = wl_now_ms();
-	int rc = point_kernel(pt, options, name, out, err);
+	int rc = pt->backend->kernel(pt, options, name, l, err);
 
 	wl_budget_add(pt->budget, WL_PHASE_BUILD, started);
 	return rc;
-}
-
-static int point_kernel(const struct wl_point *pt, const char *options, const char *name,
-			cl_kernel *out, struct wl_error *err)
-{
-	cl_program program;
-	cl_uint have, want;
-	cl_int rc;
-
-	if (wl_program_get(pt->programs, pt->dev, pt->source, options, &program, err) < 0)
-		return -1;
-	*out = clCreateKernel(program, name, &rc);
-	if (!*out) {
-		wl_error_set(err, rc == CL_INVALID_KERNEL_NAME ? WL_ERR_CONFIG : WL_ERR_INTERNAL,
-			     "clCreateKernel %s: %s", name, wl_cl_error_name(rc));
-		return -1;
-	}
-	if (!pt->like_kernel)
-		return 0;
-	/* A custom kernel is called with its built-in's arguments: say so plainly
-	 * rather than let the launch fail with CL_INVALID_KERNEL_ARGS. */
-	if (kernel_arity(pt, pt->family, options, pt->like_kernel, &want, err) < 0 ||
-	    clGetKernelInfo(*out, CL_KERNEL_NUM_ARGS, sizeof(have), &have, NULL) != CL_SUCCESS) {
-		clReleaseKernel(*out);
-		*out = NULL;
-		if (!err || !err->msg[0])
-			wl_error_set(err, WL_ERR_INTERNAL, "clGetKernelInfo %s failed", name);
-		return -1;
-	}
-	if (have != want) {
-		wl_error_set(err, WL_ERR_CONFIG,
-			     "%s takes %u parameters, but the harness calls it like %s, with %u (see its signature)",
-			     name, have, pt->like_kernel, want);
-		clReleaseKernel(*out);
-		*out = NULL;
-		return -1;
-	}
-	return 0;
-}
-
-/* OpenCL's flags for role. */
-static cl_mem_flags cl_flags(enum wl_buf_role role)
-{
-	return role == WL_BUF_IN ? CL_MEM_READ_ONLY : role == WL_BUF_OUT ? CL_MEM_WRITE_ONLY : CL_MEM_READ_WRITE;
 }
 
 int wl_point_buffer(const struct wl_point *pt, enum wl_buf_role role, size_t bytes,
 		    const void *init, struct wl_buf *out, struct wl_error *err)
 {
 	double started = wl_now_ms();
-	cl_int rc;
+	int rc = pt->backend->buffer(pt->dev, role, bytes, init, out, err);
 
-	memset(out, 0, sizeof(*out));
-	if (pt->cuda) {
-		if (wl_cuda_buffer(pt->dev->cuda, bytes, init, out, err) < 0)
-			return -1;
-		wl_budget_add(pt->budget, WL_PHASE_TRANSFER, started);
-		return 0;
-	}
-	out->cl = clCreateBuffer(pt->dev->context, cl_flags(role), bytes, NULL, &rc);
-	if (!out->cl) {
-		wl_error_set(err, WL_ERR_INTERNAL, "clCreateBuffer of %zu bytes: %s", bytes,
-			     wl_cl_error_name(rc));
-		return -1;
-	}
-	out->bytes = bytes;
-	if (init) {
-		rc = clEnqueueWriteBuffer(pt->dev->queue, out->cl, CL_TRUE, 0, bytes, init, 0, NULL, NULL);
-		if (rc != CL_SUCCESS) {
-			wl_error_set(err, WL_ERR_INTERNAL, "clEnqueueWriteBuffer of %zu bytes: %s",
-				     bytes, wl_cl_error_name(rc));
-			wl_buf_release(out);
-			return -1;
-		}
-	}
 	wl_budget_add(pt->budget, WL_PHASE_TRANSFER, started);
-	return 0;
+	return rc;
 }
 
 int wl_point_poison(const struct wl_point *pt, const struct wl_buf *buf, size_t bytes, struct wl_error *err)
 {
-	const cl_uint pattern = 0xFFFFFFFFu;
 	double started = wl_now_ms();
-	cl_int rc;
+	int rc = pt->backend->fill(pt->dev, buf, 0xFFFFFFFFu, bytes, err);
 
-	if (pt->cuda) {
-		if (wl_cuda_fill(pt->dev->cuda, buf, pattern, bytes, err) < 0)
-			return -1;
-		wl_budget_add(pt->budget, WL_PHASE_TRANSFER, started);
-		return 0;
-	}
-	rc = clEnqueueFillBuffer(pt->dev->queue, buf->cl, &pattern, sizeof(pattern), 0, bytes, 0, NULL,
-				 NULL);
-	if (rc == CL_SUCCESS)
-		rc = clFinish(pt->dev->queue);
-	if (rc != CL_SUCCESS) {
-		wl_error_set(err, WL_ERR_INTERNAL, "clEnqueueFillBuffer (poison): %s",
-			     wl_cl_error_name(rc));
-		return -1;
-	}
 	wl_budget_add(pt->budget, WL_PHASE_TRANSFER, started);
-	return 0;
+	return rc;
 }
 
 int wl_point_read(const struct wl_point *pt, const struct wl_buf *buf, size_t bytes, void *out,
 		  struct wl_error *err)
 {
 	double started = wl_now_ms();
-	cl_int rc = CL_SUCCESS;
+	int rc = pt->backend->read(pt->dev, buf, bytes, out, err);
 
-	if (pt->cuda) {
-		int read = wl_cuda_read(pt->dev->cuda, buf, bytes, out, err);
-
-		wl_budget_add(pt->budget, WL_PHASE_TRANSFER, started);
-		return read;
-	}
-	rc = clEnqueueReadBuffer(pt->dev->queue, buf->cl, CL_TRUE, 0, bytes, out, 0, NULL, NULL);
 	wl_budget_add(pt->budget, WL_PHASE_TRANSFER, started);
-	if (rc != CL_SUCCESS) {
-		wl_error_set(err, WL_ERR_INTERNAL, "clEnqueueReadBuffer of %zu bytes: %s", bytes,
-			     wl_cl_error_name(rc));
-		return -1;
-	}
-	return 0;
+	return rc;
 }
 
 int wl_warm_known(const struct wl_warm_kernels *w, const char *variant)
@@ -208,13 +84,12 @@ int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
 	long long warmup = wl_warm_known(pt->warm, pt->variant) ? 0 : pt->warmup;
 	double *samples, started = wl_now_ms();
 	enum wl_stop stop = WL_STOP_MORE;
-	cl_int code;
-	int rc = 0;
+	int rc = 0, refused = 0;
 
 	/* No check against CL_KERNEL_WORK_GROUP_SIZE: NVIDIA's driver reports 256
 	 * for every kernel and launches 1024 (bench/cl-workgroup-probe.c). The
 	 * launch itself says whether the size is refused. */
-	for (cl_uint d = 0; d < l->dims; d++)
+	for (unsigned d = 0; d < l->dims; d++)
 		group *= l->local[d];
 	if (max > WL_REPEAT_MAX)
 		max = WL_REPEAT_MAX;
@@ -233,10 +108,8 @@ int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
 			batch = 1;
 		if (batch > max - n)
 			batch = max - n;
-		rc = pt->cuda ? wl_cuda_time_launches(pt->dev->cuda, l, n == 0 ? warmup : 0, (long long)batch,
-						       pt->flush, samples + n, &code, err)
-			      : wl_time_launches(pt->dev->queue, l, n == 0 ? warmup : 0, (long long)batch,
-						 pt->flush, samples + n, &code, err);
+		rc = pt->backend->time(pt, l, n == 0 ? warmup : 0, (long long)batch, pt->flush, samples + n, &refused,
+				       err);
 		if (rc < 0)
 			break;
 		/* A batch the GPU ran while capping its clocks is not the kernel's
@@ -252,11 +125,11 @@ int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
 		if (n == max && stop == WL_STOP_MORE)
 			stop = WL_STOP_MAX;
 	}
-	if (rc < 0 && code == CL_INVALID_WORK_GROUP_SIZE) {
+	if (rc < 0 && refused) {
 		/* Refused before it ran: the queue is intact, only this point fails. */
 		snprintf(res->error, sizeof(res->error),
-			 "%s refused work-groups of %zu work-items for this kernel (CL_INVALID_WORK_GROUP_SIZE)",
-			 pt->dev->id, group);
+			 "%s refused work-groups of %zu work-items for this kernel (%s)",
+			 pt->dev->id, group, pt->backend->refused_name);
 		wl_error_clear(err);
 		rc = 0;
 	} else if (rc == 0 && wl_stats_summary(samples, n, &res->stats) < 0) {
@@ -277,27 +150,6 @@ int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
 	return rc;
 }
 
-/* The hardware's counts for one more launch of l (its output was read), as
- * the result's extra {"counters": {...}} or {"counters_error": why}: now,
- * or where the point says so, later with other launches (cuda_counts.h),
- * the extra saying until then that they are coming. */
-static void count(const struct wl_point *pt, const struct wl_launch *l, struct wl_measurement *res)
-{
-	double values[WL_COUNTERS], started = wl_now_ms();
-	char why[300];
-	struct wl_error err;
-	int profiled;
-
-	if (pt->count_later && wl_cuda_count_later(pt->dev->cuda, l, pt->flush, res->stats.median, pt->run_id,
-						   pt->result_seq, &err) == 0) {
-		snprintf(res->extra, sizeof(res->extra), "%s", WL_COUNTS_PENDING);
-		return;
-	}
-	profiled = wl_cuda_profile(pt->dev->cuda, l, values, why, sizeof(why)) == 0;
-	wl_counts_extra(profiled ? values : NULL, why, res->extra, sizeof(res->extra));
-	wl_budget_add(pt->budget, WL_PHASE_COUNTERS, started);
-}
-
 int wl_point_run(const struct wl_point *pt, const struct wl_launch *l, const struct wl_buf *out, size_t bytes,
 		 const void **host, struct wl_measurement *res, struct wl_error *err)
 {
@@ -316,39 +168,35 @@ int wl_point_run(const struct wl_point *pt, const struct wl_launch *l, const str
 	 * been (its wait counts as verification). */
 	slot = pt->dev->staging_turn++ & 1;
 	if (pt->checker) {
-		size_t size = pt->dev->staging[slot].size;
-		void *held = pt->cuda ? wl_cuda_staging_now(pt->dev->cuda, slot, &size) : pt->dev->staging[slot].ptr;
+		size_t size;
+		void *held = pt->backend->staging_now(pt->dev, slot, &size);
 
 		wl_checker_wait_reading(pt->checker, held, size);
 	}
 	started = wl_now_ms();
-	rc = pt->cuda ? wl_cuda_staging(pt->dev->cuda, slot, bytes, &staging, err) :
-		wl_cl_device_staging(pt->dev, slot, bytes, &staging, err);
+	rc = pt->backend->staging(pt->dev, slot, bytes, &staging, err);
 	wl_budget_add(pt->budget, WL_PHASE_TRANSFER, started);
 	if (rc < 0 || wl_point_read(pt, out, bytes, staging, err) < 0)
 		return -1;
 	*host = staging;
-	if (pt->cuda && !pt->uncounted)
-		count(pt, l, res);
+	if (pt->backend->count && !pt->uncounted)
+		pt->backend->count(pt, l, res);
 	return 1;
 }
 
 void wl_buf_release(struct wl_buf *b)
 {
-	if (b->cl)
-		clReleaseMemObject(b->cl);
-	if (b->cu)
-		wl_cuda_buffer_release(b);
+	if (b->backend)
+		b->backend->buffer_release(b);
 	memset(b, 0, sizeof(*b));
 }
 
 void wl_launch_release(struct wl_launch *l)
 {
-	if (l->kernel)
-		clReleaseKernel(l->kernel);
-	l->kernel = NULL;
-	wl_cuda_call_free(l->cuda);
-	l->cuda = NULL;
+	if (l->backend)
+		l->backend->launch_release(l);
+	l->backend = NULL;
+	l->handle = NULL;
 }
 
 void wl_point_verify(const struct wl_point *pt, const struct wl_exact_check *job,

@@ -14,6 +14,7 @@
 #include "time_budget.h"
 #include "verify.h"
 
+struct wl_backend;
 struct wl_checker;
 struct wl_build_records;
 
@@ -60,10 +61,10 @@ struct wl_point {
 	 * kernel was built as is noted (build_records.h); NULL: not noted. */
 	const char *variant;
 	struct wl_build_records *builds;
-	/* The point runs its variants' CUDA twins on pt->dev->cuda (pt->source
-	 * is then CUDA), else OpenCL's. */
-	int cuda;
-	/* A CUDA point reads no hardware counters: no profiled launch after
+	/* What the point runs through (backend.h): its API, in which
+	 * pt->source is written. */
+	const struct wl_backend *backend;
+	/* A point whose backend counts reads no hardware counters: no profiled launch after
 	 * each variant is timed, nothing of counters in its results (the
 	 * run plan's counters off). Zero, the default, counts. */
 	int uncounted;
@@ -81,15 +82,15 @@ struct wl_point {
 /* The value of param name at pt (the catalog guarantees it exists). */
 long long wl_point_value(const struct wl_point *pt, const char *name);
 
-/* The kernel called name from pt's source built with options. Caller releases
- * it with clReleaseKernel(). -1 (WL_ERR_BUILD with the build log's gist, or
- * the OpenCL error) leaves *out unset and nothing to release. */
-int wl_point_kernel(const struct wl_point *pt, const char *options, const char *name,
-		    cl_kernel *out, struct wl_error *err);
+/* The kernel called name from pt's source built with options, into l (its
+ * backend and handle; the caller sets its sizes and arguments and releases
+ * it with wl_launch_release()). -1 (WL_ERR_BUILD with the build log's gist,
+ * or the API's error) leaves nothing to release. */
+int wl_point_kernel(const struct wl_point *pt, const char *options, const char *name, struct wl_launch *l,
+		    struct wl_error *err);
 
-/* A device buffer of bytes, filled from init when not NULL, in pt's
- * language (flags are OpenCL's, which CUDA's buffers need not). -1 with err
- * leaves *out cleared. */
+/* A device buffer of bytes for role, filled from init when not NULL, made
+ * by pt's backend. -1 with err leaves *out cleared. */
 int wl_point_buffer(const struct wl_point *pt, enum wl_buf_role role, size_t bytes,
 		    const void *init, struct wl_buf *out, struct wl_error *err);
 
@@ -111,8 +112,8 @@ const struct wl_source *wl_device_rng_cuda_source(struct wl_error *err);
  * not write fails verification. */
 int wl_point_poison(const struct wl_point *pt, const struct wl_buf *buf, size_t bytes, struct wl_error *err);
 
-/* Read bytes of buf back into out (blocking); -1 with the OpenCL error, out
- * then partly written. */
+/* Read bytes of buf back into out (blocking); -1 with the backend's error,
+ * out then partly written. */
 int wl_point_read(const struct wl_point *pt, const struct wl_buf *buf, size_t bytes, void *out,
 		  struct wl_error *err);
 
@@ -150,10 +151,10 @@ int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
 
 /* The steps every variant takes: poison out (bytes), time launch l, read out
  * back into the device's pinned staging memory, *host pointing at it (valid
- * until the next wl_point_run on the device), and on a CUDA point that is
- * not pt->uncounted one more launch for the hardware counters. Returns 1
- * when the output is there to verify, 0 when the point failed without
- * output (res->error says why), -1 for an error that stops the run. */
+ * until the next wl_point_run on the device), and where pt's backend counts
+ * and pt is not uncounted, one more launch for the hardware counters.
+ * Returns 1 when the output is there to verify, 0 when the point failed
+ * without output (res->error says why), -1 for an error that stops the run. */
 int wl_point_run(const struct wl_point *pt, const struct wl_launch *l, const struct wl_buf *out, size_t bytes,
 		 const void **host, struct wl_measurement *res, struct wl_error *err);
 

@@ -3,8 +3,8 @@
  * device, and the kernel's arguments bound from the family's buffers. */
 #include "point.h"
 
+#include "backend.h"
 #include "build_records.h"
-#include "cuda_point.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -40,12 +40,10 @@ static int bind_arg(const struct wl_point *pt, const struct wl_variant_def *v, i
 		    const struct wl_arg_buffer *buffers, size_t nbuffers, struct wl_launch *l,
 		    struct wl_error *err)
 {
-	cl_kernel k = l->kernel;
 	const struct wl_launch_arg *a = &v->host.args[i];
 	const struct wl_arg_buffer *b;
 	const char *why = NULL;
 	long long value;
-	cl_int rc;
 
 	if (a->kind == WL_ARG_BUFFER) {
 		b = find_buffer(buffers, nbuffers, a->buffer);
@@ -55,38 +53,17 @@ static int bind_arg(const struct wl_point *pt, const struct wl_variant_def *v, i
 				     a->buffer, pt->exp->id);
 			return -1;
 		}
-		if (l->cuda)
-			return wl_cuda_call_buffer(l->cuda, b->mem, err);
-		rc = clSetKernelArg(k, (cl_uint)i, sizeof(cl_mem), &b->mem->cl);
-	} else {
-		if (wl_expr_eval(&a->value, pt->values, &value, &why) < 0 || value < INT32_MIN ||
-		    value > (long long)UINT32_MAX) {
-			wl_error_set(err, WL_ERR_CONFIG,
-				     "variant '%s' host.args[%d]: %s", v->id, i,
-				     why ? why : "the value does not fit in 32 bits");
-			return -1;
-		}
-		if (l->cuda) {
-			/* CUDA's local memory is the call's dynamic shared memory,
-			 * no parameter of the kernel. */
-			return a->kind == WL_ARG_LOCAL ? wl_cuda_call_shared(l->cuda, (size_t)value, err)
-						       : wl_cuda_call_word(l->cuda, (uint32_t)value, err);
-		}
-		if (a->kind == WL_ARG_LOCAL) {
-			rc = clSetKernelArg(k, (cl_uint)i, (size_t)value, NULL);
-		} else {
-			/* int and uint arguments alike: the same four bytes. */
-			uint32_t word = (uint32_t)value;
-
-			rc = clSetKernelArg(k, (cl_uint)i, sizeof(word), &word);
-		}
+		return pt->backend->arg_buffer(l, (unsigned)i, b->mem, err);
 	}
-	if (rc != CL_SUCCESS) {
-		wl_error_set(err, WL_ERR_BUILD, "kernel %s does not take argument %d as declared (clSetKernelArg: error %d)", v->kernel, i,
-			     (int)rc);
+	if (wl_expr_eval(&a->value, pt->values, &value, &why) < 0 || value < INT32_MIN ||
+	    value > (long long)UINT32_MAX) {
+		wl_error_set(err, WL_ERR_CONFIG,
+			     "variant '%s' host.args[%d]: %s", v->id, i,
+			     why ? why : "the value does not fit in 32 bits");
 		return -1;
 	}
-	return 0;
+	return a->kind == WL_ARG_LOCAL ? pt->backend->arg_local(l, (unsigned)i, (size_t)value, err)
+				       : pt->backend->arg_word(l, (unsigned)i, (uint32_t)value, err);
 }
 
 int wl_point_launch(const struct wl_point *pt, const struct wl_variant_def *v,
@@ -97,17 +74,18 @@ int wl_point_launch(const struct wl_point *pt, const struct wl_variant_def *v,
 
 	if (wl_launch_decl_size(&v->host, pt->values, &size, err) < 0)
 		return -1;
-	l->dims = (cl_uint)size.dims;
+	l->dims = (unsigned)size.dims;
 	for (int d = 0; d < size.dims; d++) {
 		l->global[d] = (size_t)size.global[d];
 		l->local[d] = (size_t)size.local[d];
 	}
 	if (v->host.has_fill)
 		l->global[0] = persistent_groups(pt, size.fill, size.local[0]) * (size_t)size.local[0];
-	/* CUDA has no driver-chosen block: the largest power of two up to 256
-	 * that divides the grid along x, one thread deep elsewhere. */
-	if (pt->cuda && l->local[0] == 0)
-		for (cl_uint d = 0; d < l->dims; d++) {
+	/* A backend without a driver-chosen block (CUDA): the largest power of
+	 * two up to 256 that divides the grid along x, one thread deep
+	 * elsewhere. */
+	if (!pt->backend->driver_block && l->local[0] == 0)
+		for (unsigned d = 0; d < l->dims; d++) {
 			size_t b = d == 0 ? 256 : 1;
 
 			while (b > 1 && l->global[d] % b)
@@ -134,37 +112,14 @@ static long long local_arg_bytes(const struct wl_point *pt, const struct wl_vari
 	return total;
 }
 
-/* A custom CUDA kernel is called with its like variant's arguments (less
- * the local memory, which is no parameter in CUDA): say so plainly where
- * its signature differs, rather than let the launch read past them. */
-static int check_cuda_arity(const struct wl_point *pt, const struct wl_launch *l, struct wl_error *err)
-{
-	int have = wl_cuda_call_params(l->cuda), want = wl_cuda_call_given(l->cuda);
-
-	if (!pt->like_kernel || have < 0 || have == want)
-		return 0;
-	wl_error_set(err, WL_ERR_CONFIG,
-		     "%s takes %d parameters, but the harness calls it like %s, with %d (see its signature; local memory is extern __shared__ in CUDA, no parameter)",
-		     pt->variant ? pt->variant : "the kernel", have, pt->like_kernel, want);
-	return -1;
-}
-
 int wl_point_prepare(const struct wl_point *pt, const struct wl_variant_def *v, const char *options,
 		     const struct wl_arg_buffer *buffers, size_t nbuffers, struct wl_launch *l,
 		     struct wl_error *err)
 {
-	double started = wl_now_ms();
-
-	if (pt->cuda) {
-		int rc = wl_cuda_call_new(pt->dev->cuda, pt->source, options, v->kernel, &l->cuda, err);
-
-		wl_budget_add(pt->budget, WL_PHASE_BUILD, started);
-		if (rc < 0)
-			return -1;
-	} else if (wl_point_kernel(pt, options, v->kernel, &l->kernel, err) < 0) {
+	if (wl_point_kernel(pt, options, v->kernel, l, err) < 0)
 		return -1;
-	}
-	if (wl_point_launch(pt, v, buffers, nbuffers, l, err) < 0 || (pt->cuda && check_cuda_arity(pt, l, err) < 0)) {
+	if (wl_point_launch(pt, v, buffers, nbuffers, l, err) < 0 ||
+	    (pt->backend->bound && pt->backend->bound(pt, l, err) < 0)) {
 		wl_launch_release(l);
 		return -1;
 	}

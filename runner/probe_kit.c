@@ -36,7 +36,7 @@ double wl_probe_time(struct wl_probe *p, const char *name, int dims, const size_
 {
 	cl_int rc;
 	cl_kernel k = clCreateKernel(p->program, name, &rc);
-	struct wl_launch l = { .kernel = k, .dims = dims };
+	struct wl_launch l = { .handle = k, .dims = dims };
 	double samples[WL_PROBE_TIMED_MAX], ms = -1;
 	struct wl_stats s;
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend.h"
 #include "cuda_point.h"
 #include "experiment.h"
 #include "log.h"
@@ -177,7 +178,7 @@ struct wl_catalog_ahead *wl_catalog_ahead_start(const struct wl_catalog *cat, st
 		/* An experiment this device cannot run at its defaults (or a
 		 * test-only one) builds nothing: its runs say why. */
 		if (wl_run_plan_defaults(cat, devs, kernels_dir, &cat->experiments[e], dev->id, plan, &why) == 0 &&
-		    !plan->cuda)
+		    plan->backend == &wl_backend_opencl)
 			want_plan(&a->programs, plan, &plan->source);
 		else
 			plan->exp = NULL;

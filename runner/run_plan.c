@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "cache_probe.h"
-#include "cuda_point.h"
+#include "backend.h"
 #include "device_fit.h"
 #include "request.h"
 
@@ -25,7 +25,7 @@ void wl_run_plan_free(struct wl_run_plan *p)
 {
 	for (size_t k = 0; p->variants && k < p->nvariants; k++)
 		wl_source_free(&p->variants[k].source);
-	json_decref(p->request);
+	wl_run_request_free(&p->req);
 	wl_points_free(&p->pts);
 	free(p->variants);
 	free(p->defs);
@@ -115,36 +115,32 @@ static void plan_source_hash(struct wl_run_plan *p)
 }
 
 
-/* The device's CUDA side, opened for p's first CUDA run. */
-static int open_cuda(struct wl_run_plan *p, struct wl_error *why)
+/* The backend of the request's language (a run queued before the field
+ * existed is OpenCL's), where the device runs it and the experiment has
+ * kernels in it; else why says what the device said of it. */
+static int plan_backend(struct wl_run_plan *p, struct wl_error *why)
 {
-	if (!p->exp->cuda_source) {
-		wl_error_set(why, WL_ERR_CONFIG, "%s has no CUDA kernels (no cuda_source in the catalog)", p->exp->id);
-		return -1;
-	}
-	if (!p->dev->cuda && !(p->dev->cuda = wl_cuda_device_open(p->dev->cuda_ordinal, p->dev->nvrtc, why)))
-		return -1;
-	p->cuda = 1;
-	return 0;
-}
-
-/* The request's language is one the device runs (a run queued before the
- * field existed is OpenCL's); else why says what the device said of it. */
-static int plan_language(struct wl_run_plan *p, struct wl_error *why)
-{
-	const char *lang = json_string_value(json_object_get(p->request, "language"));
+	const char *lang = wl_language_name(p->req.settings.language);
+	const char *reason = json_string_value(json_object_get(json_object_get(p->dev->info, "cuda"), "reason"));
 	const json_t *l;
 	size_t i;
+	int runs;
 
-	if (!lang || strcmp(lang, "opencl") == 0)
-		return 0;
+	p->backend = wl_backend_for(p->req.settings.language);
+	/* Every device runs OpenCL: it is how the runner found it. */
+	runs = p->backend == &wl_backend_opencl;
 	json_array_foreach(json_object_get(p->dev->info, "languages"), i, l)
-		if (json_is_string(l) && strcmp(json_string_value(l), lang) == 0)
-			return open_cuda(p, why);
-	wl_error_set(why, WL_ERR_CONFIG, "%s does not run %s here: %s", p->dev->id, lang,
-		     json_string_value(json_object_get(json_object_get(p->dev->info, "cuda"), "reason")) ?
-		     json_string_value(json_object_get(json_object_get(p->dev->info, "cuda"), "reason")) : "no reason given");
-	return -1;
+		runs = runs || (json_is_string(l) && strcmp(json_string_value(l), lang) == 0);
+	if (!runs) {
+		wl_error_set(why, WL_ERR_CONFIG, "%s does not run %s here: %s", p->dev->id, lang,
+			     reason ? reason : "no reason given");
+		return -1;
+	}
+	if (!p->backend->family_source(p->exp)) {
+		wl_error_set(why, WL_ERR_CONFIG, "%s has no %s kernels in the catalog", p->exp->id, p->backend->name);
+		return -1;
+	}
+	return 0;
 }
 
 int wl_run_plan_make(const struct wl_catalog *cat, struct wl_cl_devices *devs,
@@ -152,8 +148,9 @@ int wl_run_plan_make(const struct wl_catalog *cat, struct wl_cl_devices *devs,
 		     struct wl_run_plan *p, struct wl_error *why)
 {
 	struct wl_device_limits limits;
-	const char *counters;
+	json_t *stored;
 	char path[4096];
+	int rc;
 
 	memset(p, 0, sizeof(*p));
 	p->exp = wl_catalog_find(cat, claim->experiment);
@@ -169,14 +166,20 @@ int wl_run_plan_make(const struct wl_catalog *cat, struct wl_cl_devices *devs,
 			     claim->device_id);
 		return -1;
 	}
-	p->request = json_loads(claim->request_json, 0, NULL);
-	if (!p->request) {
+	stored = json_loads(claim->request_json, 0, NULL);
+	if (!stored) {
 		wl_error_set(why, WL_ERR_INTERNAL, "the stored request is not valid JSON");
 		return -1;
 	}
-	if (wl_request_points(p->exp, p->request, &p->pts, why) < 0)
+	rc = wl_run_request_parse(cat, stored, &p->req, why);
+	json_decref(stored);
+	if (rc < 0)
 		return -1;
-	if (plan_language(p, why) < 0)
+	/* The plan takes the points; the request stays the req's. */
+	p->request = p->req.json;
+	p->pts = p->req.pts;
+	memset(&p->req.pts, 0, sizeof(p->req.pts));
+	if (plan_backend(p, why) < 0)
 		return -1;
 	wl_cl_device_limits(p->dev, &limits);
 	if (wl_request_check_device(p->exp, p->request, &limits, why) < 0)
@@ -190,23 +193,17 @@ int wl_run_plan_make(const struct wl_catalog *cat, struct wl_cl_devices *devs,
 				     p->variants[k].name, unconfined);
 			return -1;
 		}
-	p->repeat = json_integer_value(json_object_get(p->request, "repeat"));
-	p->seed = (unsigned long long)json_integer_value(json_object_get(p->request, "seed"));
-	if (p->repeat < 1)
-		p->repeat = 1;
-	if (p->repeat > WL_REPEAT_MAX)
-		p->repeat = WL_REPEAT_MAX;
-	/* Requests queued before sampling was driven by noise have neither field:
-	 * they ran hot, exactly repeat times. */
-	p->cold = wl_request_cache(p->request) == WL_CACHE_COLD;
-	p->noise_driven = json_object_get(p->request, "noise") != NULL;
-	counters = json_string_value(json_object_get(p->request, "counters"));
-	p->counters = p->cuda && !(counters && strcmp(counters, "off") == 0);
+	/* What an older request's absent fields mean is wl_run_settings_read's. */
+	p->repeat = p->req.settings.repeat;
+	p->seed = (unsigned long long)p->req.settings.seed;
+	p->cold = p->req.settings.cache == WL_CACHE_COLD;
+	p->noise_driven = p->req.settings.noise_given;
+	p->counters = p->backend->counted && p->req.settings.counters;
 	p->sampling.max_samples = (size_t)p->repeat;
 	p->sampling.min_samples = WL_MIN_SAMPLES < p->repeat ? WL_MIN_SAMPLES : (size_t)p->repeat;
-	p->sampling.target = json_number_value(json_object_get(p->request, "noise"));
-	p->sampling.budget_ms = (double)json_integer_value(json_object_get(p->request, "budget_ms"));
-	snprintf(path, sizeof(path), "%s/%s", kernels_dir, p->cuda ? p->exp->cuda_source : p->exp->source);
+	p->sampling.target = p->req.settings.noise;
+	p->sampling.budget_ms = (double)p->req.settings.budget_ms;
+	snprintf(path, sizeof(path), "%s/%s", kernels_dir, p->backend->family_source(p->exp));
 	if (wl_source_load(path, &p->source, why) < 0)
 		return -1;
 	plan_source_hash(p);

@@ -14,6 +14,7 @@
 #include "experiment.h"
 #include "source.h"
 #include "points.h"
+#include "run_request.h"
 #include "stats.h"
 #include "store.h"
 #include "time_budget.h"
@@ -33,7 +34,8 @@ struct wl_run_plan {
 	const struct wl_experiment *exp;
 	const struct wl_experiment_ops *ops;
 	struct wl_cl_device *dev;
-	json_t *request;
+	struct wl_run_request req;	/* the stored request, typed once */
+	json_t *request;		/* req.json */
 	struct wl_points pts;
 	struct wl_run_variant *variants;
 	const struct wl_variant_def **defs;	/* variants[k].def, for the deadline */
@@ -48,10 +50,12 @@ struct wl_run_plan {
 	struct wl_time_budget budget;
 	struct wl_build_records builds;	/* what its variants were built as */
 	struct wl_warm_kernels warm;	/* its variants that need no more warm-ups */
-	int cuda;			/* the request's language is CUDA: source is the .cu twin */
-	/* A CUDA run profiles each variant once more for its hardware counters:
-	 * the request's "counters" is "on" (or absent: runs queued before the
-	 * field existed were counted). */
+	/* What the run measures through, chosen by the request's language
+	 * (backend.h); source is written for it. */
+	const struct wl_backend *backend;
+	/* A run whose backend counts profiles each variant once more for its
+	 * hardware counters: the request's "counters" is "on" (or absent: runs
+	 * queued before the field existed were counted). */
 	int counters;
 };
 

@@ -36,6 +36,8 @@ struct runner_config {
 	int no_catalog_traces;	/* nor the catalog's defaults while idle */
 	char *build_ahead;	/* --build-ahead: "gpu", "always" or "never" */
 	char *test_languages;	/* --test-languages: what the device says it runs (tests only) */
+	long test_lose_context;	/* --test-lose-context: the custom launch that loses it (tests only) */
+	int test_context_stays_lost;	/* and its reset fails (tests only) */
 };
 
 /* Raised by SIGTERM and SIGINT in either process. */
@@ -52,9 +54,11 @@ int wl_work(const struct runner_config *cfg);
 #define WL_MSG_READY "READY"	/* device registered: READY <devices found> <device id> */
 #define WL_MSG_POINT "POINT"	/* a point starts: POINT <run id> <seconds it may take> */
 #define WL_MSG_IDLE "IDLE"	/* the run ended, nothing running */
-/* The worker's exit status when a kernel lost its CUDA context (an illegal
- * address, a failed launch: errors CUDA keeps for the life of the process). */
-#define WL_EXIT_CUDA_LOST 75
+/* The worker's exit status when a kernel lost the device's context and its
+ * backend could not reset it in the process (CUDA keeps an illegal address
+ * or a failed launch for the life of the process): executor.c's one policy
+ * for a lost context. */
+#define WL_EXIT_DEVICE_LOST 75
 #define WL_MSG_CUSTOM "CUSTOM"	/* CUSTOM <name> <point>: a custom kernel is measured; CUSTOM -: done */
 
 #endif

@@ -244,8 +244,8 @@ static void describe_exit(int status, char *buf, size_t len)
 	if (WIFSIGNALED(status))
 		snprintf(buf, len, "the runner's device process was killed by signal %d (%s)", WTERMSIG(status),
 			 strsignal(WTERMSIG(status)));
-	else if (WEXITSTATUS(status) == WL_EXIT_CUDA_LOST)
-		snprintf(buf, len, "the kernel lost the process's CUDA context, which CUDA keeps lost for the life of the process (an illegal address or a failed launch; see the runner's log), so the device process restarted");
+	else if (WEXITSTATUS(status) == WL_EXIT_DEVICE_LOST)
+		snprintf(buf, len, "the kernel lost the device's context and it could not be reset in the process (CUDA keeps an illegal address or a failed launch for the life of the process; see the runner's log), so the device process restarted");
 	else
 		snprintf(buf, len, "the runner's device process exited with status %d", WEXITSTATUS(status));
 }
@@ -285,6 +285,14 @@ static void settle(struct wl_store *st, long long runner_id, const struct runner
 		if (wl_store_finish_run(st, runner_id, w->run_id, "failed", msg, &err) < 0)
 			wl_log_error("run %lld: %s", w->run_id, err.msg);
 		wl_log_warn("run %lld failed: %s", w->run_id, msg);
+	} else if (w->run_id && WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == WL_EXIT_DEVICE_LOST) {
+		/* The worker lost the device's context in the run and could not
+		 * reset it (executor.c's policy): the launch that lost it would
+		 * lose it again, so the run fails now rather than retry. */
+		describe_exit(wstatus, why, sizeof(why));
+		if (wl_store_finish_run(st, runner_id, w->run_id, "failed", why, &err) < 0)
+			wl_log_error("run %lld: %s", w->run_id, err.msg);
+		wl_log_warn("run %lld failed: %s", w->run_id, why);
 	} else if (w->run_id) {
 		/* It died in a run: that counts as one of the run's attempts. */
 		describe_exit(wstatus, why, sizeof(why));

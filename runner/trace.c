@@ -12,6 +12,8 @@
  * worker reads; it opens no store. */
 #include "trace.h"
 
+#include "backend.h"
+
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
@@ -240,7 +242,7 @@ static int run_once(struct traced *t, struct wl_cl_device *dev, struct wl_progra
 	struct wl_measurement *m = calloc(1, sizeof(*m));
 	struct wl_point pt = {
 		.dev = dev, .exp = t->exp, .values = t->pts.values, .seed = 1, .warmup = 0,
-		.repeat = 1, .programs = programs, .source = &t->family,
+		.repeat = 1, .programs = programs, .source = &t->family, .backend = &wl_backend_opencl,
 	};
 	void *state = NULL;
 	int rc = -1;

@@ -21,6 +21,7 @@
 #include "device_facts.h"
 #include "catalog.h"
 #include "cl_device.h"
+#include "backend.h"
 #include "cl_program.h"
 #include "checker.h"
 #include "confine.h"
@@ -485,6 +486,8 @@ int wl_work(const struct runner_config *cfg)
 	/* The programs build while the device is described; runs wait for both.
 	 * Its languages first: they say whether CUDA modules are built too. */
 	describe_languages(&devs.list[0], cfg->test_languages);
+	if (cfg->test_lose_context)
+		wl_backend_test_lose_context(cfg->test_lose_context, cfg->test_context_stays_lost);
 	wl_error_clear(&err);
 	ahead = wl_catalog_ahead_start(cat, &devs, cfg->kernels, programs, when, &err);
 	if (!ahead && err.msg[0])

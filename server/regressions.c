@@ -27,12 +27,14 @@ const char *wl_verdict_name(enum wl_verdict v)
 }
 
 /* The least relative change that counts for a run: its request's noise
- * target, or the request's default where it has none. */
+ * target (the default where it has none, request.h). */
 static double run_min_change(const json_t *run)
 {
-	json_t *noise = json_object_get(json_object_get(run, "request"), "noise");
+	struct wl_run_settings set;
 
-	return json_is_number(noise) ? json_number_value(noise) : WL_NOISE_DEFAULT;
+	/* A field no validator writes reads as absent: the run is still judged. */
+	(void)wl_run_settings_read(json_object_get(run, "request"), &set, NULL);
+	return set.noise;
 }
 
 /* A result's interval of time, or its median twice. */
@@ -89,13 +91,14 @@ struct setting {
 /* run's setting into *s; 0 when the run has no device (it never started). */
 static int setting_of(const json_t *run, struct setting *s)
 {
-	const json_t *request = json_object_get(run, "request");
+	struct wl_run_settings set;
 
+	/* Absent fields as request.h says (runs from before CUDA are OpenCL's,
+	 * from before cold mode hot); one no validator writes reads as absent. */
+	(void)wl_run_settings_read(json_object_get(run, "request"), &set, NULL);
 	s->device = json_string_value(json_object_get(json_object_get(run, "device"), "id"));
-	s->language = json_string_value(json_object_get(request, "language"));
-	if (!s->language)
-		s->language = "opencl"; /* runs from before CUDA */
-	s->cache = wl_cache_mode_name(wl_request_cache(request));
+	s->language = wl_language_name(set.language);
+	s->cache = wl_cache_mode_name(set.cache);
 	return s->device != NULL;
 }
 

@@ -98,6 +98,7 @@ unsigned wl_error_status(enum wl_error_kind kind)
 	case WL_ERR_INTERNAL:
 	case WL_ERR_CONFIG:
 	case WL_ERR_BUILD:
+	case WL_ERR_DEVICE_LOST:
 		break;
 	}
 	return 500;

@@ -9,25 +9,31 @@
 #include "json_strict.h"
 #include "request.h"
 
-/* How much want prefers device d: online devices first (a run for an offline
- * one waits until its runner returns), then for "auto" a GPU over a CPU; 0 when
- * d does not match at all. */
 /* Whether device d runs lang, as its runner found (every device runs
  * OpenCL). */
-static int device_runs(const json_t *d, const char *lang)
+static int device_runs(const json_t *d, enum wl_language lang)
 {
 	size_t j;
 	json_t *l;
 
-	if (strcmp(lang, "opencl") == 0)
+	if (lang == WL_LANG_OPENCL)
 		return 1;
 	json_array_foreach(json_object_get(d, "languages"), j, l)
-		if (json_is_string(l) && strcmp(json_string_value(l), lang) == 0)
+		if (json_is_string(l) && strcmp(json_string_value(l), wl_language_name(lang)) == 0)
 			return 1;
 	return 0;
 }
 
-static int device_rank(const json_t *d, const char *want, const char *lang)
+/* A language as messages write it. */
+static const char *language_title(enum wl_language lang)
+{
+	return lang == WL_LANG_CUDA ? "CUDA" : "OpenCL";
+}
+
+/* How much want prefers device d: online devices first (a run for an offline
+ * one waits until its runner returns), then for "auto" a GPU over a CPU; 0 when
+ * d does not match at all. */
+static int device_rank(const json_t *d, const char *want, enum wl_language lang)
 {
 	const char *id = json_string_value(json_object_get(d, "id"));
 	const char *type = json_string_value(json_object_get(d, "type"));
@@ -47,7 +53,7 @@ static int device_rank(const json_t *d, const char *want, const char *lang)
 /* The device a request names among the registered ones (in the runners'
  * enumeration order, so ties go to the first). *device stays NULL when no
  * device is registered yet: the runner that claims the run resolves it. */
-static int resolve_device(const json_t *devices, const char *want, const char *lang, const json_t **device,
+static int resolve_device(const json_t *devices, const char *want, enum wl_language lang, const json_t **device,
 			  struct wl_error *err)
 {
 	int best_rank = 0;
@@ -82,18 +88,17 @@ static int resolve_device(const json_t *devices, const char *want, const char *l
 		const char *reason = json_string_value(json_object_get(json_object_get(d, "cuda"), "reason"));
 
 		/* The device named is there, but not for this language. */
-		if (strcmp(lang, "opencl") != 0 && device_rank(d, want, "opencl") && strcmp(want, "gpu") &&
+		if (lang != WL_LANG_OPENCL && device_rank(d, want, WL_LANG_OPENCL) && strcmp(want, "gpu") &&
 		    strcmp(want, "cpu") && strcmp(want, "auto")) {
 			wl_error_field(err, WL_ERR_DEVICE_LIMIT, "device", "device: '%s' does not run %s (%s)", want,
-				       strcmp(lang, "cuda") == 0 ? "CUDA" : lang, reason ? reason : "no reason given");
+				       language_title(lang), reason ? reason : "no reason given");
 			return -1;
 		}
 	}
-	if (strcmp(lang, "opencl") != 0 && (strcmp(want, "gpu") == 0 || strcmp(want, "cpu") == 0 ||
-					     strcmp(want, "auto") == 0))
+	if (lang != WL_LANG_OPENCL && (strcmp(want, "gpu") == 0 || strcmp(want, "cpu") == 0 ||
+				       strcmp(want, "auto") == 0))
 		wl_error_field(err, WL_ERR_DEVICE_LIMIT, "device", "device: no %s that runs %s is registered (devices: %s)",
-			       strcmp(want, "auto") == 0 ? "device" : want, strcmp(lang, "cuda") == 0 ? "CUDA" : lang,
-			       known);
+			       strcmp(want, "auto") == 0 ? "device" : want, language_title(lang), known);
 	else if (strcmp(want, "gpu") == 0 || strcmp(want, "cpu") == 0)
 		wl_error_field(err, WL_ERR_DEVICE_LIMIT, "device",
 			       "device: no %s is registered (devices: %s)", want, known);
@@ -115,7 +120,7 @@ static void device_limits(const json_t *d, struct wl_device_limits *out)
 
 /* Whether a device of devices runs lang; where none does, err (422 on
  * "language") says why for each, as their runners found it. */
-static int language_runs(const json_t *devices, const char *lang, struct wl_error *err)
+static int language_runs(const json_t *devices, enum wl_language lang, struct wl_error *err)
 {
 	char why[700] = "";
 	size_t i;
@@ -132,7 +137,7 @@ static int language_runs(const json_t *devices, const char *lang, struct wl_erro
 		wl_list_append(why, sizeof(why), one);
 	}
 	wl_error_field(err, WL_ERR_DEVICE_LIMIT, "language",
-		       "language: no registered device runs %s (%s)", strcmp(lang, "cuda") == 0 ? "CUDA" : lang,
+		       "language: no registered device runs %s (%s)", language_title(lang),
 		       why[0] ? why : "no runner has registered a device yet");
 	return -1;
 }
@@ -168,7 +173,7 @@ int wl_run_check(struct wl_server *srv, struct wl_store *st, const json_t *body,
 {
 	json_t *devices = NULL;
 	const json_t *found = NULL;
-	const char *language;
+	enum wl_language language;
 	int rc = -1;
 
 	*normalized = NULL;
@@ -178,15 +183,15 @@ int wl_run_check(struct wl_server *srv, struct wl_store *st, const json_t *body,
 			       "kernels: this server does not run custom kernels (it was started with --no-custom-kernels); use the built-in variants");
 		goto out;
 	}
-	/* A language no device runs is said first: its kernels are not the
-	 * OpenCL the checks below read. */
-	if (!(language = wl_request_language(body, err)))
+	/* The language is decided once, here, and a language no device runs is
+	 * said first: its kernels are not the OpenCL the checks below read. */
+	if (wl_request_language(body, &language, err) < 0)
 		goto out;
 	if (wl_store_list_devices(st, srv->cfg->heartbeat, &devices, err) < 0)
 		goto out;
-	if (strcmp(language, "opencl") != 0 && language_runs(devices, language, err) < 0)
+	if (language != WL_LANG_OPENCL && language_runs(devices, language, err) < 0)
 		goto out;
-	if (wl_request_validate(srv->catalog, body, normalized, measurements, err) < 0)
+	if (wl_request_validate_in(srv->catalog, body, language, normalized, measurements, err) < 0)
 		goto out;
 	if (resolve_device(devices, json_string_value(json_object_get(*normalized, "device")), language, &found,
 			   err) < 0)

@@ -296,7 +296,8 @@ void wl_verdict_sweep_sentence(const struct verdict_ctx *c, const json_t *hi, co
 
 void wl_verdict_ctx(const struct wl_experiment *exp, const json_t *run, struct verdict_ctx *out)
 {
-	const json_t *results = json_object_get(run, "results"), *first = json_array_get(results, 0), *noise, *r;
+	const json_t *results = json_object_get(run, "results"), *first = json_array_get(results, 0), *r;
+	struct wl_run_settings set;
 	const char *status = json_string_value(json_object_get(run, "status"));
 	const char *key;
 	json_t *v;
@@ -306,8 +307,10 @@ void wl_verdict_ctx(const struct wl_experiment *exp, const json_t *run, struct v
 	out->variants = json_object_get(run, "variants");
 	out->metric = exp && exp->metric == WL_METRIC_THROUGHPUT ? "gops" : "gbps";
 	out->unit = exp && exp->metric == WL_METRIC_THROUGHPUT ? "Gop/s" : "GB/s";
-	noise = json_object_get(json_object_get(run, "request"), "noise");
-	out->min_change = json_is_number(noise) ? json_number_value(noise) : WL_NOISE_DEFAULT;
+	/* The noise target, or its default where the request has none (a field
+	 * no validator writes reads as absent: the verdict is still said). */
+	(void)wl_run_settings_read(json_object_get(run, "request"), &set, NULL);
+	out->min_change = set.noise;
 	out->so_far = status && (strcmp(status, "queued") == 0 || strcmp(status, "running") == 0);
 	json_object_foreach((json_t *)json_object_get(first, "params"), key, v) {
 		int varies = 0;

@@ -16,7 +16,7 @@ function settings(binary) {
   return [...`${out.stdout}${out.stderr}`.matchAll(/^ {2}--([a-z0-9-]+)\s.*$/gm)]
     .filter((m) => !/\(internal\)/.test(m[0]))
     .map((m) => m[1])
-    .filter((k) => !['config', 'help', 'version', 'test-kernels', 'test-languages', 'trace'].includes(k));
+    .filter((k) => !['config', 'help', 'version', 'test-kernels', 'test-languages', 'test-lose-context', 'test-context-stays-lost', 'trace'].includes(k));
 }
 
 test('each_program_accepts_the_others_settings_in_the_shared_config', async () => {

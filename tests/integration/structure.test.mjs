@@ -34,6 +34,27 @@ test('no_family_file_names_an_opencl_or_cuda_type', () => {
   assert.deepEqual(named, []);
 });
 
+// The point helpers and the run's path go through the device backend
+// (runner/backend.h): they name no OpenCL or CUDA type or call, and test no
+// language; the language picks a backend in run_plan.c's plan_backend alone.
+test('the_language_picks_a_backend_in_one_place', () => {
+  const api = /\b(cl_[a-z_]+|CL_[A-Z_]+|cl[A-Z][A-Za-z]+|CU[a-z_]*[a-zA-Z]|cu[A-Z][A-Za-z]+)\b/;
+  const language = /\b(pt|plan|p|l)(->|\.)cuda\b|"(cuda|opencl)"/;
+  const found = [];
+  for (const f of ['point.c', 'point_launch.c', 'build_records.c', 'device_rng.c', 'executor.c', 'run_plan.c', 'explain.c']) {
+    let fn = '';
+    readFileSync(join(ROOT, 'runner', f), 'utf8').split('\n').forEach((line, i) => {
+      const m = /^[a-z].*\b(\w+)\(/.exec(line);
+      if (m) fn = m[1];
+      const code = line.replace(/\/\*.*?\*\/|\/\*.*$|\/\/.*$/g, '');
+      if (/^\s*\*/.test(line)) return;
+      if (f !== 'executor.c' && f !== 'run_plan.c' && f !== 'explain.c' && api.test(code)) found.push(`${f}:${i + 1}: ${line.trim()}`);
+      if (language.test(code) && !(f === 'run_plan.c' && fn === 'plan_backend')) found.push(`${f}:${i + 1}: ${line.trim()}`);
+    });
+  }
+  assert.deepEqual(found, []);
+});
+
 test('the_build_refuses_an_include_across_the_layering', () => {
   const dir = mkdtempSync(join(tmpdir(), 'warplab-layers-'));
   const flags = (room) => spawnSync('make', ['-s', `include-flags-${room}`], { cwd: ROOT, encoding: 'utf8' }).stdout.trim().split(/\s+/);

@@ -40,6 +40,11 @@ const char *check_store_pg;
 	X(request_rejects_bad_requests)                                                 \
 	X(request_fills_defaults_and_seed)                                              \
 	X(request_reads_counters_on_or_off)                                             \
+	X(request_language_is_opencl_or_cuda)                                           \
+	X(validate_in_a_decided_language_agrees)                                        \
+	X(run_request_types_a_full_normalized_request)                                  \
+	X(run_request_reads_absent_fields_as_older_requests_ran)                        \
+	X(run_request_refuses_what_no_validator_writes)                                 \
 	X(points_expand_in_catalog_order)                                               \
 	X(device_check_refuses_what_does_not_fit)                                       \
 	STORE_TESTS(X)                                                                  \

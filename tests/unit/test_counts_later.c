@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "backend.h"
 #include "check.h"
 #include "counts_write.h"
 #include "cuda_api.h"
@@ -19,7 +20,7 @@ void test_waiting_launches_keep_the_buffers_they_read(void)
 {
 	struct wl_cuda_device cd = { 0 };
 	struct wl_cuda_call call = { .nparams = 3, .nbuffers = 2, .buffers = { 0x1000, 0x2000 } };
-	struct wl_launch l = { .cuda = &call, .dims = 1, .global = { 1024 }, .local = { 256 } };
+	struct wl_launch l = { .backend = &wl_backend_cuda, .handle = &call, .dims = 1, .global = { 1024 }, .local = { 256 } };
 	const struct wl_counted *settled;
 	struct wl_error err;
 
@@ -72,7 +73,7 @@ static long long run_with_pending_counters(struct wl_store *st, long long runner
 	const char *ids[] = { "gpu-0" };
 	struct wl_claim_devices devs = { ids, 1, "gpu-0", NULL, "gpu-0", NULL };
 	struct wl_cuda_call call = { .nbuffers = 1, .buffers = { 0x1000 } };
-	struct wl_launch l = { .cuda = &call, .dims = 1, .global = { 256 }, .local = { 256 } };
+	struct wl_launch l = { .backend = &wl_backend_cuda, .handle = &call, .dims = 1, .global = { 256 }, .local = { 256 } };
 	struct wl_result_row rows[2] = {
 		{ .variant = "a", .params_json = "{\"n\":1}", .reps = 1, .median_ms = 1, .verified = 1,
 		  .extra_json = WL_COUNTS_PENDING },

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "backend.h"
 #include "check.h"
 #include "checker.h"
 #include "cl_device.h"
@@ -250,7 +251,7 @@ void test_device_random_inputs_match_the_host(void)
 
 	CHECK(wl_cl_devices_find("cpu", NULL, &devs, &err) == 0 && devs.count > 0, "a PoCL device: %s", err.msg);
 	for (size_t kind = 0; devs.count && kind < 2; kind++) {
-		struct wl_point pt = { .dev = &devs.list[0], .programs = programs };
+		struct wl_point pt = { .dev = &devs.list[0], .programs = programs, .backend = &wl_backend_opencl };
 		int max = kind ? 8 : 0;
 		struct wl_rng r;
 		struct wl_buf buf = { 0 };
@@ -259,7 +260,7 @@ void test_device_random_inputs_match_the_host(void)
 		CHECK(wl_cl_device_open(pt.dev, &err) == 0, "%s", err.msg);
 		wl_rng_seed(&r, 42);
 		CHECK(wl_point_random(&pt, &r, N, max, host, WL_BUF_SCRATCH, &buf, &err) == 0, "%s", err.msg);
-		CHECK(buf.cl && wl_point_read(&pt, &buf, N * sizeof(float), dev, &err) == 0, "read back");
+		CHECK(wl_buf_made(&buf) && wl_point_read(&pt, &buf, N * sizeof(float), dev, &err) == 0, "read back");
 		wl_buf_release(&buf);
 		wl_rng_seed(&r, 43);
 		CHECK(wl_point_random(&pt, &r, N, max, other, WL_BUF_SCRATCH, &buf, &err) == 0, "%s", err.msg);
@@ -277,14 +278,14 @@ void test_device_random_inputs_match_the_host(void)
 	/* Without a host copy: the device's values are the ones evaluated per
 	 * index, and the generator moves on as after a fill. */
 	if (devs.count) {
-		struct wl_point pt = { .dev = &devs.list[0], .programs = programs };
+		struct wl_point pt = { .dev = &devs.list[0], .programs = programs, .backend = &wl_backend_opencl };
 		struct wl_rng r, filled;
 		struct wl_buf buf = { 0 };
 		size_t differ = 0;
 
 		wl_rng_seed(&r, 5);
 		CHECK(wl_point_random(&pt, &r, N, 0, NULL, WL_BUF_SCRATCH, &buf, &err) == 0, "%s", err.msg);
-		CHECK(buf.cl && wl_point_read(&pt, &buf, N * sizeof(float), dev, &err) == 0, "read back");
+		CHECK(wl_buf_made(&buf) && wl_point_read(&pt, &buf, N * sizeof(float), dev, &err) == 0, "read back");
 		wl_buf_release(&buf);
 		for (size_t i = 0; i < N; i++)
 			differ += memcmp(&dev[i], &(float){ wl_rng_float_at(5, i) }, sizeof(float)) != 0;
@@ -471,7 +472,7 @@ void test_warm_kernels_skip_their_warm_ups(void)
 	CHECK(wl_source_from_text(text, &src, &err) == 0, "%s", err.msg);
 	if (devs.count) {
 		/* One warm-up: two may stop at one when the first is slow. */
-		struct wl_point pt = { .dev = &devs.list[0], .programs = programs, .source = &src, .warmup = 1,
+		struct wl_point pt = { .dev = &devs.list[0], .programs = programs, .backend = &wl_backend_opencl, .source = &src, .warmup = 1,
 				       .repeat = 3, .variant = "count", .warm = &warm };
 		struct wl_launch l = { .dims = 1, .global = { 1 }, .local = { 1 } };
 		struct wl_measurement *res = calloc(1, sizeof(*res));
@@ -480,8 +481,8 @@ void test_warm_kernels_skip_their_warm_ups(void)
 
 		CHECK(wl_cl_device_open(pt.dev, &err) == 0, "%s", err.msg);
 		CHECK(wl_point_buffer(&pt, WL_BUF_SCRATCH, sizeof(cl_int), &launches, &counter, &err) == 0, "%s", err.msg);
-		CHECK(wl_point_kernel(&pt, "", "count", &l.kernel, &err) == 0, "%s", err.msg);
-		clSetKernelArg(l.kernel, 0, sizeof(cl_mem), &counter.cl);
+		CHECK(wl_point_kernel(&pt, "", "count", &l, &err) == 0, "%s", err.msg);
+		CHECK(wl_backend_opencl.arg_buffer(&l, 0, &counter, &err) == 0, "%s", err.msg);
 		CHECK(wl_point_time(&pt, &l, res, &err) == 0, "%s", err.msg);
 		CHECK(wl_point_read(&pt, &counter, sizeof(cl_int), &launches, &err) == 0 && launches == 4,
 		      "not warm: one warm-up and three timed, %d launches", launches);
