@@ -46,12 +46,8 @@ void wl_rng_fill_small_int(struct wl_rng *r, float *out, size_t n, int max)
 	uint64_t base = r->state;
 
 #pragma omp parallel for schedule(static) if (n > 65536)
-	for (size_t i = 0; i < n; i++) {
-		uint64_t v = wl_rng_at(base, i);
-		int magnitude = 1 + (int)((v >> 32) % (uint64_t)max);
-
-		out[i] = (float)((v & 1) ? magnitude : -magnitude);
-	}
+	for (size_t i = 0; i < n; i++)
+		out[i] = wl_rng_small_int_at(base, i, max);
 	r->state = base + (uint64_t)n * GAMMA;
 }
 

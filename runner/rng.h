@@ -42,6 +42,16 @@ static inline float wl_rng_float_at(uint64_t base, size_t i)
 	return (float)(v ? v : 1) / (float)(1 << 23);
 }
 
+/* Element i of a wl_rng_fill_small_int() of a generator whose state was
+ * base, computed alone: an integer in [-max, -1] or [1, max], as a float. */
+static inline float wl_rng_small_int_at(uint64_t base, size_t i, int max)
+{
+	uint64_t v = wl_rng_at(base, i);
+	int magnitude = 1 + (int)((v >> 32) % (uint64_t)max);
+
+	return (float)((v & 1) ? magnitude : -magnitude);
+}
+
 /* A seed for stream number `stream` derived from seed (points, buffers). */
 uint64_t wl_rng_derive(uint64_t seed, uint64_t stream);
 
