@@ -1,8 +1,11 @@
-/* Host work a point needs only later, done meanwhile: a CPU reference (a
- * transpose, a sum) computed on a thread of its own while the device fills
- * the inputs and times the first variants, and waited for where the first
- * output is checked against it (issue 35: a point's inputs are no longer
- * made before its first launch). */
+/* Host work a point needs only later, done meanwhile: a CPU reference (the
+ * reduction's sum, the dot product) computed on a thread of its own while the
+ * device fills the inputs and times the first variants, and waited for where
+ * the first output is checked against it (issue 35). Not for references
+ * that take the host's cores for long: the transpose sweep's (a matrix a
+ * point) made this way competed with the background checks for the cores
+ * and cost more than it hid (H100, 2026-11-27: its inputs and verification
+ * 0.50 s made before the first launch, 0.72-0.97 s made beside it). */
 #ifndef WL_HOST_JOB_H
 #define WL_HOST_JOB_H
 
