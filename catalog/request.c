@@ -130,7 +130,7 @@ static int validate_top(const json_t *body, struct wl_error *err)
 {
 	static const char *const allowed[] = { "experiment", "variants", "kernels", "params",
 					       "device", "language", "repeat", "seed", "label", "cache",
-					       "noise", "budget_ms", "counters", NULL };
+					       "noise", "budget_ms", "counters", "energy", NULL };
 	const char *key;
 	char list[160];
 
@@ -328,7 +328,7 @@ int wl_run_settings_read(const json_t *stored, struct wl_run_settings *out, stru
 	*out = (struct wl_run_settings){
 		.device = "auto", .label = NULL, .language = WL_LANG_OPENCL, .cache = WL_CACHE_HOT,
 		.repeat = WL_REPEAT_DEFAULT, .seed = 0, .noise = WL_NOISE_DEFAULT, .noise_given = 0,
-		.budget_ms = WL_BUDGET_MS_DEFAULT, .counters = 1,
+		.budget_ms = WL_BUDGET_MS_DEFAULT, .counters = 1, .energy = 0,
 	};
 	/* ...then what is there, where it is a value the validator writes. */
 	if ((v = json_object_get(stored, "device"))) {
@@ -387,6 +387,12 @@ int wl_run_settings_read(const json_t *stored, struct wl_run_settings *out, stru
 			out->counters = 0;
 		else if (!s || strcmp(s, "on") != 0)
 			stored_refusal(err, &rc, "counters", v, "\"on\" or \"off\"");
+	}
+	if ((v = json_object_get(stored, "energy"))) {
+		if (json_is_boolean(v))
+			out->energy = json_is_true(v);
+		else
+			stored_refusal(err, &rc, "energy", v, "true or false");
 	}
 	return rc;
 }
@@ -459,6 +465,24 @@ static int validate_counters(const json_t *body, json_t *out, struct wl_error *e
 	return 0;
 }
 
+/* Whether each variant's energy is measured (issue 37): false, the default,
+ * or true, which adds a burst of launches a variant and point (some 0.3 s
+ * each on an NVIDIA GPU). */
+static int validate_energy(const json_t *body, json_t *out, struct wl_error *err)
+{
+	const json_t *v = json_object_get(body, "energy");
+	const char *s = json_string_value(v);
+
+	if (v && !json_is_boolean(v)) {
+		wl_error_field(err, WL_ERR_INVALID_FIELD, "energy",
+			       "energy: %s%.32s%s is not allowed (true: each variant's energy measured in a burst of its launches, or false, the default)",
+			       s ? "'" : "", s ? s : wl_json_type_name(v), s ? "'" : "");
+		return -1;
+	}
+	json_object_set_new(out, "energy", json_boolean(v && json_is_true(v)));
+	return 0;
+}
+
 /* Both validations: lang is the language decided already, or NULL to decide
  * it here, where an error in it is said (after the body's shape and its
  * experiment). */
@@ -519,7 +543,7 @@ static int validate(const struct wl_catalog *cat, const json_t *body, const enum
 	    validate_params(cat, exp, json_object_get(body, "params"), params, cat->max_measurements,
 			    &points, err) < 0 ||
 	    validate_scalars(body, out, err) < 0 || validate_sampling(exp, body, out, err) < 0 ||
-	    validate_counters(body, out, err) < 0)
+	    validate_counters(body, out, err) < 0 || validate_energy(body, out, err) < 0)
 		goto out;
 	nvariants = (long long)(json_array_size(variants) + json_array_size(kernels));
 	if (points * nvariants > cat->max_measurements) {

@@ -56,6 +56,7 @@ int wl_language_parse(const char *s, enum wl_language *out);
  *   budget_ms  WL_BUDGET_MS_DEFAULT (it came with noise: only a run with
  *              noise given spends it)
  *   counters   on (runs queued before the field existed were counted)
+ *   energy     off (runs queued before the field existed measured none)
  *   repeat     WL_REPEAT_DEFAULT; a stored one outside 1..WL_REPEAT_MAX is
  *              brought into it
  *   seed       0
@@ -72,6 +73,7 @@ struct wl_run_settings {
 	int noise_given;		/* 0: sampled exactly repeat times */
 	long long budget_ms;		/* sampling time per point and variant */
 	int counters;			/* a CUDA run profiles each variant's counters */
+	int energy;			/* each variant's energy measured (issue 37) */
 };
 
 /* Read stored (a normalized request; NULL reads as all absent) into *out by

@@ -474,6 +474,7 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 			.checker = ex->checker,
 			.builds = &plan.builds,
 			.backend = plan.backend,
+			.energy = plan.energy,
 			.uncounted = !plan.counters,
 			.count_later = later,
 			.run_id = claim->id,

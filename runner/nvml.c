@@ -16,6 +16,7 @@ typedef void *nvml_device;
 #define NVML_CLOCK_SM 1
 #define NVML_CLOCK_MEM 2
 #define NVML_TEMPERATURE_GPU 0
+#define NVML_ERROR_NOT_SUPPORTED 3
 /* Throttle ("clocks event") reasons that slow a GPU down. */
 #define NVML_SLOWDOWN_REASONS (0x4ULL /* sw power cap */ | 0x8ULL /* hw slowdown */ | \
 			       0x20ULL /* sw thermal */ | 0x40ULL /* hw thermal */ |    \
@@ -31,6 +32,7 @@ struct wl_nvml {
 	int (*power)(nvml_device, unsigned *);
 	int (*reasons)(nvml_device, unsigned long long *);
 	int (*bus_width)(nvml_device, unsigned *);
+	int (*energy)(nvml_device, unsigned long long *);	/* or NULL: an older NVML */
 };
 
 void wl_nvml_open(const struct wl_nvml_target *target, struct wl_nvml **out, char *why,
@@ -70,6 +72,7 @@ void wl_nvml_open(const struct wl_nvml_target *target, struct wl_nvml **out, cha
 	if (!n->reasons)
 		*(void **)&n->reasons = dlsym(n->lib, "nvmlDeviceGetCurrentClocksThrottleReasons");
 	*(void **)&n->bus_width = dlsym(n->lib, "nvmlDeviceGetMemoryBusWidth");
+	*(void **)&n->energy = dlsym(n->lib, "nvmlDeviceGetTotalEnergyConsumption");
 	if (!init || !n->shutdown || !by_index || !n->clock || !n->max_clock || !n->temperature ||
 	    !n->power || !n->reasons || !n->bus_width) {
 		snprintf(why, why_len, "NVML lacks the functions warplab reads");
@@ -139,4 +142,21 @@ int wl_nvml_throttled(struct wl_nvml *n)
 	unsigned long long reasons = 0;
 
 	return n->reasons(n->dev, &reasons) == 0 && (reasons & NVML_SLOWDOWN_REASONS) != 0;
+}
+
+int wl_nvml_energy_mj(struct wl_nvml *n, unsigned long long *mj, char *why, size_t why_len)
+{
+	int rc;
+
+	if (!n->energy) {
+		snprintf(why, why_len, "this NVML has no energy counter (nvmlDeviceGetTotalEnergyConsumption)");
+		return -1;
+	}
+	rc = n->energy(n->dev, mj);
+	if (rc == 0)
+		return 0;
+	snprintf(why, why_len, rc == NVML_ERROR_NOT_SUPPORTED ? "the GPU has no energy counter (NVML: not supported)"
+							       : "NVML could not read the energy counter (error %d)",
+		 rc);
+	return -1;
 }

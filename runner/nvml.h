@@ -42,4 +42,9 @@ double wl_nvml_peak_gbps(struct wl_nvml *n);
  * not count). Samples taken meanwhile are discarded, as nvbench does. */
 int wl_nvml_throttled(struct wl_nvml *n);
 
+/* The GPU's total energy since the driver loaded, in millijoules, into
+ * *mj (nvmlDeviceGetTotalEnergyConsumption, Volta and later): 0, or -1 with
+ * why (an NVML without it, a GPU without the counter). */
+int wl_nvml_energy_mj(struct wl_nvml *n, unsigned long long *mj, char *why, size_t why_len);
+
 #endif

@@ -4,6 +4,7 @@
 
 #include "backend.h"
 #include "checker.h"
+#include "energy.h"
 #include "nvml.h"
 
 #include <math.h>
@@ -181,6 +182,8 @@ int wl_point_run(const struct wl_point *pt, const struct wl_launch *l, const str
 	*host = staging;
 	if (pt->backend->count && !pt->uncounted)
 		pt->backend->count(pt, l, res);
+	if (pt->energy && wl_energy_measure(pt, l, res->stats.median, res->energy, sizeof(res->energy), err) < 0)
+		return -1;
 	return 1;
 }
 

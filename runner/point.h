@@ -75,6 +75,8 @@ struct wl_point {
 	int count_later;
 	/* The result the variant being measured will be: its run and row. */
 	long long run_id, result_seq;
+	/* Each variant's energy is measured after it is timed (energy.h). */
+	int energy;
 	/* The run's warm kernels (NULL: none known, every variant warms up). */
 	struct wl_warm_kernels *warm;
 };

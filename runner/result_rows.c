@@ -26,6 +26,7 @@ static void measurement_row(const struct wl_point *pt, const struct wl_run_varia
 		.error = m->error[0] ? m->error : NULL,
 		.note = m->note[0] ? m->note : NULL,
 		.extra_json = m->extra[0] ? m->extra : NULL,
+		.energy_json = m->energy[0] ? m->energy : NULL,
 		.ci_low_ms = m->stats.ci_low,
 		.ci_high_ms = m->stats.ci_high,
 		.spread = wl_stats_rel_spread(&m->stats),

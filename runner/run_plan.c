@@ -10,6 +10,7 @@
 
 #include "cache_probe.h"
 #include "backend.h"
+#include "energy.h"
 #include "device_fit.h"
 #include "request.h"
 
@@ -199,6 +200,7 @@ int wl_run_plan_make(const struct wl_catalog *cat, struct wl_cl_devices *devs,
 	p->cold = p->req.settings.cache == WL_CACHE_COLD;
 	p->noise_driven = p->req.settings.noise_given;
 	p->counters = p->backend->counted && p->req.settings.counters;
+	p->energy = p->req.settings.energy;
 	p->sampling.max_samples = (size_t)p->repeat;
 	p->sampling.min_samples = WL_MIN_SAMPLES < p->repeat ? WL_MIN_SAMPLES : (size_t)p->repeat;
 	p->sampling.target = p->req.settings.noise;
@@ -250,5 +252,5 @@ double wl_run_plan_extra_seconds(const struct wl_run_plan *p, long long warmup, 
 	double flush = (double)wl_run_plan_flush_bytes(p, flush_max);
 	double budget = p->noise_driven ? p->sampling.budget_ms / 1000 : 0;
 
-	return budget + (double)(p->repeat + warmup) * flush / WL_FLOOR_RATE;
+	return budget + (double)(p->repeat + warmup) * flush / WL_FLOOR_RATE + (p->energy ? WL_ENERGY_VARIANT_S : 0);
 }

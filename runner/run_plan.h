@@ -57,6 +57,7 @@ struct wl_run_plan {
 	 * hardware counters: the request's "counters" is "on" (or absent: runs
 	 * queued before the field existed were counted). */
 	int counters;
+	int energy;			/* each variant's energy measured (energy.h) */
 };
 
 /* Variant k of a normalized request for exp (its built-ins, then its custom
@@ -93,8 +94,8 @@ int wl_run_plan_defaults(const struct wl_catalog *cat, struct wl_cl_devices *dev
 /* The bytes each cold launch of the run writes first, 0 for a hot run. */
 size_t wl_run_plan_flush_bytes(const struct wl_run_plan *p, size_t flush_max);
 
-/* Each variant's extra seconds: its sampling budget, and its cache flushes at
- * the floor rate. */
+/* Each variant's extra seconds: its sampling budget, its cache flushes at
+ * the floor rate, and its energy's burst. */
 double wl_run_plan_extra_seconds(const struct wl_run_plan *p, long long warmup, size_t flush_max);
 
 #endif

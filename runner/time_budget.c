@@ -5,6 +5,7 @@
 
 static const char *const names[WL_PHASES] = {
 	"build_ms", "inputs_ms", "transfer_ms", "launch_ms", "verify_ms", "store_ms", "counters_ms",
+	"energy_ms",
 };
 
 double wl_now_ms(void)

@@ -16,6 +16,7 @@ enum wl_phase {
 	WL_PHASE_VERIFY,	/* comparing outputs with the reference */
 	WL_PHASE_STORE,
 	WL_PHASE_COUNTERS,	/* CUDA: the profiled launch after timing, with its replays */
+	WL_PHASE_ENERGY,	/* bursts of launches for the energy counter, with its waits */
 	WL_PHASES
 };
 
@@ -42,7 +43,8 @@ void wl_budget_span_end(struct wl_time_budget *b, enum wl_phase phase,
 			const struct wl_budget_span *s);
 
 /* {"total_ms", "kernel_ms", "build_ms", "inputs_ms", "transfer_ms",
- * "launch_ms", "verify_ms", "store_ms", "other_ms"}. Caller owns. */
+ * "launch_ms", "verify_ms", "store_ms", "counters_ms", "energy_ms", "other_ms"}.
+ * Caller owns. */
 json_t *wl_budget_json(const struct wl_time_budget *b);
 
 #endif

@@ -18,6 +18,7 @@ struct wl_measurement {
 	char note[160];			/* something a reader should know, or "" */
 	double bytes, ops;		/* when > 0, replace the catalog's count */
 	char extra[1024];		/* a JSON object of figures beside the time, or "" */
+	char energy[512];		/* a JSON object of its energy (energy.h), or "": not asked */
 	enum wl_stop stop;		/* why sampling ended */
 	long long discarded;		/* samples dropped (taken while throttled) */
 	float samples[WL_REPEAT_MAX];	/* the reps samples kept, in ms */

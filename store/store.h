@@ -209,6 +209,7 @@ struct wl_result_row {
 	const char *error;		/* NULL when the point ran */
 	const char *note;		/* NULL, or e.g. "ran in float: no fp64" */
 	const char *extra_json;		/* NULL, or a JSON object of further figures */
+	const char *energy_json;	/* NULL (not asked), or its energy as a JSON object */
 	double ci_low_ms, ci_high_ms;	/* 95% interval of the median (0: none) */
 	double spread;			/* interquartile range / median */
 	const char *stopped;		/* why sampling stopped: noise, budget, max; or NULL */

@@ -10,9 +10,9 @@
 
 static const char SQL_INSERT_RESULT[] =
 	"INSERT INTO results (run_id, seq, variant, params, median_ms, min_ms, max_ms, reps, bytes,"
-	" ops, verified, error, note, extra, ci_low_ms, ci_high_ms, spread, stopped, discarded, samples)"
+	" ops, verified, error, note, extra, ci_low_ms, ci_high_ms, spread, stopped, discarded, samples, energy)"
 	" VALUES (?1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM results WHERE run_id = ?1), ?2, ?3, ?4,"
-	" ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)";
+	" ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)";
 static const char SQL_ADVANCE[] =
 	"UPDATE runs SET done = done + 1 WHERE id = ?1 AND status = 'running' AND runner_id = ?2";
 
@@ -82,6 +82,7 @@ static int insert_result(struct wl_store *st, long long runner_id, long long run
 		wl_db_bind_blob(s, 19, r->samples, (size_t)r->reps * sizeof(float));
 	else
 		wl_db_bind_null(s, 19);
+	wl_db_bind_text(s, 20, r->energy_json);
 	rc = wl_db_step(s);
 	wl_db_reset(s);
 	if (rc != WL_DB_DONE) {

@@ -437,6 +437,13 @@ const struct store_migration store_migrations[] = {
 		"ALTER TABLE runs ADD COLUMN language text;"
 		"UPDATE runs SET language = request::json->>'language' WHERE status = 'queued';",
 	},
+	/* 14: a result's energy (issue 37): what a burst of its launches cost
+	 * in joules, as the runner measured it, or why it was not measured;
+	 * NULL where the run did not ask. */
+	{
+		"ALTER TABLE results ADD COLUMN energy TEXT;",
+		"ALTER TABLE results ADD COLUMN energy text;",
+	},
 };
 
 const int store_nmigrations = (int)(sizeof(store_migrations) / sizeof(store_migrations[0]));

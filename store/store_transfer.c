@@ -41,7 +41,7 @@ const struct table store_tables[] = {
 		  { "error", COL_TEXT }, { "note", COL_TEXT }, { "extra", COL_TEXT },
 		  { "ci_low_ms", COL_REAL }, { "ci_high_ms", COL_REAL }, { "spread", COL_REAL },
 		  { "stopped", COL_TEXT }, { "discarded", COL_INT }, { "samples", COL_SAMPLES },
-		  { NULL, 0 } } },
+		  { "energy", COL_TEXT }, { NULL, 0 } } },
 	{ "traces", "run_id, variant, params", MERGE_ADD, {
 		  { "run_id", COL_RUN_ID }, { "variant", COL_TEXT }, { "params", COL_TEXT },
 		  { "figures", COL_TEXT }, { NULL, 0 } } },
