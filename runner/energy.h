@@ -1,8 +1,8 @@
 /* A variant's energy at a point (issue 37), from the GPU's total-energy
  * counter (NVML): a burst of back-to-back launches of its launch between
  * two of the counter's updates, the idle power over the rest of that window
- * subtracted. On the H100 the counter moves every ~100 ms in steps of tens
- * of joules' thousandths, and one read takes ~3.5 ms (bench/energy-probe.c,
+ * subtracted. On the H100 the counter (in mJ) moves every ~100 ms, and one
+ * read takes ~3.5 ms (bench/energy-probe.c,
  * bench/RESULTS.md); bursts of ~200 ms came within ±1.3% of their median
  * there, 100 ms within ±2%. The burst runs without cache flushes: its
  * launches find what the one before left. */
