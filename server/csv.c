@@ -53,6 +53,12 @@ static const char *const traffic[] = { "dram_read_bytes", "dram_write_bytes", "l
  * share of the copy ceiling: the run page's figures, last so that no
  * earlier column moves. */
 static const char *const sampling[] = { "ci_low_ms", "ci_high_ms", "ci_pct", "spread" };
+/* The result's energy (energy_view.h), each as energy_<name>, after every
+ * earlier column; empty where it was not measured, and energy_error then
+ * says why where the device could not. */
+static const char *const energy[] = { "j_per_launch", "avg_w", "idle_w", "pj_per_useful_byte",
+				      "pj_per_moved_byte" };
+static const char *const later_energy[] = { "nj_per_op", "pj_per_useful_byte_above_idle", "moved_bytes" };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -70,6 +76,20 @@ static void put_values(FILE *f, const json_t *obj, const char *const *names, siz
 		fputc(',', f);
 		put_number(f, json_object_get(obj, names[i]));
 	}
+}
+
+/* The energy columns of a result's row. */
+static void put_energy(FILE *f, const json_t *row)
+{
+	const json_t *e = json_object_get(row, "energy"), *throttled = json_object_get(e, "throttled");
+
+	put_values(f, e, energy, COUNT(energy));
+	fputs(json_is_boolean(throttled) ? (json_is_true(throttled) ? ",true" : ",false") : ",", f);
+	put_values(f, e, later_energy, COUNT(later_energy));
+	fputc(',', f);
+	put_field(f, json_string_value(json_object_get(e, "moved_bytes_from")) ?: "");
+	fputc(',', f);
+	put_field(f, json_string_value(json_object_get(row, "energy_error")) ?: "");
 }
 
 /* One result's row. */
@@ -112,6 +132,7 @@ static void put_row(FILE *f, const json_t *run, const json_t *row, const char *c
 	put_field(f, json_string_value(json_object_get(row, "stopped")) ?: "");
 	fputc(',', f);
 	put_number(f, json_object_get(row, "ceiling_pct"));
+	put_energy(f, row);
 	fputs("\r\n", f);
 }
 
@@ -153,7 +174,11 @@ int wl_results_csv(const struct wl_experiment *exp, const json_t *run, char **ou
 	put_header(f, "predicted_", traffic, COUNT(traffic));
 	fputs(",own_gbps,like", f);
 	put_header(f, "", sampling, COUNT(sampling));
-	fputs(",stopped,ceiling_pct\r\n", f);
+	fputs(",stopped,ceiling_pct", f);
+	put_header(f, "energy_", energy, COUNT(energy));
+	fputs(",energy_throttled", f);
+	put_header(f, "energy_", later_energy, COUNT(later_energy));
+	fputs(",energy_moved_bytes_from,energy_error\r\n", f);
 	json_array_foreach(results, i, row)
 		put_row(f, run, row, names, nnames);
 	if (fclose(f) != 0) {

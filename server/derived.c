@@ -10,6 +10,7 @@
 #include "build_view.h"
 #include "counted_view.h"
 #include "drops.h"
+#include "energy_view.h"
 #include "points.h"
 #include "predictions.h"
 #include "regressions.h"
@@ -350,7 +351,8 @@ int wl_run_derive(const struct wl_experiment *exp, const struct wl_catalog *cat,
 	}
 	if (wl_run_add_ceiling(exp, cat, st, run, err) < 0 || wl_run_add_occupancy(cat->gpu_limits, st, run, err) < 0)
 		return -1;
-	if (wl_run_add_predictions(exp, run) < 0 || wl_run_add_counted(run) < 0 || wl_run_add_verdict(exp, run) < 0) {
+	if (wl_run_add_predictions(exp, run) < 0 || wl_run_add_counted(run) < 0 || wl_run_add_energy(run) < 0 ||
+	    wl_run_add_verdict(exp, run) < 0) {
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		return -1;
 	}

@@ -6,6 +6,8 @@
  * - ceiling: the device's copy bandwidth as of the run's end, and each result's
  *   share of it;
  * - prediction: the memory-access model's figures beside each result;
+ * - energy: joules per launch as picojoules per useful and per moved byte
+ *   (energy_view.h);
  * - verdict: who won, by how much and why (verdict.h). */
 #ifndef WL_DERIVED_H
 #define WL_DERIVED_H
@@ -62,8 +64,9 @@ int wl_run_is_settled(const json_t *run);
 int wl_run_is_final(const json_t *run);
 
 /* All of the above, the warps each variant keeps resident (build_view.h,
- * from the architecture limits gpu_limits, or NULL), and each result's
- * prediction (predictions.h). Each of these returns -1 only when out of
+ * from the architecture limits gpu_limits, or NULL), each result's
+ * prediction (predictions.h), counts (counted_view.h) and energy
+ * (energy_view.h). Each of these returns -1 only when out of
  * memory (wl_run_add_ceiling and this one also when the store fails, err
  * set); run may then hold some of the figures and is for freeing, not for
  * showing. */

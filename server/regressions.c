@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "energy_view.h"
 #include "request.h"
 
 enum wl_verdict wl_time_verdict(double m, double lo, double hi, double base_m, double base_lo,
@@ -272,6 +273,35 @@ out:
 	return rc;
 }
 
+/* Into cell, r's energy as the compare table shows it: {"j_per_launch",
+ * "avg_w", "pj_per_useful_byte", "nj_per_op", "throttled"} — the figures
+ * that need no prediction, which a stored run has not — or null, with
+ * "energy_error" where the device could not measure it. -1 when out of
+ * memory. */
+static int energy_cell(json_t *cell, const json_t *r)
+{
+	static const char *const keys[] = { "j_per_launch", "avg_w", "pj_per_useful_byte", "nj_per_op", "throttled" };
+	json_t *figures, *brief = NULL;
+	const char *error;
+
+	if (wl_result_energy(r, &figures, &error) < 0)
+		return -1;
+	if (figures && !(brief = json_object()))
+		goto fail;
+	for (size_t i = 0; figures && i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (json_object_set(brief, keys[i], json_object_get(figures, keys[i])) < 0)
+			goto fail;
+	json_decref(figures);
+	if (json_object_set_new(cell, "energy", brief ? brief : json_null()) < 0 ||
+	    (error && json_object_set_new(cell, "energy_error", json_string(error)) < 0))
+		return -1;
+	return 0;
+fail:
+	json_decref(brief);
+	json_decref(figures);
+	return -1;
+}
+
 /* The row of rows for (experiment, r's variant and params), added when new. */
 static json_t *row_of(json_t *rows, const char *experiment, const json_t *r)
 {
@@ -333,7 +363,8 @@ json_t *wl_compare(const json_t *runs)
 			if (!cell)
 				goto fail;
 			judge(cell, r, base, min_change);
-			json_array_append_new(json_object_get(row, "cells"), cell);
+			if (json_array_append_new(json_object_get(row, "cells"), cell) < 0 || energy_cell(cell, r) < 0)
+				goto fail;
 		}
 		json_object_set_new(row, "fastest", best ? json_integer(best) : json_null());
 		json_object_del(row, "results");

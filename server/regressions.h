@@ -29,11 +29,16 @@ const char *wl_verdict_name(enum wl_verdict v);
 /* The compare page's judgement of runs (an array of runs as wl_store_get_run
  * gives them, with results): {"noise", "min_change_pct", "rows": [{
  * "experiment", "variant", "params", "fastest", "cells": [{"run", "verdict",
- * "change_pct"}], "repeats": [...]}]}, a row per (experiment, variant,
- * point) in first-seen order, a cell per run that measured it. Every
+ * "change_pct", "energy", "energy_error"}], "repeats": [...]}]}, a row per
+ * (experiment, variant, point) in first-seen order, a cell per run that
+ * measured it. Every
  * verified cell after the first run's is judged against the first run's
  * ("verdict" null where either is unverified or failed, "change_pct" null
- * where the first run's median is not above 0); "fastest" is the run whose
+ * where the first run's median is not above 0; "energy" the result's
+ * figures that need no prediction, {"j_per_launch", "avg_w",
+ * "pj_per_useful_byte", "nj_per_op", "throttled"}, or null, and
+ * "energy_error" only where the device could not measure it, as
+ * energy_view.h says); "fastest" is the run whose
  * time is apart from, and below by more than the noise, every other
  * verified one above 0, else null: a result whose median is 0 or below,
  * failed or unverified is never the fastest. "repeats" has an entry per

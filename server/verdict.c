@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "energy_view.h"
 #include "regressions.h"
 #include "verdict_words.h"
 
@@ -17,6 +18,8 @@ struct entry {
 	const char *variant;
 	double ms, lo, hi;
 	int timed;		/* verified, with a positive median: it may win */
+	double energy;		/* per unit of work (energy_view.h), -1: none */
+	const char *energy_key;	/* which figure energy is */
 };
 
 /* The results at one point, and its judgement. */
@@ -25,6 +28,7 @@ struct point {
 	struct entry e[ENTRIES_MAX];
 	int n;
 	int best, slowest, reference;	/* indices into e, -1: none */
+	int frugal;			/* uses less energy than best beyond noise, -1: none */
 	int apart;
 	double work;			/* bytes or operations: the headline is the point of most */
 };
@@ -70,10 +74,41 @@ static struct point *group(const struct wl_experiment *exp, const json_t *run, s
 		e->lo = json_is_number(json_object_get(r, "ci_low_ms")) ? num(r, "ci_low_ms") : e->ms;
 		e->hi = json_is_number(json_object_get(r, "ci_high_ms")) ? num(r, "ci_high_ms") : e->ms;
 		e->timed = json_is_true(json_object_get(r, "verified")) && e->ms > 0 && e->variant;
+		e->energy = wl_energy_per_work(json_object_get(r, "energy"), &e->energy_key);
 		if (num(r, work) > p->work)
 			p->work = num(r, work);
 	}
 	return pts;
+}
+
+/* Of p's verified results, the one of least energy per unit of work when
+ * it is not the fastest and uses less than the fastest by more than the
+ * energy's noise; -1 otherwise, and where the fastest has no energy. */
+static int frugal_of(const struct point *p)
+{
+	const struct entry *best = p->best >= 0 ? &p->e[p->best] : NULL;
+	int low = p->best;
+
+	if (!best || best->energy <= 0)
+		return -1;
+	for (int i = 0; i < p->n; i++)
+		if (p->e[i].timed && p->e[i].energy > 0 && strcmp(p->e[i].energy_key, best->energy_key) == 0 &&
+		    p->e[i].energy < p->e[low].energy)
+			low = i;
+	return low != p->best && p->e[low].energy < best->energy * (1 - WL_ENERGY_NOISE) ? low : -1;
+}
+
+/* The point's frugal variant as JSON ({"variant", "figure", "value",
+ * "fastest_value", "less_pct"}), or null where it has none. */
+static json_t *frugal_json(const struct point *p)
+{
+	const struct entry *f = p->frugal >= 0 ? &p->e[p->frugal] : NULL, *best = f ? &p->e[p->best] : NULL;
+
+	if (!f)
+		return json_null();
+	return json_pack("{s:s, s:s, s:f, s:f, s:f}", "variant", f->variant, "figure", f->energy_key, "value",
+			 f->energy, "fastest_value", best->energy, "less_pct",
+			 100 * (best->energy - f->energy) / best->energy);
 }
 
 /* The point's fastest, slowest and reference, and whether the fastest is
@@ -99,6 +134,7 @@ static void judge(const struct wl_experiment *exp, struct point *p, double min_c
 		    wl_time_verdict(p->e[p->best].ms, p->e[p->best].lo, p->e[p->best].hi, p->e[i].ms, p->e[i].lo,
 				    p->e[i].hi, min_change) != WL_FASTER)
 			p->apart = 0;
+	p->frugal = frugal_of(p);
 }
 
 /* The point's judgement as JSON, with its sentence. */
@@ -134,6 +170,10 @@ static json_t *point_json(const struct verdict_ctx *c, const struct point *p)
 				json_real(num(best->r, "ceiling_pct")) : json_null(),
 		      "binding", binding ? json_string(binding) : json_null(),
 		      "unverified_faster", faster ? faster : json_array(), "sentence", text);
+	if (o && json_object_set_new(o, "frugal", frugal_json(p)) < 0) {
+		json_decref(o);
+		return NULL;
+	}
 	return o;
 }
 
@@ -238,9 +278,9 @@ int wl_run_add_verdict(const struct wl_experiment *exp, json_t *run)
 	if (!list)
 		goto out;
 	run_sentence(&c, pts, n, h, json_array_get(list, h), text, sizeof(text));
-	o = json_pack("{s:s, s:b, s:o, s:O, s:O}", "sentence", text, "so_far", c.so_far, "fastest",
+	o = json_pack("{s:s, s:b, s:o, s:O, s:O, s:O}", "sentence", text, "so_far", c.so_far, "fastest",
 		      pts[h].best >= 0 ? json_string(pts[h].e[pts[h].best].variant) : json_null(), "headline",
-		      pts[h].params, "points", list);
+		      pts[h].params, "frugal", json_object_get(json_array_get(list, h), "frugal"), "points", list);
 	if (o) {
 		/* The run holds it from here, set or not. */
 		rc = json_object_set_new(run, "verdict", o) == 0 ? 0 : -1;

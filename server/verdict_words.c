@@ -190,6 +190,30 @@ static void reason_text(const struct verdict_ctx *c, const json_t *best, const j
 	put(out, len, ".");
 }
 
+/* " diagonal uses the least energy: 180 pJ per useful byte, 8% less than
+ * padded." of a point's frugal (verdict.h) beside its fastest; "" where it
+ * has none. */
+static void frugal_text(const struct verdict_ctx *c, const json_t *frugal, const char *fastest, char *out,
+			size_t len)
+{
+	static const struct {
+		const char *key, *unit;
+	} units[] = { { "pj_per_useful_byte", "pJ per useful byte" }, { "nj_per_op", "nJ per operation" },
+		      { "j_per_launch", "J per launch" } };
+	const char *key = json_string_value(json_object_get(frugal, "figure"));
+	char v[32];
+
+	out[0] = '\0';
+	for (size_t i = 0; key && i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(key, units[i].key) != 0)
+			continue;
+		fmt_value(num(frugal, "value"), v, sizeof(v));
+		put(out, len, " %s uses the least energy: %s %s, %.0f%% less than %s.",
+		    title_of(c, json_string_value(json_object_get(frugal, "variant"))), v, units[i].unit,
+		    num(frugal, "less_pct"), fastest);
+	}
+}
+
 void wl_verdict_point_sentence(const struct verdict_ctx *c, const json_t *params, const json_t *best,
 			       const json_t *slowest, const json_t *reference, const json_t *tied, char *buf,
 			       size_t len)
@@ -244,6 +268,8 @@ void wl_verdict_run_sentence(const struct verdict_ctx *c, const json_t *headline
 	put(buf, len, ". %s%s%s %s%s.", judged > 1 && at[0] ? "At " : "", judged > 1 && at[0] ? at : "",
 	    judged > 1 && at[0] ? " it reaches" : "It reaches", r[0] ? r : "its time", f);
 	reason_text(c, best, slowest, why, sizeof(why));
+	put(buf, len, "%s", why);
+	frugal_text(c, json_object_get(headline, "frugal"), variant_of(c, best), why, sizeof(why));
 	put(buf, len, "%s", why);
 	json_array_foreach(json_object_get(headline, "unverified_faster"), i, t)
 		put(buf, len, " %s was faster there but did not verify.", title_of(c, json_string_value(t)));

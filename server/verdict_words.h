@@ -44,7 +44,8 @@ struct wl_verdict_wins {
 };
 
 /* The run's sentence, about its headline point (its point JSON, as
- * verdict.c makes it, and its results as above), its wins as w says. */
+ * verdict.c makes it, and its results as above), its wins as w says; the
+ * point's "frugal" (verdict.h), where it has one, is named last. */
 void wl_verdict_run_sentence(const struct verdict_ctx *c, const json_t *headline, const json_t *best,
 			     const json_t *slowest, const json_t *reference, const struct wl_verdict_wins *w,
 			     char *buf, size_t len);

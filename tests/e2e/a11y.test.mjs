@@ -9,7 +9,7 @@
 // CUDA), a compare page and the 404 page, and the H100 runs recorded in
 // tests/fixtures (the catalog's copy, partition-camping sweep and banks; the
 // compiler's account with its PTX; the CUDA runs with the hardware's
-// counts). Every <details> is opened first, so what is folded is checked
+// counts; the transpose with each variant's energy). Every <details> is opened first, so what is folded is checked
 // too. Each page's findings also go to tests/e2e/out/a11y-*.json. Then the
 // PTX lines chosen by keyboard alone, and what the pages say: local times,
 // the seed article of each lesson, "1 sector", sizes on the chart's axis.
@@ -31,6 +31,7 @@ const pocl = new Lab('e2e-a11y');
 const h100 = new Lab('e2e-a11y-h100');
 const cuda = new Lab('e2e-a11y-cuda');
 const catalog = new Lab('e2e-a11y-catalog');
+const energy = new Lab('e2e-a11y-energy');
 let browser;
 const runs = {};
 
@@ -38,7 +39,8 @@ before(async () => {
   h100.importStore('tests/fixtures/h100-compiler-runs.jsonl');
   cuda.importStore('tests/fixtures/h100-cuda-runs.jsonl');
   catalog.importStore('tests/fixtures/h100-catalog-runs.jsonl');
-  await Promise.all([pocl.startServer(), h100.startServer(), cuda.startServer(), catalog.startServer()]);
+  energy.importStore('tests/fixtures/h100-energy-runs.jsonl');
+  await Promise.all([pocl.startServer(), h100.startServer(), cuda.startServer(), catalog.startServer(), energy.startServer()]);
   await pocl.startRunner();
   browser = await launch();
   // A copy first, so the others have a ceiling (at sizes the axis writes
@@ -59,7 +61,7 @@ before(async () => {
 });
 after(async () => {
   if (browser) await browser.close();
-  await Promise.all([pocl.close(), h100.close(), cuda.close(), catalog.close()]);
+  await Promise.all([pocl.close(), h100.close(), cuda.close(), catalog.close(), energy.close()]);
 });
 
 // What a page is found to lack, at the size it is shown: axe's serious and
@@ -212,6 +214,12 @@ for (const [id, what] of [[1, 'copy'], [6, 'reduction']]) {
 for (const [id, what] of [[1, 'copy'], [3, 'camping-sweep'], [10, 'banks']]) {
   test(`h100_catalog_${what}_is_accessible_and_fits_a_phone`, () => checkPage(`catalog-${what}`, catalog, `/runs/${id}`, runPage));
 }
+
+test('h100_energy_transpose_is_accessible_and_fits_a_phone', () => checkPage('energy-transpose', energy, '/runs/2', async (page) => {
+  await runPage(page);
+  await page.waitForFunction(() => window.Chart && window.Chart.getChart('energy-chart'));
+  await page.check('#show-detail');
+}));
 
 // The PTX view by keyboard alone: Tab enters the source lines, the arrow
 // keys move, Enter marks the PTX the line became; Tab goes on to the PTX

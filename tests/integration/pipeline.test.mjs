@@ -133,7 +133,9 @@ test('downloads_results_as_csv', async () => {
     + 'predicted_efficiency,predicted_sectors_per_request,predicted_conflict_degree,predicted_pct,predicted_ms,predicted_ratio,'
     + 'predicted_source,traced_efficiency,traced_sectors_per_request,traced_conflict_degree,predicted_binding,predicted_dram_ms,predicted_cache_ms,predicted_local_ms,predicted_latency_ms,predicted_barrier_ms,predicted_launch_ms,predicted_l1_ms,'
     + 'predicted_issue_ms,predicted_dram_read_bytes,predicted_dram_write_bytes,predicted_l2_hit_pct,predicted_own_bytes,own_gbps,like,'
-    + 'ci_low_ms,ci_high_ms,ci_pct,spread,stopped,ceiling_pct');
+    + 'ci_low_ms,ci_high_ms,ci_pct,spread,stopped,ceiling_pct,energy_j_per_launch,energy_avg_w,energy_idle_w,'
+    + 'energy_pj_per_useful_byte,energy_pj_per_moved_byte,energy_throttled,energy_nj_per_op,'
+    + 'energy_pj_per_useful_byte_above_idle,energy_moved_bytes,energy_moved_bytes_from,energy_error');
   assert.equal(lines.length, 21);
   const run = (await lab.get(`/api/runs/${sweep}`)).json;
   const first = lines[1].split(',');

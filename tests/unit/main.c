@@ -99,6 +99,10 @@ const char *check_store_pg;
 	X(warm_kernels_skip_their_warm_ups)                                             \
 	X(verdict_names_the_winner_by_how_much_and_why)                                 \
 	X(verdict_of_one_variant_compares_its_points)                                   \
+	X(energy_figures_per_useful_and_moved_byte)                                     \
+	X(verdict_names_the_frugal_variant_beyond_the_noise)                            \
+	X(csv_appends_energy_columns)                                                   \
+	X(compare_cells_carry_energy)                                                   \
 	X(drops_wait_for_the_run_and_three_points)                                      \
 	X(sample_spreads_over_columns_and_rows)                                         \
 	X(sample_takes_few_groups_whole)                                                \

@@ -5,11 +5,13 @@
 // within noise" otherwise, with the change of time in %; a row's fastest is
 // starred only when it is apart from all the others (never a zero, failed
 // or unverified time); where runs repeated a row on one device, language and
-// cache mode, the spread between their medians. The page shows those
+// cache mode, the spread between their medians; where a run measured
+// energy, each cell's energy per useful byte. The page shows those
 // verdicts as they come. The runs' curves are overlaid, each line told apart
 // by colour, marker and dash, with the chart's numbers in a table.
 import { ApiError, banner, getJSON } from './api.js';
 import { lineChart } from './charts.js';
+import { energyFigure } from './energy.js';
 import { el, fmtMs, fmtNumber, fmtPct, timeUnit } from './format.js';
 import { metricOf, paramNames, pointKey, runVariants, sweptParam, variantLabel } from './results.js';
 
@@ -56,6 +58,32 @@ function spreadCell(row, runs) {
     el('span', { class: 'sub' }, `${g.runs.length} runs: ${g.runs.map((id) => `#${id}`).join(', ')}`),
     el('span', { class: 'sub' }, `${deviceName(g.device)}, ${g.language === 'cuda' ? 'CUDA' : 'OpenCL'}, ${g.cache}`),
     el('span', { class: 'sub verdict' }, g.apart ? 'apart: beyond the noise' : 'within noise'))));
+}
+
+// A cell's energy as the server gave it (GET /api/compare's cell.energy):
+// per useful byte (per operation for a throughput), or nothing.
+function energyText(cell, metric) {
+  const f = energyFigure(metric);
+  const e = cell && cell.energy;
+  if (!e || e[f.key] === null || e[f.key] === undefined) return null;
+  return el('span', { class: 'sub energy', 'data-energy': String(e[f.key]), title: `${fmtNumber(e.j_per_launch)} J per launch at ${fmtNumber(e.avg_w)} W${e.throttled ? ', throttled' : ''}` },
+    `${fmtNumber(e[f.key])} ${f.words}`);
+}
+
+// The runs that asked for energy and got none, each once with the
+// server's reasons (cell.energy_error).
+function energyNote(compare) {
+  const reasons = new Map();
+  for (const row of compare.rows) {
+    for (const c of row.cells) {
+      if (!c.energy_error) continue;
+      if (!reasons.has(c.run)) reasons.set(c.run, new Set());
+      reasons.get(c.run).add(c.energy_error);
+    }
+  }
+  const note = document.getElementById('energy-note');
+  note.hidden = reasons.size === 0;
+  note.textContent = reasons.size ? `Energy was asked for but not measured: ${[...reasons].map(([run, why]) => `#${run}: ${[...why].join('; ')}`).join('; ')}.` : '';
 }
 
 // A style for each line of the overlay, by charts.js's two indices: style
@@ -157,11 +185,13 @@ function render(runs, catalog, compare) {
           el('span', { class: 'time' }, fmtMs(r.median_ms, units.get(run.id))), r.ci_pct !== null && r.ci_pct !== undefined ? el('span', { class: 'pm' }, ` ±${fmtPct(r.ci_pct)}%`) : null,
           r.verified ? '' : ' ✗',
           el('span', { class: 'sub' }, rate === null ? '' : `${fmtNumber(rate)} ${metricOf(byId(run.experiment)).unit}`),
+          energyText(cell, metricOf(byId(run.experiment))),
           v ? el('span', { class: 'sub verdict' }, `${change}${said}`) : null);
       }),
       repeated ? spreadCell(row, runs) : null);
   });
   document.getElementById('table').replaceChildren(el('thead', {}, head), el('tbody', {}, body));
+  energyNote(compare);
 
   // The overlay: the first run's swept parameter on x, every run's variants.
   const x = sweptParam(runs[0], exp);

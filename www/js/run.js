@@ -1,7 +1,8 @@
 // The run page, /runs/{id}: the share URL. It opens with the verdict — who
 // won, by how much and why, as the server judged it — over the timing
 // table, then the metric over the swept parameter (bars for a run of one
-// point; partition-camping drops marked for transpose sweeps), the
+// point; partition-camping drops marked for transpose sweeps), the energy
+// per useful byte where the run measured it (energy.js), the
 // memory-access model's prediction beside the measurement (model.js) and the
 // sources; the device, sampling and request are folded under the verdict.
 // Status and progress are pushed by the run's event stream until it ends
@@ -14,6 +15,7 @@ import { el, fmtCount, fmtNumber } from './format.js';
 import { isMultiplying, metricOf, runVariants, sweptParam, variantLabel, variantTitle } from './results.js';
 import { renderModel } from './model.js';
 import { renderCeilings } from './ceilings.js';
+import { renderEnergyChart, renderEnergyNote } from './energy.js';
 import { renderSources } from './sources.js';
 import { renderHead } from './run_details.js';
 import { renderTable } from './timing_table.js';
@@ -24,6 +26,7 @@ const runId = (location.pathname.match(/^\/runs\/(\d+)$/) || [])[1];
 let chart = null;
 let chart2 = null;
 let chart3 = null;
+let energyChart = null;
 let experiment = null;
 
 function showMissing(title) {
@@ -131,8 +134,10 @@ function renderAll(run) {
   renderHead(run, experiment);
   renderVerdict(run);
   watchCancel(run, refresh);
+  renderEnergyNote(run);
   renderTable(run, experiment);
   renderChart(run);
+  energyChart = renderEnergyChart(run, experiment, energyChart);
   chart2 = renderModel(run, experiment, chart2);
   chart3 = renderCeilings(run, experiment, chart3);
   renderSources(run, (id) => variantTitle(experiment, id));

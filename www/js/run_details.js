@@ -20,7 +20,8 @@ function budgetText(b) {
   const s = (ms) => (ms >= 1000 ? `${fmtNumber(ms / 1000, 3)} s` : `${fmtNumber(ms, 3)} ms`);
   const parts = [['kernels', b.kernel_ms], ['launches with warm-ups and flushes', b.launch_ms], ['inputs and CPU reference', b.inputs_ms],
     ['transfers', b.transfer_ms], ['verification', b.verify_ms], ['builds', b.build_ms], ['store', b.store_ms],
-    ...(b.counters_ms ? [['hardware counters', b.counters_ms]] : []), ['other', b.other_ms]];
+    ...(b.counters_ms ? [['hardware counters', b.counters_ms]] : []),
+    ...(b.energy_ms ? [['energy bursts', b.energy_ms]] : []), ['other', b.other_ms]];
   return `${s(b.total_ms)} in all: ${parts.map(([k, v]) => `${k} ${s(v)} (${fmtNumber(100 * v / b.total_ms, 2)}%)`).join(', ')}`;
 }
 

@@ -2,12 +2,13 @@
 // Gop/s; the time where a result has no rate), the verified mark, and ★ on
 // the fastest of its point as the server judged it — with the interval on
 // hover and, behind the "show" toggle, every other figure the result carries
-// (time ± interval, share of the copy ceiling, the model's line, the
-// hardware's counts, the previous run). Points are rows and variants
+// (time ± interval, share of the copy ceiling, energy per useful byte, the
+// model's line, the hardware's counts, the previous run). Points are rows and variants
 // columns, or the other way round where the variants outnumber the points,
 // so the table stays narrow; a custom kernel stands next to the variant it
 // is like. The first column stays in view when the table scrolls.
 import { countedLine } from './counted.js';
+import { energyLine } from './energy.js';
 import { el, fmtCount, fmtMs, fmtNumber, fmtPct, timeUnit } from './format.js';
 import { predictionLine } from './model.js';
 import { metricOf, paramNames, pointRows, runVariants, variantTitle } from './results.js';
@@ -45,6 +46,7 @@ function detailLines(run, r, unit, metric) {
     sub(`${fmtMs(r.median_ms, unit)}${r.ci_pct !== null && r.ci_pct !== undefined ? ` ±${fmtPct(r.ci_pct)}%` : ''}`, { class: 'sub time' }),
     r.ceiling_pct !== null && r.ceiling_pct !== undefined ? sub(`${fmtNumber(r.ceiling_pct, 3)}% of copy`) : null,
     r.peak_pct !== null && r.peak_pct !== undefined ? sub(`${fmtNumber(r.peak_pct, 3)}% of peak`) : null,
+    energyLine(r, metric),
     ownBytesLine(r, metric),
     r.in_cache ? sub('in cache', { class: 'sub in-cache', title: 'hot: the working set fits in the device\'s measured cache' }) : null,
     r.stopped === 'budget' ? sub(`budget: ${r.reps} samples`, { class: 'sub warn', title: 'the time budget ran out before the noise target was reached' }) : null,
