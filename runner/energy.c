@@ -9,6 +9,7 @@
 
 #include "backend.h"
 #include "nvml.h"
+#include "cl_device.h"
 #include "time_budget.h"
 
 /* The longest the counter may take to move before it is called stuck. */
@@ -54,22 +55,22 @@ static void sleep_ms(double ms)
 
 /* The device's power at rest, W: the counter between two of its updates at
  * least IDLE_WINDOW_MS apart, after IDLE_SETTLE_MS without work. */
-static int idle_power(const struct wl_point *pt, double *w, char *why, size_t len)
+static int idle_power(const struct wl_energy_site *site, double *w, char *why, size_t len)
 {
 	unsigned long long e0, e1;
 	double t0, t1;
 
-	if (idle.dev == pt->dev) {
+	if (idle.dev == site->dev) {
 		*w = idle.w;
 		return 0;
 	}
 	sleep_ms(IDLE_SETTLE_MS);
-	if (next_tick(pt->dev->nvml, &e0, &t0, why, len) < 0)
+	if (next_tick(site->dev->nvml, &e0, &t0, why, len) < 0)
 		return -1;
 	sleep_ms(IDLE_WINDOW_MS);
-	if (next_tick(pt->dev->nvml, &e1, &t1, why, len) < 0)
+	if (next_tick(site->dev->nvml, &e1, &t1, why, len) < 0)
 		return -1;
-	idle.dev = pt->dev;
+	idle.dev = site->dev;
 	idle.w = (double)(e1 - e0) / (t1 - t0);	/* mJ / ms */
 	*w = idle.w;
 	return 0;
@@ -87,10 +88,10 @@ static void say_error(char *out, size_t len, const char *why)
 
 /* The burst and its window; -1 with why for a counter that fails, -2 with
  * err for a launch that stops the run. */
-static int burst(const struct wl_point *pt, const struct wl_launch *l, double median_ms, double idle_w,
+static int burst(const struct wl_energy_site *site, const struct wl_launch *l, double median_ms, double idle_w,
 		 char *out, size_t len, char *why, size_t why_len, struct wl_error *err)
 {
-	struct wl_nvml *n = pt->dev->nvml;
+	struct wl_nvml *n = site->dev->nvml;
 	double want = ceil(WL_ENERGY_BURST_MS / (median_ms > 1e-4 ? median_ms : 1e-4));
 	long launches = want < 1 ? 1 : want > WL_ENERGY_LAUNCHES_MAX ? WL_ENERGY_LAUNCHES_MAX : (long)want;
 	double *samples = malloc((size_t)launches * sizeof(*samples));
@@ -106,7 +107,7 @@ static int burst(const struct wl_point *pt, const struct wl_launch *l, double me
 		goto out;
 	throttled = wl_nvml_throttled(n);
 	started = wl_now_ms();
-	if (pt->backend->time(pt, l, 0, launches, NULL, samples, &refused, err) < 0) {
+	if (site->backend->time(site->pt, l, 0, launches, NULL, samples, &refused, err) < 0) {
 		rc = -2;
 		goto out;
 	}
@@ -128,29 +129,29 @@ out:
 	return rc;
 }
 
-int wl_energy_measure(const struct wl_point *pt, const struct wl_launch *l, double median_ms, char *out,
+int wl_energy_measure(const struct wl_energy_site *site, const struct wl_launch *l, double median_ms, char *out,
 		      size_t len, struct wl_error *err)
 {
-	const char *clocks = json_string_value(json_object_get(pt->dev->info, "clocks"));
+	const char *clocks = json_string_value(json_object_get(site->dev->info, "clocks"));
 	double started = wl_now_ms(), idle_w;
 	char why[300];
 	int rc = 0;
 
-	if (!pt->dev->nvml) {
+	if (!site->dev->nvml) {
 		/* NVML's own reason, as the device's clocks say it. */
-		snprintf(why, sizeof(why), "no energy counter on %s (%s)", pt->dev->id,
+		snprintf(why, sizeof(why), "no energy counter on %s (%s)", site->dev->id,
 			 clocks && strncmp(clocks, "unknown: ", 9) == 0 ? clocks + 9 : "NVML does not know it");
 		say_error(out, len, why);
 		return 0;
 	}
-	if (idle_power(pt, &idle_w, why, sizeof(why)) < 0 ||
-	    (rc = burst(pt, l, median_ms, idle_w, out, len, why, sizeof(why), err)) == -1) {
+	if (idle_power(site, &idle_w, why, sizeof(why)) < 0 ||
+	    (rc = burst(site, l, median_ms, idle_w, out, len, why, sizeof(why), err)) == -1) {
 		say_error(out, len, why);
 		rc = 0;
 	} else if (rc == -2) {
 		say_error(out, len, err->msg);
 		rc = -1;
 	}
-	wl_budget_add(pt->budget, WL_PHASE_ENERGY, started);
+	wl_budget_add(site->budget, WL_PHASE_ENERGY, started);
 	return rc;
 }

@@ -11,8 +11,22 @@
 
 #include <stddef.h>
 
-#include "measure.h"
-#include "point.h"
+#include "error.h"
+
+struct wl_backend;
+struct wl_cl_device;
+struct wl_launch;
+struct wl_point;
+struct wl_time_budget;
+
+/* What a burst runs on: the point (opaque here: the backend's timing takes
+ * it), its backend and device, and the budget its time goes to (or NULL). */
+struct wl_energy_site {
+	const struct wl_point *pt;
+	const struct wl_backend *backend;
+	struct wl_cl_device *dev;
+	struct wl_time_budget *budget;
+};
 
 /* The burst aimed at, ms; the most launches it takes (a kernel of a few µs
  * makes it shorter, and says so in its launch count). */
@@ -23,14 +37,14 @@
  * for the counter, and the device's idle power measured once. */
 #define WL_ENERGY_VARIANT_S 7.5
 
-/* The energy of launch l at pt, whose median took median_ms, into out as a
+/* The energy of launch l at site's point, whose median took median_ms, into out as a
  * JSON object: {"j_per_launch", "j_above_idle_per_launch", "avg_w",
  * "idle_w", "launches", "burst_ms", "window_ms", "throttled"}; or
  * {"error": why} where the device has no energy counter or the burst
- * failed (the point's result stands either way). Its time goes to pt's
- * budget as energy. -1 only for an error of the device that stops the run
+ * failed (the point's result stands either way). Its time goes to the
+ * site's budget as energy. -1 only for an error of the device that stops the run
  * (err set; out then holds the error object). */
-int wl_energy_measure(const struct wl_point *pt, const struct wl_launch *l, double median_ms, char *out,
+int wl_energy_measure(const struct wl_energy_site *site, const struct wl_launch *l, double median_ms, char *out,
 		      size_t len, struct wl_error *err);
 
 #endif

@@ -182,8 +182,12 @@ int wl_point_run(const struct wl_point *pt, const struct wl_launch *l, const str
 	*host = staging;
 	if (pt->backend->count && !pt->uncounted)
 		pt->backend->count(pt, l, res);
-	if (pt->energy && wl_energy_measure(pt, l, res->stats.median, res->energy, sizeof(res->energy), err) < 0)
-		return -1;
+	if (pt->energy) {
+		const struct wl_energy_site site = { pt, pt->backend, pt->dev, pt->budget };
+
+		if (wl_energy_measure(&site, l, res->stats.median, res->energy, sizeof(res->energy), err) < 0)
+			return -1;
+	}
 	return 1;
 }
 
