@@ -117,12 +117,22 @@ function watchRunners() {
   runnersTimer = setTimeout(watchRunners, 10000);
 }
 
+// What the banner says while the server answers: that no runner is online,
+// while this run waits, else nothing. A run event or a fetch that clears an
+// "unreachable" banner puts this back rather than wiping it.
+let waitingNote = '';
+function noteWhileWaiting(run) {
+  if (!run || run.status !== 'queued') waitingNote = '';
+  banner(waitingNote);
+}
+
 async function checkRunners(run) {
   if (run.status !== 'queued' || Date.now() - healthChecked < 9000) return;
   healthChecked = Date.now();
   try {
     const health = await getJSON('/api/health');
-    if (health.runners_online === 0) banner('No runner is online: this run waits until warplab-runner starts.');
+    waitingNote = health.runners_online === 0 ? 'No runner is online: this run waits until warplab-runner starts.' : '';
+    noteWhileWaiting(run0 || run);
   } catch {
     /* the next poll reports an unreachable server */
   }
@@ -196,7 +206,7 @@ function follow(run) {
   });
   es.addEventListener('run', (e) => {
     run0 = { ...JSON.parse(e.data), results: run0.results };
-    banner('');
+    noteWhileWaiting(run0);
     renderSoon();
   });
   es.addEventListener('end', (e) => {
@@ -214,7 +224,7 @@ function follow(run) {
 async function fetchRun() {
   try {
     const run = await getJSON(`/api/runs/${runId}`);
-    banner('');
+    noteWhileWaiting(run);
     return run;
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) {
