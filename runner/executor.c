@@ -397,6 +397,18 @@ static int finish_done(struct wl_executor *ex, long long run_id, const struct wl
 	return finish(ex, run_id, "done", NULL, err);
 }
 
+/* After a run that measured energy: the device's energy facts (energy.h,
+ * measured by its first such run) go with its description, for
+ * GET /api/devices; a store that refuses costs the page a fact, not the run. */
+static void note_energy_facts(struct wl_executor *ex, const struct wl_run_plan *plan)
+{
+	struct wl_error err;
+
+	if (plan->energy && json_object_get(plan->dev->info, "energy") &&
+	    wl_store_upsert_device(ex->store, ex->runner_id, ex->device_slot, plan->dev->info, &err) < 0)
+		wl_log_warn("device %s: energy facts not recorded: %s", plan->dev->id, err.msg);
+}
+
 /* Before a point: a runner that is stopping requeues the run, a cancel or
  * a device that will not open ends it (the counters its launches wait for
  * are given up). 0: the point may run; 1: the run ends here with *rc (-1
@@ -521,6 +533,7 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 	    wl_run_record_clocks(ex->store, claim->id, plan.dev, wl_run_plan_flush_bytes(&plan, ex->flush_max),
 			  &clocks_start, err) < 0 || wl_run_record_budget(ex->store, claim->id, &plan.budget, started, err) < 0)
 		goto out;
+	note_energy_facts(ex, &plan);
 	rc = finish_done(ex, claim->id, &plan, err);
 out:
 	if (rc < 0)

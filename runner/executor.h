@@ -23,6 +23,7 @@ struct wl_executor {
 	const char *version;
 	long long warmup;		/* untimed launches before the timed ones */
 	long long runner_id;		/* the run's owner in the store */
+	long long device_slot;		/* its device's ordinal, as registered */
 	long long point_timeout_max;	/* the longest any point may be given, seconds */
 	size_t flush_max;		/* the largest cache flush, bytes (0: no cap) */
 	volatile sig_atomic_t *stop;	/* raised by SIGTERM/SIGINT */
