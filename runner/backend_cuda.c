@@ -20,12 +20,11 @@ static const char *family_source(const struct wl_experiment *exp)
 	return exp->cuda_source;
 }
 
-/* The device's CUDA side, opened by its first CUDA run; the OpenCL side
- * too, which holds the device's facts and its random fills' sizes. */
+/* The device's CUDA side, opened by its first CUDA run: a context of its
+ * own, no OpenCL context or queue (the device's description, found through
+ * OpenCL, is all a CUDA run reads of that side). */
 static int open_device(struct wl_cl_device *dev, struct wl_error *err)
 {
-	if (wl_cl_device_open(dev, err) < 0)
-		return -1;
 	if (!dev->cuda && !(dev->cuda = wl_cuda_device_open(dev->cuda_ordinal, dev->nvrtc, err)))
 		return -1;
 	return 0;
