@@ -88,3 +88,21 @@ out:
 	wl_points_free(&pts);
 	return rc;
 }
+
+int wl_device_runs(const json_t *info, enum wl_language lang)
+{
+	const json_t *l;
+	size_t i;
+
+	if (lang == WL_LANG_OPENCL)
+		return 1;
+	json_array_foreach(json_object_get(info, "languages"), i, l)
+		if (json_is_string(l) && strcmp(json_string_value(l), wl_language_name(lang)) == 0)
+			return 1;
+	return 0;
+}
+
+const char *wl_device_cuda_reason(const json_t *info)
+{
+	return json_string_value(json_object_get(json_object_get(info, "cuda"), "reason"));
+}

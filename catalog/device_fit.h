@@ -8,6 +8,16 @@
 
 #include "catalog.h"
 #include "error.h"
+#include "request.h"
+
+/* Whether the device info describes (the API's device object) runs lang:
+ * every device runs OpenCL, which is how runners find them; another
+ * language where its "languages" lists it. The server's choice of a device
+ * and the runner's plan ask the same. */
+int wl_device_runs(const json_t *info, enum wl_language lang);
+
+/* Why info's device runs no CUDA, as its runner found it, or NULL. */
+const char *wl_device_cuda_reason(const json_t *info);
 
 /* What a device offers, for the 422 check. */
 struct wl_device_limits {

@@ -21,7 +21,6 @@ static struct wl_cuda_device *current;
 struct wl_cuda_device *wl_cuda_device_open(int ordinal, const struct wl_nvrtc *nv, struct wl_error *err)
 {
 	struct wl_cuda_device *cd;
-	int major = 0, minor = 0;
 
 	if (current)
 		return current;
@@ -37,13 +36,13 @@ struct wl_cuda_device *wl_cuda_device_open(int ordinal, const struct wl_nvrtc *n
 	cd->nv = nv;
 	cd->ordinal = ordinal;
 	if (wl_cu_failed(cu.device_get(&cd->device, ordinal), "cuDeviceGet", err) < 0 ||
-	    wl_cu_failed(cu.attribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, cd->device), "cuDeviceGetAttribute", err) < 0 ||
-	    wl_cu_failed(cu.attribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, cd->device), "cuDeviceGetAttribute", err) < 0 ||
+	    (cd->arch = wl_cuda_arch(ordinal)) < 0 ||
 	    wl_cu_failed(cu.primary_retain(&cd->context, cd->device), "cuDevicePrimaryCtxRetain", err) < 0) {
+		if (cd->arch < 0)
+			wl_error_set(err, WL_ERR_INTERNAL, "cuDeviceGetAttribute: CUDA device %d's compute capability", ordinal);
 		free(cd);
 		return NULL;
 	}
-	cd->arch = major * 10 + minor;
 	if (wl_cu_failed(cu.ctx_set(cd->context), "cuCtxSetCurrent", err) < 0 ||
 	    wl_cu_failed(cu.stream_create(&cd->stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate", err) < 0) {
 		cu.primary_release(cd->device);

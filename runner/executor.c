@@ -470,11 +470,11 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 	later = counts_later(&plan);
 	if (settle_counts(ex, claim->id, &plan, err) < 0)
 		goto out;
-	for (size_t i = 0; i < plan.pts.count; i++) {
+	for (size_t i = 0; i < plan.req.pts.count; i++) {
 		struct wl_point pt = {
 			.dev = plan.dev,
 			.exp = plan.exp,
-			.values = plan.pts.values + i * plan.pts.nparams,
+			.values = plan.req.pts.values + i * plan.req.pts.nparams,
 			.seed = wl_rng_derive(plan.seed, i),
 			.warmup = ex->warmup,
 			.warm = &plan.warm,
@@ -496,7 +496,7 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 
 		if (run_ends_before_point(ex, claim->id, &plan, &rc, err))
 			goto out;
-		params = wl_point_to_json(plan.exp, &plan.pts, i);
+		params = wl_point_to_json(plan.exp, &plan.req.pts, i);
 		if (!params) {
 			wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 			goto out;

@@ -79,9 +79,9 @@ static void want(struct wanted *w, const struct wl_source *src, const char *opti
  * point's options (the same in both languages). */
 static void want_plan(struct wanted *w, const struct wl_run_plan *plan, const struct wl_source *src)
 {
-	for (size_t i = 0; i < plan->pts.count; i++) {
+	for (size_t i = 0; i < plan->req.pts.count; i++) {
 		const struct wl_point pt = { .dev = plan->dev, .exp = plan->exp,
-					     .values = plan->pts.values + i * plan->pts.nparams };
+					     .values = plan->req.pts.values + i * plan->req.pts.nparams };
 		char options[128];
 
 		wl_experiment_options(plan->ops, &pt, options, sizeof(options));

@@ -27,7 +27,6 @@ void wl_run_plan_free(struct wl_run_plan *p)
 	for (size_t k = 0; p->variants && k < p->nvariants; k++)
 		wl_source_free(&p->variants[k].source);
 	wl_run_request_free(&p->req);
-	wl_points_free(&p->pts);
 	free(p->variants);
 	free(p->defs);
 	wl_source_free(&p->source);
@@ -71,8 +70,7 @@ int wl_run_variant_make(const struct wl_experiment *exp, const json_t *request, 
 /* The run's variants: the built-ins it names, then its custom kernels. */
 static int plan_variants(struct wl_run_plan *p, struct wl_error *why)
 {
-	size_t total = json_array_size(json_object_get(p->request, "variants")) +
-		       json_array_size(json_object_get(p->request, "kernels"));
+	size_t total = p->req.nvariants;
 
 	p->variants = calloc(total + 1, sizeof(*p->variants));
 	p->defs = calloc(total + 1, sizeof(*p->defs));
@@ -81,7 +79,7 @@ static int plan_variants(struct wl_run_plan *p, struct wl_error *why)
 		return -1;
 	}
 	for (size_t k = 0; k < total; k++) {
-		if (wl_run_variant_make(p->exp, p->request, k, &p->variants[k], why) < 0)
+		if (wl_run_variant_make(p->exp, p->req.json, k, &p->variants[k], why) < 0)
 			return -1;
 		p->nvariants++;
 		p->defs[k] = &p->variants[k].def;
@@ -121,20 +119,12 @@ static void plan_source_hash(struct wl_run_plan *p)
  * kernels in it; else why says what the device said of it. */
 static int plan_backend(struct wl_run_plan *p, struct wl_error *why)
 {
-	const char *lang = wl_language_name(p->req.settings.language);
-	const char *reason = json_string_value(json_object_get(json_object_get(p->dev->info, "cuda"), "reason"));
-	const json_t *l;
-	size_t i;
-	int runs;
+	const char *reason = wl_device_cuda_reason(p->dev->info);
 
 	p->backend = wl_backend_for(p->req.settings.language);
-	/* Every device runs OpenCL: it is how the runner found it. */
-	runs = p->backend == &wl_backend_opencl;
-	json_array_foreach(json_object_get(p->dev->info, "languages"), i, l)
-		runs = runs || (json_is_string(l) && strcmp(json_string_value(l), lang) == 0);
-	if (!runs) {
-		wl_error_set(why, WL_ERR_CONFIG, "%s does not run %s here: %s", p->dev->id, lang,
-			     reason ? reason : "no reason given");
+	if (!wl_device_runs(p->dev->info, p->req.settings.language)) {
+		wl_error_set(why, WL_ERR_CONFIG, "%s does not run %s here: %s", p->dev->id,
+			     wl_language_name(p->req.settings.language), reason ? reason : "no reason given");
 		return -1;
 	}
 	if (!p->backend->family_source(p->exp)) {
@@ -176,14 +166,10 @@ int wl_run_plan_make(const struct wl_catalog *cat, struct wl_cl_devices *devs,
 	json_decref(stored);
 	if (rc < 0)
 		return -1;
-	/* The plan takes the points; the request stays the req's. */
-	p->request = p->req.json;
-	p->pts = p->req.pts;
-	memset(&p->req.pts, 0, sizeof(p->req.pts));
 	if (plan_backend(p, why) < 0)
 		return -1;
 	wl_cl_device_limits(p->dev, &limits);
-	if (wl_request_check_device(p->exp, p->request, &limits, why) < 0)
+	if (wl_request_check_device(p->exp, p->req.json, &limits, why) < 0)
 		return -1;
 	if (plan_variants(p, why) < 0)
 		return -1;

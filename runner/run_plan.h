@@ -34,9 +34,7 @@ struct wl_run_plan {
 	const struct wl_experiment *exp;
 	const struct wl_experiment_ops *ops;
 	struct wl_cl_device *dev;
-	struct wl_run_request req;	/* the stored request, typed once */
-	json_t *request;		/* req.json */
-	struct wl_points pts;
+	struct wl_run_request req;	/* the stored request, typed once: its json, points */
 	struct wl_run_variant *variants;
 	const struct wl_variant_def **defs;	/* variants[k].def, for the deadline */
 	size_t nvariants;

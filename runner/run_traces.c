@@ -29,8 +29,8 @@ static size_t smallest_point(const struct wl_run_plan *p, const struct wl_varian
 	size_t best = 0;
 	double least = 0;
 
-	for (size_t i = 0; i < p->pts.count; i++) {
-		double m = wl_variant_cost(p->exp, v, WL_COST_MEMORY, p->pts.values + i * p->pts.nparams);
+	for (size_t i = 0; i < p->req.pts.count; i++) {
+		double m = wl_variant_cost(p->exp, v, WL_COST_MEMORY, p->req.pts.values + i * p->req.pts.nparams);
 
 		if (i == 0 || m < least) {
 			least = m;
@@ -54,15 +54,15 @@ static int by_memory(const void *x, const void *y, void *costs)
 
 static int points_by_memory(const struct wl_run_plan *p, const struct wl_variant_def *v, size_t *order)
 {
-	double *costs = malloc(p->pts.count * sizeof(*costs));
+	double *costs = malloc(p->req.pts.count * sizeof(*costs));
 
 	if (!costs)
 		return -1;
-	for (size_t i = 0; i < p->pts.count; i++) {
-		costs[i] = wl_variant_cost(p->exp, v, WL_COST_MEMORY, p->pts.values + i * p->pts.nparams);
+	for (size_t i = 0; i < p->req.pts.count; i++) {
+		costs[i] = wl_variant_cost(p->exp, v, WL_COST_MEMORY, p->req.pts.values + i * p->req.pts.nparams);
 		order[i] = i;
 	}
-	qsort_r(order, p->pts.count, sizeof(*order), by_memory, costs);
+	qsort_r(order, p->req.pts.count, sizeof(*order), by_memory, costs);
 	free(costs);
 	return 0;
 }
@@ -72,19 +72,19 @@ static int points_by_memory(const struct wl_run_plan *p, const struct wl_variant
  * compute units. */
 static char *spec_for(const struct wl_run_plan *p, size_t k, size_t i, int lanes)
 {
-	json_t *spec = json_deep_copy(p->request), *one = json_array(), *none = json_array();
+	json_t *spec = json_deep_copy(p->req.json), *one = json_array(), *none = json_array();
 	const struct wl_run_variant *rv = &p->variants[k];
-	size_t nbuiltin = json_array_size(json_object_get(p->request, "variants"));
+	size_t nbuiltin = json_array_size(json_object_get(p->req.json, "variants"));
 	char *text = NULL;
 
 	if (spec && one && none) {
 		if (rv->custom)
-			json_array_append(one, json_array_get(json_object_get(p->request, "kernels"), k - nbuiltin));
+			json_array_append(one, json_array_get(json_object_get(p->req.json, "kernels"), k - nbuiltin));
 		else
 			json_array_append_new(one, json_string(rv->def.id));
 		json_object_set(spec, rv->custom ? "kernels" : "variants", one);
 		json_object_set(spec, rv->custom ? "variants" : "kernels", none);
-		json_object_set_new(spec, "params", wl_point_to_json(p->exp, &p->pts, i));
+		json_object_set_new(spec, "params", wl_point_to_json(p->exp, &p->req.pts, i));
 		json_object_set_new(spec, "lanes", json_integer(lanes));
 		/* A persistent grid is as large as the measured device holds. */
 		json_object_set_new(spec, "compute_units", json_integer(p->dev->compute_units));
@@ -268,11 +268,11 @@ static int trace_key(const char *family, const char *spec, char *key, size_t len
  * does; a custom kernel may, under "accesses"). */
 static int declared(const struct wl_run_plan *p, size_t k)
 {
-	size_t nbuiltin = json_array_size(json_object_get(p->request, "variants"));
+	size_t nbuiltin = json_array_size(json_object_get(p->req.json, "variants"));
 
 	if (!p->variants[k].custom)
 		return p->variants[k].def.model != NULL;
-	return json_object_get(json_array_get(json_object_get(p->request, "kernels"), k - nbuiltin), "accesses") != NULL;
+	return json_object_get(json_array_get(json_object_get(p->req.json, "kernels"), k - nbuiltin), "accesses") != NULL;
 }
 
 /* One trace to take: variant k at point i, and what came of it. */
@@ -293,12 +293,12 @@ struct job {
  * the least first): its prediction is its trace's. */
 static size_t plan_jobs(const struct wl_run_plan *p, struct job *jobs, size_t cap)
 {
-	size_t n = 0, *order = malloc((p->pts.count + 1) * sizeof(*order));
+	size_t n = 0, *order = malloc((p->req.pts.count + 1) * sizeof(*order));
 
 	for (size_t k = 0; k < p->nvariants; k++) {
 		size_t first = smallest_point(p, &p->variants[k].def);
 
-		if (declared(p, k) || p->pts.count == 1) {
+		if (declared(p, k) || p->req.pts.count == 1) {
 			if (n < cap)
 				jobs[n++] = (struct job){ .k = k, .i = first };
 			continue;
@@ -308,7 +308,7 @@ static size_t plan_jobs(const struct wl_run_plan *p, struct job *jobs, size_t ca
 				jobs[n++] = (struct job){ .k = k, .i = first };
 			continue;
 		}
-		for (size_t t = 0; t < p->pts.count && t < WL_TRACED_POINTS && n < cap; t++)
+		for (size_t t = 0; t < p->req.pts.count && t < WL_TRACED_POINTS && n < cap; t++)
 			jobs[n++] = (struct job){ .k = k, .i = order[t] };
 	}
 	free(order);
@@ -391,7 +391,7 @@ static int store_job(struct wl_store *st, long long run_id, const struct wl_run_
 		     struct wl_error *err)
 {
 	const char *name = p->variants[jb->k].name;
-	json_t *point = wl_point_to_json(p->exp, &p->pts, jb->i), *failed = NULL;
+	json_t *point = wl_point_to_json(p->exp, &p->req.pts, jb->i), *failed = NULL;
 	char *params = point ? json_dumps(point, JSON_COMPACT | JSON_SORT_KEYS) : NULL, *text = NULL;
 	int rc = 0;
 

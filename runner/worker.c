@@ -19,6 +19,7 @@
 
 #include "cache_probe.h"
 #include "device_facts.h"
+#include "device_fit.h"
 #include "catalog.h"
 #include "cl_device.h"
 #include "backend.h"
@@ -171,7 +172,7 @@ static void describe_languages(struct wl_cl_device *dev, const char *declared)
 		wl_log_info("device %s declared to run %s (--test-languages)", dev->id, declared);
 	} else if (!json_is_true(json_object_get(json_object_get(langs, "cuda"), "available"))) {
 		wl_log_info("device %s runs OpenCL only: %s", dev->id,
-			    json_string_value(json_object_get(json_object_get(langs, "cuda"), "reason")));
+			    wl_device_cuda_reason(langs));
 	}
 	json_object_update(dev->info, langs);
 	json_decref(langs);

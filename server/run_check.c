@@ -9,21 +9,6 @@
 #include "json_strict.h"
 #include "request.h"
 
-/* Whether device d runs lang, as its runner found (every device runs
- * OpenCL). */
-static int device_runs(const json_t *d, enum wl_language lang)
-{
-	size_t j;
-	json_t *l;
-
-	if (lang == WL_LANG_OPENCL)
-		return 1;
-	json_array_foreach(json_object_get(d, "languages"), j, l)
-		if (json_is_string(l) && strcmp(json_string_value(l), wl_language_name(lang)) == 0)
-			return 1;
-	return 0;
-}
-
 /* A language as messages write it. */
 static const char *language_title(enum wl_language lang)
 {
@@ -41,7 +26,7 @@ static int device_rank(const json_t *d, const char *want, enum wl_language lang)
 
 	/* A device that does not run the request's language is none of its:
 	 * the run waits for one that does (the claim says the same). */
-	if (!id || !type || !device_runs(d, lang))
+	if (!id || !type || !wl_device_runs(d, lang))
 		return 0;
 	if (strcmp(want, "auto") == 0)
 		return 1 + 2 * online + (strcmp(type, "gpu") == 0);
@@ -85,7 +70,7 @@ static int resolve_device(const json_t *devices, const char *want, enum wl_langu
 	if (*device)
 		return 0;
 	json_array_foreach(devices, i, d) {
-		const char *reason = json_string_value(json_object_get(json_object_get(d, "cuda"), "reason"));
+		const char *reason = wl_device_cuda_reason(d);
 
 		/* The device named is there, but not for this language. */
 		if (lang != WL_LANG_OPENCL && device_rank(d, want, WL_LANG_OPENCL) && strcmp(want, "gpu") &&
@@ -127,10 +112,10 @@ static int language_runs(const json_t *devices, enum wl_language lang, struct wl
 	json_t *d;
 
 	json_array_foreach(devices, i, d) {
-		const char *reason = json_string_value(json_object_get(json_object_get(d, "cuda"), "reason"));
+		const char *reason = wl_device_cuda_reason(d);
 		char one[240];
 
-		if (device_runs(d, lang))
+		if (wl_device_runs(d, lang))
 			return 0;
 		snprintf(one, sizeof(one), "%s: %s", json_string_value(json_object_get(d, "id")),
 			 reason ? reason : "OpenCL only (its runner predates CUDA)");
