@@ -28,30 +28,40 @@ WL_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -MMD -MP \
 	$(shell $(PKG_CONFIG) --cflags $(LIBS_PKG))
 # The layering (docs/architecture.md), enforced: a folder's files find only the
 # headers of the folders below them. common/ is the floor; store/ and catalog/
-# stand on it side by side; model/ stands on catalog/; server/ and runner/
-# stand on all four, tools/ on all but model/, and never on each other. The
-# tests see everything.
+# stand on it side by side; model/ stands on catalog/; analysis/ on model/ and
+# the store; server/ and runner/ stand on what is below them, tools/ on all
+# but model/, and never on each other. A folder inside a room is a room of its
+# own with a line here (INC_runner/opencl): a file is compiled with its
+# folder's line, or its top room's where its folder has none. The tests see
+# everything.
 INC_common := -Icommon
 INC_store := -Istore -Icommon
 INC_catalog := -Icatalog -Icommon
 INC_model := -Imodel -Icatalog -Icommon
-INC_server := -Iserver -Imodel -Istore -Icatalog -Icommon
+INC_analysis := -Ianalysis -Imodel -Istore -Icatalog -Icommon
+INC_server := -Iserver -Ianalysis -Imodel -Istore -Icatalog -Icommon
 INC_runner := -Irunner -Imodel -Istore -Icatalog -Icommon
 INC_tools := -Itools -Istore -Icatalog -Icommon
-INC_tests := -Itests/fuzz -Iserver -Irunner -Imodel -Istore -Icatalog -Icommon
-layer_flags = $(INC_$(firstword $(subst /, ,$(1))))
+ROOM_DIRS := $(shell find common store catalog model analysis server runner tools -type d 2>/dev/null | sort)
+INC_tests := -Itests/fuzz $(addprefix -I,$(ROOM_DIRS))
+room_of = $(patsubst %/,%,$(dir $(1)))
+layer_flags = $(or $(INC_$(call room_of,$(1))),$(INC_$(firstword $(subst /, ,$(1)))))
 
-# The include paths a room's files are compiled with (make include-flags-store).
+# The include paths a room's files are compiled with (make include-flags-store,
+# make include-flags-runner/opencl).
 include-flags-%:
-	@echo $(INC_$*)
+	@echo $(or $(INC_$*),$(INC_$(firstword $(subst /, ,$*))))
 WL_LDFLAGS = $(SAN_FLAGS) -fopenmp
 SERVER_LIBS = $(shell $(PKG_CONFIG) --libs libmicrohttpd jansson sqlite3 libpq zlib) -lpthread -lm
 # NVML is opened at run time with dlopen (-ldl), never linked.
 RUNNER_LIBS = $(shell $(PKG_CONFIG) --libs jansson OpenCL sqlite3 libpq) -lpthread -lm -ldl
 
-SHARED_SRC := $(wildcard common/*.c) $(wildcard store/*.c) $(wildcard catalog/*.c) $(wildcard model/*.c)
-SERVER_SRC := $(wildcard server/*.c)
-RUNNER_SRC := $(wildcard runner/*.c)
+# Every .c of a room and of the rooms inside it.
+room_src = $(shell find $(1) -name '*.c' 2>/dev/null | sort)
+SHARED_SRC := $(call room_src,common store catalog model)
+ANALYSIS_SRC := $(call room_src,analysis)
+SERVER_SRC := $(call room_src,server) $(ANALYSIS_SRC)
+RUNNER_SRC := $(call room_src,runner)
 TOOLS_SRC := $(wildcard tools/*.c)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 
@@ -61,8 +71,8 @@ RUNNER_OBJ := $(RUNNER_SRC:%.c=$(BUILD)/obj/%.o)
 TOOLS_OBJ := $(TOOLS_SRC:%.c=$(BUILD)/obj/%.o)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/obj/%.o)
 # The unit tests link everything but the two mains.
-LIB_SERVER_OBJ := $(filter-out %/server/main.o,$(SERVER_OBJ))
-LIB_RUNNER_OBJ := $(filter-out %/runner/main.o,$(RUNNER_OBJ))
+LIB_SERVER_OBJ := $(filter-out $(BUILD)/obj/server/main.o,$(SERVER_OBJ))
+LIB_RUNNER_OBJ := $(filter-out $(BUILD)/obj/runner/main.o,$(RUNNER_OBJ))
 
 # What the dashboard loads from npm packages, by file name in www/vendor/.
 VENDOR_FILES := chart.js/dist/chart.umd.js \
@@ -113,7 +123,7 @@ $(BUILD)/unit-tests: $(UNIT_OBJ) $(LIB_SERVER_OBJ) $(LIB_RUNNER_OBJ) $(SHARED_OB
 
 # The fuzz replay (tests/fuzz/replay.c): the fuzz targets over every seed and
 # past finding, always under AddressSanitizer and UBSan, from objects of its own.
-REPLAY_SRC = $(SHARED_SRC) $(filter-out server/main.c server/daemon.c server/gate.c,$(SERVER_SRC)) \
+REPLAY_SRC = $(SHARED_SRC) $(filter-out server/main.c %/daemon.c %/gate.c,$(SERVER_SRC)) \
 	tests/fuzz/fuzz_targets.c tests/fuzz/replay.c
 REPLAY_OBJ = $(REPLAY_SRC:%.c=$(BUILD)/obj-sanitized/%.o)
 REPLAY_SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -164,7 +174,7 @@ FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined -DWL_VERSION='"$(VERSION)"' $(INC_tests) \
 	$(shell $(PKG_CONFIG) --cflags jansson sqlite3 libpq zlib)
 FUZZ_LIBS = $(shell $(PKG_CONFIG) --libs jansson sqlite3 libpq zlib) -lpthread -lm
-FUZZ_SRC = $(SHARED_SRC) $(filter-out server/main.c server/daemon.c server/gate.c,$(SERVER_SRC)) tests/fuzz/fuzz_targets.c
+FUZZ_SRC = $(SHARED_SRC) $(filter-out server/main.c %/daemon.c %/gate.c,$(SERVER_SRC)) tests/fuzz/fuzz_targets.c
 
 build/fuzz/fuzz-%: tests/fuzz/fuzz_main.c $(FUZZ_SRC)
 	@mkdir -p build/fuzz

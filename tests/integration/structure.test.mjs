@@ -4,13 +4,13 @@
 // is compiled with the include paths of the rooms below it only.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { structure, ALLOWED } from '../../bench/structure.mjs';
-import { ROOT } from './harness.mjs';
+import { structure, fileCircles, ALLOWED } from '../../bench/structure.mjs';
+import { BUILD, ROOT } from './harness.mjs';
 
 test('files_functions_and_includes_keep_to_the_architecture', () => {
   const s = structure(ROOT);
@@ -18,6 +18,15 @@ test('files_functions_and_includes_keep_to_the_architecture', () => {
   assert.deepEqual(s.bigFunctions, [], 'functions over 100 lines');
   assert.deepEqual(s.circles, [], 'modules that include each other');
   assert.deepEqual(s.crossings, [], 'includes across the layering');
+  assert.deepEqual(s.unruled, [], 'rooms without a line in ALLOWED (and the Makefile)');
+});
+
+// No circle of files by what they call, read from the build's objects: a
+// header shared by two .c files hides such a circle from the includes.
+test('no_file_calls_back_into_a_file_that_calls_it', () => {
+  const objects = join(BUILD, 'obj');
+  assert.ok(existsSync(objects), `no objects in ${objects}: the suite runs after the build`);
+  assert.deepEqual(fileCircles(ROOT, objects), []);
 });
 
 // The families (runner/exp_*.c) hold buffers by role and name no device
