@@ -40,17 +40,30 @@ INC_catalog := -Icatalog -Icommon
 INC_model := -Imodel -Icatalog -Icommon
 INC_analysis := -Ianalysis -Imodel -Istore -Icatalog -Icommon
 INC_server := -Iserver -Ianalysis -Imodel -Istore -Icatalog -Icommon
-INC_runner := -Irunner -Imodel -Istore -Icatalog -Icommon
-INC_tools := -Itools -Istore -Icatalog -Icommon
+# runner/ is rooms of its own (docs/architecture.md): the device every API
+# shares, one folder per device API, execution, the families, the probes of
+# device facts, tracing, and process control; a family never sees an API,
+# an API never sees execution.
+R := -Irunner
+INC_runner/device := $(R)/device -Icatalog -Icommon
+INC_runner/opencl := $(R)/opencl $(R)/device -Icatalog -Icommon
+INC_runner/cuda := $(R)/cuda $(R)/device -Icatalog -Icommon
+INC_runner/exec := $(R)/exec $(R)/device -Imodel -Istore -Icatalog -Icommon
+INC_runner/families := $(R)/families $(R)/exec $(R)/device -Icatalog -Icommon
+INC_runner/probes := $(R)/probes $(R)/opencl $(R)/cuda $(R)/exec $(R)/device -Imodel -Icatalog -Icommon
+INC_runner/trace := $(R)/trace $(R)/families $(R)/exec $(R)/opencl $(R)/device -Imodel -Istore -Icatalog -Icommon
+INC_runner/process := $(R)/process $(R)/trace $(R)/probes $(R)/families $(R)/exec $(R)/opencl $(R)/cuda \
+	$(R)/device -Irunner -Imodel -Istore -Icatalog -Icommon
+INC_runner := $(INC_runner/process)
 ROOM_DIRS := $(shell find common store catalog model analysis server runner tools -type d 2>/dev/null | sort)
 INC_tests := -Itests/fuzz $(addprefix -I,$(ROOM_DIRS))
 room_of = $(patsubst %/,%,$(dir $(1)))
 layer_flags = $(or $(INC_$(call room_of,$(1))),$(INC_$(firstword $(subst /, ,$(1)))))
 
-# The include paths a room's files are compiled with (make include-flags-store,
-# make include-flags-runner/opencl).
-include-flags-%:
-	@echo $(or $(INC_$*),$(INC_$(firstword $(subst /, ,$*))))
+# The include paths a room's files are compiled with (make include-flags
+# ROOM=store, make include-flags ROOM=runner/opencl).
+include-flags:
+	@echo $(or $(INC_$(ROOM)),$(INC_$(firstword $(subst /, ,$(ROOM)))))
 WL_LDFLAGS = $(SAN_FLAGS) -fopenmp
 SERVER_LIBS = $(shell $(PKG_CONFIG) --libs libmicrohttpd jansson sqlite3 libpq zlib) -lpthread -lm
 # NVML is opened at run time with dlopen (-ldl), never linked.
@@ -87,7 +100,7 @@ VENDOR_FILES := chart.js/dist/chart.umd.js \
 	diff/dist/diff.min.js
 VENDOR := $(addprefix www/vendor/,$(notdir $(VENDOR_FILES))) www/vendor/chartjs-chart-error-bars.min.js
 
-.PHONY: all build deps run test fuzz bench install clean distclean
+.PHONY: all build deps run test fuzz bench install clean distclean include-flags
 
 all: build
 
@@ -103,10 +116,10 @@ $(BUILD)/warplab-server: $(SERVER_OBJ) $(SHARED_OBJ)
 $(BUILD)/warplab-runner: $(RUNNER_OBJ) $(SHARED_OBJ)
 	$(CC) $(WL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(RUNNER_LIBS)
 
-# The Oclgrind plugin the tracer loads (runner/oclgrind_trace.cpp): C++ by
+# The Oclgrind plugin the tracer loads (runner/trace/oclgrind_trace.cpp): C++ by
 # Oclgrind's interface, built as Debian's Oclgrind wants its plugins.
 # It chooses the groups it runs by model/sample.c's rule, linked in.
-$(BUILD)/libwarplab-trace.so: runner/oclgrind_trace.cpp $(BUILD)/pic/model/sample.o
+$(BUILD)/libwarplab-trace.so: runner/trace/oclgrind_trace.cpp $(BUILD)/pic/model/sample.o
 	@mkdir -p $(dir $@)
 	$(CXX) -std=c++17 -O2 -g -Wall -Wextra -Werror -fPIC -shared -fno-rtti -Imodel $(CXXFLAGS) $(LDFLAGS) -o $@ $^
 

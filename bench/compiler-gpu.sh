@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/compiler-gpu.sh — issue 25's figures on the GPU in one call (carry
+# bench/compiler-gpu.sh — the compiler's account's figures on the GPU in one call (carry
 # .gpu, with this build in .gpu/bin and the one before in .gpu/before):
 # the compiler's account of bench/plans/compiler.json's runs (into
 # $OUT/account, with compiler.md and store.jsonl), then

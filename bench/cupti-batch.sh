@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cuda=${CUDA:-/usr/local/cuda}
 mkdir -p build/cupti-batch.o
-for f in runner/cupti_counters.c common/log.c; do
+for f in runner/cuda/cupti_counters.c common/log.c; do
 	gcc -O2 -std=c11 -D_GNU_SOURCE -Icommon -Irunner -c "$f" -o "build/cupti-batch.o/$(basename "$f" .c).o"
 done
 "$cuda/bin/nvcc" -O2 -Icommon -Irunner bench/cupti-batch.cu build/cupti-batch.o/*.o -o build/cupti-batch \

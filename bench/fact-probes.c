@@ -1,6 +1,6 @@
 /* fact-probes: candidate device facts for warplab's memory-access model, each
  * measured by a small OpenCL microbenchmark, so that the lead can pick which
- * become facts in runner/device_facts.c. Standalone: OpenCL only, no warplab
+ * become facts in runner/probes/device_facts.c. Standalone: OpenCL only, no warplab
  * library.
  *
  *   tlb           one work-item chases a random cycle of pages (strides 4 KiB,
@@ -221,7 +221,7 @@ static const char L1_SRC[] =
 	"	out[get_global_id(0)] = a.x + a.y + a.z + a.w;\n"
 	"}\n";
 
-/* runner/device_facts.c's fact_cache, as it is: each pass starts n4/7 + 1
+/* runner/probes/device_facts.c's fact_cache, as it is: each pass starts n4/7 + 1
  * further on, so no compute unit reads what it read the pass before. */
 static const char L2_SRC[] =
 	"__kernel void fact_cache(__global const float4 *in, __global float *out, uint n4, uint reps)\n"
@@ -331,7 +331,7 @@ static double now_ms(void)
 	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
-/* SplitMix64 (Steele, Lea and Flood), as runner/rng.c. */
+/* SplitMix64 (Steele, Lea and Flood), as runner/exec/rng.c. */
 static uint64_t splitmix(uint64_t *state)
 {
 	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);

@@ -22,7 +22,7 @@
 #                $OUT/alone), then the plan twice at the same time with
 #                "device": "gpu" (into $OUT/a and $OUT/b), each phase's wall
 #                time in $OUT/phases.txt; bench/side_by_side.py compares them
-#   LANGUAGE     "cuda" to run the plan's catalog runs in CUDA (issue 27)
+#   LANGUAGE     "cuda" to run the plan's catalog runs in CUDA
 #   COUNTER_DUMP=1  keep each CUDA profile's counter data image and values
 #                (WARPLAB_COUNTER_DUMP, in the store's folder, which the
 #                confined worker may write) in $OUT/counters

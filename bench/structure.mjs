@@ -29,7 +29,17 @@ export const ALLOWED = {
   model: ['common', 'catalog'],
   analysis: ['common', 'store', 'catalog', 'model'],
   server: ['common', 'store', 'catalog', 'model', 'analysis'],
-  runner: ['common', 'store', 'catalog', 'model'],
+  'runner/device': ['common', 'catalog'],
+  'runner/opencl': ['common', 'catalog', 'runner/device'],
+  'runner/cuda': ['common', 'catalog', 'runner/device'],
+  'runner/exec': ['common', 'store', 'catalog', 'model', 'runner/device'],
+  'runner/families': ['common', 'catalog', 'runner/device', 'runner/exec'],
+  'runner/probes': ['common', 'catalog', 'model', 'runner/device', 'runner/exec', 'runner/opencl', 'runner/cuda'],
+  'runner/trace': ['common', 'store', 'catalog', 'model', 'runner/device', 'runner/exec', 'runner/families', 'runner/opencl'],
+  'runner/process': ['common', 'store', 'catalog', 'model', 'runner', 'runner/device', 'runner/exec', 'runner/families',
+    'runner/opencl', 'runner/cuda', 'runner/probes', 'runner/trace'],
+  runner: ['common', 'store', 'catalog', 'model', 'runner/device', 'runner/exec', 'runner/families',
+    'runner/opencl', 'runner/cuda', 'runner/probes', 'runner/trace', 'runner/process'],
   tools: ['common', 'store', 'catalog'],
 };
 const TOP_ROOMS = ['common', 'store', 'catalog', 'model', 'analysis', 'server', 'runner', 'tools'];
@@ -105,7 +115,8 @@ export function fileCircles(root = ROOT, objDir = join(root, 'build', 'obj')) {
     if (!existsSync(dir)) return;
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       if (e.isDirectory()) walk(join(dir, e.name), rel ? `${rel}/${e.name}` : e.name);
-      else if (e.name.endsWith('.o') && TOP_ROOMS.includes(rel.split('/')[0])) objects.push([join(dir, e.name), `${rel}/${e.name.slice(0, -2)}`]);
+      // Objects of sources that are gone (a build folder kept across a move) are not the house.
+      else if (e.name.endsWith('.o') && TOP_ROOMS.includes(rel.split('/')[0]) && existsSync(join(root, rel, `${e.name.slice(0, -2)}.c`))) objects.push([join(dir, e.name), `${rel}/${e.name.slice(0, -2)}`]);
     }
   };
   walk(objDir, '');

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/turnaround.sh OUT SPEC... — issue 35's before-and-after in one lease:
+# bench/turnaround.sh OUT SPEC... — run budgets before and after in one lease:
 # each SPEC, in turn on a fresh lab through bench/gpu.sh, into OUT/<n>-<label>,
 # then bench/turnaround.py over them all (OUT/turnaround.txt). A SPEC is
 # LABEL,BIN,LANGUAGE,PLAN[,RUNNER_ARGS]: BIN the binaries' folder (.gpu/bin,

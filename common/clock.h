@@ -6,4 +6,7 @@
 /* Seconds on CLOCK_MONOTONIC: only differences mean anything. */
 double wl_monotonic_s(void);
 
+/* The same clock in milliseconds, for timings within a process. */
+double wl_now_ms(void);
+
 #endif

@@ -1,7 +1,7 @@
 /* The model's time for one point from several ceilings and the launch's
- * cost (issue 26), each from what the warp model counts for one
+ * cost, each from what the warp model counts for one
  * work-group (warp_model.h) and what the runner measured of the device
- * (its copy ceiling and its facts, runner/device_facts.h):
+ * (its copy ceiling and its facts, runner/probes/device_facts.h):
  * - dram: the bytes DRAM moves, in whole bursts (64 bytes on the H100: a
  *   lone 32-byte sector costs two), at the copy ceiling; where the point's
  *   buffers fit in the last-level cache, each byte a kernel loads comes from

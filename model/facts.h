@@ -1,5 +1,5 @@
 /* The device facts: what the runner measures of a device once per device and
- * driver (runner/device_facts.c, each by a microbenchmark) and the model's
+ * driver (runner/probes/device_facts.c, each by a microbenchmark) and the model's
  * ceilings are made of. One typed structure and one table of names, units
  * and methods, shared by the runner that measures them and writes them to
  * the store and the model that reads them back: a fact is named, and its

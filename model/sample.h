@@ -17,7 +17,7 @@
  * power of two hides an index whose disorder is in its low bits (a hash
  * that xors in its own shifted bits), and the last has every low bit set.
  * The warp model simulates this sample of a
- * declaration; the tracer's Oclgrind plugin (runner/oclgrind_trace.cpp,
+ * declaration; the tracer's Oclgrind plugin (runner/trace/oclgrind_trace.cpp,
  * which links this file) runs the same groups in a simulator. */
 #ifndef WL_SAMPLE_H
 #define WL_SAMPLE_H

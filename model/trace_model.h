@@ -1,4 +1,4 @@
-/* A kernel's memory accesses as traced (runner/oclgrind_trace.cpp records
+/* A kernel's memory accesses as traced (runner/trace/oclgrind_trace.cpp records
  * them in a simulator: the first and the last work-group of the launch),
  * grouped into warp requests and counted by the one analysis a declared
  * kernel's simulated requests go through (requests.h), so a traced figure

@@ -18,7 +18,7 @@ json_t *wl_work_to_json(const struct wl_launch_work *w);
 int wl_work_from_json(const json_t *obj, struct wl_launch_work *out);
 
 /* A stored trace's figures ({"lanes", "traced": {"efficiency",
- * "sectors_per_request", "conflict_degree", "work"}}, as runner/trace.c
+ * "sectors_per_request", "conflict_degree", "work"}}, as runner/trace/trace.c
  * writes them) as the prediction the model predicts from. Returns 1 where
  * they hold what one work-group asks (then out->work is set and the
  * ceilings apply), 0 where only the per-request figures (a trace stored

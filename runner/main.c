@@ -105,10 +105,13 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	if (cfg.trace)
-		status = wl_trace_main(&cfg, argv);
-	else
+	if (cfg.trace) {
+		const struct wl_trace_config trace = { cfg.trace, cfg.kernels, cfg.trace_seconds, cfg.trace_memory };
+
+		status = wl_trace_main(&trace, argv);
+	} else {
 		status = cfg.worker_fd >= 0 ? wl_work(&cfg) : wl_supervise(&cfg, argc, argv);
+	}
 out:
 	wl_options_free(options);
 	return status;

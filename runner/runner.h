@@ -54,11 +54,6 @@ int wl_work(const struct runner_config *cfg);
 #define WL_MSG_READY "READY"	/* device registered: READY <devices found> <device id> */
 #define WL_MSG_POINT "POINT"	/* a point starts: POINT <run id> <seconds it may take> */
 #define WL_MSG_IDLE "IDLE"	/* the run ended, nothing running */
-/* The worker's exit status when a kernel lost the device's context and its
- * backend could not reset it in the process (CUDA keeps an illegal address
- * or a failed launch for the life of the process): executor.c's one policy
- * for a lost context. */
-#define WL_EXIT_DEVICE_LOST 75
 #define WL_MSG_CUSTOM "CUSTOM"	/* CUSTOM <name> <point>: a custom kernel is measured; CUSTOM -: done */
 
 #endif

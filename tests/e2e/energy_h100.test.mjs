@@ -1,4 +1,4 @@
-// Energy per useful byte on the run page (issue 37), on the H100's recorded
+// Energy per useful byte on the run page, on the H100's recorded
 // runs (tests/fixtures/h100-energy-runs.jsonl: the copy ceiling, transpose
 // at n = 4096 and 8192, strided reads 1..64, each variant's joules per
 // launch measured): every cell gives its energy per useful byte beside its

@@ -1,4 +1,4 @@
-// The catalog's programs built ahead (issue 35): a starting worker builds what
+// The catalog's programs built ahead: a starting worker builds what
 // runs of every experiment at their defaults need while it describes its
 // device, so a first run builds nothing; with --build-ahead never the run
 // builds its own. On PoCL "always" is asked for: the default, "gpu", leaves a

@@ -1,4 +1,4 @@
-// Energy per useful byte on PoCL (issue 37), where no device has an energy
+// Energy per useful byte on PoCL, where no device has an energy
 // counter: a run that asks for energy ("energy": true) measures and verifies
 // as any other, and each result says energy null with the runner's reason —
 // in the JSON, the CSV's energy columns (empty, the reason in energy_error)
@@ -15,7 +15,7 @@ const BODY = { experiment: 'copy', params: { n: 4096 }, repeat: 2 };
 const ENERGY_COLUMNS = ['energy_j_per_launch', 'energy_avg_w', 'energy_idle_w', 'energy_pj_per_useful_byte',
   'energy_pj_per_moved_byte', 'energy_throttled', 'energy_nj_per_op', 'energy_pj_per_useful_byte_above_idle',
   'energy_moved_bytes', 'energy_moved_bytes_from', 'energy_error'];
-// The runner's words where the device has no energy counter (runner/energy.c).
+// The runner's words where the device has no energy counter (runner/exec/energy.c).
 const NO_COUNTER = /^no energy counter on \S+ \(not an NVIDIA GPU\)$/;
 let asked;
 let plain;

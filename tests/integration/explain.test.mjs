@@ -1,4 +1,4 @@
-// Nothing waits on the explainers (issue 35): a run is done when it is
+// Nothing waits on the explainers: a run is done when it is
 // measured and verified; its traces, and the predictions built on them,
 // follow in the runner's idle time, with the run saying what is still
 // coming ("explain": "pending", then "done") and its event stream carrying

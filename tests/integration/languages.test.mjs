@@ -1,4 +1,4 @@
-// A run's language routes it (issue 36): in a lab of two runners, one whose
+// A run's language routes it: in a lab of two runners, one whose
 // device runs CUDA (declared with the test-only --test-languages: on PoCL
 // nothing runs it for real) and one whose device runs OpenCL alone, a CUDA
 // run is never claimed by the OpenCL-only worker: it waits in the queue,

@@ -1,4 +1,4 @@
-// One policy for a lost context, whatever the backend (issue 36): a launch
+// One policy for a lost context, whatever the backend: a launch
 // that loses the device's context fails its own result, naming the error;
 // the backend resets the device and the run goes on with the variants and
 // points after it, in the same worker. Where the context cannot be reset

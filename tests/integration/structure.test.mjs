@@ -29,13 +29,14 @@ test('no_file_calls_back_into_a_file_that_calls_it', () => {
   assert.deepEqual(fileCircles(ROOT, objects), []);
 });
 
-// The families (runner/exp_*.c) hold buffers by role and name no device
-// API: no OpenCL type, flag or call, nothing of CUDA's (issue 36).
+// The families (runner/families/) hold buffers by role and name no device
+// API: no OpenCL type, flag or call, nothing of CUDA's; the build refuses
+// their includes of an API's headers (below).
 test('no_family_file_names_an_opencl_or_cuda_type', () => {
   const api = /\b(cl_[a-z_]+|CL_[A-Z_]+|cl[A-Z][A-Za-z]+|CU[a-z_]*[a-zA-Z]|cu[A-Z][A-Za-z]+)\b/;
   const named = [];
-  for (const f of readdirSync(join(ROOT, 'runner')).filter((n) => /^exp_.*\.c$/.test(n))) {
-    readFileSync(join(ROOT, 'runner', f), 'utf8').split('\n').forEach((line, i) => {
+  for (const f of readdirSync(join(ROOT, 'runner', 'families')).filter((n) => /\.[ch]$/.test(n))) {
+    readFileSync(join(ROOT, 'runner', 'families', f), 'utf8').split('\n').forEach((line, i) => {
       const code = line.replace(/\/\*.*?\*\/|\/\/.*$/g, '');
       if (!/^\s*\*/.test(line) && api.test(code)) named.push(`${f}:${i + 1}: ${line.trim()}`);
     });
@@ -44,15 +45,17 @@ test('no_family_file_names_an_opencl_or_cuda_type', () => {
 });
 
 // The point helpers and the run's path go through the device backend
-// (runner/backend.h): they name no OpenCL or CUDA type or call, and test no
-// language; the language picks a backend in run_plan.c's plan_backend alone.
+// (runner/device/backend.h): they name no OpenCL or CUDA type or call, and
+// test no language; the language picks a backend in run_plan.c's
+// plan_backend alone.
 test('the_language_picks_a_backend_in_one_place', () => {
   const api = /\b(cl_[a-z_]+|CL_[A-Z_]+|cl[A-Z][A-Za-z]+|CU[a-z_]*[a-zA-Z]|cu[A-Z][A-Za-z]+)\b/;
   const language = /\b(pt|plan|p|l)(->|\.)cuda\b|"(cuda|opencl)"/;
   const found = [];
+  const where = { 'explain.c': 'trace' };
   for (const f of ['point.c', 'point_launch.c', 'build_records.c', 'device_rng.c', 'executor.c', 'run_plan.c', 'explain.c']) {
     let fn = '';
-    readFileSync(join(ROOT, 'runner', f), 'utf8').split('\n').forEach((line, i) => {
+    readFileSync(join(ROOT, 'runner', where[f] || 'exec', f), 'utf8').split('\n').forEach((line, i) => {
       const m = /^[a-z].*\b(\w+)\(/.exec(line);
       if (m) fn = m[1];
       const code = line.replace(/\/\*.*?\*\/|\/\*.*$|\/\/.*$/g, '');
@@ -66,15 +69,20 @@ test('the_language_picks_a_backend_in_one_place', () => {
 
 test('the_build_refuses_an_include_across_the_layering', () => {
   const dir = mkdtempSync(join(tmpdir(), 'warplab-layers-'));
-  const flags = (room) => spawnSync('make', ['-s', `include-flags-${room}`], { cwd: ROOT, encoding: 'utf8' }).stdout.trim().split(/\s+/);
+  const flags = (room) => spawnSync('make', ['-s', 'include-flags', `ROOM=${room}`], { cwd: ROOT, encoding: 'utf8' }).stdout.trim().split(/\s+/);
   // One header of each room a probe may try.
-  const header = { common: 'error.h', store: 'store.h', catalog: 'catalog.h', model: 'ceilings.h', server: 'server.h', runner: 'executor.h' };
+  const header = {
+    common: 'error.h', store: 'store.h', catalog: 'catalog.h', model: 'ceilings.h', server: 'server.h',
+    runner: 'runner.h', 'runner/device': 'device.h', 'runner/opencl': 'cl_device.h', 'runner/cuda': 'cuda_device.h',
+    'runner/exec': 'point.h', 'runner/families': 'experiments.h', 'runner/probes': 'device_facts.h',
+    'runner/trace': 'trace.h', 'runner/process': 'confine.h',
+  };
   try {
-    for (const room of ['common', 'store', 'catalog', 'model', 'server', 'runner']) {
-      mkdirSync(join(dir, room));
+    for (const room of Object.keys(header)) {
+      mkdirSync(join(dir, room), { recursive: true });
       for (const [other, h] of Object.entries(header)) {
         if (other === room) continue;
-        const probe = join(dir, room, `probe_${other}.c`);
+        const probe = join(dir, room, `probe_${other.replace(/\//g, "_")}.c`);
         writeFileSync(probe, `#include "${h}"\nint probe;\n`);
         const cc = spawnSync('cc', ['-std=c11', '-D_GNU_SOURCE', '-fsyntax-only', ...flags(room),
           ...spawnSync('pkg-config', ['--cflags', 'jansson', 'OpenCL', 'libpq'], { encoding: 'utf8' }).stdout.trim().split(/\s+/).filter(Boolean), probe],

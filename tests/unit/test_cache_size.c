@@ -7,14 +7,15 @@
 
 #include "cache_probe.h"
 #include "check.h"
+#include "cold_flush.h"
 #include "cuda_driver.h"
 
 void test_cold_flush_is_never_less_than_safe(void)
 {
-	static const struct wl_cl_device gpu = { .max_alloc = 20ULL << 30, .global_mem = 80ULL << 30 };
-	static const struct wl_cl_device small = { .max_alloc = 256ULL << 20, .global_mem = 1ULL << 30 };
+	static const struct wl_device gpu = { .max_alloc = 20ULL << 30, .global_mem = 80ULL << 30 };
+	static const struct wl_device small = { .max_alloc = 256ULL << 20, .global_mem = 1ULL << 30 };
 	const struct {
-		const struct wl_cl_device *dev;
+		const struct wl_device *dev;
 		long long cache;
 		size_t max, flush;
 	} rows[] = {

@@ -169,7 +169,7 @@ static double baseline_ratio(const void *arg, const char *other)
 }
 
 /* The cause sentences a reader saw contradict the figures beside them
- * (issue 34), fed to the catalog's own causes: each is said only where its
+ * (the page's causes), fed to the catalog's own causes: each is said only where its
  * conditions hold at the result. */
 void test_catalog_causes_cannot_contradict_the_row(void)
 {

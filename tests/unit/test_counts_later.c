@@ -1,4 +1,4 @@
-/* Counters profiled later (issue 35): a CUDA run's launches wait, across
+/* Counters profiled later, so that no run waits on a profile: a CUDA run's launches wait, across
  * runs, for one profiling session; the buffers they read are kept when
  * their owner lets go; the results are written at once, saying their
  * counters are coming, and the counters (or why there are none) are
@@ -13,6 +13,7 @@
 #include "counts_write.h"
 #include "cuda_api.h"
 #include "cuda_counts.h"
+#include "cuda_device.h"
 #include "explain.h"
 #include "store_check.h"
 
@@ -67,9 +68,10 @@ void test_waiting_launches_keep_the_buffers_they_read(void)
 	wl_cuda_counts_free(cd.counts);
 }
 
-/* A done run with two results whose counters wait on cd; its id. */
-static long long run_with_pending_counters(struct wl_store *st, long long runner, struct wl_cuda_device *cd)
+/* A done run with two results whose counters wait on dev's CUDA side; its id. */
+static long long run_with_pending_counters(struct wl_store *st, long long runner, struct wl_device *dev)
 {
+	struct wl_cuda_device *cd = wl_cuda_of(dev)->cd;
 	const char *ids[] = { "gpu-0" };
 	struct wl_claim_devices devs = { ids, 1, "gpu-0", NULL, "gpu-0", NULL };
 	struct wl_cuda_call call = { .nbuffers = 1, .buffers = { 0x1000 } };
@@ -90,7 +92,7 @@ static long long run_with_pending_counters(struct wl_store *st, long long runner
 	for (int k = 0; k < 2; k++)
 		wl_cuda_count_later(cd, &l, NULL, 1, id, k + 1, &err);
 	/* The run being measured: its state is its own to set. */
-	CHECK(wl_counts_write(st, cd, id, &err) == 0, "%s", err.msg);
+	CHECK(wl_counts_write(st, dev, id, &err) == 0, "%s", err.msg);
 	CHECK(wl_store_finish_run(st, runner, id, "done", NULL, &err) == 0 &&
 		      wl_store_set_explain(st, id, "pending", 0, &err) == 0, "%s", err.msg);
 	return id;
@@ -113,7 +115,10 @@ void test_counters_are_written_into_their_results_later(void)
 {
 	struct wl_store *st = check_fresh_store("counted");
 	struct wl_cuda_device cd = { 0 };
-	struct wl_cl_devices none = { 0 };
+	/* A device whose CUDA side holds cd, as the worker attaches one. */
+	struct wl_cuda_side side = { .ordinal = -1, .cd = &cd };
+	struct wl_device dev = { .api[WL_LANG_CUDA] = &side };
+	struct wl_devices none = { 0 };
 	const char *ids[] = { "gpu-0" };
 	struct wl_claim_devices devs = { ids, 1, "gpu-0", NULL, "gpu-0", NULL };
 	struct wl_catalog *cat = check_load_catalog();
@@ -126,14 +131,14 @@ void test_counters_are_written_into_their_results_later(void)
 	if (!st || !cat)
 		return;
 	wl_store_register_runner(st, "h", getpid(), "t", &runner, &err);
-	id = run_with_pending_counters(st, runner, &cd);
+	id = run_with_pending_counters(st, runner, &dev);
 	v = result_extra(st, id, 1, "counters_pending");
 	CHECK(json_is_true(v), "the results are written at once, saying their counters are coming");
 	json_decref(v);
 	/* The profile failed (no GPU here): each result says so, and the run
 	 * has nothing more coming. */
 	wl_cuda_counts_drop(&cd, "not profiled: no GPU", 0, 0);
-	CHECK(wl_counts_write(st, &cd, 0, &err) == 0, "%s", err.msg);
+	CHECK(wl_counts_write(st, &dev, 0, &err) == 0, "%s", err.msg);
 	for (size_t k = 0; k < 2; k++) {
 		v = result_extra(st, id, k, "counters_error");
 		CHECK(v && strcmp(json_string_value(v), "not profiled: no GPU") == 0, "result %zu says why", k);
@@ -144,7 +149,7 @@ void test_counters_are_written_into_their_results_later(void)
 	json_decref(run);
 	/* A runner stopped with a run's counters waiting: what it left says so
 	 * when the next one finds them. */
-	id = run_with_pending_counters(st, runner, &cd);
+	id = run_with_pending_counters(st, runner, &dev);
 	wl_cuda_counts_drop(&cd, NULL, 0, 0);
 	CHECK(wl_explain_next(&ex, &devs, &err) == 1, "the pending run is taken up: %s", err.msg);
 	for (size_t k = 0; k < 2; k++) {

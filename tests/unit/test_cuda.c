@@ -1,4 +1,4 @@
-/* CUDA beside OpenCL (issue 27): every catalog experiment has CUDA twins of
+/* CUDA beside OpenCL: every catalog experiment has CUDA twins of
  * its kernels, each compiles with NVRTC (where this machine has it; where
  * not, the test says "skipped", never passes silently), and a machine
  * without CUDA's libraries says why instead of failing. */
@@ -13,8 +13,9 @@
 #include "cuda_driver.h"
 #include "cuda_languages.h"
 #include "cupti_counters.h"
-#include "cuda_point.h"
-#include "nvrtc.h"
+#include "cuda_compile.h"
+#include "cuda_device.h"
+#include "cuda_nvrtc.h"
 #include "source.h"
 
 /* NVRTC into nv, or the test marked skipped (returns -1). */

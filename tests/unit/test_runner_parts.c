@@ -13,7 +13,7 @@
 #include "cl_device.h"
 #include "cl_program.h"
 #include "dev_buffer.h"
-#include "program_disk.h"
+#include "cl_program_disk.h"
 #include "experiment.h"
 #include "experiments.h"
 #include "rng.h"
@@ -193,7 +193,7 @@ void test_device_ids_are_slugs(void)
 	char out[80];
 
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		wl_cl_slug(rows[i].name, out, sizeof(out));
+		wl_device_slug(rows[i].name, out, sizeof(out));
 		CHECK(strcmp(out, rows[i].slug) == 0, "'%s' -> '%s', expected '%s'", rows[i].name, out,
 		      rows[i].slug);
 	}
@@ -244,12 +244,12 @@ void test_rng_fills_are_counter_based(void)
 void test_device_random_inputs_match_the_host(void)
 {
 	enum { N = 300000 };
-	struct wl_cl_devices devs = { 0 };
+	struct wl_devices devs = { 0 };
 	struct wl_program_cache *programs = wl_program_cache_new(NULL);
 	float *host = malloc(N * sizeof(float)), *dev = malloc(N * sizeof(float)), *other = malloc(N * sizeof(float));
 	struct wl_error err;
 
-	CHECK(wl_cl_devices_find("cpu", NULL, &devs, &err) == 0 && devs.count > 0, "a PoCL device: %s", err.msg);
+	CHECK(wl_devices_find("cpu", NULL, &devs, &err) == 0 && devs.count > 0, "a PoCL device: %s", err.msg);
 	for (size_t kind = 0; devs.count && kind < 2; kind++) {
 		struct wl_point pt = { .dev = &devs.list[0], .programs = programs, .backend = &wl_backend_opencl };
 		int max = kind ? 8 : 0;
@@ -298,7 +298,7 @@ void test_device_random_inputs_match_the_host(void)
 	free(dev);
 	free(other);
 	wl_program_cache_free(programs);
-	wl_cl_devices_free(&devs);
+	wl_devices_free(&devs);
 }
 
 /* The number of files in dir; the last one seen into path; all removed, with
@@ -330,13 +330,13 @@ void test_programs_are_kept_on_disk_across_restarts(void)
 {
 	static const char text[] = "__kernel void twice(__global float *x) { x[get_global_id(0)] *= 2; }\n";
 	char dir[] = "/tmp/warplab-programs-XXXXXX", path[512];
-	struct wl_cl_devices devs = { 0 };
+	struct wl_devices devs = { 0 };
 	struct wl_source src, custom;
 	struct wl_error err;
 	long built, loaded;
 
 	CHECK(mkdtemp(dir) != NULL, "temporary folder");
-	CHECK(wl_cl_devices_find("cpu", NULL, &devs, &err) == 0 && devs.count > 0, "a PoCL device: %s", err.msg);
+	CHECK(wl_devices_find("cpu", NULL, &devs, &err) == 0 && devs.count > 0, "a PoCL device: %s", err.msg);
 	CHECK(wl_source_from_text(text, &src, &err) == 0 && wl_source_from_text(text, &custom, &err) == 0, "sources");
 	src.keep_binary = 1;
 	for (int round = 0; devs.count && round < 3; round++) {
@@ -378,7 +378,7 @@ void test_programs_are_kept_on_disk_across_restarts(void)
 	}
 	wl_source_free(&src);
 	wl_source_free(&custom);
-	wl_cl_devices_free(&devs);
+	wl_devices_free(&devs);
 	scan_files(dir, path, sizeof(path), 1);
 }
 
@@ -417,13 +417,13 @@ void test_programs_built_ahead_are_found_built(void)
 	static const char good[] = "__kernel void twice(__global float *x) { x[get_global_id(0)] *= WIDTH; }\n";
 	static const char bad[] = "__kernel void broken(__global float *x) { x[0] = undeclared; }\n";
 	struct wl_program_cache *cache = wl_program_cache_new(NULL);
-	struct wl_cl_devices devs = { 0 };
+	struct wl_devices devs = { 0 };
 	struct wl_source ok, broken;
 	struct wl_error err;
 	long built, loaded;
 	double ms;
 
-	CHECK(wl_cl_devices_find("cpu", NULL, &devs, &err) == 0 && devs.count > 0, "a PoCL device: %s", err.msg);
+	CHECK(wl_devices_find("cpu", NULL, &devs, &err) == 0 && devs.count > 0, "a PoCL device: %s", err.msg);
 	CHECK(wl_source_from_text(good, &ok, &err) == 0 && wl_source_from_text(bad, &broken, &err) == 0, "sources");
 	if (devs.count) {
 		const struct wl_source *srcs[] = { &ok, &ok, &broken };
@@ -448,7 +448,7 @@ void test_programs_built_ahead_are_found_built(void)
 	wl_source_free(&ok);
 	wl_source_free(&broken);
 	wl_program_cache_free(cache);
-	wl_cl_devices_free(&devs);
+	wl_devices_free(&devs);
 }
 
 /* A variant that a run knows as warm is timed without warm-ups: counted by
@@ -458,7 +458,7 @@ void test_warm_kernels_skip_their_warm_ups(void)
 	static const char text[] = "__kernel void count(__global int *c) { c[0] += 1; }\n";
 	struct wl_program_cache *programs = wl_program_cache_new(NULL);
 	struct wl_warm_kernels warm = { 0 };
-	struct wl_cl_devices devs = { 0 };
+	struct wl_devices devs = { 0 };
 	struct wl_source src;
 	struct wl_error err;
 
@@ -468,7 +468,7 @@ void test_warm_kernels_skip_their_warm_ups(void)
 	wl_warm_note(&warm, "slow", 2 * WL_WARM_AFTER_MS);
 	CHECK(wl_warm_known(&warm, "slow") && warm.count == 1, "noted once: %zu", warm.count);
 	CHECK(!wl_warm_known(NULL, "slow") && !wl_warm_known(&warm, "other"), "unknown elsewhere");
-	CHECK(wl_cl_devices_find("cpu", NULL, &devs, &err) == 0 && devs.count > 0, "a PoCL device: %s", err.msg);
+	CHECK(wl_devices_find("cpu", NULL, &devs, &err) == 0 && devs.count > 0, "a PoCL device: %s", err.msg);
 	CHECK(wl_source_from_text(text, &src, &err) == 0, "%s", err.msg);
 	if (devs.count) {
 		/* One warm-up: two may stop at one when the first is slow. */
@@ -496,5 +496,5 @@ void test_warm_kernels_skip_their_warm_ups(void)
 	}
 	wl_source_free(&src);
 	wl_program_cache_free(programs);
-	wl_cl_devices_free(&devs);
+	wl_devices_free(&devs);
 }

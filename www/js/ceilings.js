@@ -1,4 +1,4 @@
-// The run on this device's ceilings (issue 26): for one variant at a time,
+// The run on this device's ceilings: for one variant at a time,
 // its measured rate over the swept parameter beside the rate each of the
 // model's ceilings alone would allow (DRAM, the last-level cache, local
 // memory, latency, barriers; each with the launch's cost) — a roofline whose roofs are

@@ -1,4 +1,4 @@
-// What the hardware counted (issue 27): a CUDA run's results carry the
+// What the hardware counted: a CUDA run's results carry the
 // counters of one more launch of each variant, and the server sets them
 // beside the model's figures (`counted`). Each cell gets a line; the model
 // section gets a table per variant, where a counted figure the model does

@@ -1,4 +1,4 @@
-// Energy per useful byte on the run page (issue 37): each result's energy
+// Energy per useful byte on the run page: each result's energy
 // as the server derived it (r.energy: joules per launch as picojoules per
 // useful byte — the bytes the GB/s counts — and per byte DRAM moved, the
 // average power; or null, and r.energy_error where the device has no energy

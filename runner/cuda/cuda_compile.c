@@ -1,0 +1,141 @@
+/* CUDA sources compiled with NVRTC (see cuda_compile.h): OpenCL-style build
+ * options made NVRTC's, a cubin for the device's compute capability with
+ * ptxas's report, the PTX beside it, and the modules compiled ahead that the
+ * worker keeps until a run takes them. */
+#include "cuda_compile.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* OpenCL-style options ("-D X=1 -D Y") as NVRTC's ("-DX=1", "-DY") into
+ * words (pointing into buf); -1 where there are too many or one is not a
+ * definition. */
+static int nvrtc_options(const char *options, char *buf, size_t len, const char **words, int max,
+			 struct wl_error *err)
+{
+	int n = 0;
+	char *save = NULL, *tok;
+
+	snprintf(buf, len, "%s", options ? options : "");
+	for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		if (strcmp(tok, "-D") == 0) {
+			char *def = strtok_r(NULL, " ", &save);
+
+			if (!def)
+				break;
+			tok = def - 2;	/* "-D" then the definition, joined in place */
+			tok[0] = '-';
+			tok[1] = 'D';
+		}
+		if (strncmp(tok, "-D", 2) != 0 || n == max) {
+			wl_error_set(err, WL_ERR_CONFIG, "build option '%s' has no CUDA equivalent", tok);
+			return -1;
+		}
+		words[n++] = tok;
+	}
+	return n;
+}
+
+/* What NVRTC makes of src with options for arch: the device's code (*bin,
+ * *len) with ptxas's report (*log), and the PTX for the account (*ptx, NULL
+ * when it gives none). -1 with err and nothing to free. */
+static int compile(const struct wl_nvrtc *nv, int arch, const struct wl_source *src, const char *options,
+		   char **bin, size_t *len, char **log, char **ptx, struct wl_error *err)
+{
+	const char *words[32];
+	char buf[1024], *ptx_log = NULL;
+	size_t ptx_len;
+	struct wl_error ignored;
+	int n;
+
+	*bin = *log = *ptx = NULL;
+	if ((n = nvrtc_options(options, buf, sizeof(buf), words, 31, err)) < 0)
+		return -1;
+	/* Line info changes no instruction: the account maps PTX to source. */
+	words[n++] = "--generate-line-info";
+	if (wl_nvrtc_compile(nv, src->text, "kernel.cu", arch, 1, words, n, bin, len, log, err) < 0)
+		return -1;
+	/* The PTX too, for the account; a source that made a cubin makes it. */
+	if (wl_nvrtc_compile(nv, src->text, "kernel.cu", arch, 0, words, n, ptx, &ptx_len, &ptx_log, &ignored) < 0)
+		*ptx = NULL;
+	free(ptx_log);
+	return 0;
+}
+
+/* The worker's modules compiled ahead, taken by the runs that ask for them. */
+static struct wl_cuda_compiled *ahead;
+
+static void compiled_free(struct wl_cuda_compiled *c)
+{
+	free(c->options);
+	free(c->bin);
+	free(c->log);
+	free(c->ptx);
+	free(c);
+}
+
+int wl_cuda_compile(const struct wl_nvrtc *nv, int arch, const struct wl_source *src, const char *options,
+		    struct wl_cuda_compiled **list, struct wl_error *err)
+{
+	struct wl_cuda_compiled *c = calloc(1, sizeof(*c));
+
+	if (!c || !(c->options = strdup(options))) {
+		free(c);
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return -1;
+	}
+	if (compile(nv, arch, src, options, &c->bin, &c->len, &c->log, &c->ptx, err) < 0) {
+		compiled_free(c);
+		return -1;
+	}
+	memcpy(c->hash, src->hash, sizeof(c->hash));
+	c->next = *list;
+	*list = c;
+	return 0;
+}
+
+void wl_cuda_compiled_adopt(struct wl_cuda_compiled *list)
+{
+	while (list) {
+		struct wl_cuda_compiled *next = list->next;
+
+		list->next = ahead;
+		ahead = list;
+		list = next;
+	}
+}
+
+void wl_cuda_compiled_release(void)
+{
+	wl_cuda_compiled_free(ahead);
+	ahead = NULL;
+}
+
+const struct wl_cuda_compiled *wl_cuda_compiled_next(const struct wl_cuda_compiled *c)
+{
+	return c->next;
+}
+
+void wl_cuda_compiled_free(struct wl_cuda_compiled *list)
+{
+	while (list) {
+		struct wl_cuda_compiled *next = list->next;
+
+		compiled_free(list);
+		list = next;
+	}
+}
+
+struct wl_cuda_compiled *wl_cuda_compiled_take(const struct wl_source *src, const char *options)
+{
+	for (struct wl_cuda_compiled **link = &ahead; *link; link = &(*link)->next) {
+		struct wl_cuda_compiled *c = *link;
+
+		if (strcmp(c->hash, src->hash) == 0 && strcmp(c->options, options) == 0) {
+			*link = c->next;
+			return c;
+		}
+	}
+	return NULL;
+}

@@ -1,0 +1,45 @@
+/* CUDA sources compiled with NVRTC to a cubin for a compute capability,
+ * with ptxas's report and the PTX for the compiler's account. NVRTC needs no
+ * context, so the worker compiles the catalog's CUDA twins ahead, on a
+ * thread of their own, before the device's context exists; a run that asks
+ * for one takes it rather than compiling (cuda_device.c's modules). */
+#ifndef WL_CUDA_COMPILE_H
+#define WL_CUDA_COMPILE_H
+
+#include <stddef.h>
+
+#include "cuda_nvrtc.h"
+#include "error.h"
+#include "source.h"
+
+/* A module compiled before the device's context existed: the source's hash
+ * and options it was built from, its cubin, ptxas's report and the PTX (or
+ * NULL), on a list. */
+struct wl_cuda_compiled {
+	char hash[17];
+	char *options, *bin, *log, *ptx;
+	size_t len;
+	struct wl_cuda_compiled *next;
+};
+
+/* src with options for compute capability arch (wl_cuda_arch of the
+ * device's ordinal, -1 unknown) put on *list, from any thread. -1 with err
+ * (a source that does not compile, WL_ERR_BUILD with NVRTC's words) adds
+ * nothing. */
+int wl_cuda_compile(const struct wl_nvrtc *nv, int arch, const struct wl_source *src, const char *options,
+		    struct wl_cuda_compiled **list, struct wl_error *err);
+
+/* The worker takes list (from the thread that compiled it, joined): a run
+ * that asks for one of its modules loads it rather than compiling. */
+void wl_cuda_compiled_adopt(struct wl_cuda_compiled *list);
+/* Free what the worker took and no run asked for (at its end). */
+void wl_cuda_compiled_release(void);
+void wl_cuda_compiled_free(struct wl_cuda_compiled *list);
+/* The one after c on its list, or NULL. */
+const struct wl_cuda_compiled *wl_cuda_compiled_next(const struct wl_cuda_compiled *c);
+
+/* The compiled-ahead module of src with options, taken off the worker's
+ * list (the caller frees it with wl_cuda_compiled_free), or NULL. */
+struct wl_cuda_compiled *wl_cuda_compiled_take(const struct wl_source *src, const char *options);
+
+#endif

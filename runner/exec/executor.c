@@ -1,0 +1,543 @@
+/* The executor: from a claimed run to its results. Points are the outer loop
+ * and variants the inner one, so inputs and the CPU reference are prepared once
+ * per point and the charts fill in evenly while a run progresses. */
+#include "executor.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "build_log.h"
+#include "checker.h"
+#include "backend.h"
+#include "device.h"
+#include "experiment.h"
+#include "counts_write.h"
+#include "log.h"
+#include "points.h"
+#include "result_rows.h"
+#include "rng.h"
+
+long long wl_point_deadline(const struct wl_experiment *exp, const struct wl_variant_def *const *variants,
+			    size_t nvariants, const long long *values, long long repeat, long long warmup,
+			    double per_variant_s, long long max_s)
+{
+	double seconds = 60;
+
+	for (size_t k = 0; k < nvariants; k++) {
+		double work = wl_variant_cost(exp, variants[k], exp->metric == WL_METRIC_BANDWIDTH ?
+								WL_COST_BYTES : WL_COST_OPS, values);
+		double host = wl_variant_cost(exp, variants[k], WL_COST_MEMORY, values);
+
+		seconds += 1 + (double)(repeat + warmup) * work / WL_FLOOR_RATE + host / WL_FLOOR_RATE +
+			   per_variant_s;
+	}
+	return seconds > (double)max_s ? max_s : (long long)seconds + 1;
+}
+
+static int finish(struct wl_executor *ex, long long id, const char *status, const char *msg,
+		  struct wl_error *err)
+{
+	/* A failure may quote a build log: no host path goes into the store. */
+	char *shown = msg ? wl_build_log_for_users(msg) : NULL;
+	int rc = wl_store_finish_run(ex->store, ex->runner_id, id, status, shown ? shown : msg, err);
+
+	if (rc == 0 && msg)
+		wl_log_info("run %lld %s: %s", id, status, msg);
+	else if (rc == 0)
+		wl_log_info("run %lld %s", id, status);
+	free(shown);
+	return rc;
+}
+
+/* A custom kernel's measurement ended in an error (it did not build, or its
+ * launch failed): that fails its point, not the run. The text of its result,
+ * with the whole build log where there is one; NULL when out of memory. */
+static char *custom_failure_text(struct wl_executor *ex, const struct wl_point *pt,
+				 const struct wl_run_variant *rv, const struct wl_error *why)
+{
+	char *text = NULL, *shown;
+
+	if (why->kind == WL_ERR_BUILD) {
+		if (asprintf(&text, "custom kernel '%s' did not build on %s (options as for '%s'); build log:\n%s",
+			     rv->name, pt->dev->id, rv->def.id, pt->backend->build_log(ex->programs, why)) < 0)
+			text = NULL;
+	} else if (asprintf(&text, "custom kernel '%s' failed: %s", rv->name, why->msg) < 0) {
+		text = NULL;
+	}
+	shown = text ? wl_build_log_for_users(text) : NULL;
+	free(text);
+	return shown;
+}
+
+/* Until the background check in progress has ended (only if it is m's, when m
+ * is not NULL); the wait counts as verification. */
+static void wait_checks(const struct wl_point *pt, const struct wl_measurement *m)
+{
+	double started = wl_now_ms();
+
+	if (!pt->checker)
+		return;
+	if (m)
+		wl_checker_wait_for(pt->checker, m);
+	else
+		wl_checker_wait(pt->checker);
+	wl_budget_add(pt->budget, WL_PHASE_VERIFY, started);
+}
+
+/* The buffer a cold point writes before each launch, of bytes (the run
+ * plan's wl_run_plan_flush_bytes); flush->buf stays NULL for a hot run (0). */
+static int flush_alloc(const struct wl_point *pt, size_t bytes, struct wl_flush *flush, struct wl_error *err)
+{
+	memset(flush, 0, sizeof(*flush));
+	if (!bytes)
+		return 0;
+	flush->bytes = bytes;
+	return wl_point_buffer(pt, WL_BUF_SCRATCH, flush->bytes, NULL, &flush->buf, err);
+}
+
+/* The one policy for a lost context, whatever the backend: the backend
+ * resets the device (nothing of before kept); where it cannot in this
+ * process (CUDA keeps some errors for the life of the process), the worker
+ * says why and exits with WL_EXIT_DEVICE_LOST, and its supervisor fails the
+ * run and starts a fresh worker. Returns only when the device is usable. */
+static void device_reset(struct wl_executor *ex, const struct wl_backend *be, struct wl_device *dev)
+{
+	struct wl_error err;
+
+	wl_error_clear(&err);
+	if (be->reset(dev, ex->programs, &err) == 0)
+		return;
+	wl_log_error("%s: the device cannot be used again in this process: %s; the device process restarts",
+		     dev->id, err.msg);
+	_exit(WL_EXIT_DEVICE_LOST);
+}
+
+/* Whether a failure with why may have lost be's context. */
+static int may_be_lost(const struct wl_backend *be, const struct wl_error *why)
+{
+	return why->kind == WL_ERR_DEVICE_LOST || (!be->names_loss && why->kind == WL_ERR_INTERNAL);
+}
+
+/* After a custom kernel's launch failed the device's context may be unusable
+ * (NVIDIA loses it on an illegal address): start afresh and prepare the point
+ * again for the variants after it. */
+static int reset_point(struct wl_executor *ex, const struct wl_experiment_ops *ops,
+		       struct wl_point *pt, void **state, size_t flush_bytes, struct wl_flush *flush,
+		       struct wl_error *err)
+{
+	ops->teardown(*state);
+	*state = NULL;
+	wl_buf_release(&flush->buf);
+	device_reset(ex, pt->backend, pt->dev);
+	if (flush_alloc(pt, flush_bytes, flush, err) < 0)
+		return -1;
+	return ops->setup(pt, state, err);
+}
+
+/* One point of a run while its variants are measured. */
+struct point_run {
+	struct wl_executor *ex;
+	long long run_id;
+	const struct wl_experiment_ops *ops;
+	struct wl_point *pt;
+	const struct wl_run_variant *variants;
+	size_t nvariants;
+	size_t flush_bytes;		/* before each timed launch; 0: hot */
+	char *params_text;
+	struct wl_point_results pr;
+	struct wl_flush flush;
+	void *state;
+	int store_failed;		/* the store, not the device, stopped the point */
+	long long seq_base;		/* the run's results before this point's */
+};
+
+/* Write the variants before upto; a failure is the store's. */
+static int record_upto(struct point_run *r, size_t upto, struct wl_error *err)
+{
+	if (wl_point_results_record(r->ex->store, r->ex->runner_id, r->run_id, r->pt, r->variants,
+				    r->params_text, &r->pr, upto, err) < 0) {
+		r->store_failed = 1;
+		return -1;
+	}
+	return 0;
+}
+
+/* Measure variant k into r->pr.ms[k]; what measure returns, with why. A
+ * custom kernel runs in the place of its like variant, after what was
+ * measured before it is written: someone else's code may kill the process. */
+static int measure_variant(struct point_run *r, size_t k, struct wl_error *why,
+			   struct wl_error *err)
+{
+	const struct wl_run_variant *rv = &r->variants[k];
+	struct wl_executor *ex = r->ex;
+	struct wl_point vpt = *r->pt;
+	struct wl_budget_span span;
+	int measured;
+
+	vpt.variant = rv->name;
+	vpt.result_seq = r->seq_base + (long long)k + 1;
+	if (rv->custom) {
+		char where[200];
+
+		wait_checks(r->pt, NULL);
+		if (record_upto(r, k, err) < 0)
+			return -2;
+		wl_point_text(r->pt->exp, r->pt->values, where, sizeof(where));
+		vpt.source = &rv->source;
+		vpt.family = r->pt->source;
+		vpt.like_kernel = wl_experiment_variant(r->pt->exp, rv->def.id, NULL)->kernel;
+		if (ex->on_custom)
+			ex->on_custom(ex->hook_ctx, rv->name, where);
+	}
+	/* Measure's time less builds, transfers and launches is the
+	 * verification (a check left running in the background is counted
+	 * where it is waited for). */
+	wl_budget_span_start(r->pt->budget, &span);
+	measured = r->ops->measure(&vpt, r->state, &rv->def, &r->pr.ms[k], why);
+	wl_budget_span_end(r->pt->budget, WL_PHASE_VERIFY, &span);
+	if (rv->custom && ex->on_custom)
+		ex->on_custom(ex->hook_ctx, NULL, NULL);
+	/* A prediction belongs to the built-in pattern, not to the code that
+	 * stands in for it. */
+	if (measured >= 0 && rv->custom)
+		r->pr.ms[k].extra[0] = '\0';
+	return measured;
+}
+
+/* Custom kernel k failed (why): that fails its result, not the run. Launch
+ * and memory errors may have broken the context; a build or signature
+ * problem leaves it as it was. The results so far are written first: they
+ * need the point's memory, which a reset frees. */
+static int custom_failed(struct point_run *r, size_t k, const struct wl_error *why,
+			 struct wl_error *err)
+{
+	const struct wl_run_variant *rv = &r->variants[k];
+
+	wl_log_info("run %lld: custom kernel %s: %s", r->run_id, rv->name, why->msg);
+	r->pr.failures[k] = custom_failure_text(r->ex, r->pt, rv, why);
+	if (!r->pr.failures[k]) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return -1;
+	}
+	/* A build or signature problem leaves the context as it was. */
+	if (!may_be_lost(r->pt->backend, why))
+		return 0;
+	wait_checks(r->pt, NULL);
+	if (record_upto(r, k + 1, err) < 0)
+		return -1;
+	return reset_point(r->ex, r->ops, r->pt, &r->state, r->flush_bytes, &r->flush, err);
+}
+
+/* Every variant in turn; returns how many were measured before one stopped
+ * the run (err says why; -1 when the store or a reset failed). */
+static long measure_variants(struct point_run *r, struct wl_error *err)
+{
+	size_t k;
+
+	for (k = 0; k < r->nvariants; k++) {
+		struct wl_error why;
+		int measured;
+
+		wl_error_clear(&why);
+		measured = measure_variant(r, k, &why, err);
+		if (measured == -2)
+			return -1;
+		if (measured < 0 && r->variants[k].custom) {
+			if (custom_failed(r, k, &why, err) < 0)
+				return -1;
+			continue;
+		}
+		if (measured < 0) {
+			wl_error_set(err, why.kind, "%s: %s", r->variants[k].name, why.msg);
+			break;
+		}
+		/* Variants before this one have been checked once this one's
+		 * check has started (or ran); write them now and then. */
+		if (k > 0 && wl_point_results_due(&r->pr)) {
+			wait_checks(r->pt, &r->pr.ms[k - 1]);
+			if (record_upto(r, k, err) < 0)
+				return -1;
+		}
+	}
+	return (long)k;
+}
+
+/* Write what the point's variants were built as; a store that refuses it
+ * costs the run its compiler's account, not its measurements. */
+static void note_builds(struct wl_executor *ex, long long run_id, const struct wl_point *pt)
+{
+	struct wl_error err;
+
+	if (pt->builds && wl_build_records_flush(pt->builds, ex->store, run_id, &err) < 0)
+		wl_log_warn("run %lld: builds not recorded: %s", run_id, err.msg);
+}
+
+/* Measure every variant at one point; -1 with err set stops the run, and
+ * *store_failed says whether the store (not the device) was at fault. */
+static int run_point(struct wl_executor *ex, long long run_id, const struct wl_experiment_ops *ops,
+		     struct wl_point *pt, const struct wl_run_variant *variants, size_t nvariants,
+		     size_t flush_bytes, const json_t *params, long long *rows, int *store_failed, struct wl_error *err)
+{
+	struct point_run r = { .ex = ex, .run_id = run_id, .ops = ops, .pt = pt,
+			       .variants = variants, .nvariants = nvariants, .flush_bytes = flush_bytes,
+			       .pr = { .last_ms = wl_now_ms() }, .seq_base = *rows };
+	struct wl_budget_span span;
+	long measured;
+	int rc = -1;
+
+	r.params_text = json_dumps(params, JSON_COMPACT | JSON_SORT_KEYS);
+	r.pr.ms = calloc(nvariants, sizeof(*r.pr.ms));
+	r.pr.failures = calloc(nvariants, sizeof(*r.pr.failures));
+	if (!r.params_text || !r.pr.ms || !r.pr.failures) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		goto out;
+	}
+	if (flush_alloc(pt, flush_bytes, &r.flush, err) < 0)
+		goto out;
+	pt->flush = wl_buf_made(&r.flush.buf) ? &r.flush : NULL;
+	/* Setup's own time, less the builds and transfers counted inside it, is
+	 * the inputs and the CPU reference. */
+	wl_budget_span_start(pt->budget, &span);
+	if (ops->setup(pt, &r.state, err) < 0)
+		goto out;
+	wl_budget_span_end(pt->budget, WL_PHASE_INPUTS, &span);
+	measured = measure_variants(&r, err);
+	wait_checks(pt, NULL);
+	if (measured >= 0 && (size_t)measured < nvariants) {
+		struct wl_error ignored;
+
+		/* A variant stopped the run (err says why); what was measured
+		 * before it stands, as far as it can be written. */
+		record_upto(&r, (size_t)measured, &ignored);
+		goto out;
+	}
+	if (measured < 0 || record_upto(&r, nvariants, err) < 0)
+		goto out;
+	rc = 0;
+out:
+	*store_failed = r.store_failed;
+	*rows += (long long)r.pr.recorded;
+	wait_checks(pt, NULL);
+	note_builds(ex, run_id, pt);
+	ops->teardown(r.state);
+	wl_buf_release(&r.flush.buf);
+	for (size_t i = 0; r.pr.failures && i < nvariants; i++)
+		free(r.pr.failures[i]);
+	free(r.pr.failures);
+	free(r.pr.ms);
+	free(r.params_text);
+	return rc;
+}
+
+/* The counters waiting on the run's device (its own launches' and earlier
+ * runs'), profiled now where too many wait, too long, or on too much of
+ * the device's memory (else they wait for the runner's idle time, see
+ * explain.h); what is settled is written. -1 with the store's error. */
+static int settle_counts(struct wl_executor *ex, long long run_id, struct wl_run_plan *plan, struct wl_error *err)
+{
+	const struct wl_backend *be = plan->dev ? wl_device_deferring(plan->dev) : NULL;
+
+	if (!be)
+		return 0;
+	/* Buffers beyond half the device's memory would crowd the next point
+	 * (one that finds too little memory has them profiled and freed
+	 * first, see wl_cuda_buffer); a run of another backend, which cannot
+	 * ask, finds no more than an eighth kept. */
+	if (be->deferred->due(plan->dev, (size_t)(plan->dev->global_mem / (plan->backend == be ? 2 : 8)))) {
+		double started = wl_now_ms();
+
+		if (ex->on_point)
+			ex->on_point(ex->hook_ctx, run_id, be->deferred->seconds(plan->dev, (size_t)-1));
+		be->deferred->profile(plan->dev, (size_t)-1);
+		wl_budget_add(&plan->budget, WL_PHASE_COUNTERS, started);
+	}
+	return wl_counts_write(ex->store, plan->dev, run_id, err);
+}
+
+/* A run that stops early: its launches still waiting are given up (why:
+ * each result says so; NULL, its results are gone) and written. */
+static void give_up_counts(struct wl_executor *ex, long long run_id, struct wl_run_plan *plan, const char *why)
+{
+	const struct wl_backend *be = plan->dev ? wl_device_deferring(plan->dev) : NULL;
+	struct wl_error ignored;
+
+	if (!be)
+		return;
+	be->deferred->drop(plan->dev, why, 0, run_id);
+	if (wl_counts_write(ex->store, plan->dev, run_id, &ignored) < 0)
+		wl_log_warn("run %lld: counters not written: %s", run_id, ignored.msg);
+}
+
+/* Whether the run's counters wait to be profiled together: a CUDA run
+ * that counts, without custom kernels (someone else's code is profiled
+ * while it is measured, under the supervisor's eye, and alone). */
+static int counts_later(const struct wl_run_plan *plan)
+{
+	for (size_t k = 0; k < plan->nvariants; k++)
+		if (plan->variants[k].custom)
+			return 0;
+	return plan->counters;
+}
+
+/* The run is done; its traces or counters follow (explain.h), and it says
+ * they are coming. A runner that cannot trace said so once at start and
+ * promises none; the trace runs the OpenCL twin in Oclgrind, so a CUDA run
+ * has none, only the counters its launches left waiting. */
+static int finish_done(struct wl_executor *ex, long long run_id, const struct wl_run_plan *plan,
+		       struct wl_error *err)
+{
+	const struct wl_backend *be = wl_device_deferring(plan->dev);
+	int coming = plan->backend->traced ? !ex->trace_off : be && be->deferred->waiting(plan->dev, run_id) > 0;
+
+	if (coming && wl_store_set_explain(ex->store, run_id, "pending", 0, err) < 0)
+		return -1;
+	return finish(ex, run_id, "done", NULL, err);
+}
+
+/* After a run that measured energy: the device's energy facts (energy.h,
+ * measured by its first such run) go with its description, for
+ * GET /api/devices; a store that refuses costs the page a fact, not the run. */
+static void note_energy_facts(struct wl_executor *ex, const struct wl_run_plan *plan)
+{
+	struct wl_error err;
+
+	if (plan->energy && json_object_get(plan->dev->info, "energy") &&
+	    wl_store_upsert_device(ex->store, ex->runner_id, ex->device_slot, plan->dev->info, &err) < 0)
+		wl_log_warn("device %s: energy facts not recorded: %s", plan->dev->id, err.msg);
+}
+
+/* Before a point: a runner that is stopping requeues the run, a cancel or
+ * a device that will not open ends it (the counters its launches wait for
+ * are given up). 0: the point may run; 1: the run ends here with *rc (-1
+ * with err: the store failed). */
+static int run_ends_before_point(struct wl_executor *ex, long long run_id, struct wl_run_plan *plan, int *rc,
+				 struct wl_error *err)
+{
+	struct wl_error why;
+	int cancel = 0;
+
+	*rc = -1;
+	if (*ex->stop) {
+		give_up_counts(ex, run_id, plan, NULL);
+		*rc = wl_store_requeue_run(ex->store, ex->runner_id, run_id, err);
+		if (*rc == 0)
+			wl_log_info("run %lld requeued: the runner is stopping", run_id);
+		return 1;
+	}
+	if (wl_store_cancel_requested(ex->store, run_id, &cancel, err) < 0)
+		return 1;
+	if (cancel) {
+		give_up_counts(ex, run_id, plan, "not profiled: the run was cancelled");
+		*rc = finish(ex, run_id, "cancelled", "cancelled while running", err);
+		return 1;
+	}
+	wl_error_clear(&why);
+	if (plan->backend->open(plan->dev, &why) < 0) {
+		give_up_counts(ex, run_id, plan, "not profiled: the run failed");
+		*rc = finish(ex, run_id, "failed", why.msg, err);
+		return 1;
+	}
+	return 0;
+}
+
+int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct wl_error *err)
+{
+	struct wl_run_plan plan;
+	struct wl_error why;
+	long long rows = 0;
+	json_t *clocks_start = NULL;
+	double started = wl_now_ms();
+	int rc = -1, later;
+
+	wl_log_info("run %lld (%s) started on %s, attempt %lld", claim->id, claim->experiment,
+		    claim->device_id, claim->attempt);
+	wl_error_clear(&why);
+	if (wl_run_plan_make(ex->cat, ex->devs, ex->kernels_dir, ex->unconfined, claim, &plan, &why) < 0) {
+		rc = finish(ex, claim->id, "failed", why.msg, err);
+		goto out;
+	}
+	/* The family's source is kept by its hash, so the run's page can show the
+	 * built-in kernels as they were when it ran. */
+	if (wl_store_put_source(ex->store, plan.source.hash, plan.backend->family_source(plan.exp), plan.source.text, err) < 0 ||
+	    wl_store_set_run_provenance(ex->store, claim->id, plan.source_hash, ex->version, err) < 0 ||
+	    wl_run_record_clocks(ex->store, claim->id, plan.dev, wl_run_plan_flush_bytes(&plan, ex->flush_max),
+			  &clocks_start, err) < 0)
+		goto out;
+
+	later = counts_later(&plan);
+	if (settle_counts(ex, claim->id, &plan, err) < 0)
+		goto out;
+	for (size_t i = 0; i < plan.req.pts.count; i++) {
+		struct wl_point pt = {
+			.dev = plan.dev,
+			.exp = plan.exp,
+			.values = plan.req.pts.values + i * plan.req.pts.nparams,
+			.seed = wl_rng_derive(plan.seed, i),
+			.warmup = ex->warmup,
+			.warm = &plan.warm,
+			.repeat = plan.repeat,
+			.programs = ex->programs,
+			.source = &plan.source,
+			.sampling = plan.noise_driven ? &plan.sampling : NULL,
+			.budget = &plan.budget,
+			.checker = ex->checker,
+			.builds = &plan.builds,
+			.backend = plan.backend,
+			.energy = plan.energy,
+			.uncounted = !plan.counters,
+			.count_later = later,
+			.run_id = claim->id,
+		};
+		json_t *params;
+		int store_failed = 0;
+
+		if (run_ends_before_point(ex, claim->id, &plan, &rc, err))
+			goto out;
+		params = wl_point_to_json(plan.exp, &plan.req.pts, i);
+		if (!params) {
+			wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+			goto out;
+		}
+		if (ex->on_point)
+			ex->on_point(ex->hook_ctx, claim->id,
+				     wl_point_deadline(plan.exp, plan.defs, plan.nvariants, pt.values,
+						       plan.repeat, ex->warmup, wl_run_plan_extra_seconds(&plan, ex->warmup, ex->flush_max),
+						       ex->point_timeout_max));
+		if (run_point(ex, claim->id, plan.ops, &pt, plan.variants, plan.nvariants,
+			      wl_run_plan_flush_bytes(&plan, ex->flush_max),
+			      params, &rows, &store_failed, &why) < 0) {
+			char msg[sizeof(why.msg) + 256], where[200];
+
+			json_decref(params);
+			give_up_counts(ex, claim->id, &plan, "not profiled: the run failed");
+			if (store_failed) {
+				/* Nothing more can be recorded; recovery will see to the run. */
+				*err = why;
+				goto out;
+			}
+			wl_point_text(plan.exp, pt.values, where, sizeof(where));
+			snprintf(msg, sizeof(msg), "at %s, %s", where, why.msg);
+			rc = finish(ex, claim->id, "failed", msg, err);
+			if (may_be_lost(plan.backend, &why))
+				device_reset(ex, plan.backend, plan.dev);
+			goto out;
+		}
+		json_decref(params);
+		if (settle_counts(ex, claim->id, &plan, err) < 0)
+			goto out;
+	}
+	if (
+	    wl_run_record_clocks(ex->store, claim->id, plan.dev, wl_run_plan_flush_bytes(&plan, ex->flush_max),
+			  &clocks_start, err) < 0 || wl_run_record_budget(ex->store, claim->id, &plan.budget, started, err) < 0)
+		goto out;
+	note_energy_facts(ex, &plan);
+	rc = finish_done(ex, claim->id, &plan, err);
+out:
+	if (rc < 0)
+		give_up_counts(ex, claim->id, &plan, "not profiled: the run stopped");
+	json_decref(clocks_start);
+	wl_run_plan_free(&plan);
+	return rc;
+}

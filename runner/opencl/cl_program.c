@@ -1,0 +1,464 @@
+/* The program cache: a short list of built programs, searched linearly (a
+ * runner builds a handful of distinct programs in its life), in front of the
+ * binaries kept on disk. */
+#include "cl_program.h"
+
+#include "cl_program_disk.h"
+
+#include "backend.h"
+#include "build_log.h"
+#include "compiler_account.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "clock.h"
+
+struct cached_program {
+	const struct wl_device *dev;
+	char hash[17];
+	char *options;
+	cl_program program;
+	char *log;		/* the compiler's, as users see it */
+	char *ptx;		/* NVIDIA's program text, as users see it, or NULL */
+	size_t ptx_dropped;	/* the length of a PTX too long to keep, else 0 */
+	struct cached_program *next;
+};
+
+struct wl_program_cache {
+	struct cached_program *head;
+	char *build_log;	/* of the last failed build */
+	char *dir;		/* where binaries are kept, or NULL */
+	long built, loaded;
+};
+
+struct wl_program_cache *wl_program_cache_new(const char *dir)
+{
+	struct wl_program_cache *cache = calloc(1, sizeof(*cache));
+
+	if (cache && dir && *dir && !(cache->dir = strdup(dir))) {
+		free(cache);
+		return NULL;
+	}
+	return cache;
+}
+
+void wl_program_cache_counts(const struct wl_program_cache *cache, long *built, long *loaded)
+{
+	*built = cache->built;
+	*loaded = cache->loaded;
+}
+
+static void cached_free(struct cached_program *c)
+{
+	if (c->program)
+		clReleaseProgram(c->program);
+	free(c->options);
+	free(c->log);
+	free(c->ptx);
+	free(c);
+}
+
+void wl_program_cache_free(struct wl_program_cache *cache)
+{
+	if (!cache)
+		return;
+	while (cache->head) {
+		struct cached_program *next = cache->head->next;
+
+		cached_free(cache->head);
+		cache->head = next;
+	}
+	free(cache->build_log);
+	free(cache->dir);
+	free(cache);
+}
+
+void wl_program_cache_drop_device(struct wl_program_cache *cache, const struct wl_device *dev)
+{
+	struct cached_program **link = &cache->head;
+
+	while (*link) {
+		struct cached_program *c = *link;
+
+		if (c->dev == dev) {
+			*link = c->next;
+			cached_free(c);
+		} else {
+			link = &c->next;
+		}
+	}
+}
+
+const char *wl_program_cache_build_log(const struct wl_program_cache *cache)
+{
+	return cache->build_log ? cache->build_log : "";
+}
+
+/* The log of program's last build on dev: owned by the caller, "" when
+ * there is none, NULL only when out of memory. */
+static char *build_log_of(cl_program program, const struct wl_device *dev)
+{
+	size_t size = 0;
+	char *log;
+
+	if (clGetProgramBuildInfo(program, wl_cl_of(dev)->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) != CL_SUCCESS ||
+	    size == 0)
+		return strdup("");
+	log = calloc(1, size + 1);
+	if (log && clGetProgramBuildInfo(program, wl_cl_of(dev)->device, CL_PROGRAM_BUILD_LOG, size, log, NULL) != CL_SUCCESS)
+		log[0] = '\0';
+	return log;
+}
+
+/* Keep the build log of program on dev in the cache, and its start in err. */
+static void build_failure(struct wl_program_cache *cache, cl_program program,
+			  const struct wl_device *dev, cl_int rc, const char *options,
+			  struct wl_error *err)
+{
+	free(cache->build_log);
+	cache->build_log = build_log_of(program, dev);
+	wl_error_set(err, WL_ERR_BUILD, "kernel build failed on %s (%s, options '%s'): %.900s",
+		     dev->id, wl_cl_error_name(rc), options, wl_program_cache_build_log(cache));
+}
+
+/* What a binary on disk is kept under: the device, its driver and OpenCL
+ * version, the build options and the source's hash. */
+static void disk_key(const struct wl_device *dev, const struct wl_source *src,
+		     const char *options, char *out, size_t len)
+{
+	json_t *info = dev->info;
+
+	snprintf(out, len, "%s\n%s\n%s\n%s\n%s\n%s", dev->id,
+		 json_string_value(json_object_get(info, "name")),
+		 json_string_value(json_object_get(info, "driver")),
+		 json_string_value(json_object_get(info, "opencl")), options, src->hash);
+}
+
+/* The options the program is built with: on NVIDIA's OpenCL also
+ * -cl-nv-verbose (ptxas reports each kernel's registers, local memory and
+ * spills in the log) and -nv-line-info (the PTX names each instruction's
+ * source line); neither changes the code (the same PTX, less its .loc lines,
+ * and the same registers, seen on the H100). Caller frees. */
+static char *build_options(const struct wl_device *dev, const char *options)
+{
+	char *out = NULL;
+
+	if (asprintf(&out, "%s%s", options, wl_cl_of(dev)->nv_compiler ? " -cl-nv-verbose -nv-line-info" : "") < 0)
+		return NULL;
+	return out;
+}
+
+/* The program from the binary kept on disk, built (linked) for dev, with
+ * the log of the build that made it in *log; NULL when there is none or it
+ * does not load. */
+static cl_program from_disk(const char *dir, const struct wl_device *dev, const struct wl_source *src,
+			    const char *key, const char *options, char **log)
+{
+	struct wl_program_file file;
+	cl_int rc, status;
+	cl_program program;
+
+	if (!src->keep_binary || wl_program_disk_load(dir, key, src->text, src->len, &file) < 0)
+		return NULL;
+	program = clCreateProgramWithBinary(wl_cl_of(dev)->context, 1, &wl_cl_of(dev)->device, &file.binary_len,
+					    (const unsigned char **)&file.binary, &status, &rc);
+	free(file.binary);
+	if (program && (status != CL_SUCCESS ||
+			clBuildProgram(program, 1, &wl_cl_of(dev)->device, options, NULL, NULL) != CL_SUCCESS)) {
+		clReleaseProgram(program);
+		program = NULL;
+	}
+	if (program)
+		*log = file.log;
+	else
+		free(file.log);
+	return program;
+}
+
+/* The program's binary, which the caller frees; NULL when it gives none. */
+static unsigned char *binary_of(cl_program program, size_t *len)
+{
+	unsigned char *binary;
+
+	*len = 0;
+	if (clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof(*len), len, NULL) != CL_SUCCESS ||
+	    *len == 0 || !(binary = malloc(*len)))
+		return NULL;
+	if (clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof(binary), &binary, NULL) != CL_SUCCESS) {
+		free(binary);
+		return NULL;
+	}
+	return binary;
+}
+
+/* Keep the compiler's account of c's program (its log, and its PTX where the
+ * binary is PTX), and the binary on disk for the next runner when src is
+ * worth it (best effort). log is the build's, owned by the caller. */
+static void keep_account(struct wl_program_cache *cache, struct cached_program *c,
+			 const struct wl_device *dev, const struct wl_source *src, const char *key,
+			 const char *log, int built)
+{
+	struct wl_program_file file = { NULL, 0, (char *)log };
+	struct wl_error err;
+
+	file.binary = binary_of(c->program, &file.binary_len);
+	c->log = wl_build_log_for_users(log);
+	/* Someone's kernel may make megabytes of warnings or of unrolled code:
+	 * what is kept for the run page is bounded. */
+	if (c->log && strlen(c->log) > WL_ACCOUNT_LOG_MAX) {
+		size_t more = strlen(c->log) - WL_ACCOUNT_LOG_MAX;
+
+		snprintf(c->log + WL_ACCOUNT_LOG_MAX - 64, 64, "\n[the log goes on for %zu more bytes]\n", more);
+	}
+	if (file.binary && wl_ptx_is_text(file.binary, file.binary_len)) {
+		if (file.binary_len > WL_ACCOUNT_PTX_MAX)
+			c->ptx_dropped = file.binary_len;
+		else
+			c->ptx = wl_ptx_for_users((const char *)file.binary, file.binary_len);
+	}
+	if (built && file.binary && cache->dir && src->keep_binary &&
+	    wl_program_disk_save(cache->dir, key, src->text, src->len, &file, &err) < 0)
+		wl_log_warn("program %s for %s not kept: %s", src->hash, dev->id, err.msg);
+	free(file.binary);
+}
+
+static struct cached_program *cached_find(const struct wl_program_cache *cache, const struct wl_device *dev,
+					  const struct wl_source *src, const char *options)
+{
+	for (struct cached_program *c = cache->head; c; c = c->next)
+		if (c->dev == dev && strcmp(c->hash, src->hash) == 0 && strcmp(c->options, options) == 0)
+			return c;
+	return NULL;
+}
+
+int wl_program_account(const struct wl_program_cache *cache, const struct wl_device *dev,
+		       const struct wl_source *src, const char *options, struct wl_program_texts *out)
+{
+	const struct cached_program *c = cached_find(cache, dev, src, options);
+
+	if (!c)
+		return -1;
+	out->log = c->log ? c->log : "";
+	out->ptx = c->ptx;
+	out->ptx_dropped = c->ptx_dropped;
+	return 0;
+}
+
+/* The program built from src with options for dev, from disk (dir, or NULL)
+ * or source, and the log of that build in *log (the caller frees it); NULL
+ * with err set when it does not build, its log kept in failures (or not,
+ * when NULL). Nothing else of a cache, and of dev only its context, device
+ * and compiler, is touched: programs are built ahead on a thread of their own. */
+static cl_program build(const char *dir, struct wl_program_cache *failures, const struct wl_device *dev,
+			const struct wl_source *src, const char *options, const char *key, int *loaded, char **log,
+			struct wl_error *err)
+{
+	char *full = build_options(dev, options);
+	const char *text = src->text;
+	cl_program program = NULL;
+	cl_int rc;
+
+	*log = NULL;
+	if (!full) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return NULL;
+	}
+	program = dir ? from_disk(dir, dev, src, key, full, log) : NULL;
+	*loaded = program != NULL;
+	if (!program) {
+		program = clCreateProgramWithSource(wl_cl_of(dev)->context, 1, &text, &src->len, &rc);
+		if (!program) {
+			wl_error_set(err, WL_ERR_INTERNAL, "clCreateProgramWithSource: %s", wl_cl_error_name(rc));
+		} else if ((rc = clBuildProgram(program, 1, &wl_cl_of(dev)->device, full, NULL, NULL)) != CL_SUCCESS) {
+			if (failures)
+				build_failure(failures, program, dev, rc, options, err);
+			else
+				wl_error_set(err, WL_ERR_BUILD, "kernel build failed on %s (%s, options '%s')", dev->id,
+					     wl_cl_error_name(rc), options);
+			clReleaseProgram(program);
+			program = NULL;
+		} else if (!(*log = build_log_of(program, dev))) {
+			wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+			clReleaseProgram(program);
+			program = NULL;
+		}
+	}
+	free(full);
+	return program;
+}
+
+/* Add program (src with options for dev, the log of its build, loaded from
+ * disk or not) to the cache, which owns it from then on, even on failure
+ * (out of memory: released). */
+static struct cached_program *cache_add(struct wl_program_cache *cache, const struct wl_device *dev,
+					const struct wl_source *src, const char *options, const char *key,
+					cl_program program, const char *log, int loaded, const char *how,
+					struct wl_error *err)
+{
+	struct cached_program *c = calloc(1, sizeof(*c));
+
+	if (!c || !(c->options = strdup(options))) {
+		free(c);
+		clReleaseProgram(program);
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return NULL;
+	}
+	c->dev = dev;
+	memcpy(c->hash, src->hash, sizeof(c->hash));
+	c->program = program;
+	keep_account(cache, c, dev, src, key, log, !loaded);
+	c->next = cache->head;
+	cache->head = c;
+	if (loaded)
+		cache->loaded++;
+	else
+		cache->built++;
+	wl_log_info("%s program %s for %s (options '%s')%s", loaded ? "loaded" : "built", src->hash,
+		    dev->id, options, how);
+	return c;
+}
+
+int wl_program_get(struct wl_program_cache *cache, struct wl_device *dev,
+		   const struct wl_source *src, const char *options, cl_program *out,
+		   struct wl_error *err)
+{
+	struct cached_program *c = cached_find(cache, dev, src, options);
+	cl_program program;
+	char key[1024], *log;
+	int loaded = 0;
+
+	if (c) {
+		*out = c->program;
+		return 0;
+	}
+	if (wl_cl_device_open(dev, err) < 0)
+		return -1;
+	disk_key(dev, src, options, key, sizeof(key));
+	program = build(cache->dir, cache, dev, src, options, key, &loaded, &log, err);
+	if (!program)
+		return -1;
+	c = cache_add(cache, dev, src, options, key, program, log, loaded, "", err);
+	free(log);
+	if (!c)
+		return -1;
+	*out = program;
+	return 0;
+}
+
+/* One program of a batch built ahead: what to build, then what came of it. */
+struct ahead_item {
+	const struct wl_source *src;
+	char *options;
+	char key[1024];
+	cl_program program;
+	char *log;
+	int loaded;
+};
+
+struct wl_program_ahead {
+	const struct wl_device *dev;
+	const char *dir;
+	struct ahead_item *items;
+	size_t count;
+	pthread_t thread;
+	double ms;		/* the thread's time, building */
+};
+
+static void *ahead_main(void *arg)
+{
+	struct wl_program_ahead *a = arg;
+	double started = wl_now_ms();
+
+	for (size_t i = 0; i < a->count; i++) {
+		struct ahead_item *it = &a->items[i];
+		struct wl_error err;
+
+		/* A program that does not build is built again by the run that
+		 * needs it, which says why. */
+		it->program = build(a->dir, NULL, a->dev, it->src, it->options, it->key, &it->loaded, &it->log, &err);
+	}
+	a->ms = wl_now_ms() - started;
+	return NULL;
+}
+
+static void ahead_free(struct wl_program_ahead *a)
+{
+	for (size_t i = 0; i < a->count; i++) {
+		if (a->items[i].program)
+			clReleaseProgram(a->items[i].program);
+		free(a->items[i].options);
+		free(a->items[i].log);
+	}
+	free(a->items);
+	free(a);
+}
+
+struct wl_program_ahead *wl_program_ahead_start(const struct wl_program_cache *cache, struct wl_device *dev,
+						const struct wl_source *const *srcs, const char *const *options,
+						size_t n, struct wl_error *err)
+{
+	struct wl_program_ahead *a = calloc(1, sizeof(*a));
+
+	if (!a || !(a->items = calloc(n ? n : 1, sizeof(*a->items)))) {
+		free(a);
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return NULL;
+	}
+	a->dev = dev;
+	a->dir = cache->dir;
+	for (size_t i = 0; i < n; i++) {
+		if (cached_find(cache, dev, srcs[i], options[i]))
+			continue;
+		a->items[a->count].src = srcs[i];
+		if (!(a->items[a->count].options = strdup(options[i]))) {
+			ahead_free(a);
+			wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+			return NULL;
+		}
+		/* The key reads dev->info, which this thread goes on changing. */
+		disk_key(dev, srcs[i], options[i], a->items[a->count].key, sizeof(a->items[a->count].key));
+		a->count++;
+	}
+	if (wl_cl_device_open(dev, err) < 0) {
+		ahead_free(a);
+		return NULL;
+	}
+	if (pthread_create(&a->thread, NULL, ahead_main, a) != 0) {
+		ahead_free(a);
+		wl_error_set(err, WL_ERR_INTERNAL, "no thread to build programs ahead");
+		return NULL;
+	}
+	return a;
+}
+
+size_t wl_program_ahead_join(struct wl_program_cache *cache, struct wl_program_ahead *ahead, double *ms)
+{
+	size_t added = 0;
+
+	*ms = 0;
+	if (!ahead)
+		return 0;
+	pthread_join(ahead->thread, NULL);
+	*ms = ahead->ms;
+	for (size_t i = 0; i < ahead->count; i++) {
+		struct ahead_item *it = &ahead->items[i];
+		struct wl_error err;
+
+		/* The same program may come twice (two sources of one text). */
+		if (!it->program || cached_find(cache, ahead->dev, it->src, it->options))
+			continue;
+		if (cache_add(cache, ahead->dev, it->src, it->options, it->key, it->program, it->log, it->loaded,
+			      " ahead", &err))
+			added++;
+		else
+			wl_log_warn("program %s not kept: %s", it->src->hash, err.msg);
+		it->program = NULL;	/* the cache's, or released */
+	}
+	ahead_free(ahead);
+	return added;
+}

@@ -1,0 +1,223 @@
+/* The catalog's programs built ahead (program_ahead.h): the plans of its
+ * experiments at their defaults say which sources and options their points
+ * build; cl_program.c builds them on its own thread. */
+#include "program_ahead.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "cuda_compile.h"
+#include "cuda_device.h"
+#include "experiment.h"
+#include "log.h"
+#include "cuda_nvrtc.h"
+#include "run_plan.h"
+#include "time_budget.h"
+
+int wl_build_ahead_parse(const char *word, enum wl_build_ahead *out, struct wl_error *why)
+{
+	static const char *const words[] = { "gpu", "always", "never" };
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (word && strcmp(word, words[i]) == 0) {
+			*out = (enum wl_build_ahead)i;
+			return 0;
+		}
+	wl_error_set(why, WL_ERR_CONFIG, "--build-ahead '%s': allowed are gpu, always and never",
+		     word ? word : "");
+	return -1;
+}
+
+/* At most this many programs: a catalog's families at their defaults build
+ * one or two each. */
+#define AHEAD_MAX 64
+
+/* Sources with build options, each once. */
+struct wanted {
+	const struct wl_source *srcs[AHEAD_MAX];
+	char options[AHEAD_MAX][128];
+	size_t count;
+};
+
+/* The CUDA twins, compiled by NVRTC on a thread of their own (no context is
+ * needed for that), for a device that runs CUDA. */
+struct cuda_ahead {
+	const struct wl_nvrtc *nv;
+	int arch;
+	struct wl_source *sources;	/* the catalog's .cu files, one per experiment */
+	struct wanted modules;
+	struct wl_cuda_compiled *compiled[AHEAD_MAX];	/* modules[i]'s, or NULL */
+	pthread_t thread;
+	int started;
+	double ms;
+};
+
+struct wl_catalog_ahead {
+	struct wl_run_plan *plans;	/* they own the OpenCL sources */
+	size_t nplans;
+	struct wanted programs;
+	struct wl_program_ahead *building;
+	struct cuda_ahead cuda;
+};
+
+/* Add src with options unless it is there already or the list is full. */
+static void want(struct wanted *w, const struct wl_source *src, const char *options)
+{
+	for (size_t i = 0; i < w->count; i++)
+		if (strcmp(w->srcs[i]->hash, src->hash) == 0 && strcmp(w->options[i], options) == 0)
+			return;
+	if (w->count == AHEAD_MAX)
+		return;
+	w->srcs[w->count] = src;
+	snprintf(w->options[w->count], sizeof(w->options[w->count]), "%s", options);
+	w->count++;
+}
+
+/* What plan's points build: src (its family's, or the CUDA twin) with each
+ * point's options (the same in both languages). */
+static void want_plan(struct wanted *w, const struct wl_run_plan *plan, const struct wl_source *src)
+{
+	for (size_t i = 0; i < plan->req.pts.count; i++) {
+		const struct wl_point pt = { .dev = plan->dev, .exp = plan->exp,
+					     .values = plan->req.pts.values + i * plan->req.pts.nparams };
+		char options[128];
+
+		wl_experiment_options(plan->ops, &pt, options, sizeof(options));
+		want(w, src, options);
+	}
+}
+
+/* NVRTC compiles in parallel (its calls are thread-safe), each module onto
+ * a list of its own. */
+static void *cuda_main(void *arg)
+{
+	struct cuda_ahead *c = arg;
+	double started = wl_now_ms();
+	int count = (int)c->modules.count;
+
+#pragma omp parallel for schedule(dynamic, 1)
+	for (int i = 0; i < count; i++) {
+		struct wl_error err;
+
+		/* One that does not compile is compiled again by the run that
+		 * needs it, which says why. */
+		wl_cuda_compile(c->nv, c->arch, c->modules.srcs[i], c->modules.options[i], &c->compiled[i], &err);
+	}
+	c->ms = wl_now_ms() - started;
+	return NULL;
+}
+
+/* The CUDA twins of the plans (each plans[e] of cat->experiments[e]) on dev,
+ * when it runs CUDA: their sources loaded and compiled on c's thread. */
+static void cuda_start(struct cuda_ahead *c, const struct wl_catalog *cat, const struct wl_run_plan *plans,
+		       const struct wl_device *dev, const char *kernels_dir)
+{
+	const struct wl_cuda_side *side = wl_cuda_of(dev);
+	const struct wl_source *rng;
+	struct wl_error err;
+
+	if (!json_is_true(json_object_get(json_object_get(dev->info, "cuda"), "available")) || !side || !side->nv ||
+	    !side->nv->handle || side->ordinal < 0 || (c->arch = wl_cuda_arch(side->ordinal)) < 0 ||
+	    !(c->sources = calloc(cat->nexperiments ? cat->nexperiments : 1, sizeof(*c->sources))))
+		return;
+	c->nv = side->nv;
+	if ((rng = wl_device_rng_source(&wl_backend_cuda, &err)) != NULL)
+		want(&c->modules, rng, "");
+	for (size_t e = 0; e < cat->nexperiments; e++) {
+		char path[4096];
+
+		if (!plans[e].exp || !cat->experiments[e].cuda_source)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", kernels_dir, cat->experiments[e].cuda_source);
+		if (wl_source_load(path, &c->sources[e], &err) == 0)
+			want_plan(&c->modules, &plans[e], &c->sources[e]);
+	}
+	c->started = pthread_create(&c->thread, NULL, cuda_main, c) == 0;
+}
+
+static void ahead_free(struct wl_catalog_ahead *a)
+{
+	for (size_t i = 0; i < a->nplans; i++) {
+		wl_run_plan_free(&a->plans[i]);
+		if (a->cuda.sources)
+			wl_source_free(&a->cuda.sources[i]);
+	}
+	for (size_t i = 0; i < a->cuda.modules.count; i++)
+		wl_cuda_compiled_free(a->cuda.compiled[i]);
+	free(a->cuda.sources);
+	free(a->plans);
+	free(a);
+}
+
+struct wl_catalog_ahead *wl_catalog_ahead_start(const struct wl_catalog *cat, struct wl_devices *devs,
+						const char *kernels_dir, const struct wl_program_cache *programs,
+						enum wl_build_ahead when, struct wl_error *err)
+{
+	struct wl_device *dev = &devs->list[0];
+	const char *options[AHEAD_MAX];
+	const struct wl_source *rng;
+	struct wl_catalog_ahead *a;
+
+	if (when == WL_AHEAD_NEVER || (when == WL_AHEAD_GPU && !dev->is_gpu))
+		return NULL;
+	a = calloc(1, sizeof(*a));
+	if (!a || !(a->plans = calloc(cat->nexperiments ? cat->nexperiments : 1, sizeof(*a->plans)))) {
+		free(a);
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return NULL;
+	}
+	/* Every input that a point makes on the device comes from this one. */
+	if ((rng = wl_device_rng_source(&wl_backend_opencl, err)) != NULL)
+		want(&a->programs, rng, "");
+	for (size_t e = 0; e < cat->nexperiments; e++) {
+		struct wl_run_plan *plan = &a->plans[a->nplans++];
+		struct wl_error why;
+
+		/* An experiment this device cannot run at its defaults (or a
+		 * test-only one) builds nothing: its runs say why. */
+		if (wl_run_plan_defaults(cat, devs, kernels_dir, &cat->experiments[e], dev->id, plan, &why) == 0 &&
+		    plan->backend == &wl_backend_opencl)
+			want_plan(&a->programs, plan, &plan->source);
+		else
+			plan->exp = NULL;
+	}
+	for (size_t i = 0; i < a->programs.count; i++)
+		options[i] = a->programs.options[i];
+	if (a->programs.count)
+		a->building = wl_program_ahead_start(programs, dev, a->programs.srcs, options, a->programs.count, err);
+	cuda_start(&a->cuda, cat, a->plans, dev, kernels_dir);
+	if (!a->building && !a->cuda.started) {
+		ahead_free(a);
+		return NULL;
+	}
+	return a;
+}
+
+void wl_catalog_ahead_join(struct wl_catalog_ahead *a, struct wl_program_cache *programs)
+{
+	size_t added;
+	double ms;
+
+	if (!a)
+		return;
+	added = wl_program_ahead_join(programs, a->building, &ms);
+	if (a->building)
+		wl_log_info("%zu of the catalog's %zu programs ready ahead (built, or loaded from disk) in %.0f ms", added,
+			    a->programs.count, ms);
+	if (a->cuda.started) {
+		size_t compiled = 0;
+
+		pthread_join(a->cuda.thread, NULL);
+		for (size_t i = 0; i < a->cuda.modules.count; i++) {
+			compiled += a->cuda.compiled[i] != NULL;
+			wl_cuda_compiled_adopt(a->cuda.compiled[i]);
+			a->cuda.compiled[i] = NULL;
+		}
+		wl_log_info("%zu of the catalog's %zu CUDA modules compiled ahead in %.0f ms", compiled,
+			    a->cuda.modules.count, a->cuda.ms);
+	}
+	ahead_free(a);
+}
