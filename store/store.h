@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 
+#include "db_target.h"
 #include "error.h"
 
 struct wl_store;
@@ -21,11 +22,6 @@ struct wl_store;
  * wl_store_close(); on failure nothing is left open. */
 int wl_store_open(const char *path, struct wl_store **out, struct wl_error *err);
 void wl_store_close(struct wl_store *st);
-
-/* "<folder of the store's file>/<name>" into out: where what goes with a store
- * lives (wake-up sockets, program binaries). -1 when the store is not a file
- * or the path does not fit. */
-int wl_store_beside(const char *path, const char *name, char *out, size_t len);
 
 /* The schema version the store is at (its count of applied migrations). */
 int wl_store_schema_version(struct wl_store *st, int *version, struct wl_error *err);

@@ -2,13 +2,15 @@
  * for its devices in an immediate transaction, recording its provenance,
  * clocks and time budget, and reading whether a client asked it to stop.
  * Its results are store_results.c's; its end store_finish.c's. */
-#include "store_internal.h"
+#include "store_claim.h"
 
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "store_db.h"
 
 void wl_claim_free(struct wl_claim *c)
 {
@@ -18,10 +20,21 @@ void wl_claim_free(struct wl_claim *c)
 	memset(c, 0, sizeof(*c));
 }
 
+/* A queued run one of the runner's devices can take: ?1 its ids as
+ * ",a,b," (store_device_list), ?2..?4 its choice for auto, gpu and cpu, ?5
+ * the languages they run as ",opencl,cuda," (bind_devices); a run
+ * without a language is OpenCL's. */
+#define QUEUED_FOR                                                                            \
+	"status = 'queued' AND ({strpos}(?1, ',' || device_id || ',') > 0"                     \
+	"  OR (device_id IS NULL AND ((device_req = 'auto' AND CAST(?2 AS TEXT) IS NOT NULL)" \
+	"   OR (device_req = 'gpu' AND CAST(?3 AS TEXT) IS NOT NULL)"                          \
+	"   OR (device_req = 'cpu' AND CAST(?4 AS TEXT) IS NOT NULL))))"                       \
+	"  AND {strpos}(?5, ',' || coalesce(language, 'opencl') || ',') > 0"
+
 static const char SQL_NEXT_QUEUED[] =
 	"SELECT id, experiment, request, device_id, device_req, attempts FROM runs"
-	" WHERE " STORE_QUEUED_FOR " ORDER BY id LIMIT 1{skip_locked}";
-static const char SQL_ANY_QUEUED[] = "SELECT 1 FROM runs WHERE " STORE_QUEUED_FOR " LIMIT 1";
+	" WHERE " QUEUED_FOR " ORDER BY id LIMIT 1{skip_locked}";
+static const char SQL_ANY_QUEUED[] = "SELECT 1 FROM runs WHERE " QUEUED_FOR " LIMIT 1";
 
 static const char SQL_MARK_RUNNING[] =
 	"UPDATE runs SET status = 'running', runner_id = ?2, started_at = {now},"
@@ -55,7 +68,9 @@ char *store_device_list(const struct wl_claim_devices *devs, struct wl_error *er
 	return ids;
 }
 
-void store_bind_devices(struct wl_db_stmt *s, const char *ids, const struct wl_claim_devices *devs)
+/* Bind QUEUED_FOR's ?1..?5 on s: ids (from store_device_list, which must
+ * outlive the statement's step) and devs' choices and languages. */
+static void bind_devices(struct wl_db_stmt *s, const char *ids, const struct wl_claim_devices *devs)
 {
 	wl_db_bind_text(s, 1, ids);
 	wl_db_bind_text(s, 2, devs->auto_id);
@@ -76,7 +91,7 @@ int wl_store_run_waiting(struct wl_store *st, const struct wl_claim_devices *dev
 		free(ids);
 		return -1;
 	}
-	store_bind_devices(s, ids, devs);
+	bind_devices(s, ids, devs);
 	rc = wl_db_step(s);
 	wl_db_reset(s);
 	free(ids);
@@ -106,7 +121,7 @@ int wl_store_claim_run(struct wl_store *st, long long runner_id,
 	s = store_stmt(st, SQL_NEXT_QUEUED, err);
 	if (!s)
 		goto fail;
-	store_bind_devices(s, ids_text, devs);
+	bind_devices(s, ids_text, devs);
 	rc = wl_db_step(s);
 	if (rc == WL_DB_DONE) {
 		wl_db_reset(s);

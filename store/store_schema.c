@@ -4,8 +4,9 @@
  * the engines differ (identity columns, types, triggers) the two texts of one
  * migration sit side by side here and nowhere else. Never edit a shipped
  * entry: append a new one. */
-#include "store_internal.h"
+#include "store_schema.h"
 
+#include "store.h"
 #include "wakeup.h"
 
 /* The bucket of a run's duration d (seconds) in the histogram of migration 7,
