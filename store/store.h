@@ -36,7 +36,8 @@ struct wl_new_run {
 	const char *device_id;		/* resolved device, or NULL to resolve at claim */
 	long long total;		/* measurements the run will hold */
 	long long queue_limit;		/* refuse with WL_ERR_QUEUE_FULL at this many queued */
-	const char *language;		/* "opencl", "cuda", or NULL: OpenCL */
+	const char *language;		/* "opencl" or "cuda" (wl_language_name's), or NULL:
+					 * none, which reads as the default (language.h) */
 };
 
 /* Insert a queued run; *id is its id once committed. */
@@ -164,8 +165,9 @@ struct wl_claim_devices {
 	const char *const *ids;
 	size_t nids;
 	const char *auto_id, *gpu_id, *cpu_id;
-	/* The languages the devices run, as ",opencl,cuda,"; NULL: OpenCL
-	 * alone. A run in another language waits for a device that runs it. */
+	/* The languages the devices run, as ",opencl,cuda,"; NULL: the
+	 * default language alone (language.h). A run in another language
+	 * waits for a device that runs it. */
 	const char *languages;
 };
 

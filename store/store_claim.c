@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "language.h"
 #include "store_db.h"
 
 void wl_claim_free(struct wl_claim *c)
@@ -22,14 +23,14 @@ void wl_claim_free(struct wl_claim *c)
 
 /* A queued run one of the runner's devices can take: ?1 its ids as
  * ",a,b," (store_device_list), ?2..?4 its choice for auto, gpu and cpu, ?5
- * the languages they run as ",opencl,cuda," (bind_devices); a run
- * without a language is OpenCL's. */
+ * the languages they run as ",opencl,cuda," (bind_devices). A run stored
+ * without a language is in the default one (language.h). */
 #define QUEUED_FOR                                                                            \
 	"status = 'queued' AND ({strpos}(?1, ',' || device_id || ',') > 0"                     \
 	"  OR (device_id IS NULL AND ((device_req = 'auto' AND CAST(?2 AS TEXT) IS NOT NULL)" \
 	"   OR (device_req = 'gpu' AND CAST(?3 AS TEXT) IS NOT NULL)"                          \
 	"   OR (device_req = 'cpu' AND CAST(?4 AS TEXT) IS NOT NULL))))"                       \
-	"  AND {strpos}(?5, ',' || coalesce(language, 'opencl') || ',') > 0"
+	"  AND {strpos}(?5, ',' || coalesce(language, '" WL_LANG_DEFAULT_NAME "') || ',') > 0"
 
 static const char SQL_NEXT_QUEUED[] =
 	"SELECT id, experiment, request, device_id, device_req, attempts FROM runs"
@@ -69,14 +70,15 @@ char *store_device_list(const struct wl_claim_devices *devs, struct wl_error *er
 }
 
 /* Bind QUEUED_FOR's ?1..?5 on s: ids (from store_device_list, which must
- * outlive the statement's step) and devs' choices and languages. */
+ * outlive the statement's step) and devs' choices and languages, where a
+ * runner that names none runs the default language alone. */
 static void bind_devices(struct wl_db_stmt *s, const char *ids, const struct wl_claim_devices *devs)
 {
 	wl_db_bind_text(s, 1, ids);
 	wl_db_bind_text(s, 2, devs->auto_id);
 	wl_db_bind_text(s, 3, devs->gpu_id);
 	wl_db_bind_text(s, 4, devs->cpu_id);
-	wl_db_bind_text(s, 5, devs->languages ? devs->languages : ",opencl,");
+	wl_db_bind_text(s, 5, devs->languages ? devs->languages : "," WL_LANG_DEFAULT_NAME ",");
 }
 
 int wl_store_run_waiting(struct wl_store *st, const struct wl_claim_devices *devs, int *waiting,

@@ -429,9 +429,11 @@ const struct store_migration store_migrations[] = {
 		"  kept_at text"
 		");",
 	},
-	/* 13: a run's language where the claim sees it (issue 36): a worker
-	 * claims only runs in a language its device runs. Runs queued before
-	 * take theirs from their request; NULL is OpenCL. */
+	/* 13: a run's language in a column of its own, where the claim's SQL
+	 * sees it without reading the request: a worker claims only runs in a
+	 * language its device runs. Runs queued before take theirs from their
+	 * request; one whose request names none stays NULL, which reads as the
+	 * default language (language.h), as every run before CUDA was. */
 	{
 		"ALTER TABLE runs ADD COLUMN language TEXT;"
 		"UPDATE runs SET language = json_extract(request, '$.language') WHERE status = 'queued';",
