@@ -48,7 +48,8 @@ enum wl_metric { WL_METRIC_BANDWIDTH, WL_METRIC_THROUGHPUT };
 struct wl_experiment {
 	char *id, *title, *lesson, *summary, *seed, *source;
 	char *after;			/* the articles it follows, by title, or NULL */
-	char *cuda_source;		/* its kernels' CUDA twins (issue 27), or NULL */
+	char *cuda_source;		/* its kernels' CUDA twins, for a run in CUDA, or NULL:
+					 * the experiment runs in OpenCL alone */
 	char *launch;			/* how the harness launches its kernels, for people
 					 * writing their own (global and local size, -D options) */
 	enum wl_metric metric;

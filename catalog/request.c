@@ -450,9 +450,9 @@ static int validate_counters(const json_t *body, json_t *out, struct wl_error *e
 	return 0;
 }
 
-/* Whether each variant's energy is measured (issue 37): false, the default,
- * or true, which adds a burst of launches a variant and point (some 0.3 s
- * each on an NVIDIA GPU). */
+/* Whether each variant's energy is measured: false, the default, since it
+ * costs time, or true, which adds a burst of launches a variant and point
+ * (some 0.3 s each on an NVIDIA GPU). */
 static int validate_energy(const json_t *body, json_t *out, struct wl_error *err)
 {
 	const json_t *v = json_object_get(body, "energy");

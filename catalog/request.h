@@ -66,7 +66,8 @@ struct wl_run_settings {
 	int noise_given;		/* 0: sampled exactly repeat times */
 	long long budget_ms;		/* sampling time per point and variant */
 	int counters;			/* a CUDA run profiles each variant's counters */
-	int energy;			/* each variant's energy measured (issue 37) */
+	int energy;			/* each variant's energy measured too, in a burst
+					 * of its launches beside its timed ones */
 };
 
 /* Read stored (a normalized request; NULL reads as all absent) into *out by

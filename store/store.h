@@ -226,8 +226,10 @@ int wl_store_add_result(struct wl_store *st, long long runner_id, long long run_
 int wl_store_add_results(struct wl_store *st, long long runner_id, long long run_id,
 			 const struct wl_result_row *rows, size_t n, struct wl_error *err);
 
-/* A result's extra written after it (issue 35: its hardware counters):
- * row seq of run_id gets extra_json. */
+/* A result's extra written after it: its hardware counters, profiled later
+ * in the runner's idle time together with other launches, since one
+ * profiling session pays its passes once for them all. Row seq of run_id
+ * gets extra_json. */
 struct wl_result_extra {
 	long long run_id, seq;
 	const char *extra_json;

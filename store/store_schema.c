@@ -397,9 +397,12 @@ const struct store_migration store_migrations[] = {
 		"ALTER TABLE traces DROP CONSTRAINT traces_pkey;"
 		"ALTER TABLE traces ADD PRIMARY KEY (run_id, variant, params);",
 	},
-	/* 12: a run is done when measured; its traces follow (issue 35), its
-	 * explain state a change a stream sees. The lab's traces are kept in
-	 * the store by what decides them, for every run and host. */
+	/* 12: a run is done when measured, and its traces follow in a
+	 * runner's idle time, so that the slow tracer never holds back a run's
+	 * results; its explain state is then a change a stream sees, as the
+	 * page fills in. The lab's traces are kept in the store by what
+	 * decides them, so every run and host that asks for the same reuses
+	 * them. */
 	{
 		"ALTER TABLE runs ADD COLUMN explain TEXT;"
 		"ALTER TABLE runs ADD COLUMN explained_at TEXT;"
@@ -440,9 +443,10 @@ const struct store_migration store_migrations[] = {
 		"ALTER TABLE runs ADD COLUMN language text;"
 		"UPDATE runs SET language = request::json->>'language' WHERE status = 'queued';",
 	},
-	/* 14: a result's energy (issue 37): what a burst of its launches cost
-	 * in joules, as the runner measured it, or why it was not measured;
-	 * NULL where the run did not ask. */
+	/* 14: a result's energy, for a run that asks what its kernels cost
+	 * besides their time: what a burst of its launches cost in joules, as
+	 * the runner measured it, or why it was not measured; NULL where the
+	 * run did not ask. */
 	{
 		"ALTER TABLE results ADD COLUMN energy TEXT;",
 		"ALTER TABLE results ADD COLUMN energy text;",
