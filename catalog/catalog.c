@@ -1,6 +1,8 @@
-/* The catalog's life and lookups (see catalog.h): loading the file (its
- * reading is catalog_load.c's), finding experiments, variants and params,
- * and freeing it all. */
+/* The catalog's life (see catalog.h): loading the file, its top level and
+ * limits (its experiments are catalog_load.c's), the architectures' limits
+ * beside it, finding an experiment, listing them for the API (each is
+ * catalog_json.c's), and freeing it all. The top of the catalog's own files:
+ * it calls them, and none of them calls it. */
 #include "catalog.h"
 
 #include <libgen.h>
@@ -9,110 +11,17 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "catalog_parts.h"
-#include "json_strict.h"
+#include "catalog_json.h"
+#include "catalog_load.h"
 #include "gpu_limits.h"
-
-const char *wl_metric_name(enum wl_metric m)
-{
-	return m == WL_METRIC_THROUGHPUT ? "throughput" : "bandwidth";
-}
-
-void wl_experiment_variant_list(const struct wl_experiment *exp, char *buf, size_t len)
-{
-	if (len)
-		buf[0] = '\0';
-	for (size_t k = 0; k < exp->nvariants; k++)
-		wl_list_append(buf, len, exp->variants[k].id);
-}
-
-int wl_experiment_param(const struct wl_experiment *exp, const char *name)
-{
-	for (size_t i = 0; i < exp->nparams; i++)
-		if (strcmp(exp->params[i].name, name) == 0)
-			return (int)i;
-	return -1;
-}
-
-const char **wl_experiment_param_names(const struct wl_experiment *exp)
-{
-	const char **names = calloc(exp->nparams + 1, sizeof(*names));
-
-	for (size_t i = 0; names && i < exp->nparams; i++)
-		names[i] = exp->params[i].name;
-	return names;
-}
-
-int wl_experiment_model(const struct wl_experiment *exp, const struct wl_variant_def *like,
-			const json_t *obj, const char *where, struct wl_model **out,
-			struct wl_error *err)
-{
-	struct wl_model_shape shape;
-	const char **names;
-	int rc;
-
-	if (wl_model_shape_load(exp->model, &shape, where, err) < 0)
-		return -1;
-	if (like && like->model) {
-		shape.local = json_object_get(like->model->shown, "local");
-		shape.grid = json_object_get(like->model->shown, "grid");
-		shape.faster = like->model->faster;
-		shape.slower = like->model->slower;
-	}
-	/* Where the model states no assumption of its own, it simulates the
-	 * launch the host makes (a persistent grid has no size to give it). */
-	if (like && !shape.local)
-		shape.local = json_object_get(like->host.shown, "local");
-	if (like && !shape.grid && !like->host.has_fill)
-		shape.grid = json_object_get(like->host.shown, "global");
-	names = wl_experiment_param_names(exp);
-	if (!names) {
-		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
-		return -1;
-	}
-	rc = wl_model_load(obj, &shape, names, (int)exp->nparams, where, out, err);
-	free(names);
-	return rc;
-}
-
-static void experiment_free(struct wl_experiment *exp)
-{
-	for (size_t i = 0; i < exp->nparams; i++) {
-		free(exp->params[i].name);
-		free(exp->params[i].title);
-		free(exp->params[i].multiple_of_name);
-		json_decref(exp->params[i].default_spec);
-	}
-	for (size_t i = 0; i < exp->nvariants; i++) {
-		free(exp->variants[i].id);
-		free(exp->variants[i].title);
-		free(exp->variants[i].note);
-		free(exp->variants[i].kernel);
-		free(exp->variants[i].launch);
-		wl_model_free(exp->variants[i].model);
-		wl_launch_decl_clear(&exp->variants[i].host);
-	}
-	json_decref(exp->model);
-	json_decref(exp->host);
-	free(exp->params);
-	free(exp->variants);
-	free(exp->id);
-	free(exp->title);
-	free(exp->lesson);
-	free(exp->summary);
-	free(exp->after);
-	free(exp->seed);
-	free(exp->source);
-	free(exp->cuda_source);
-	free(exp->launch);
-}
+#include "json_strict.h"
 
 void wl_catalog_free(struct wl_catalog *cat)
 {
 	if (!cat)
 		return;
 	for (size_t i = 0; i < cat->nexperiments; i++)
-		experiment_free(&cat->experiments[i]);
+		wl_experiment_clear(&cat->experiments[i]);
 	free(cat->experiments);
 	free(cat->dir);
 	json_decref(cat->gpu_limits);
@@ -144,6 +53,37 @@ static int gpu_limits_load(struct wl_catalog *cat, struct wl_error *err)
 	return 0;
 }
 
+/* The parsed file's top level into cat: its keys, its "limits" and its
+ * experiments; -1 with a message naming the entry. What was read stays in
+ * cat for wl_catalog_free(). */
+static int catalog_from_json(const json_t *root, struct wl_catalog *cat, struct wl_error *err)
+{
+	static const char *const keys[] = { "limits", "experiments", NULL };
+	static const char *const limit_keys[] = { "max_measurements", "max_list", NULL };
+	json_t *limits;
+
+	if (!json_is_object(root)) {
+		wl_error_set(err, WL_ERR_CONFIG, "top level must be an object");
+		return -1;
+	}
+	if (wl_json_check_keys(root, keys, "top level", NULL, err) < 0)
+		return -1;
+	cat->max_measurements = 1024;
+	cat->max_list = 1024;
+	limits = json_object_get(root, "limits");
+	if (limits) {
+		if (!json_is_object(limits) || wl_json_check_keys(limits, limit_keys, "limits", NULL, err) < 0 ||
+		    wl_json_get_int(limits, "max_measurements", 0, &cat->max_measurements, "limits", err) < 0 ||
+		    wl_json_get_int(limits, "max_list", 0, &cat->max_list, "limits", err) < 0) {
+			if (err && err->kind == WL_ERR_NONE)
+				wl_error_set(err, WL_ERR_CONFIG, "limits: must be an object");
+			return -1;
+		}
+	}
+	return wl_catalog_experiments_load(json_object_get(root, "experiments"), &cat->experiments,
+					   &cat->nexperiments, err);
+}
+
 int wl_catalog_load(const char *path, struct wl_catalog **out, struct wl_error *err)
 {
 	json_error_t jerr;
@@ -169,7 +109,7 @@ int wl_catalog_load(const char *path, struct wl_catalog **out, struct wl_error *
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		goto out;
 	}
-	if (wl_catalog_from_json(root, cat, err) < 0) {
+	if (catalog_from_json(root, cat, err) < 0) {
 		char inner[sizeof(err->msg)];
 
 		snprintf(inner, sizeof(inner), "%s", err->msg);
@@ -196,15 +136,20 @@ const struct wl_experiment *wl_catalog_find(const struct wl_catalog *cat, const 
 	return NULL;
 }
 
-const struct wl_variant_def *wl_experiment_variant(const struct wl_experiment *exp,
-						   const char *id, size_t *index)
+json_t *wl_catalog_to_json(const struct wl_catalog *cat)
 {
-	for (size_t i = 0; i < exp->nvariants; i++)
-		if (strcmp(exp->variants[i].id, id) == 0) {
-			if (index)
-				*index = i;
-			return &exp->variants[i];
-		}
-	return NULL;
-}
+	json_t *list = json_array();
 
+	if (!list)
+		return NULL;
+	for (size_t i = 0; i < cat->nexperiments; i++) {
+		json_t *o = wl_experiment_to_json(&cat->experiments[i]);
+
+		if (!o || json_array_append_new(list, o) < 0) {
+			json_decref(list);
+			return NULL;
+		}
+	}
+	return json_pack("{s:o, s:{s:I}}", "experiments", list, "limits", "max_measurements",
+			 (json_int_t)cat->max_measurements);
+}

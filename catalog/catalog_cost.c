@@ -1,13 +1,13 @@
-/* What a variant costs (see catalog.h): the catalog's "cost" formulas, parsed
- * over the experiment's params and evaluated at a point, a variant's own
- * formula before its experiment's. */
-#include "catalog.h"
+/* What a variant costs (see catalog_cost.h): the catalog's "cost" formulas,
+ * parsed over the experiment's params and evaluated at a point, a variant's
+ * own formula before its experiment's. Of the catalog's own files it calls
+ * catalog_experiment.c alone, so the catalog's loading can call it without
+ * being called back. */
+#include "catalog_cost.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "catalog_parts.h"
 
 static const char *const wl_cost_keys[WL_COST_KINDS] = {
 	[WL_COST_BYTES] = "bytes",	 [WL_COST_OPS] = "ops",

@@ -1,14 +1,15 @@
-/* Reading kernels/catalog.json into struct wl_catalog, strictly: unknown keys,
- * wrong types, formulas naming unknown params and invalid defaults are all
- * errors naming the entry, so a typo in the catalog stops both binaries at
- * start instead of surfacing as a strange run. */
-#include "catalog.h"
+/* Reading kernels/catalog.json's experiments (see catalog_load.h), strictly:
+ * unknown keys, wrong types, formulas naming unknown params and invalid
+ * defaults are all errors naming the entry, so a typo in the catalog stops
+ * both binaries at start instead of surfacing as a strange run. It calls down
+ * into catalog_experiment.c and catalog_cost.c; catalog.c calls it. */
+#include "catalog_load.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog_parts.h"
+#include "catalog_cost.h"
 #include "json_strict.h"
 
 static int load_param(struct wl_experiment *exp, size_t i, const json_t *obj, const char *where,
@@ -352,50 +353,40 @@ static int load_experiment(struct wl_experiment *exp, const json_t *obj, size_t 
 	return check_defaults(exp, where, err);
 }
 
-int wl_catalog_from_json(const json_t *root, struct wl_catalog *cat, struct wl_error *err)
+int wl_catalog_experiments_load(const json_t *list, struct wl_experiment **out, size_t *count,
+				struct wl_error *err)
 {
-	static const char *const keys[] = { "limits", "experiments", NULL };
-	static const char *const limit_keys[] = { "max_measurements", "max_list", NULL };
-	json_t *exps, *limits;
+	struct wl_experiment *exps = NULL;
+	size_t n = 0;
+	int rc = -1;
 
-	if (!json_is_object(root)) {
-		wl_error_set(err, WL_ERR_CONFIG, "top level must be an object");
-		return -1;
-	}
-	if (wl_json_check_keys(root, keys, "top level", NULL, err) < 0)
-		return -1;
-	cat->max_measurements = 1024;
-	cat->max_list = 1024;
-	limits = json_object_get(root, "limits");
-	if (limits) {
-		if (!json_is_object(limits) || wl_json_check_keys(limits, limit_keys, "limits", NULL, err) < 0 ||
-		    wl_json_get_int(limits, "max_measurements", 0, &cat->max_measurements, "limits", err) < 0 ||
-		    wl_json_get_int(limits, "max_list", 0, &cat->max_list, "limits", err) < 0) {
-			if (err && err->kind == WL_ERR_NONE)
-				wl_error_set(err, WL_ERR_CONFIG, "limits: must be an object");
-			return -1;
-		}
-	}
-	exps = json_object_get(root, "experiments");
-	if (!json_is_array(exps) || json_array_size(exps) == 0) {
+	if (!json_is_array(list) || json_array_size(list) == 0) {
 		wl_error_set(err, WL_ERR_CONFIG, "'experiments' must be a non-empty array");
 		return -1;
 	}
-	cat->experiments = calloc(json_array_size(exps), sizeof(*cat->experiments));
-	if (!cat->experiments) {
+	exps = calloc(json_array_size(list), sizeof(*exps));
+	if (!exps) {
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		return -1;
 	}
-	for (size_t i = 0; i < json_array_size(exps); i++) {
-		cat->nexperiments = i + 1;
-		if (load_experiment(&cat->experiments[i], json_array_get(exps, i), i, err) < 0)
-			return -1;
+	for (size_t i = 0; i < json_array_size(list); i++) {
+		/* Counted before it is read, so that what it holds is freed. */
+		n = i + 1;
+		if (load_experiment(&exps[i], json_array_get(list, i), i, err) < 0)
+			goto out;
 		for (size_t j = 0; j < i; j++)
-			if (strcmp(cat->experiments[j].id, cat->experiments[i].id) == 0) {
-				wl_error_set(err, WL_ERR_CONFIG, "duplicate experiment '%s'",
-					     cat->experiments[i].id);
-				return -1;
+			if (strcmp(exps[j].id, exps[i].id) == 0) {
+				wl_error_set(err, WL_ERR_CONFIG, "duplicate experiment '%s'", exps[i].id);
+				goto out;
 			}
 	}
-	return 0;
+	*out = exps;
+	*count = n;
+	exps = NULL;
+	rc = 0;
+out:
+	for (size_t i = 0; exps && i < n; i++)
+		wl_experiment_clear(&exps[i]);
+	free(exps);
+	return rc;
 }

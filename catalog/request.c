@@ -149,33 +149,18 @@ static int validate_top(const json_t *body, struct wl_error *err)
 	return 0;
 }
 
-const char *wl_language_name(enum wl_language lang)
-{
-	return lang == WL_LANG_CUDA ? "cuda" : "opencl";
-}
-
-int wl_language_parse(const char *s, enum wl_language *out)
-{
-	if (s && strcmp(s, "opencl") == 0)
-		*out = WL_LANG_OPENCL;
-	else if (s && strcmp(s, "cuda") == 0)
-		*out = WL_LANG_CUDA;
-	else
-		return -1;
-	return 0;
-}
-
 int wl_request_language(const json_t *body, enum wl_language *out, struct wl_error *err)
 {
 	const json_t *v = json_object_get(body, "language"), *k;
-	enum wl_language run = WL_LANG_OPENCL, lang;
+	enum wl_language run = WL_LANG_DEFAULT, lang;
 	int named = v != NULL;	/* run holds a language the body names */
 	char field[48];
 	size_t i;
 
 	if (v && wl_language_parse(json_string_value(v), &run) < 0) {
 		wl_error_field(err, WL_ERR_INVALID_FIELD, "language",
-			       "language: %s%.32s%s is not allowed (\"opencl\", the default, or \"cuda\")",
+			       "language: %s%.32s%s is not allowed (\"" WL_LANG_DEFAULT_NAME
+			       "\", the default, or \"" WL_LANG_CUDA_NAME "\")",
 			       json_is_string(v) ? "'" : "", json_is_string(v) ? json_string_value(v) : wl_json_type_name(v),
 			       json_is_string(v) ? "'" : "");
 		return -1;
@@ -326,7 +311,7 @@ int wl_run_settings_read(const json_t *stored, struct wl_run_settings *out, stru
 
 	/* Every field's absent meaning first (request.h lists them)... */
 	*out = (struct wl_run_settings){
-		.device = "auto", .label = NULL, .language = WL_LANG_OPENCL, .cache = WL_CACHE_HOT,
+		.device = "auto", .label = NULL, .language = WL_LANG_DEFAULT, .cache = WL_CACHE_HOT,
 		.repeat = WL_REPEAT_DEFAULT, .seed = 0, .noise = WL_NOISE_DEFAULT, .noise_given = 0,
 		.budget_ms = WL_BUDGET_MS_DEFAULT, .counters = 1, .energy = 0,
 	};
@@ -465,9 +450,9 @@ static int validate_counters(const json_t *body, json_t *out, struct wl_error *e
 	return 0;
 }
 
-/* Whether each variant's energy is measured (issue 37): false, the default,
- * or true, which adds a burst of launches a variant and point (some 0.3 s
- * each on an NVIDIA GPU). */
+/* Whether each variant's energy is measured: false, the default, since it
+ * costs time, or true, which adds a burst of launches a variant and point
+ * (some 0.3 s each on an NVIDIA GPU). */
 static int validate_energy(const json_t *body, json_t *out, struct wl_error *err)
 {
 	const json_t *v = json_object_get(body, "energy");

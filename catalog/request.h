@@ -11,6 +11,7 @@
 
 #include "catalog.h"
 #include "error.h"
+#include "language.h"
 
 #define WL_SEED_MAX ((1LL << 53) - 1)	/* exact in a JavaScript number */
 #define WL_LABEL_MAX 200		/* characters */
@@ -35,19 +36,11 @@ enum wl_cache_mode wl_request_cache(const json_t *request);
 /* "hot" or "cold". */
 const char *wl_cache_mode_name(enum wl_cache_mode mode);
 
-/* The language a run's kernels are in; a run is in one. */
-enum wl_language { WL_LANG_OPENCL, WL_LANG_CUDA };
-/* "opencl" or "cuda": the request's and the devices' spelling. */
-const char *wl_language_name(enum wl_language lang);
-/* The language s names ("opencl" or "cuda") into *out: 0, or -1 where s is
- * NULL or names another (*out then untouched). */
-int wl_language_parse(const char *s, enum wl_language *out);
-
 /* How a stored (normalized) request runs, read by one set of rules for every
  * reader, the runner's plan and the server's pages alike. The validator
  * writes every field; a request queued by an older server may lack some,
  * and "absent" means, here and nowhere else:
- *   language   OpenCL (runs queued before CUDA)
+ *   language   WL_LANG_DEFAULT (language.h holds that rule)
  *   cache      hot (runs queued before cold mode timed hot)
  *   noise      not given (noise_given 0): the run was sampled exactly
  *              repeat times, before sampling was driven by noise; noise
@@ -73,7 +66,8 @@ struct wl_run_settings {
 	int noise_given;		/* 0: sampled exactly repeat times */
 	long long budget_ms;		/* sampling time per point and variant */
 	int counters;			/* a CUDA run profiles each variant's counters */
-	int energy;			/* each variant's energy measured (issue 37) */
+	int energy;			/* each variant's energy measured too, in a burst
+					 * of its launches beside its timed ones */
 };
 
 /* Read stored (a normalized request; NULL reads as all absent) into *out by
@@ -91,10 +85,11 @@ int wl_run_settings_read(const json_t *stored, struct wl_run_settings *out, stru
 json_t *wl_request_defaults_json(void);
 
 /* The language a request body asks for, into *out: its "language", else its
- * custom kernels', all alike; else OpenCL. 0, or -1 with err naming the field
- * where it names another language or where a kernel's differs (*out then
- * untouched). A body that is not an object is OpenCL here
- * (wl_request_validate says what is wrong with it). */
+ * custom kernels', all alike; else WL_LANG_DEFAULT (language.h). 0, or -1
+ * with err naming the field where it names another language or where a
+ * kernel's differs (*out then untouched). A body that is not an object is in
+ * the default language here (wl_request_validate says what is wrong with
+ * it). */
 int wl_request_language(const json_t *body, enum wl_language *out, struct wl_error *err);
 
 /* Validate body against cat. On success *normalized (caller owns the reference)

@@ -1,6 +1,7 @@
-/* The engine-neutral half of db.h: which engine a --db value names, the
- * statement cache, the dialect translation, transactions, and the calls that
- * hand each operation to the engine's table (db_backend.h). */
+/* The engine-neutral half of db.h: the statement cache, the dialect
+ * translation, transactions, and the calls that hand each operation to the
+ * engine's table (db_backend.h). Which engine a --db value names is
+ * db_target.c's, which the engines ask too. */
 #include "db_backend.h"
 
 #include <stdio.h>
@@ -19,36 +20,6 @@ struct wl_db {
 		struct wl_db_stmt *stmt;
 	} cache[DB_STMT_CACHE];
 };
-
-enum wl_db_kind wl_db_kind_of(const char *target)
-{
-	if (strncmp(target, "postgresql://", 13) == 0 || strncmp(target, "postgres://", 11) == 0)
-		return WL_DB_POSTGRES;
-	/* libpq's other form, "host=... dbname=...": no file path has "dbname=". */
-	if (strstr(target, "dbname=") && !strchr(target, '/'))
-		return WL_DB_POSTGRES;
-	return WL_DB_SQLITE;
-}
-
-int wl_db_sqlite_path(const char *target, char *out, size_t len)
-{
-	const char *path = target;
-	int n;
-
-	if (wl_db_kind_of(target) != WL_DB_SQLITE)
-		return -1;
-	if (strncmp(path, "sqlite://", 9) == 0)
-		path += 9;	/* sqlite:///abs/path and sqlite://rel/path */
-	else if (strncmp(path, "sqlite:", 7) == 0)
-		path += 7;
-	n = snprintf(out, len, "%s", path);
-	return n > 0 && (size_t)n < len ? 0 : -1;
-}
-
-const char *wl_db_shown(const char *target)
-{
-	return wl_db_kind_of(target) == WL_DB_POSTGRES ? "PostgreSQL" : target;
-}
 
 int wl_db_open(const char *target, struct wl_db **out, struct wl_error *err)
 {
@@ -92,8 +63,11 @@ static const char *dialect_entry(const char *const (*dialect)[2], const char *na
 	return NULL;
 }
 
-char *wl_db_translate(const char *sql, const char *const (*dialect)[2], int dollar_params,
-		      const char **bad)
+/* The store's SQL in an engine's dialect: {tokens} replaced and, when
+ * dollar_params, ?N written $N. Caller frees; NULL when out of memory or for
+ * an unknown token (a bug: *bad names it). */
+static char *translate(const char *sql, const char *const (*dialect)[2], int dollar_params,
+		       const char **bad)
 {
 	size_t cap = strlen(sql) * 2 + 256, len = 0;
 	char *out = malloc(cap);
@@ -182,7 +156,7 @@ struct wl_db_stmt *wl_db_stmt(struct wl_db *db, const char *sql, struct wl_error
 		if (!db->cache[i].sql && free_slot < 0)
 			free_slot = i;
 	}
-	text = wl_db_translate(sql, db->ops->dialect, db->ops->kind == WL_DB_POSTGRES, &bad);
+	text = translate(sql, db->ops->dialect, db->ops->kind == WL_DB_POSTGRES, &bad);
 	if (!text) {
 		if (bad)
 			wl_error_set(err, WL_ERR_INTERNAL, "store: unknown SQL token at %.40s", bad);

@@ -4,34 +4,21 @@
  * in what both engines share, with ?N parameters (PostgreSQL gets $N) and a
  * few {tokens} for what they spell differently (db.c translates them with
  * each engine's table, db_backend.h). A connection is
- * used by one thread at a time. */
+ * used by one thread at a time. What a --db value names (its engine, its
+ * file) is db_target.h's, which comes with this header. */
 #ifndef WL_DB_H
 #define WL_DB_H
 
 #include <stddef.h>
 
+#include "db_target.h"
 #include "error.h"
-
-enum wl_db_kind { WL_DB_SQLITE, WL_DB_POSTGRES };
 
 /* What wl_db_step returns. */
 enum { WL_DB_ERROR = -1, WL_DB_DONE = 0, WL_DB_ROW = 1 };
 
 struct wl_db;
 struct wl_db_stmt;
-
-/* Which engine a --db value names: a postgresql:// or postgres:// URI (or
- * a libpq "key=value" string holding dbname=) is PostgreSQL; anything else is
- * a SQLite file, given as a path or as sqlite:PATH. */
-enum wl_db_kind wl_db_kind_of(const char *target);
-
-/* The SQLite file a target names (the path itself, or PATH of sqlite:PATH)
- * into out; -1 for a PostgreSQL target or one that does not fit. */
-int wl_db_sqlite_path(const char *target, char *out, size_t len);
-
-/* The target as messages may show it: a PostgreSQL URI may hold a password,
- * so it is shown as "PostgreSQL"; a SQLite file as its path. */
-const char *wl_db_shown(const char *target);
 
 /* Connect to target. Caller closes *out with wl_db_close(); on failure (-1,
  * err says why) nothing is left open. */

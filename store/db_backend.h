@@ -50,10 +50,4 @@ struct wl_db_ops {
 extern const struct wl_db_ops wl_db_sqlite_ops;
 extern const struct wl_db_ops wl_db_postgres_ops;
 
-/* The store's SQL in an engine's dialect: {tokens} replaced and, when
- * dollar_params, ?N written $N. Caller frees; NULL when out of memory or for
- * an unknown token (a bug: *bad names it). */
-char *wl_db_translate(const char *sql, const char *const (*dialect)[2], int dollar_params,
-		      const char **bad);
-
 #endif

@@ -4,6 +4,7 @@
  * to the servers' watchers (wakeup.h). */
 #include "db_backend.h"
 
+#include "db_target.h"
 #include "wakeup.h"
 
 #include <sqlite3.h>

@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 
+#include "db_target.h"
 #include "error.h"
 
 struct wl_store;
@@ -21,11 +22,6 @@ struct wl_store;
  * wl_store_close(); on failure nothing is left open. */
 int wl_store_open(const char *path, struct wl_store **out, struct wl_error *err);
 void wl_store_close(struct wl_store *st);
-
-/* "<folder of the store's file>/<name>" into out: where what goes with a store
- * lives (wake-up sockets, program binaries). -1 when the store is not a file
- * or the path does not fit. */
-int wl_store_beside(const char *path, const char *name, char *out, size_t len);
 
 /* The schema version the store is at (its count of applied migrations). */
 int wl_store_schema_version(struct wl_store *st, int *version, struct wl_error *err);
@@ -40,7 +36,8 @@ struct wl_new_run {
 	const char *device_id;		/* resolved device, or NULL to resolve at claim */
 	long long total;		/* measurements the run will hold */
 	long long queue_limit;		/* refuse with WL_ERR_QUEUE_FULL at this many queued */
-	const char *language;		/* "opencl", "cuda", or NULL: OpenCL */
+	const char *language;		/* "opencl" or "cuda" (wl_language_name's), or NULL:
+					 * none, which reads as the default (language.h) */
 };
 
 /* Insert a queued run; *id is its id once committed. */
@@ -168,8 +165,9 @@ struct wl_claim_devices {
 	const char *const *ids;
 	size_t nids;
 	const char *auto_id, *gpu_id, *cpu_id;
-	/* The languages the devices run, as ",opencl,cuda,"; NULL: OpenCL
-	 * alone. A run in another language waits for a device that runs it. */
+	/* The languages the devices run, as ",opencl,cuda,"; NULL: the
+	 * default language alone (language.h). A run in another language
+	 * waits for a device that runs it. */
 	const char *languages;
 };
 
@@ -228,8 +226,10 @@ int wl_store_add_result(struct wl_store *st, long long runner_id, long long run_
 int wl_store_add_results(struct wl_store *st, long long runner_id, long long run_id,
 			 const struct wl_result_row *rows, size_t n, struct wl_error *err);
 
-/* A result's extra written after it (issue 35: its hardware counters):
- * row seq of run_id gets extra_json. */
+/* A result's extra written after it: its hardware counters, profiled later
+ * in the runner's idle time together with other launches, since one
+ * profiling session pays its passes once for them all. Row seq of run_id
+ * gets extra_json. */
 struct wl_result_extra {
 	long long run_id, seq;
 	const char *extra_json;

@@ -2,7 +2,9 @@
  * wl_store_put_build): the texts once per (device, driver, source, options),
  * and per variant of the run which of them it used and the kernel's own
  * figures. */
-#include "store_internal.h"
+#include "store.h"
+
+#include "store_db.h"
 
 static const char SQL_PUT_BUILD[] =
 	"INSERT INTO builds (device, driver, source_hash, options, log, ptx) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"

@@ -2,13 +2,16 @@
  * for its devices in an immediate transaction, recording its provenance,
  * clocks and time budget, and reading whether a client asked it to stop.
  * Its results are store_results.c's; its end store_finish.c's. */
-#include "store_internal.h"
+#include "store_claim.h"
 
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "language.h"
+#include "store_db.h"
 
 void wl_claim_free(struct wl_claim *c)
 {
@@ -18,10 +21,21 @@ void wl_claim_free(struct wl_claim *c)
 	memset(c, 0, sizeof(*c));
 }
 
+/* A queued run one of the runner's devices can take: ?1 its ids as
+ * ",a,b," (store_device_list), ?2..?4 its choice for auto, gpu and cpu, ?5
+ * the languages they run as ",opencl,cuda," (bind_devices). A run stored
+ * without a language is in the default one (language.h). */
+#define QUEUED_FOR                                                                            \
+	"status = 'queued' AND ({strpos}(?1, ',' || device_id || ',') > 0"                     \
+	"  OR (device_id IS NULL AND ((device_req = 'auto' AND CAST(?2 AS TEXT) IS NOT NULL)" \
+	"   OR (device_req = 'gpu' AND CAST(?3 AS TEXT) IS NOT NULL)"                          \
+	"   OR (device_req = 'cpu' AND CAST(?4 AS TEXT) IS NOT NULL))))"                       \
+	"  AND {strpos}(?5, ',' || coalesce(language, '" WL_LANG_DEFAULT_NAME "') || ',') > 0"
+
 static const char SQL_NEXT_QUEUED[] =
 	"SELECT id, experiment, request, device_id, device_req, attempts FROM runs"
-	" WHERE " STORE_QUEUED_FOR " ORDER BY id LIMIT 1{skip_locked}";
-static const char SQL_ANY_QUEUED[] = "SELECT 1 FROM runs WHERE " STORE_QUEUED_FOR " LIMIT 1";
+	" WHERE " QUEUED_FOR " ORDER BY id LIMIT 1{skip_locked}";
+static const char SQL_ANY_QUEUED[] = "SELECT 1 FROM runs WHERE " QUEUED_FOR " LIMIT 1";
 
 static const char SQL_MARK_RUNNING[] =
 	"UPDATE runs SET status = 'running', runner_id = ?2, started_at = {now},"
@@ -55,13 +69,16 @@ char *store_device_list(const struct wl_claim_devices *devs, struct wl_error *er
 	return ids;
 }
 
-void store_bind_devices(struct wl_db_stmt *s, const char *ids, const struct wl_claim_devices *devs)
+/* Bind QUEUED_FOR's ?1..?5 on s: ids (from store_device_list, which must
+ * outlive the statement's step) and devs' choices and languages, where a
+ * runner that names none runs the default language alone. */
+static void bind_devices(struct wl_db_stmt *s, const char *ids, const struct wl_claim_devices *devs)
 {
 	wl_db_bind_text(s, 1, ids);
 	wl_db_bind_text(s, 2, devs->auto_id);
 	wl_db_bind_text(s, 3, devs->gpu_id);
 	wl_db_bind_text(s, 4, devs->cpu_id);
-	wl_db_bind_text(s, 5, devs->languages ? devs->languages : ",opencl,");
+	wl_db_bind_text(s, 5, devs->languages ? devs->languages : "," WL_LANG_DEFAULT_NAME ",");
 }
 
 int wl_store_run_waiting(struct wl_store *st, const struct wl_claim_devices *devs, int *waiting,
@@ -76,7 +93,7 @@ int wl_store_run_waiting(struct wl_store *st, const struct wl_claim_devices *dev
 		free(ids);
 		return -1;
 	}
-	store_bind_devices(s, ids, devs);
+	bind_devices(s, ids, devs);
 	rc = wl_db_step(s);
 	wl_db_reset(s);
 	free(ids);
@@ -106,7 +123,7 @@ int wl_store_claim_run(struct wl_store *st, long long runner_id,
 	s = store_stmt(st, SQL_NEXT_QUEUED, err);
 	if (!s)
 		goto fail;
-	store_bind_devices(s, ids_text, devs);
+	bind_devices(s, ids_text, devs);
 	rc = wl_db_step(s);
 	if (rc == WL_DB_DONE) {
 		wl_db_reset(s);

@@ -1,9 +1,11 @@
 /* Runners and the devices they own: registration at runner start, heartbeats,
  * and the device and runner lists with their online state. */
-#include "store_internal.h"
+#include "store.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "store_db.h"
 
 /* A runner is online while it has not stopped and has checked in recently. */
 #define ONLINE_SQL "(u.stopped_at IS NULL AND {secs:u.last_seen} > {secs:'now'} - ?1)"

@@ -1,10 +1,13 @@
 /* What follows a run once it is measured (see store.h, "Explaining"): its
  * explain state, the next run a runner's idle time should explain, and the
  * lab's kept traces, shared by every run and host that asks for the same. */
-#include "store_internal.h"
+#include "store.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "store_claim.h"
+#include "store_db.h"
 
 static const char SQL_SET_EXPLAIN[] =
 	"UPDATE runs SET explain = ?2, explain_ms = coalesce(explain_ms, 0) + ?3,"

@@ -1,13 +1,15 @@
 /* How a claimed run ends: finished (done, failed, cancelled), put back in
  * the queue when its runner stops, released after its worker died, or
  * recovered from a runner that is gone. */
-#include "store_internal.h"
+#include "store.h"
 
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "store_db.h"
 
 static const char SQL_FINISH[] =
 	"UPDATE runs SET status = ?2, error = ?3, finished_at = {now}"

@@ -2,13 +2,15 @@
  * regression check), its copy ceiling as of a time, and the totals kept per
  * status and duration for /metrics, and the pace of its last runs (an
  * estimate before queueing). */
-#include "store_internal.h"
+#include "store.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "store_db.h"
 
 static const char SQL_PREVIOUS_RUNS[] =
 	"SELECT id FROM runs WHERE device_id = ?1 AND experiment = ?2 AND status = 'done' AND id < ?3"

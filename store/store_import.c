@@ -6,7 +6,7 @@
  * change number, and a device, source or build already there is kept once,
  * so nothing there is overwritten and nothing imported is lost. One write
  * transaction: a bad record leaves the store as it was. */
-#include "store_internal.h"
+#include "store.h"
 
 #include <assert.h>
 #include <stdarg.h>
@@ -15,6 +15,8 @@
 #include <string.h>
 
 #include "id_map.h"
+#include "store_db.h"
+#include "store_schema.h"
 #include "store_transfer.h"
 #include "wakeup.h"
 

@@ -1,11 +1,13 @@
 /* Runs listed: newest first with keyset paging and indexed filters, and the
  * change feed the server's event watchers follow. */
-#include "store_internal.h"
+#include "store.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "store_db.h"
 
 /* The columns of a run's summary, as the list and the change feed give it. */
 #define SUMMARY_COLUMNS \

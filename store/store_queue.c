@@ -1,12 +1,14 @@
 /* Runs entering and leaving the queue at a client's word: queueing a run
  * (refused when the queue is full) and cancelling one. The runner's side is
  * store_claim.c's. */
-#include "store_internal.h"
+#include "store.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "store_db.h"
 
 static const char SQL_COUNT_QUEUED[] = "SELECT count(*) FROM runs WHERE status = 'queued'";
 

@@ -1,11 +1,14 @@
 /* One run as clients see it: the run with its results (rates and intervals
  * derived in SQL), and its kept samples. */
-#include "store_internal.h"
+#include "store.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "store_db.h"
+#include "store_traces.h"
 
 static const char SQL_GET_RUN[] =
 	"SELECT r.id, r.experiment, r.label, r.status, r.created_at, r.started_at, r.finished_at,"

@@ -1,12 +1,14 @@
 /* A running run's results, written a few rows at a time, each batch one
  * transaction that also advances the run's progress. */
-#include "store_internal.h"
+#include "store.h"
 
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "store_db.h"
 
 static const char SQL_INSERT_RESULT[] =
 	"INSERT INTO results (run_id, seq, variant, params, median_ms, min_ms, max_ms, reps, bytes,"

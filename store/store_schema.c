@@ -4,8 +4,9 @@
  * the engines differ (identity columns, types, triggers) the two texts of one
  * migration sit side by side here and nowhere else. Never edit a shipped
  * entry: append a new one. */
-#include "store_internal.h"
+#include "store_schema.h"
 
+#include "store.h"
 #include "wakeup.h"
 
 /* The bucket of a run's duration d (seconds) in the histogram of migration 7,
@@ -396,9 +397,12 @@ const struct store_migration store_migrations[] = {
 		"ALTER TABLE traces DROP CONSTRAINT traces_pkey;"
 		"ALTER TABLE traces ADD PRIMARY KEY (run_id, variant, params);",
 	},
-	/* 12: a run is done when measured; its traces follow (issue 35), its
-	 * explain state a change a stream sees. The lab's traces are kept in
-	 * the store by what decides them, for every run and host. */
+	/* 12: a run is done when measured, and its traces follow in a
+	 * runner's idle time, so that the slow tracer never holds back a run's
+	 * results; its explain state is then a change a stream sees, as the
+	 * page fills in. The lab's traces are kept in the store by what
+	 * decides them, so every run and host that asks for the same reuses
+	 * them. */
 	{
 		"ALTER TABLE runs ADD COLUMN explain TEXT;"
 		"ALTER TABLE runs ADD COLUMN explained_at TEXT;"
@@ -428,18 +432,21 @@ const struct store_migration store_migrations[] = {
 		"  kept_at text"
 		");",
 	},
-	/* 13: a run's language where the claim sees it (issue 36): a worker
-	 * claims only runs in a language its device runs. Runs queued before
-	 * take theirs from their request; NULL is OpenCL. */
+	/* 13: a run's language in a column of its own, where the claim's SQL
+	 * sees it without reading the request: a worker claims only runs in a
+	 * language its device runs. Runs queued before take theirs from their
+	 * request; one whose request names none stays NULL, which reads as the
+	 * default language (language.h), as every run before CUDA was. */
 	{
 		"ALTER TABLE runs ADD COLUMN language TEXT;"
 		"UPDATE runs SET language = json_extract(request, '$.language') WHERE status = 'queued';",
 		"ALTER TABLE runs ADD COLUMN language text;"
 		"UPDATE runs SET language = request::json->>'language' WHERE status = 'queued';",
 	},
-	/* 14: a result's energy (issue 37): what a burst of its launches cost
-	 * in joules, as the runner measured it, or why it was not measured;
-	 * NULL where the run did not ask. */
+	/* 14: a result's energy, for a run that asks what its kernels cost
+	 * besides their time: what a burst of its launches cost in joules, as
+	 * the runner measured it, or why it was not measured; NULL where the
+	 * run did not ask. */
 	{
 		"ALTER TABLE results ADD COLUMN energy TEXT;",
 		"ALTER TABLE results ADD COLUMN energy text;",

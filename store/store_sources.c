@@ -1,10 +1,12 @@
 /* Kernel sources kept by hash: the runner stores each family's .cl text when a
  * run starts, the server reads it back to show a run's built-in kernels as they
  * were, even after the file has changed. */
-#include "store_internal.h"
+#include "store.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "store_db.h"
 
 static const char SQL_PUT_SOURCE[] =
 	"INSERT INTO sources (hash, name, text) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING";

@@ -1,6 +1,9 @@
 /* A run's traced accesses (see store.h, wl_store_put_trace): one row per
  * variant and point, read back with the run. */
-#include "store_internal.h"
+#include "store_traces.h"
+
+#include "store.h"
+#include "store_db.h"
 
 static const char SQL_PUT_TRACE[] =
 	"INSERT INTO traces (run_id, variant, params, figures) VALUES (?1, ?2, ?3, ?4)"

@@ -4,12 +4,13 @@
  * {"table": NAME, "row": {column: value, ...}}, tables in an order that keeps
  * every reference valid (runners before their devices and runs, runs before
  * their results), ids and change numbers as stored. */
-#include "store_internal.h"
+#include "store.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "store_db.h"
 #include "store_transfer.h"
 
 /* The tables as of the latest migration (store_schema.c); a new column there

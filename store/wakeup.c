@@ -6,8 +6,7 @@
  * trigger NOTIFYs there when a run changes, so senders have nothing to do. */
 #include "wakeup.h"
 
-#include "db.h"
-#include "store.h"
+#include "db_target.h"
 
 #include <libpq-fe.h>
 

@@ -225,7 +225,7 @@ void test_run_request_refuses_what_no_validator_writes(void)
 }
 
 /* A body's language: its "language", else its kernels', all alike; else
- * OpenCL; anything else refused naming the field. */
+ * the default, OpenCL; anything else refused naming the field. */
 void test_request_language_is_opencl_or_cuda(void)
 {
 	static const struct {
@@ -282,6 +282,12 @@ void test_request_language_is_opencl_or_cuda(void)
 		      "refuses others, *out untouched");
 		CHECK(strcmp(wl_language_name(WL_LANG_OPENCL), "opencl") == 0 &&
 			      strcmp(wl_language_name(WL_LANG_CUDA), "cuda") == 0, "the names");
+		/* language.h's default, as a value and as the name the store's SQL
+		 * reads a NULL as, is one language, and OpenCL: what every run
+		 * stored without one was in. */
+		CHECK(WL_LANG_DEFAULT == WL_LANG_OPENCL &&
+			      strcmp(wl_language_name(WL_LANG_DEFAULT), WL_LANG_DEFAULT_NAME) == 0,
+		      "the default: %s, named %s", wl_language_name(WL_LANG_DEFAULT), WL_LANG_DEFAULT_NAME);
 	}
 }
 

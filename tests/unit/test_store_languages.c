@@ -1,5 +1,6 @@
-/* The claim and the run's language (issue 36): a worker takes only runs in a
- * language its device runs, on a real store. */
+/* The claim and the run's language: a worker takes only runs in a language
+ * its device runs, so that a CUDA run never fails on a device without CUDA
+ * while another could run it; on a real store. */
 #include <unistd.h>
 
 #include "check.h"
