@@ -55,6 +55,7 @@ INC_runner/trace := $(R)/trace $(R)/families $(R)/exec $(R)/opencl $(R)/device -
 INC_runner/process := $(R)/process $(R)/trace $(R)/probes $(R)/families $(R)/exec $(R)/opencl $(R)/cuda \
 	$(R)/device -Irunner -Imodel -Istore -Icatalog -Icommon
 INC_runner := $(INC_runner/process)
+INC_tools := -Itools -Istore -Icatalog -Icommon
 ROOM_DIRS := $(shell find common store catalog model analysis server runner tools -type d 2>/dev/null | sort)
 INC_tests := -Itests/fuzz $(addprefix -I,$(ROOM_DIRS))
 room_of = $(patsubst %/,%,$(dir $(1)))

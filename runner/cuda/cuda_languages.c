@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cupti_counters.h"
+#include "language.h"
 
 int wl_cupti_loads(const char *lib, char *why, size_t len)
 {
@@ -65,6 +66,6 @@ json_t *wl_cuda_languages(const struct wl_cuda_parts *parts, const struct wl_pci
 			 "(NVreg_RestrictProfilingToAdminUsers; docs/operations.md says how a lab enables it)");
 	else
 		counters = 1;
-	return json_pack("{s:[s, s*], s:o, s:o}", "languages", "opencl", cuda ? "cuda" : NULL, "cuda",
+	return json_pack("{s:[s, s*], s:o, s:o}", "languages", WL_LANG_OPENCL_NAME, cuda ? WL_LANG_CUDA_NAME : NULL, "cuda",
 			 part(cuda, cuda_why), "counters", part(counters, counters_why));
 }

@@ -34,6 +34,7 @@
 #include "executor.h"
 #include "explain.h"
 #include "experiment.h"
+#include "language.h"
 #include "log.h"
 #include "program_ahead.h"
 #include "nvml.h"
@@ -196,7 +197,7 @@ static void claim_languages(const struct wl_device *dev, char *buf, size_t len)
 			strcat(buf, ",");
 		}
 	if (strcmp(buf, ",") == 0)
-		snprintf(buf, len, ",opencl,");
+		snprintf(buf, len, ",%s,", WL_LANG_DEFAULT_NAME);
 }
 
 /* Open NVML for dev where it knows it; the device's description says which. */
