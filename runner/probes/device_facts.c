@@ -274,7 +274,10 @@ static int run_probes(struct probe *p, const struct sizes *z, struct wl_facts *f
 	}
 	if (l1_probes(p, z, warp, f) < 0)
 		return -1;
-	reps = (cl_uint)(z->cache_total / z->cache_bytes);
+	/* At least one pass: a CPU whose last level holds hundreds of MiB gets
+	 * a set larger than its total (64 MiB against 16), and no pass would
+	 * time nothing and say the cache moves 0 bytes. */
+	reps = z->cache_total > z->cache_bytes ? (cl_uint)(z->cache_total / z->cache_bytes) : 1;
 	ms = timed(p, "fact_cache", (size_t)dev->compute_units * 1024, 256, 4,
 		   (size_t[]){ sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_uint), sizeof(cl_uint) },
 		   (const void *[]){ &p->a, &p->b, &n4, &reps });
