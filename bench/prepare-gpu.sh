@@ -1,7 +1,9 @@
 #!/bin/sh
 # Fill .gpu/ (ignored by git) with what bench/gpu.sh needs on the lent GPU
 # machine, where nothing can be installed: the Debian runtime packages of the
-# binaries' libraries and the binaries themselves, built here.
+# binaries' libraries and the binaries themselves, built here. With
+# BEFORE=<commit>, that commit's binaries too, in .gpu/before, for
+# before-and-after figures in one lease (bench/before-after.sh).
 set -eu
 cd "$(dirname "$0")/.."
 make build
@@ -13,4 +15,13 @@ mkdir -p .gpu/debs .gpu/bin
 	libldap-2.5-0 libsasl2-2 \
 	oclgrind liboclgrind-21.10 libllvm14 libz3-4)
 cp build/warplab-runner build/warplab-server build/warplab-store build/libwarplab-trace.so .gpu/bin/
+if [ -n "${BEFORE:-}" ]; then
+	tree=$(mktemp -d /tmp/warplab-before.XXXXXX)
+	git worktree add --detach "$tree" "$BEFORE" >/dev/null
+	make -C "$tree" build/warplab-runner build/warplab-server build/warplab-store build/libwarplab-trace.so
+	mkdir -p .gpu/before
+	cp "$tree"/build/warplab-runner "$tree"/build/warplab-server "$tree"/build/warplab-store \
+		"$tree"/build/libwarplab-trace.so .gpu/before/
+	git worktree remove --force "$tree"
+fi
 du -sh .gpu

@@ -134,6 +134,7 @@ struct wl_cuda_compiled *wl_cuda_compiled_take(const struct wl_source *src, cons
 
 		if (strcmp(c->hash, src->hash) == 0 && strcmp(c->options, options) == 0) {
 			*link = c->next;
+			c->next = NULL;	/* one module, off the list: freed alone */
 			return c;
 		}
 	}

@@ -39,7 +39,8 @@ void wl_cuda_compiled_free(struct wl_cuda_compiled *list);
 const struct wl_cuda_compiled *wl_cuda_compiled_next(const struct wl_cuda_compiled *c);
 
 /* The compiled-ahead module of src with options, taken off the worker's
- * list (the caller frees it with wl_cuda_compiled_free), or NULL. */
+ * list, alone (its next is NULL: the caller frees it with
+ * wl_cuda_compiled_free), or NULL. */
 struct wl_cuda_compiled *wl_cuda_compiled_take(const struct wl_source *src, const char *options);
 
 #endif

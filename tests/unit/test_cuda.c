@@ -233,7 +233,21 @@ void test_cuda_modules_compile_ahead_without_a_device(void)
 	for (const struct wl_cuda_compiled *c = list; c; c = wl_cuda_compiled_next(c))
 		count++;
 	CHECK(count == 2, "two compiled, %zu on the list", count);
-	wl_cuda_compiled_free(list);
+	/* The worker takes the list; a run takes one module off it and frees
+	 * that one alone: the other stays to be taken. */
+	wl_cuda_compiled_adopt(list);
+	{
+		struct wl_cuda_compiled *three = wl_cuda_compiled_take(&ok, "-D W=3"), *two;
+
+		CHECK(three && !three->next && strcmp(three->options, "-D W=3") == 0, "one module taken, alone");
+		wl_cuda_compiled_free(three);
+		two = wl_cuda_compiled_take(&ok, "-D W=2");
+		CHECK(two && strcmp(two->options, "-D W=2") == 0 && two->bin && two->len > 0,
+		      "the other is still there after the first is freed");
+		CHECK(!wl_cuda_compiled_take(&ok, "-D W=2"), "taken once");
+		wl_cuda_compiled_free(two);
+	}
+	wl_cuda_compiled_release();
 	wl_source_free(&ok);
 	wl_source_free(&bad);
 }
