@@ -5,6 +5,8 @@
  * being called back. */
 #include "catalog_cost.h"
 
+#include "exp_data.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,10 +42,18 @@ static double cost_eval(const struct wl_cost *c, const long long *values)
 	return wl_expr_eval_double(&c->expr, values);
 }
 
+/* What an experiment's buffers say of a cost kind (exp_data.h), or -1 where
+ * they say nothing of it. */
+static int data_kind(enum wl_cost_kind kind)
+{
+	return kind == WL_COST_BYTES ? WL_DATA_BYTES : kind == WL_COST_MEMORY ? WL_DATA_MEMORY :
+	       kind == WL_COST_BUFFER ? WL_DATA_LARGEST : -1;
+}
+
 int wl_variant_has_cost(const struct wl_experiment *exp, const struct wl_variant_def *v,
 			enum wl_cost_kind kind)
 {
-	return v->has_cost[kind] || exp->has_cost[kind];
+	return v->has_cost[kind] || exp->has_cost[kind] || (exp->data && data_kind(kind) >= 0);
 }
 
 double wl_variant_cost(const struct wl_experiment *exp, const struct wl_variant_def *v,
@@ -53,6 +63,8 @@ double wl_variant_cost(const struct wl_experiment *exp, const struct wl_variant_
 		return cost_eval(&v->cost[kind], values);
 	if (exp->has_cost[kind])
 		return cost_eval(&exp->cost[kind], values);
+	if (exp->data && data_kind(kind) >= 0)
+		return wl_exp_data_cost(exp->data, (enum wl_data_cost)data_kind(kind), values);
 	return 0;
 }
 

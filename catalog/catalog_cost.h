@@ -11,12 +11,15 @@
 #include "error.h"
 #include "catalog_experiment.h"
 
-/* Whether variant v of exp has a formula of this kind (its own or the experiment's). */
+/* Whether variant v of exp has a formula of this kind (its own or the
+ * experiment's), or its buffers say (bytes moved, memory, the largest
+ * buffer: exp_data.h). */
 int wl_variant_has_cost(const struct wl_experiment *exp, const struct wl_variant_def *v,
 			enum wl_cost_kind kind);
 
-/* Evaluate variant v's formula of kind at values (one per param of exp); 0 when
- * the variant has none. Computed in double so huge sizes cannot overflow. */
+/* Evaluate variant v's formula of kind at values (one per param of exp), or
+ * what its buffers say of it; 0 when neither says. Computed in double so
+ * huge sizes cannot overflow. */
 double wl_variant_cost(const struct wl_experiment *exp, const struct wl_variant_def *v,
 		       enum wl_cost_kind kind, const long long *values);
 

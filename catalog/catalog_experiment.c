@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exp_data.h"
 #include "json_strict.h"
 
 const char *wl_metric_name(enum wl_metric m)
@@ -103,6 +104,7 @@ void wl_experiment_clear(struct wl_experiment *exp)
 	}
 	json_decref(exp->model);
 	json_decref(exp->host);
+	wl_exp_data_free(exp->data);
 	free(exp->params);
 	free(exp->variants);
 	free(exp->id);

@@ -16,6 +16,8 @@
 #include "launch_decl.h"
 #include "param_spec.h"
 
+struct wl_exp_data;
+
 /* A cost formula ("8*n*n + 4*tile"): an expression over the experiment's
  * params, restricted to sums of products (WL_EXPR_COST). Parsed and
  * evaluated by catalog_cost.h. */
@@ -67,6 +69,12 @@ struct wl_experiment {
 	struct wl_cost cost[WL_COST_KINDS];
 	json_t *model;			/* the shape its variants' models share, or NULL */
 	json_t *host;			/* the launch its variants share (launch_decl.h) */
+	/* Its buffers, scalars, defines and check as data (exp_data.h), or
+	 * NULL where its family's code holds them. */
+	struct wl_exp_data *data;	/* owned */
+	/* A request's own experiment: source is the kernels' text itself,
+	 * not a file of the kernels folder. */
+	int own;
 };
 
 /* Free what exp holds (not exp itself), however much of it was read: the

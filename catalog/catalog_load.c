@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "catalog_cost.h"
+#include "exp_data.h"
 #include "json_strict.h"
 
 static int load_param(struct wl_experiment *exp, size_t i, const json_t *obj, const char *where,
@@ -177,7 +178,8 @@ static int load_header(struct wl_experiment *exp, const json_t *obj, const char 
 {
 	static const char *const keys[] = { "id", "title", "lesson", "summary", "seed", "after", "source", "cuda_source",
 					    "metric", "fp64", "params", "variants", "cost", "baseline", "drops",
-					    "launch", "host", "model", "reference", NULL };
+					    "launch", "host", "model", "reference", "buffers", "scalars", "defines",
+					    "check", NULL };
 	char *metric_name = NULL;
 
 	if (wl_json_check_keys(obj, keys, where, NULL, err) < 0 ||
@@ -252,7 +254,6 @@ static int load_params(struct wl_experiment *exp, const json_t *params, const ch
 static int load_variants(struct wl_experiment *exp, const json_t *variants, const char *where,
 			 struct wl_error *err)
 {
-	enum wl_cost_kind need = exp->metric == WL_METRIC_BANDWIDTH ? WL_COST_BYTES : WL_COST_OPS;
 	char sub[320];
 
 	if (!json_is_array(variants) || json_array_size(variants) == 0) {
@@ -276,6 +277,19 @@ static int load_variants(struct wl_experiment *exp, const json_t *variants, cons
 				wl_error_set(err, WL_ERR_CONFIG, "%s: duplicate variant '%s'", where, v->id);
 				return -1;
 			}
+	}
+	return 0;
+}
+
+/* Every variant has the costs its metric needs: its own formulas, its
+ * experiment's, or what its buffers say (exp_data.h). */
+static int check_costs(const struct wl_experiment *exp, const char *where, struct wl_error *err)
+{
+	enum wl_cost_kind need = exp->metric == WL_METRIC_BANDWIDTH ? WL_COST_BYTES : WL_COST_OPS;
+
+	for (size_t i = 0; i < exp->nvariants; i++) {
+		const struct wl_variant_def *v = &exp->variants[i];
+
 		if (!wl_variant_has_cost(exp, v, need) || !wl_variant_has_cost(exp, v, WL_COST_MEMORY)) {
 			wl_error_set(err, WL_ERR_CONFIG, "%s variant '%s': needs cost '%s' and 'memory'",
 				     where, v->id, wl_cost_name(need));
@@ -283,6 +297,52 @@ static int load_variants(struct wl_experiment *exp, const json_t *variants, cons
 		}
 	}
 	return 0;
+}
+
+/* The experiment's buffers, scalars, defines and check (exp_data.h), read
+ * against its params and variants; every name a variant's arguments give is
+ * then one of its buffers or scalars. */
+static int load_data(struct wl_experiment *exp, const json_t *obj, const char *where, int fields,
+		     struct wl_error *err)
+{
+	const char **params = wl_experiment_param_names(exp);
+	const char **variants = calloc(exp->nvariants + 1, sizeof(*variants));
+	int rc = -1;
+
+	if (!params || !variants) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		goto out;
+	}
+	for (size_t v = 0; v < exp->nvariants; v++)
+		variants[v] = exp->variants[v].id;
+	if (wl_exp_data_load(obj, &(struct wl_exp_data_names){ params, (int)exp->nparams, variants, exp->nvariants },
+			     where, fields, &exp->data, err) < 0)
+		goto out;
+	for (size_t v = 0; exp->data && v < exp->nvariants; v++) {
+		const struct wl_launch_decl *h = &exp->variants[v].host;
+
+		for (int i = 0; i < h->nargs; i++) {
+			const char *name = h->args[i].buffer;
+			char field[400];
+
+			if (h->args[i].kind != WL_ARG_BUFFER || wl_exp_data_buffer(exp->data, name) ||
+			    wl_exp_data_scalar(exp->data, name))
+				continue;
+			snprintf(field, sizeof(field), "%s.variants[%zu].host.args[%d]", where, v, i);
+			if (fields)
+				wl_error_field(err, WL_ERR_INVALID_FIELD, field,
+					       "%s: '%s' is no buffer, scalar or expression of the parameters", field, name);
+			else
+				wl_error_set(err, WL_ERR_CONFIG, "%s: '%s' is no buffer, scalar or expression of the parameters",
+					     field, name);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	free(params);
+	free(variants);
+	return rc;
 }
 
 /* Defaults must pass the same validation a request does. */
@@ -322,21 +382,82 @@ static int load_reference(struct wl_experiment *exp, const json_t *obj, const ch
 	return rc;
 }
 
-static int load_experiment(struct wl_experiment *exp, const json_t *obj, size_t index,
+/* A request's own experiment's header: its id and title, its source as
+ * text, a metric (bandwidth unless it says), and no lesson, article or seed
+ * of the catalog's. */
+static int load_own_header(struct wl_experiment *exp, const json_t *obj, const char *where,
+			   struct wl_error *err)
+{
+	static const char *const keys[] = { "id", "title", "summary", "source", "metric", "params", "variants",
+					    "cost", "host", "reference", "buffers", "scalars", "defines", "check",
+					    NULL };
+	const json_t *metric = json_object_get(obj, "metric");
+
+	if (wl_json_check_keys(obj, keys, where, NULL, err) < 0 ||
+	    wl_json_get_string(obj, "title", 1, &exp->title, where, err) < 0 ||
+	    wl_json_get_string(obj, "summary", 0, &exp->summary, where, err) < 0 ||
+	    wl_json_get_string(obj, "source", 1, &exp->source, where, err) < 0)
+		return -1;
+	if (metric && !(json_is_string(metric) && (strcmp(json_string_value(metric), "bandwidth") == 0 ||
+						   strcmp(json_string_value(metric), "throughput") == 0))) {
+		wl_error_set(err, WL_ERR_CONFIG, "%s.metric: must be \"bandwidth\" or \"throughput\"", where);
+		return -1;
+	}
+	exp->metric = metric && strcmp(json_string_value(metric), "throughput") == 0 ? WL_METRIC_THROUGHPUT :
+		WL_METRIC_BANDWIDTH;
+	/* Its kernels are in the request's language, whichever it is. */
+	exp->cuda_source = strdup(exp->source);
+	exp->lesson = strdup("");
+	exp->seed = strdup("own");
+	if (!exp->summary)
+		exp->summary = strdup(exp->title);
+	if (!exp->cuda_source || !exp->lesson || !exp->seed || !exp->summary) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return -1;
+	}
+	exp->own = 1;
+	return 0;
+}
+
+/* A failure of an own experiment as the API says it: an invalid field,
+ * naming the key's path where the message begins with one
+ * ("experiment params[0]: ..." names experiment.params[0]). */
+static void own_field(struct wl_error *err)
+{
+	char field[sizeof(err->field)];
+	size_t n = strcspn(err->msg, ":");
+
+	if (err->kind == WL_ERR_INVALID_FIELD || err->kind == WL_ERR_INTERNAL)
+		return;
+	snprintf(field, sizeof(field), "experiment");
+	if (n < sizeof(field) && strncmp(err->msg, "experiment", 10) == 0 &&
+	    strspn(err->msg, "abcdefghijklmnopqrstuvwxyz_[]0123456789. ") >= n) {
+		memcpy(field, err->msg, n);
+		field[n] = '\0';
+		for (char *c = field; *c; c++)
+			if (*c == ' ')
+				*c = '.';
+	}
+	err->kind = WL_ERR_INVALID_FIELD;
+	snprintf(err->field, sizeof(err->field), "%s", field);
+}
+
+static int load_experiment(struct wl_experiment *exp, const json_t *obj, size_t index, int own,
 			   struct wl_error *err)
 {
 	struct wl_model_shape shape;
 	char where[256];
 
-	snprintf(where, sizeof(where), "experiments[%zu]", index);
+	snprintf(where, sizeof(where), own ? "experiment" : "experiments[%zu]", index);
 	if (!json_is_object(obj)) {
 		wl_error_set(err, WL_ERR_CONFIG, "%s: must be an object", where);
 		return -1;
 	}
 	if (wl_json_get_string(obj, "id", 1, &exp->id, where, err) < 0)
 		return -1;
-	snprintf(where, sizeof(where), "experiment '%s'", exp->id);
-	if (load_header(exp, obj, where, err) < 0 ||
+	if (!own)
+		snprintf(where, sizeof(where), "experiment '%s'", exp->id);
+	if ((own ? load_own_header(exp, obj, where, err) : load_header(exp, obj, where, err)) < 0 ||
 	    load_params(exp, json_object_get(obj, "params"), where, err) < 0)
 		return -1;
 	if (json_object_get(obj, "cost") &&
@@ -348,9 +469,28 @@ static int load_experiment(struct wl_experiment *exp, const json_t *obj, size_t 
 	    load_baseline(exp, json_object_get(obj, "baseline"), where, err) < 0 ||
 	    load_drops(exp, json_object_get(obj, "drops"), where, err) < 0 ||
 	    load_variants(exp, json_object_get(obj, "variants"), where, err) < 0 ||
-	    load_reference(exp, obj, where, err) < 0)
+	    load_reference(exp, obj, where, err) < 0 || load_data(exp, obj, where, own, err) < 0 ||
+	    check_costs(exp, where, err) < 0)
 		return -1;
+	/* An own experiment is measured against the variant it is checked
+	 * against, unless it names another. */
+	if (own && exp->reference < 0 && exp->data && exp->data->check.kind == WL_CHECK_AGAINST)
+		exp->reference = exp->data->check.against;
 	return check_defaults(exp, where, err);
+}
+
+int wl_experiment_load_own(const json_t *obj, struct wl_experiment *out, struct wl_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	if (load_experiment(out, obj, 0, 1, err) == 0 && out->data)
+		return 0;
+	if (!out->data && err->kind == WL_ERR_NONE)
+		wl_error_field(err, WL_ERR_INVALID_FIELD, "experiment.buffers",
+			       "experiment.buffers: is required: the buffers its kernels take");
+	own_field(err);
+	wl_experiment_clear(out);
+	memset(out, 0, sizeof(*out));
+	return -1;
 }
 
 int wl_catalog_experiments_load(const json_t *list, struct wl_experiment **out, size_t *count,
@@ -372,7 +512,7 @@ int wl_catalog_experiments_load(const json_t *list, struct wl_experiment **out, 
 	for (size_t i = 0; i < json_array_size(list); i++) {
 		/* Counted before it is read, so that what it holds is freed. */
 		n = i + 1;
-		if (load_experiment(&exps[i], json_array_get(list, i), i, err) < 0)
+		if (load_experiment(&exps[i], json_array_get(list, i), i, 0, err) < 0)
 			goto out;
 		for (size_t j = 0; j < i; j++)
 			if (strcmp(exps[j].id, exps[i].id) == 0) {

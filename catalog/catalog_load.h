@@ -20,4 +20,12 @@
 int wl_catalog_experiments_load(const json_t *list, struct wl_experiment **out, size_t *count,
 				struct wl_error *err);
 
+/* Read obj, a request's own experiment (its "experiment" object), as the
+ * catalog reads its own, with its buffers, scalars and check required and
+ * its source the kernels' text (exp->own). Errors are WL_ERR_INVALID_FIELD
+ * naming the key's path as the field ("experiment.buffers[1].count") where
+ * the reading knows it, else "experiment". On failure *out holds nothing.
+ * Caller frees with wl_experiment_clear(). */
+int wl_experiment_load_own(const json_t *obj, struct wl_experiment *out, struct wl_error *err);
+
 #endif

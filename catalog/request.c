@@ -4,6 +4,8 @@
  * request for 2^40 points costs no more than one for 2. */
 #include "request.h"
 
+#include "request_own.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -128,11 +130,11 @@ static int validate_params(const struct wl_catalog *cat, const struct wl_experim
 
 static int validate_top(const json_t *body, struct wl_error *err)
 {
-	static const char *const allowed[] = { "experiment", "variants", "kernels", "params",
+	static const char *const allowed[] = { "experiment", "definition", "variants", "kernels", "params",
 					       "device", "language", "repeat", "seed", "label", "cache",
 					       "noise", "budget_ms", "counters", "energy", NULL };
 	const char *key;
-	char list[160];
+	char list[200];
 
 	if (!json_is_object(body)) {
 		wl_error_set(err, WL_ERR_BAD_JSON, "the request body must be a JSON object, got %s",
@@ -471,9 +473,55 @@ static int validate_energy(const json_t *body, json_t *out, struct wl_error *err
 /* Both validations: lang is the language decided already, or NULL to decide
  * it here, where an error in it is said (after the body's shape and its
  * experiment). */
+/* The experiment body runs: the catalog's it names, or its own (read into
+ * *own, own->own set; the caller clears it), into *exp. -1 with err naming
+ * the field. */
+static int request_experiment(const struct wl_catalog *cat, const json_t *body, struct wl_experiment *own,
+			      const struct wl_experiment **exp, struct wl_error *err)
+{
+	const json_t *v = json_object_get(body, "experiment"), *def = wl_request_own_definition(body);
+	const char *id = json_string_value(v);
+
+	if (!v) {
+		wl_error_field(err, WL_ERR_INVALID_FIELD, "experiment", "experiment: is required");
+		return -1;
+	}
+	if (!json_is_string(v) && !json_is_object(v)) {
+		wl_error_field(err, WL_ERR_INVALID_FIELD, "experiment",
+			       "experiment: expected a catalog experiment's id or an experiment of your own (an object), got %s",
+			       wl_json_type_name(v));
+		return -1;
+	}
+	if (json_object_get(body, "definition") && (!json_is_string(v) || !json_is_object(def) ||
+						    !json_equal(v, json_object_get(def, "id")))) {
+		wl_error_field(err, WL_ERR_INVALID_FIELD, "definition",
+			       "definition: goes with \"experiment\" naming its id (a stored request's form); give the experiment as an object instead");
+		return -1;
+	}
+	if (def) {
+		if (wl_request_own_read(cat, def, own, err) < 0)
+			return -1;
+		*exp = own;
+		return 0;
+	}
+	*exp = wl_catalog_find(cat, id);
+	if (!*exp) {
+		char known[1024] = "";
+
+		for (size_t k = 0; k < cat->nexperiments; k++)
+			wl_list_append(known, sizeof(known), cat->experiments[k].id);
+		wl_error_field(err, WL_ERR_UNKNOWN_EXPERIMENT, "experiment",
+			       "experiment: '%.64s' is not in the catalog (allowed: %s; or give an experiment of your own as an object)",
+			       id, known);
+		return -1;
+	}
+	return 0;
+}
+
 static int validate(const struct wl_catalog *cat, const json_t *body, const enum wl_language *lang,
 		    json_t **normalized, long long *measurements, struct wl_error *err)
 {
+	struct wl_experiment own = { 0 };
 	const struct wl_experiment *exp;
 	enum wl_language decided;
 	json_t *out = NULL, *variants = NULL, *params = NULL, *kernels = NULL, *v;
@@ -484,27 +532,8 @@ static int validate(const struct wl_catalog *cat, const json_t *body, const enum
 	wl_error_clear(err);
 	if (validate_top(body, err) < 0)
 		goto out;
-	v = json_object_get(body, "experiment");
-	if (!v) {
-		wl_error_field(err, WL_ERR_INVALID_FIELD, "experiment", "experiment: is required");
+	if (request_experiment(cat, body, &own, &exp, err) < 0)
 		goto out;
-	}
-	if (!json_is_string(v)) {
-		wl_error_field(err, WL_ERR_INVALID_FIELD, "experiment",
-			       "experiment: expected a string, got %s", wl_json_type_name(v));
-		goto out;
-	}
-	exp = wl_catalog_find(cat, json_string_value(v));
-	if (!exp) {
-		char known[1024] = "";
-
-		for (size_t k = 0; k < cat->nexperiments; k++)
-			wl_list_append(known, sizeof(known), cat->experiments[k].id);
-		wl_error_field(err, WL_ERR_UNKNOWN_EXPERIMENT, "experiment",
-			       "experiment: '%.64s' is not in the catalog (allowed: %s)",
-			       json_string_value(v), known);
-		goto out;
-	}
 	out = json_object();
 	variants = json_array();
 	params = json_object();
@@ -514,6 +543,8 @@ static int validate(const struct wl_catalog *cat, const json_t *body, const enum
 		goto out;
 	}
 	json_object_set_new(out, "experiment", json_string(exp->id));
+	if (own.own)
+		json_object_set_new(out, "definition", json_deep_copy(wl_request_own_definition(body)));
 	if (!lang) {
 		if (wl_request_language(body, &decided, err) < 0)
 			goto out;
@@ -521,6 +552,11 @@ static int validate(const struct wl_catalog *cat, const json_t *body, const enum
 	}
 	json_object_set_new(out, "language", json_string(wl_language_name(*lang)));
 	v = json_object_get(body, "kernels");
+	if (v && own.own) {
+		wl_error_field(err, WL_ERR_INVALID_FIELD, "kernels",
+			       "kernels: an experiment of your own has its kernels as its variants");
+		goto out;
+	}
 	if (v && wl_custom_kernels_validate(exp, v, kernels, err) < 0)
 		goto out;
 	if (validate_variants(exp, json_object_get(body, "variants"), json_array_size(kernels) > 0,
@@ -544,7 +580,7 @@ static int validate(const struct wl_catalog *cat, const json_t *body, const enum
 		json_object_set(out, "kernels", kernels);
 	json_object_set(out, "params", params);
 	/* Expanding checks the constraints between params. */
-	if (wl_request_points(exp, out, &pts, err) < 0)
+	if (wl_request_points(exp, out, &pts, err) < 0 || (own.own && wl_request_own_sizes(&own, &pts, err) < 0))
 		goto out;
 	*measurements = (long long)pts.count * nvariants;
 	*normalized = out;
@@ -552,6 +588,7 @@ static int validate(const struct wl_catalog *cat, const json_t *body, const enum
 	rc = 0;
 out:
 	wl_points_free(&pts);
+	wl_experiment_clear(&own);
 	json_decref(out);
 	json_decref(variants);
 	json_decref(params);

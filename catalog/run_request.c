@@ -4,14 +4,20 @@
  * variants. */
 #include "run_request.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "catalog_load.h"
 #include "json_strict.h"
+#include "request_own.h"
 
 void wl_run_request_free(struct wl_run_request *rr)
 {
 	wl_points_free(&rr->pts);
 	json_decref(rr->json);
+	if (rr->own)
+		wl_experiment_clear(rr->own);
+	free(rr->own);
 	memset(rr, 0, sizeof(*rr));
 }
 
@@ -42,7 +48,20 @@ int wl_run_request_parse(const struct wl_catalog *cat, const json_t *stored, str
 			     wl_json_type_name(stored));
 		return -1;
 	}
-	out->exp = id ? wl_catalog_find(cat, id) : NULL;
+	if (wl_request_own_definition(stored)) {
+		if (!(out->own = calloc(1, sizeof(*out->own)))) {
+			wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+			goto fail;
+		}
+		if (wl_experiment_load_own(wl_request_own_definition(stored), out->own, err) < 0) {
+			free(out->own);
+			out->own = NULL;
+			goto fail;
+		}
+		out->exp = out->own;
+	} else {
+		out->exp = id ? wl_catalog_find(cat, id) : NULL;
+	}
 	if (!out->exp) {
 		wl_error_field(err, WL_ERR_UNKNOWN_EXPERIMENT, "experiment",
 			       "the stored request's experiment: %s%.64s%s is not in this catalog",

@@ -1,6 +1,6 @@
 /* A stored run request typed once, for the runner that executes it: the
  * normalized JSON the validator wrote (request.h) with its experiment found
- * in the catalog, its settings read by wl_run_settings_read's rules (where
+ * in the catalog or read from its own definition, its settings read by wl_run_settings_read's rules (where
  * what "absent" means in an older request is written, once), its points
  * expanded and its variants and custom kernels at hand. Usage:
  *
@@ -24,7 +24,10 @@
 
 struct wl_run_request {
 	json_t *json;				/* the stored request: a reference of its own */
-	const struct wl_experiment *exp;	/* the catalog's */
+	const struct wl_experiment *exp;	/* the catalog's, or own */
+	/* The request's own experiment, read from its definition
+	 * (request_own.h), or NULL: owned. */
+	struct wl_experiment *own;
 	struct wl_run_settings settings;	/* its strings are json's */
 	struct wl_points pts;			/* its own; in the catalog's param order */
 	const json_t *variants;			/* json's array of built-in variant ids */

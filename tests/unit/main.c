@@ -38,6 +38,8 @@ const char *check_store_pg;
 	X(cost_formulas_parse_and_evaluate)                                             \
 	X(request_accepts_good_requests)                                                \
 	X(request_rejects_bad_requests)                                                 \
+	X(own_experiment_is_accepted_and_stored_with_its_definition)                     \
+	X(own_experiment_refuses_bad_input_naming_the_field)                             \
 	X(request_fills_defaults_and_seed)                                              \
 	X(request_reads_counters_on_or_off)                                             \
 	X(request_language_is_opencl_or_cuda)                                           \

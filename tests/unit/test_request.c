@@ -67,7 +67,7 @@ void test_request_rejects_bad_requests(void)
 	} rows[] = {
 		{ "[1,2]", WL_ERR_BAD_JSON, "", "must be a JSON object" },
 		{ "{}", WL_ERR_INVALID_FIELD, "experiment", "is required" },
-		{ "{\"experiment\":7}", WL_ERR_INVALID_FIELD, "experiment", "expected a string" },
+		{ "{\"experiment\":7}", WL_ERR_INVALID_FIELD, "experiment", "expected a catalog experiment's id" },
 		{ "{\"experiment\":\"nope\"}", WL_ERR_UNKNOWN_EXPERIMENT, "experiment", "'nope' is not in the catalog" },
 		{ "{\"experiment\":\"copy\",\"colour\":1}", WL_ERR_INVALID_FIELD, "colour", "unknown field" },
 		{ "{\"experiment\":\"copy\",\"variants\":[]}", WL_ERR_INVALID_FIELD, "variants", "non-empty" },
