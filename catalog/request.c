@@ -473,51 +473,6 @@ static int validate_energy(const json_t *body, json_t *out, struct wl_error *err
 /* Both validations: lang is the language decided already, or NULL to decide
  * it here, where an error in it is said (after the body's shape and its
  * experiment). */
-/* The experiment body runs: the catalog's it names, or its own (read into
- * *own, own->own set; the caller clears it), into *exp. -1 with err naming
- * the field. */
-static int request_experiment(const struct wl_catalog *cat, const json_t *body, struct wl_experiment *own,
-			      const struct wl_experiment **exp, struct wl_error *err)
-{
-	const json_t *v = json_object_get(body, "experiment"), *def = wl_request_own_definition(body);
-	const char *id = json_string_value(v);
-
-	if (!v) {
-		wl_error_field(err, WL_ERR_INVALID_FIELD, "experiment", "experiment: is required");
-		return -1;
-	}
-	if (!json_is_string(v) && !json_is_object(v)) {
-		wl_error_field(err, WL_ERR_INVALID_FIELD, "experiment",
-			       "experiment: expected a catalog experiment's id or an experiment of your own (an object), got %s",
-			       wl_json_type_name(v));
-		return -1;
-	}
-	if (json_object_get(body, "definition") && (!json_is_string(v) || !json_is_object(def) ||
-						    !json_equal(v, json_object_get(def, "id")))) {
-		wl_error_field(err, WL_ERR_INVALID_FIELD, "definition",
-			       "definition: goes with \"experiment\" naming its id (a stored request's form); give the experiment as an object instead");
-		return -1;
-	}
-	if (def) {
-		if (wl_request_own_read(cat, def, own, err) < 0)
-			return -1;
-		*exp = own;
-		return 0;
-	}
-	*exp = wl_catalog_find(cat, id);
-	if (!*exp) {
-		char known[1024] = "";
-
-		for (size_t k = 0; k < cat->nexperiments; k++)
-			wl_list_append(known, sizeof(known), cat->experiments[k].id);
-		wl_error_field(err, WL_ERR_UNKNOWN_EXPERIMENT, "experiment",
-			       "experiment: '%.64s' is not in the catalog (allowed: %s; or give an experiment of your own as an object)",
-			       id, known);
-		return -1;
-	}
-	return 0;
-}
-
 static int validate(const struct wl_catalog *cat, const json_t *body, const enum wl_language *lang,
 		    json_t **normalized, long long *measurements, struct wl_error *err)
 {
@@ -532,7 +487,7 @@ static int validate(const struct wl_catalog *cat, const json_t *body, const enum
 	wl_error_clear(err);
 	if (validate_top(body, err) < 0)
 		goto out;
-	if (request_experiment(cat, body, &own, &exp, err) < 0)
+	if (wl_request_experiment(cat, body, &own, &exp, err) < 0)
 		goto out;
 	out = json_object();
 	variants = json_array();

@@ -20,6 +20,13 @@
 #define WL_OWN_VARIANTS_MAX 8
 #define WL_OWN_SOURCE_MAX 65536
 
+/* The experiment body runs: the catalog's it names in "experiment", or its
+ * own (read into *own, own->own then set; the caller clears it with
+ * wl_experiment_clear), into *exp. -1 with err naming the field; *own then
+ * holds nothing. */
+int wl_request_experiment(const struct wl_catalog *cat, const json_t *body, struct wl_experiment *own,
+			  const struct wl_experiment **exp, struct wl_error *err);
+
 /* The definition body brings, or NULL where its experiment is the
  * catalog's: "experiment" itself when an object, else "definition". */
 const json_t *wl_request_own_definition(const json_t *body);
