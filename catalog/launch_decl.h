@@ -25,7 +25,7 @@
 #include "error.h"
 #include "expr.h"
 
-#define WL_LAUNCH_ARGS_MAX 8
+#define WL_LAUNCH_ARGS_MAX 24
 
 enum wl_launch_arg_kind { WL_ARG_BUFFER, WL_ARG_INT, WL_ARG_LOCAL };
 

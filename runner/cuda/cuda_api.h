@@ -26,7 +26,7 @@ typedef unsigned long long CUdeviceptr;
 #define CU_STREAM_NON_BLOCKING 1
 #define CU_EVENT_DEFAULT 0
 #define SHARED_DEFAULT_MAX 49152	/* above this a kernel must opt in */
-#define CALL_PARAMS_MAX 16
+#define CALL_PARAMS_MAX 32
 
 /* The driver's entry points warplab uses. */
 struct wl_cu {

@@ -87,6 +87,12 @@ static int read_back(struct wl_device *dev, const struct wl_buf *b, size_t bytes
 	return wl_cuda_read(cd_of(dev), b, bytes, out, err);
 }
 
+static int write_over(struct wl_device *dev, const struct wl_buf *b, size_t bytes, const void *host,
+		      struct wl_error *err)
+{
+	return wl_cuda_write(cd_of(dev), b, bytes, host, err);
+}
+
 static int staging(struct wl_device *dev, unsigned slot, size_t bytes, void **ptr, struct wl_error *err)
 {
 	return wl_cuda_staging(cd_of(dev), slot, bytes, ptr, err);
@@ -137,6 +143,12 @@ static int arg_local(struct wl_launch *l, unsigned i, size_t bytes, struct wl_er
 {
 	(void)i;
 	return wl_cuda_call_shared(wl_cuda_call_of(l), bytes, err);
+}
+
+static int arg_value(struct wl_launch *l, unsigned i, const void *value, size_t bytes, struct wl_error *err)
+{
+	(void)i;
+	return wl_cuda_call_value(wl_cuda_call_of(l), value, bytes, err);
 }
 
 /* A custom CUDA kernel is called with its like variant's arguments (less
@@ -288,6 +300,7 @@ const struct wl_backend wl_backend_cuda = {
 	.buffer = buffer,
 	.fill = fill,
 	.read = read_back,
+	.write = write_over,
 	.buffer_release = wl_cuda_buffer_release,
 	.staging = staging,
 	.staging_now = staging_now,
@@ -296,6 +309,7 @@ const struct wl_backend wl_backend_cuda = {
 	.arg_word = arg_word,
 	.arg_u64 = arg_u64,
 	.arg_local = arg_local,
+	.arg_value = arg_value,
 	.bound = bound,
 	.run_once = run_once,
 	.time = time_launches,

@@ -199,6 +199,15 @@ int wl_cuda_read(struct wl_cuda_device *cd, const struct wl_buf *b, size_t bytes
 	return wl_cu_failed(cu.dtoh(out, b->handle, bytes), "cuMemcpyDtoH", err);
 }
 
+int wl_cuda_write(struct wl_cuda_device *cd, const struct wl_buf *b, size_t bytes, const void *host,
+		  struct wl_error *err)
+{
+	cu.ctx_set(cd->context);
+	if (wl_cu_failed(cu.stream_sync(cd->stream), "cuStreamSynchronize", err) < 0)
+		return -1;
+	return wl_cu_failed(cu.htod(b->handle, host, bytes), "cuMemcpyHtoD", err);
+}
+
 int wl_cuda_staging(struct wl_cuda_device *cd, unsigned slot, size_t bytes, void **ptr, struct wl_error *err)
 {
 	size_t size;
@@ -420,6 +429,16 @@ int wl_cuda_call_shared(struct wl_cuda_call *c, size_t bytes, struct wl_error *e
 int wl_cuda_call_u64(struct wl_cuda_call *c, uint64_t value, struct wl_error *err)
 {
 	return next_param(c, &value, sizeof(value), err);
+}
+
+int wl_cuda_call_value(struct wl_cuda_call *c, const void *value, size_t bytes, struct wl_error *err)
+{
+	if (bytes == 0 || bytes > sizeof(c->words[0])) {
+		wl_error_set(err, WL_ERR_CONFIG, "a kernel parameter of %zu bytes: 1 to %zu are passed by value", bytes,
+			     sizeof(c->words[0]));
+		return -1;
+	}
+	return next_param(c, value, bytes, err);
 }
 
 int wl_cuda_call_run(struct wl_cuda_call *c, size_t groups, size_t items, struct wl_error *err)

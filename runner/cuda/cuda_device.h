@@ -94,6 +94,8 @@ int wl_cuda_fill(struct wl_cuda_device *cd, const struct wl_buf *b, uint32_t pat
 		 struct wl_error *err);
 int wl_cuda_read(struct wl_cuda_device *cd, const struct wl_buf *b, size_t bytes, void *out,
 		 struct wl_error *err);
+int wl_cuda_write(struct wl_cuda_device *cd, const struct wl_buf *b, size_t bytes, const void *host,
+		  struct wl_error *err);
 void wl_cuda_buffer_release(struct wl_buf *b);
 
 /* Pinned host memory of at least bytes from staging slot (0 or 1), kept
@@ -114,6 +116,8 @@ int wl_cuda_call_buffer(struct wl_cuda_call *c, const struct wl_buf *b, struct w
 int wl_cuda_call_word(struct wl_cuda_call *c, uint32_t word, struct wl_error *err);
 int wl_cuda_call_shared(struct wl_cuda_call *c, size_t bytes, struct wl_error *err);
 int wl_cuda_call_u64(struct wl_cuda_call *c, uint64_t value, struct wl_error *err);
+/* A value of bytes (1 to 8) as the next parameter. */
+int wl_cuda_call_value(struct wl_cuda_call *c, const void *value, size_t bytes, struct wl_error *err);
 
 /* Launch c once on groups blocks of items threads and wait for it (the
  * runner's own kernels: random inputs). -1 with err. */

@@ -123,6 +123,9 @@ struct wl_backend {
 	int (*fill)(struct wl_device *dev, const struct wl_buf *b, uint32_t pattern, size_t bytes,
 		    struct wl_error *err);
 	int (*read)(struct wl_device *dev, const struct wl_buf *b, size_t bytes, void *out, struct wl_error *err);
+	/* bytes of host written over b's start (blocking). -1 with err. */
+	int (*write)(struct wl_device *dev, const struct wl_buf *b, size_t bytes, const void *host,
+		     struct wl_error *err);
 	void (*buffer_release)(struct wl_buf *b);
 	/* Pinned host memory from staging slot (0 or 1), kept and grown; and
 	 * what the slot holds now (NULL before its first use). */
@@ -142,6 +145,9 @@ struct wl_backend {
 	int (*arg_word)(struct wl_launch *l, unsigned i, uint32_t word, struct wl_error *err);
 	int (*arg_u64)(struct wl_launch *l, unsigned i, uint64_t value, struct wl_error *err);
 	int (*arg_local)(struct wl_launch *l, unsigned i, size_t bytes, struct wl_error *err);
+	/* Argument i a value of bytes (1 to 8: a char, short, int, long,
+	 * float or double scalar as the kernel declares it). -1 with err. */
+	int (*arg_value)(struct wl_launch *l, unsigned i, const void *value, size_t bytes, struct wl_error *err);
 	/* After every argument is bound: a custom kernel whose parameters
 	 * differ from its like kernel's said plainly (-1 with err), where
 	 * kernel could not check them. NULL: nothing to check. */

@@ -134,6 +134,18 @@ static int read_back(struct wl_device *dev, const struct wl_buf *b, size_t bytes
 	return 0;
 }
 
+static int write_over(struct wl_device *dev, const struct wl_buf *b, size_t bytes, const void *host,
+		      struct wl_error *err)
+{
+	cl_int rc = clEnqueueWriteBuffer(wl_cl_of(dev)->queue, mem_of(b), CL_TRUE, 0, bytes, host, 0, NULL, NULL);
+
+	if (rc != CL_SUCCESS) {
+		wl_error_set(err, WL_ERR_INTERNAL, "clEnqueueWriteBuffer of %zu bytes: %s", bytes, wl_cl_error_name(rc));
+		return -1;
+	}
+	return 0;
+}
+
 static void buffer_release(struct wl_buf *b)
 {
 	if (b->handle)
@@ -257,6 +269,11 @@ static int arg_local(struct wl_launch *l, unsigned i, size_t bytes, struct wl_er
 	return arg_set(l, i, bytes, NULL, err);
 }
 
+static int arg_value(struct wl_launch *l, unsigned i, const void *value, size_t bytes, struct wl_error *err)
+{
+	return arg_set(l, i, bytes, value, err);
+}
+
 static int run_once(struct wl_device *dev, const struct wl_launch *l, struct wl_error *err)
 {
 	cl_int code = clEnqueueNDRangeKernel(wl_cl_of(dev)->queue, kernel_of(l), l->dims, NULL, l->global,
@@ -359,6 +376,7 @@ const struct wl_backend wl_backend_opencl = {
 	.buffer = buffer,
 	.fill = fill,
 	.read = read_back,
+	.write = write_over,
 	.buffer_release = buffer_release,
 	.staging = wl_cl_device_staging,
 	.staging_now = staging_now,
@@ -367,6 +385,7 @@ const struct wl_backend wl_backend_opencl = {
 	.arg_word = arg_word,
 	.arg_u64 = arg_u64,
 	.arg_local = arg_local,
+	.arg_value = arg_value,
 	.run_once = run_once,
 	.time = time_launches,
 	.launch_release = launch_release,
