@@ -39,7 +39,12 @@ INC_store := -Istore -Icommon
 INC_catalog := -Icatalog -Icommon
 INC_model := -Imodel -Icatalog -Icommon
 INC_analysis := -Ianalysis -Imodel -Istore -Icatalog -Icommon
-INC_server := -Iserver -Ianalysis -Imodel -Istore -Icatalog -Icommon
+INC_server := -Iserver -Iserver/api -Iserver/http -Ianalysis -Imodel -Istore -Icatalog -Icommon
+# server/http/ is the HTTP plumbing and knows nothing of runs; server/api/,
+# the handlers, stand on it and on the analysis; the top of server/ (main,
+# the route table) on both.
+INC_server/http := -Iserver/http -Icommon
+INC_server/api := -Iserver/api -Iserver/http -Ianalysis -Imodel -Istore -Icatalog -Icommon
 INC_runner := -Irunner -Imodel -Istore -Icatalog -Icommon
 INC_tools := -Itools -Istore -Icatalog -Icommon
 ROOM_DIRS := $(shell find common store catalog model analysis server runner tools -type d 2>/dev/null | sort)
@@ -51,6 +56,10 @@ layer_flags = $(or $(INC_$(call room_of,$(1))),$(INC_$(firstword $(subst /, ,$(1
 # make include-flags-runner/opencl).
 include-flags-%:
 	@echo $(or $(INC_$*),$(INC_$(firstword $(subst /, ,$*))))
+# A pattern without a slash matches only a name's last part: server's
+# sub-rooms need one of their own.
+include-flags-server/%:
+	@echo $(or $(INC_server/$*),$(INC_server))
 WL_LDFLAGS = $(SAN_FLAGS) -fopenmp
 SERVER_LIBS = $(shell $(PKG_CONFIG) --libs libmicrohttpd jansson sqlite3 libpq zlib) -lpthread -lm
 # NVML is opened at run time with dlopen (-ldl), never linked.

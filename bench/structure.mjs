@@ -28,7 +28,9 @@ export const ALLOWED = {
   catalog: ['common'],
   model: ['common', 'catalog'],
   analysis: ['common', 'store', 'catalog', 'model'],
-  server: ['common', 'store', 'catalog', 'model', 'analysis'],
+  server: ['common', 'store', 'catalog', 'model', 'analysis', 'server/http', 'server/api'],
+  'server/http': ['common'],
+  'server/api': ['common', 'store', 'catalog', 'model', 'analysis', 'server/http'],
   runner: ['common', 'store', 'catalog', 'model'],
   tools: ['common', 'store', 'catalog'],
 };

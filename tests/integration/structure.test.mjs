@@ -68,13 +68,16 @@ test('the_build_refuses_an_include_across_the_layering', () => {
   const dir = mkdtempSync(join(tmpdir(), 'warplab-layers-'));
   const flags = (room) => spawnSync('make', ['-s', `include-flags-${room}`], { cwd: ROOT, encoding: 'utf8' }).stdout.trim().split(/\s+/);
   // One header of each room a probe may try.
-  const header = { common: 'error.h', store: 'store.h', catalog: 'catalog.h', model: 'ceilings.h', server: 'server.h', runner: 'executor.h' };
+  const header = {
+    common: 'error.h', store: 'store.h', catalog: 'catalog.h', model: 'ceilings.h', analysis: 'analysis.h',
+    'server/http': 'http.h', 'server/api': 'api.h', server: 'server.h', runner: 'executor.h',
+  };
   try {
-    for (const room of ['common', 'store', 'catalog', 'model', 'server', 'runner']) {
-      mkdirSync(join(dir, room));
+    for (const room of Object.keys(header)) {
+      mkdirSync(join(dir, room), { recursive: true });
       for (const [other, h] of Object.entries(header)) {
         if (other === room) continue;
-        const probe = join(dir, room, `probe_${other}.c`);
+        const probe = join(dir, room, `probe_${other.replace('/', '_')}.c`);
         writeFileSync(probe, `#include "${h}"\nint probe;\n`);
         const cc = spawnSync('cc', ['-std=c11', '-D_GNU_SOURCE', '-fsyntax-only', ...flags(room),
           ...spawnSync('pkg-config', ['--cflags', 'jansson', 'OpenCL', 'libpq'], { encoding: 'utf8' }).stdout.trim().split(/\s+/).filter(Boolean), probe],
