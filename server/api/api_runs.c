@@ -268,33 +268,61 @@ out:
 	return rc;
 }
 
-void wl_api_get_run(struct wl_server *srv, const struct wl_request *req, const struct wl_path_args *at,
-		    struct wl_response *resp)
+/* How a derived run goes into a body. */
+struct rendering {
+	const char *key;	/* the body cache's name for it, before the run's id */
+	const char *type;
+	int (*render)(const struct wl_run *run, char **out, size_t *len);
+	const char *fails;	/* the 500's message */
+};
+
+static int render_json(const struct wl_run *run, char **out, size_t *len)
+{
+	*out = json_dumps(run->json, JSON_COMPACT);
+	*len = *out ? strlen(*out) : 0;
+	return *out ? 0 : -1;
+}
+
+static const struct rendering as_json = { "run", JSON_TYPE, render_json, "out of memory" };
+/* The CSV carries the figures the page shows beside each time. */
+static const struct rendering as_csv = { "csv", CSV_TYPE, wl_results_csv, "cannot build the CSV" };
+
+/* Answer with run id derived and rendered as r says: from the body cache
+ * where it is kept, else from the store, kept once it reads the same from
+ * now on (wl_run_is_final). */
+static void derived_body(struct wl_server *srv, const struct wl_request *req, long long id,
+			 const struct rendering *r, struct wl_response *resp)
 {
 	struct wl_store *st;
 	struct wl_error err;
 	struct wl_run run;
-	char key[48], *text;
+	char key[48], *body = NULL;
+	size_t len = 0;
 
-	snprintf(key, sizeof(key), "run:%lld", at->id);
-	if (wl_respond_from_cache(srv->bodies, req, key, JSON_TYPE, resp))
+	snprintf(key, sizeof(key), "%s:%lld", r->key, id);
+	if (wl_respond_from_cache(srv->bodies, req, key, r->type, resp))
 		return;
 	st = store_or_503(srv, resp);
 	if (!st)
 		return;
-	if (derived_run(srv, st, at->id, &run, &err) < 0) {
+	if (derived_run(srv, st, id, &run, &err) < 0) {
 		wl_response_from_error(resp, &err);
 	} else {
-		if (!(text = json_dumps(run.json, JSON_COMPACT))) {
-			wl_response_error(resp, 500, "internal", NULL, "out of memory");
-		} else {
-			wl_respond_cacheable(srv->bodies, req, wl_run_is_final(&run) ? key : NULL, text, strlen(text),
-					     JSON_TYPE, resp);
-			free(text);
-		}
+		if (r->render(&run, &body, &len) < 0)
+			wl_response_error(resp, 500, "internal", NULL, "%s", r->fails);
+		else
+			wl_respond_cacheable(srv->bodies, req, wl_run_is_final(&run) ? key : NULL, body, len, r->type,
+					     resp);
+		free(body);
 		wl_run_free(&run);
 	}
 	wl_store_pool_put(srv->pool, st);
+}
+
+void wl_api_get_run(struct wl_server *srv, const struct wl_request *req, const struct wl_path_args *at,
+		    struct wl_response *resp)
+{
+	derived_body(srv, req, at->id, &as_json, resp);
 }
 
 void wl_api_run_samples(struct wl_server *srv, const struct wl_request *req, const struct wl_path_args *at,
@@ -320,32 +348,7 @@ void wl_api_run_samples(struct wl_server *srv, const struct wl_request *req, con
 void wl_api_run_csv(struct wl_server *srv, const struct wl_request *req, const struct wl_path_args *at,
 		    struct wl_response *resp)
 {
-	struct wl_store *st;
-	struct wl_error err;
-	struct wl_run run;
-	char *csv = NULL, key[48];
-	size_t len = 0;
-
-	snprintf(key, sizeof(key), "csv:%lld", at->id);
-	if (wl_respond_from_cache(srv->bodies, req, key, CSV_TYPE, resp))
-		goto named;
-	st = store_or_503(srv, resp);
-	if (!st)
-		return;
-	/* The CSV carries the figures the page shows beside each time. */
-	if (derived_run(srv, st, at->id, &run, &err) < 0) {
-		wl_response_from_error(resp, &err);
-	} else {
-		if (wl_results_csv(&run, &csv, &len) < 0)
-			wl_response_error(resp, 500, "internal", NULL, "cannot build the CSV");
-		else
-			wl_respond_cacheable(srv->bodies, req, wl_run_is_final(&run) ? key : NULL, csv, len, CSV_TYPE,
-					     resp);
-		free(csv);
-		wl_run_free(&run);
-	}
-	wl_store_pool_put(srv->pool, st);
-named:
+	derived_body(srv, req, at->id, &as_csv, resp);
 	if (resp->status == 200 || resp->status == 304)
 		snprintf(resp->disposition, sizeof(resp->disposition),
 			 "attachment; filename=\"warplab-run-%lld.csv\"", at->id);

@@ -289,6 +289,7 @@ void test_compare_cells_carry_energy(void)
 			    json_pack("{s:s}", "error", "no energy counter"));
 	if (typed_run(NULL, a, &typed[0]) < 0 || typed_run(NULL, b, &typed[1]) < 0) {
 		CHECK(0, "typed");
+		wl_run_free(&typed[0]);
 		json_decref(runs);
 		return;
 	}

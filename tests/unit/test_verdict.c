@@ -30,10 +30,8 @@ static json_t *run_of(const char *status, json_t *results)
 	return run;
 }
 
-/* The verdict of run (its variants listed first), each result's ceiling
- * share and prediction as the steps before the verdict would find them:
- * here the made-up "ceiling_pct" and "prediction" of result(). */
-static int judge(const struct wl_catalog *cat, json_t *run)
+/* run typed against cat and through steps; whether all went well. */
+static int derive(const struct wl_catalog *cat, json_t *run, int (*steps)(struct wl_run *))
 {
 	struct wl_run typed;
 	struct wl_error err;
@@ -41,8 +39,18 @@ static int judge(const struct wl_catalog *cat, json_t *run)
 
 	if (wl_run_read(cat, run, &typed, &err) < 0)
 		return 0;
-	for (size_t i = 0; i < typed.nresults; i++) {
-		struct wl_result *r = &typed.results[i];
+	ok = steps(&typed) == 0;
+	wl_run_free(&typed);
+	return ok;
+}
+
+/* The variants and the verdict, each result's ceiling share and prediction
+ * as the steps before the verdict would find them: here the made-up
+ * "ceiling_pct" and "prediction" of result(). */
+static int verdict_steps(struct wl_run *run)
+{
+	for (size_t i = 0; i < run->nresults; i++) {
+		struct wl_result *r = &run->results[i];
 		const json_t *p = json_object_get(r->json, "prediction");
 
 		if (json_is_number(json_object_get(r->json, "ceiling_pct")))
@@ -51,9 +59,12 @@ static int judge(const struct wl_catalog *cat, json_t *run)
 		r->binding = json_string_value(json_object_get(p, "binding"));
 		r->sectors_per_request = json_number_value(json_object_get(p, "sectors_per_request"));
 	}
-	ok = wl_run_add_variants(&typed) == 0 && wl_run_add_verdict(&typed) == 0;
-	wl_run_free(&typed);
-	return ok;
+	return wl_run_add_variants(run) < 0 || wl_run_add_verdict(run) < 0 ? -1 : 0;
+}
+
+static int judge(const struct wl_catalog *cat, json_t *run)
+{
+	return derive(cat, run, verdict_steps);
 }
 
 static const json_t *point_at(const json_t *verdict, long long n)
@@ -164,17 +175,14 @@ void test_verdict_of_one_variant_compares_its_points(void)
 	wl_catalog_free(cat);
 }
 
+static int drops_steps(struct wl_run *run)
+{
+	return wl_run_add_intervals(run) < 0 || wl_run_add_drops(run) < 0 ? -1 : 0;
+}
+
 static int judge_drops(const struct wl_catalog *cat, json_t *run)
 {
-	struct wl_run typed;
-	struct wl_error err;
-	int ok;
-
-	if (wl_run_read(cat, run, &typed, &err) < 0)
-		return 0;
-	ok = wl_run_add_intervals(&typed) == 0 && wl_run_add_drops(&typed) == 0;
-	wl_run_free(&typed);
-	return ok;
+	return derive(cat, run, drops_steps);
 }
 
 /* Drops are judged only once a run is done and a sweep has neighbours on
