@@ -79,11 +79,17 @@ int wl_run_add_intervals(struct wl_run *run)
  * like; NULL where neither is in the experiment. */
 static const struct wl_variant_def *harness_of(const struct wl_run *run, const struct wl_result *r)
 {
-	const struct wl_variant_def *v = run->exp && r->variant ? wl_experiment_variant(run->exp, r->variant, NULL) : NULL;
+	const struct wl_variant_def *v = NULL;
 
-	for (size_t j = 0; run->exp && r->variant && j < run->nkernels; j++)
-		if (!v && run->kernels[j].name && strcmp(run->kernels[j].name, r->variant) == 0 && run->kernels[j].like)
-			v = wl_experiment_variant(run->exp, run->kernels[j].like, NULL);
+	if (!run->exp || !r->variant)
+		return NULL;
+	v = wl_experiment_variant(run->exp, r->variant, NULL);
+	for (size_t j = 0; !v && j < run->nkernels; j++) {
+		const struct wl_run_kernel *k = &run->kernels[j];
+
+		if (k->name && strcmp(k->name, r->variant) == 0 && k->like)
+			v = wl_experiment_variant(run->exp, k->like, NULL);
+	}
 	return v;
 }
 
@@ -125,7 +131,8 @@ int wl_run_add_ceiling(struct wl_run *run, struct wl_store *st, struct wl_error 
 				    json_real(100.0 * gbps / run->peak_gbps) : json_null());
 		r->ceiling_pct = ceiling && run->exp && run->exp->metric == WL_METRIC_BANDWIDTH && !isnan(gbps) ?
 			100.0 * gbps / run->ceiling_gbps : NAN;
-		json_object_set_new(r->json, "ceiling_pct", isnan(r->ceiling_pct) ? json_null() : json_real(r->ceiling_pct));
+		json_object_set_new(r->json, "ceiling_pct",
+				    isnan(r->ceiling_pct) ? json_null() : json_real(r->ceiling_pct));
 	}
 	json_object_set_new(run->json, "ceiling", ceiling ? ceiling : json_null());
 	return 0;

@@ -299,7 +299,8 @@ static void result_asks(const struct wl_run *run, const struct customs *customs,
 static int set_prediction(struct wl_result *r, json_t *p)
 {
 	const json_t *traffic = json_object_get(p, "traffic");
-	const json_t *read = json_object_get(traffic, "dram_read_bytes"), *write = json_object_get(traffic, "dram_write_bytes");
+	const json_t *read = json_object_get(traffic, "dram_read_bytes");
+	const json_t *write = json_object_get(traffic, "dram_write_bytes");
 
 	if (!p || json_object_set_new(r->json, "prediction", p) < 0)
 		return -1;
