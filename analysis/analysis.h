@@ -12,7 +12,7 @@
  *	struct wl_run run;
  *
  *	if (wl_run_read(cat, stored, &run, err) < 0) ... out of memory ...
- *	if (wl_run_derive(&run, st, err) < 0) ... stored is for freeing ...
+ *	if (wl_run_derive(&run, st, err) < 0) ... not for showing: free it ...
  *	... stored holds every figure; wl_run_is_final(&run) ...
  *	wl_run_free(&run);
  *
@@ -41,7 +41,7 @@
  *
  * What the derivation finds is added to the JSON (for the API's bodies) and
  * to the typed results below (for the steps after it): a finding reads NAN,
- * NULL or 0 until its step has run. */
+ * NULL, 0 (or -1, where its comment says so) until its step has run. */
 
 enum wl_run_status { WL_RUN_QUEUED, WL_RUN_RUNNING, WL_RUN_DONE, WL_RUN_FAILED, WL_RUN_CANCELLED, WL_RUN_UNKNOWN };
 
