@@ -39,7 +39,12 @@ INC_store := -Istore -Icommon
 INC_catalog := -Icatalog -Icommon
 INC_model := -Imodel -Icatalog -Icommon
 INC_analysis := -Ianalysis -Imodel -Istore -Icatalog -Icommon
-INC_server := -Iserver -Ianalysis -Imodel -Istore -Icatalog -Icommon
+INC_server := -Iserver -Iserver/api -Iserver/http -Ianalysis -Imodel -Istore -Icatalog -Icommon
+# server/http/ is the HTTP plumbing and knows nothing of runs; server/api/,
+# the handlers, stand on it and on the analysis; the top of server/ (main,
+# the route table) on both.
+INC_server/http := -Iserver/http -Icommon
+INC_server/api := -Iserver/api -Iserver/http -Ianalysis -Imodel -Istore -Icatalog -Icommon
 # runner/ is rooms of its own (docs/architecture.md): the device every API
 # shares, one folder per device API, execution, the families, the probes of
 # device facts, tracing, and process control; a family never sees an API,

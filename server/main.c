@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "daemon.h"
+#include "events.h"
 #include "log.h"
 #include "options.h"
 #include "server.h"
@@ -23,6 +24,35 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	stop_requested = 1;
+}
+
+/* How long a stopping server waits for its event streams to end cleanly. */
+#define STREAMS_END_MS 2000
+
+static void handle(void *srv, const struct wl_request *req, struct wl_response *resp)
+{
+	wl_server_handle(srv, req, resp);
+}
+
+/* The daemon refuses new connections: let the event streams end with their
+ * last chunk (a client sees the end of the stream, not a reset). */
+static void closing(void *srv)
+{
+	wl_events_end_all(((struct wl_server *)srv)->events, STREAMS_END_MS);
+}
+
+/* Serve srv as cfg says: its requests go to the route table, and what it
+ * sends is counted for /metrics. As wl_daemon_start. */
+static int serve(struct wl_server *srv, const struct wl_server_config *cfg, struct wl_daemon **daemon,
+		 unsigned *port, struct wl_error *err)
+{
+	const struct wl_daemon_config dc = {
+		.listen = cfg->listen, .max_body = cfg->max_body, .max_connections = cfg->max_connections,
+		.per_ip_connections = cfg->per_ip_connections, .connection_timeout = cfg->connection_timeout,
+		.handle = handle, .closing = closing, .ctx = srv, .counters = &srv->counters,
+	};
+
+	return wl_daemon_start(&dc, daemon, port, err);
 }
 
 int main(int argc, char **argv)
@@ -106,7 +136,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	srv_ready = 1;
-	if (wl_daemon_start(&srv, &daemon, &port, &err) < 0) {
+	if (serve(&srv, &cfg, &daemon, &port, &err) < 0) {
 		wl_log_error("%s", err.msg);
 		goto out;
 	}

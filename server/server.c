@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "prediction_memo.h"
+#include "analysis.h"
 #include "body_cache.h"
 #include "events.h"
 #include "request.h"
@@ -18,8 +18,8 @@ int wl_server_init(struct wl_server *srv, const struct wl_server_config *cfg,
 
 	memset(srv, 0, sizeof(*srv));
 	srv->cfg = cfg;
-	srv->www_fd = -1;
-	pthread_mutex_init(&srv->counters.lock, NULL);
+	srv->www.dir_fd = -1;
+	wl_http_counters_init(&srv->counters);
 	pthread_mutex_init(&srv->write_lock, NULL);
 	if (wl_catalog_load(cfg->catalog, &srv->catalog, err) < 0)
 		goto fail;
@@ -45,8 +45,8 @@ int wl_server_init(struct wl_server *srv, const struct wl_server_config *cfg,
 		wl_error_set(err, WL_ERR_INTERNAL, "cannot render the catalog");
 		goto fail;
 	}
-	srv->www_fd = open(cfg->www, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (srv->www_fd < 0) {
+	srv->www.dir_fd = open(cfg->www, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (srv->www.dir_fd < 0) {
 		wl_error_set(err, WL_ERR_CONFIG, "www directory %s cannot be opened", cfg->www);
 		goto fail;
 	}
@@ -60,6 +60,7 @@ int wl_server_init(struct wl_server *srv, const struct wl_server_config *cfg,
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		goto fail;
 	}
+	srv->www.bodies = srv->bodies;
 	if (wl_events_start(cfg->db, srv->catalog,
 			    (cfg->stream_heartbeat > 0 ? cfg->stream_heartbeat : 15) * 1000L,
 			    &srv->events, err) < 0)
@@ -76,16 +77,16 @@ void wl_server_free(struct wl_server *srv)
 	wl_store_pool_free(srv->pool);
 	wl_body_cache_free(srv->bodies);
 	wl_tokens_free(&srv->tokens);
-	if (srv->www_fd >= 0)
-		close(srv->www_fd);
+	if (srv->www.dir_fd >= 0)
+		close(srv->www.dir_fd);
 	free(srv->catalog_json);
 	/* Predictions still being made read the catalog. */
-	wl_memo_stop();
+	wl_predictions_stop();
 	if (srv->catalog)
 		wl_family_sources_free(srv);
 	wl_catalog_free(srv->catalog);
-	pthread_mutex_destroy(&srv->counters.lock);
+	wl_http_counters_free(&srv->counters);
 	pthread_mutex_destroy(&srv->write_lock);
 	memset(srv, 0, sizeof(*srv));
-	srv->www_fd = -1;
+	srv->www.dir_fd = -1;
 }

@@ -1,6 +1,6 @@
 // One verdict, judged by the server: GET /api/compare and a run's "previous"
 // say faster, slower or the same within noise by the one rule
-// (server/regressions.c), here on three runs of fixed figures
+// (analysis/regressions.c), here on three runs of fixed figures
 // (tests/fixtures/compare-runs.jsonl) so every expected value is written down;
 // the same runs with a few figures changed (a time of 0 or below, a failed
 // point, a run in another cache mode) show what can never be the fastest and

@@ -72,7 +72,8 @@ test('the_build_refuses_an_include_across_the_layering', () => {
   const flags = (room) => spawnSync('make', ['-s', 'include-flags', `ROOM=${room}`], { cwd: ROOT, encoding: 'utf8' }).stdout.trim().split(/\s+/);
   // One header of each room a probe may try.
   const header = {
-    common: 'error.h', store: 'store.h', catalog: 'catalog.h', model: 'ceilings.h', server: 'server.h',
+    common: 'error.h', store: 'store.h', catalog: 'catalog.h', model: 'ceilings.h', analysis: 'analysis.h',
+    'server/http': 'http.h', 'server/api': 'api.h', server: 'server.h',
     runner: 'runner.h', 'runner/device': 'device.h', 'runner/opencl': 'cl_device.h', 'runner/cuda': 'cuda_device.h',
     'runner/exec': 'point.h', 'runner/families': 'experiments.h', 'runner/probes': 'device_facts.h',
     'runner/trace': 'trace.h', 'runner/process': 'confine.h',

@@ -106,6 +106,8 @@ const char *check_store_pg;
 	X(csv_appends_energy_columns)                                                   \
 	X(compare_cells_carry_energy)                                                   \
 	X(drops_wait_for_the_run_and_three_points)                                      \
+	X(stored_run_reads_its_settings_once)                                           \
+	X(stored_run_reads_its_variants_and_figures)                                    \
 	X(sample_spreads_over_columns_and_rows)                                         \
 	X(sample_takes_few_groups_whole)                                                \
 	X(trace_groups_warp_requests_for_32_and_64_lanes)                               \

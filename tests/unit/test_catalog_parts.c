@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "catalog.h"
 #include "check.h"
-#include "derived.h"
 #include "request.h"
 #include "experiment.h"
 #include "experiments.h"
@@ -88,19 +88,22 @@ void test_slowdown_is_relative_to_baseline_point(void)
 	struct wl_catalog *cat = NULL;
 	struct wl_error err;
 	json_t *run = json_loads(
-		"{\"results\":["
+		"{\"experiment\":\"banks\",\"results\":["
 		"{\"variant\":\"stride\",\"params\":{\"c\":1,\"local\":128,\"groups\":8,\"iters\":64},\"median_ms\":2.0},"
 		"{\"variant\":\"stride\",\"params\":{\"c\":32,\"local\":128,\"groups\":8,\"iters\":64},\"median_ms\":40.0},"
 		"{\"variant\":\"soa\",\"params\":{\"c\":32,\"local\":128,\"groups\":8,\"iters\":64},\"median_ms\":3.0},"
 		"{\"variant\":\"stride\",\"params\":{\"c\":32,\"local\":256,\"groups\":8,\"iters\":64},\"median_ms\":5.0},"
 		"{\"variant\":\"stride\",\"params\":{\"c\":4,\"local\":128,\"groups\":8,\"iters\":64},\"median_ms\":null}]}",
 		0, NULL);
+	struct wl_run typed = { 0 };
 	json_t *res;
 
 	CHECK(wl_catalog_load(CATALOG_PATH, &cat, &err) == 0, "%s", err.msg);
 	if (!cat || !run)
 		goto out;
-	CHECK(wl_run_add_slowdown(wl_catalog_find(cat, "banks"), run) == 0, "derive");
+	CHECK(wl_run_read(cat, run, &typed, &err) == 0 && wl_run_add_slowdown(&typed) == 0, "derive");
+	CHECK(typed.results[1].slowdown == 20.0 && isnan(typed.results[2].slowdown), "the typed findings too");
+	wl_run_free(&typed);
 	res = json_object_get(run, "results");
 	CHECK(json_real_value(json_object_get(json_array_get(res, 0), "slowdown")) == 1.0, "the baseline is 1");
 	CHECK(json_real_value(json_object_get(json_array_get(res, 1), "slowdown")) == 20.0, "40 / 2 = 20");
@@ -108,7 +111,9 @@ void test_slowdown_is_relative_to_baseline_point(void)
 	CHECK(json_is_null(json_object_get(json_array_get(res, 3), "slowdown")), "other local: no baseline");
 	CHECK(json_is_null(json_object_get(json_array_get(res, 4), "slowdown")), "failed point");
 	/* An experiment without a baseline gets no slowdown field. */
-	CHECK(wl_run_add_slowdown(wl_catalog_find(cat, "copy"), run) == 0, "no baseline: nothing to do");
+	json_object_set_new(run, "experiment", json_string("copy"));
+	CHECK(wl_run_read(cat, run, &typed, &err) == 0 && wl_run_add_slowdown(&typed) == 0, "no baseline: nothing to do");
+	wl_run_free(&typed);
 out:
 	json_decref(run);
 	wl_catalog_free(cat);
@@ -171,19 +176,21 @@ void test_absent_cache_is_hot_for_every_reader(void)
 	if (!cat)
 		return;
 	for (size_t m = 0; m < 3; m++) {
+		struct wl_run typed = { 0 };
 		char text[512];
 		json_t *run;
 
 		snprintf(text, sizeof(text),
-			 "{\"request\": {\"experiment\": \"copy\"%s%s}, \"device\": {\"cache\": {\"bytes\": 52428800}},"
+			 "{\"experiment\": \"copy\", \"request\": {\"experiment\": \"copy\"%s%s}, \"device\": {\"cache\": {\"bytes\": 52428800}},"
 			 " \"results\": [{\"variant\": \"float\", \"params\": {\"n\": 4096, \"local\": 256}}]}",
 			 modes[m] ? ", \"cache\": " : "", modes[m] ? modes[m] : "");
 		run = json_loads(text, 0, NULL);
 		CHECK(run && wl_request_cache(json_object_get(run, "request")) == (m == 2 ? WL_CACHE_COLD : WL_CACHE_HOT),
 		      "mode %s", modes[m] ? modes[m] : "(absent)");
-		CHECK(run && wl_run_add_cache_marks(wl_catalog_find(cat, "copy"), run) == 0 &&
+		CHECK(run && wl_run_read(cat, run, &typed, &err) == 0 && wl_run_add_cache_marks(&typed) == 0 &&
 			      json_is_true(json_object_get(json_array_get(json_object_get(run, "results"), 0), "in_cache")) == (m != 2),
 		      "a 32 KiB point of a %s run in a 50 MB cache", modes[m] ? modes[m] : "hot (absent)");
+		wl_run_free(&typed);
 		json_decref(run);
 	}
 	CHECK(strcmp(wl_cache_mode_name(WL_CACHE_COLD), "cold") == 0 && strcmp(wl_cache_mode_name(WL_CACHE_HOT), "hot") == 0,

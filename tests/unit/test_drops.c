@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "drops.h"
+#include "analysis.h"
 #include "store.h"
 
 /* Seed 003 on a GTX 280: 75 GB/s, 19 at multiples of 512, 35 at other multiples

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "regressions.h"
+#include "analysis.h"
 #include "stats.h"
 
 void test_median_interval_from_order_statistics(void)

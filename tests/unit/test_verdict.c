@@ -1,12 +1,11 @@
-/* The run's verdict (server/verdict.c) on runs made up here: who won, by how
+/* The run's verdict (analysis/verdict.c) on runs made up here: who won, by how
  * much, within noise or apart, what a result that did not verify or took no
  * time may never win, and sentences that say only what the figures say. */
 #include <math.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "check.h"
-#include "derived.h"
-#include "verdict.h"
 
 /* A result of variant at n with median ms, its interval ±half (relative),
  * verified or not, the rate its bytes give, and a prediction binding. */
@@ -29,6 +28,43 @@ static json_t *run_of(const char *status, json_t *results)
 				"results", results);
 
 	return run;
+}
+
+/* run typed against cat and through steps; whether all went well. */
+static int derive(const struct wl_catalog *cat, json_t *run, int (*steps)(struct wl_run *))
+{
+	struct wl_run typed;
+	struct wl_error err;
+	int ok;
+
+	if (wl_run_read(cat, run, &typed, &err) < 0)
+		return 0;
+	ok = steps(&typed) == 0;
+	wl_run_free(&typed);
+	return ok;
+}
+
+/* The variants and the verdict, each result's ceiling share and prediction
+ * as the steps before the verdict would find them: here the made-up
+ * "ceiling_pct" and "prediction" of result(). */
+static int verdict_steps(struct wl_run *run)
+{
+	for (size_t i = 0; i < run->nresults; i++) {
+		struct wl_result *r = &run->results[i];
+		const json_t *p = json_object_get(r->json, "prediction");
+
+		if (json_is_number(json_object_get(r->json, "ceiling_pct")))
+			r->ceiling_pct = json_number_value(json_object_get(r->json, "ceiling_pct"));
+		r->prediction = p;
+		r->binding = json_string_value(json_object_get(p, "binding"));
+		r->sectors_per_request = json_number_value(json_object_get(p, "sectors_per_request"));
+	}
+	return wl_run_add_variants(run) < 0 || wl_run_add_verdict(run) < 0 ? -1 : 0;
+}
+
+static int judge(const struct wl_catalog *cat, json_t *run)
+{
+	return derive(cat, run, verdict_steps);
 }
 
 static const json_t *point_at(const json_t *verdict, long long n)
@@ -62,7 +98,7 @@ void test_verdict_names_the_winner_by_how_much_and_why(void)
 				       result("padded", 8192, 0.200, 0.02, 1, "dram", 4),
 				       result("tiled", 8192, 0.201, 0.02, 1, "local", 4),
 				       result("naive", 8192, 1.2, 0.01, 1, "cache", 32)));
-	CHECK(run && wl_run_add_variants(exp, run) == 0 && wl_run_add_verdict(exp, run) == 0, "the verdict is made");
+	CHECK(run && judge(cat, run), "the verdict is made");
 	v = json_object_get(run, "verdict");
 	p = point_at(v, 4096);
 	CHECK(p && strcmp(json_string_value(json_object_get(p, "fastest")), "padded") == 0 &&
@@ -93,7 +129,7 @@ void test_verdict_names_the_winner_by_how_much_and_why(void)
 				       result("padded", 2048, 0.080, 0.0001, 1, "dram", 4),
 				       result("tiled", 4096, 0.400, 0.0001, 1, "local", 4),
 				       result("padded", 4096, 0.200, 0.0001, 1, "dram", 4)));
-	CHECK(run && wl_run_add_variants(exp, run) == 0 && wl_run_add_verdict(exp, run) == 0, "the verdict is made");
+	CHECK(run && judge(cat, run), "the verdict is made");
 	text = json_string_value(json_object_get(json_object_get(run, "verdict"), "sentence"));
 	CHECK(text && strstr(text, "padded is the fastest at 1 of 3 points (tiled at 2). At n = 4096 it reaches"),
 	      "split wins: %s", text);
@@ -102,7 +138,7 @@ void test_verdict_names_the_winner_by_how_much_and_why(void)
 	/* Still measuring: "so far"; a result of no time never wins. */
 	run = run_of("running", json_pack("[o, o]", result("padded", 4096, 0.0, 0, 1, "dram", 4),
 					   result("naive", 4096, 0.3, 0.01, 1, "cache", 32)));
-	CHECK(run && wl_run_add_variants(exp, run) == 0 && wl_run_add_verdict(exp, run) == 0, "the verdict is made");
+	CHECK(run && judge(cat, run), "the verdict is made");
 	v = json_object_get(run, "verdict");
 	text = json_string_value(json_object_get(v, "sentence"));
 	CHECK(json_is_true(json_object_get(v, "so_far")) && strcmp(json_string_value(json_object_get(v, "fastest")), "naive") == 0 &&
@@ -127,21 +163,26 @@ void test_verdict_of_one_variant_compares_its_points(void)
 				       result("naive", 4096, 0.30, 0.01, 1, "dram", 32)));
 	json_array_clear(json_object_get(json_object_get(run, "request"), "variants"));
 	json_array_append_new(json_object_get(json_object_get(run, "request"), "variants"), json_string("naive"));
-	CHECK(wl_run_add_variants(exp, run) == 0 && wl_run_add_verdict(exp, run) == 0, "the verdict is made");
+	CHECK(judge(cat, run), "the verdict is made");
 	text = json_string_value(json_object_get(json_object_get(run, "verdict"), "sentence"));
 	CHECK(text && strstr(text, "naive reaches") && strstr(text, "at n = 2048") && strstr(text, "the rate at n = 4096") &&
 		      strstr(text, "n = 2048 is bound by the last-level cache's bandwidth; n = 4096 by DRAM bandwidth"),
 	      "one variant's sweep: %s", text);
 	json_decref(run);
 	run = run_of("queued", json_array());
-	CHECK(wl_run_add_verdict(exp, run) == 0 && json_is_null(json_object_get(run, "verdict")), "no results, no verdict");
+	CHECK(judge(cat, run) && json_is_null(json_object_get(run, "verdict")), "no results, no verdict");
 	json_decref(run);
 	wl_catalog_free(cat);
 }
 
-static int judge_drops(const struct wl_experiment *exp, json_t *run)
+static int drops_steps(struct wl_run *run)
 {
-	return wl_run_add_intervals(exp, run) == 0 && wl_run_add_drops(exp, run) == 0;
+	return wl_run_add_intervals(run) < 0 || wl_run_add_drops(run) < 0 ? -1 : 0;
+}
+
+static int judge_drops(const struct wl_catalog *cat, json_t *run)
+{
+	return derive(cat, run, drops_steps);
 }
 
 /* Drops are judged only once a run is done and a sweep has neighbours on
@@ -162,15 +203,15 @@ void test_drops_wait_for_the_run_and_three_points(void)
 		json_array_append_new(results, result("padded", sizes[i], 1e-6 * (double)(sizes[i] * sizes[i]) *
 								     (sizes[i] == 1024 ? 3 : 1), 0.01, 1, "dram", 4));
 	run = run_of("running", json_deep_copy(results));
-	CHECK(judge_drops(exp, run) && json_is_null(json_object_get(run, "drops")),
+	CHECK(judge_drops(cat, run) && json_is_null(json_object_get(run, "drops")),
 	      "no drops verdict while the run is running");
 	json_decref(run);
 	run = run_of("done", json_pack("[O, O]", json_array_get(results, 0), json_array_get(results, 1)));
-	CHECK(judge_drops(exp, run) && json_is_null(json_object_get(run, "drops")),
+	CHECK(judge_drops(cat, run) && json_is_null(json_object_get(run, "drops")),
 	      "no drops verdict over two sizes");
 	json_decref(run);
 	run = run_of("done", json_deep_copy(results));
-	CHECK(judge_drops(exp, run) && json_array_size(json_object_get(run, "drops")) == 1 &&
+	CHECK(judge_drops(cat, run) && json_array_size(json_object_get(run, "drops")) == 1 &&
 		      json_integer_value(json_object_get(json_array_get(json_object_get(run, "drops"), 0), "value")) == 1024,
 	      "the drop at 1024 of a done sweep: %s", json_dumps(json_object_get(run, "drops"), JSON_COMPACT));
 	json_decref(run);

@@ -1,0 +1,437 @@
+/* The analysis of results: what a run's measurements say, computed once on
+ * the server so that the run page, the compare page, the CSV and a script
+ * read the same figures and the same judgements. It stands beside model/,
+ * below server/: it reads a stored run (store.h) typed once here, asks the
+ * catalog for experiments and points and the model for predictions, and
+ * returns typed findings or the JSON the API shows. It knows nothing of
+ * HTTP; server/api/ puts what it returns into responses.
+ *
+ * A request's usage:
+ *
+ *	json_t *stored;		(wl_store_get_run)
+ *	struct wl_run run;
+ *
+ *	if (wl_run_read(cat, stored, &run, err) < 0) ... out of memory ...
+ *	if (wl_run_derive(&run, st, err) < 0) ... not for showing: free it ...
+ *	... stored holds every figure; wl_run_is_final(&run) ...
+ *	wl_run_free(&run);
+ *
+ * The sections: a run typed once; its derived figures; times told apart
+ * beyond the noise (a run's previous, the compare table); drops; the
+ * verdict; predictions; energy; counted beside predicted; builds; CSV. */
+#ifndef WL_ANALYSIS_H
+#define WL_ANALYSIS_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "catalog.h"
+#include "error.h"
+#include "request.h"
+#include "store.h"
+
+/* ---- a run, typed once ----
+ *
+ * The run as wl_store_get_run gives it, read field by field in one place
+ * (run.c): its status, its request's settings by wl_run_settings_read's
+ * rules (what "absent" means in an older request is said there, once), its
+ * variants and custom kernels, its device, and each result's figures. A
+ * figure the store holds as null reads NAN. Strings and JSON values are
+ * borrowed from the run's JSON, which the typed run holds a reference to.
+ *
+ * What the derivation finds is added to the JSON (for the API's bodies) and
+ * to the typed results below (for the steps after it): a finding reads NAN,
+ * NULL, 0 (or -1, where its comment says so) until its step has run. */
+
+enum wl_run_status { WL_RUN_QUEUED, WL_RUN_RUNNING, WL_RUN_DONE, WL_RUN_FAILED, WL_RUN_CANCELLED, WL_RUN_UNKNOWN };
+
+/* What the hardware counted on one profiled launch of a result's variant
+ * (CUPTI, extra.counters); NAN where it did not count. */
+struct wl_counts {
+	double global_load_requests, global_load_sectors, global_store_requests, global_store_sectors;
+	double shared_load_wavefronts, shared_load_bank_conflicts;
+	double dram_read_bytes, dram_write_bytes, l2_hit_pct;
+};
+
+struct wl_result {
+	json_t *json;			/* the result's object in the run's JSON */
+	const char *variant;		/* NULL where the row names none */
+	const json_t *params;		/* its params object */
+	const long long *values;	/* the point in the catalog's param order, or NULL
+					 * (no experiment, or a param missing) */
+	double median_ms, min_ms, max_ms, ci_low_ms, ci_high_ms, spread;
+	double bytes, ops, gbps, gops, reps;
+	int verified;
+	const char *stopped;		/* why sampling stopped, or NULL */
+	/* The hardware's counters (extra): the figures, their JSON as recorded
+	 * (NULL: none), why a profile failed, or that they are still coming. */
+	struct wl_counts counts;
+	const json_t *counters;
+	const char *counters_error;
+	int counters_pending;
+	/* The stored energy (NULL: none asked): its JSON (a reference of the
+	 * typed run's own: the derived figures replace it in the run's JSON),
+	 * joules per launch (NAN: not measured), and why the device could not
+	 * measure it, or NULL. */
+	json_t *energy;
+	double j_per_launch, j_above_idle_per_launch;
+	const char *energy_error;
+
+	/* ---- findings ---- */
+	int custom;			/* a custom kernel's (variants) */
+	const char *like;		/* the built-in whose harness ran it (variants) */
+	double slowdown;		/* over the baseline point's median (slowdown) */
+	double rate_low, rate_high, ci_pct;	/* the rate's 95% interval (intervals) */
+	double ceiling_pct;		/* share of the copy ceiling (ceiling) */
+	long long resident_warps;	/* per compute unit, 0: unknown (occupancy) */
+	int in_drop;			/* its variant has a drop (drops) */
+	const json_t *prediction;	/* the model's figures, or NULL (predictions) */
+	const char *binding;		/*   its binding ceiling, or NULL */
+	double sectors_per_request, conflict_degree;	/* its counts, 0 where none */
+	double dram_read_bytes, dram_write_bytes;	/* its traffic, NAN where none */
+	const json_t *energy_figures;	/* the energy as derived, or NULL (energy) */
+	double energy_per_work;		/*   what variants are compared on, -1: none */
+	const char *energy_key;		/*   its name, or NULL */
+};
+
+/* A custom kernel of the request: its name and like variant (NULL where not
+ * strings) and, as stored, the values a body shows. */
+struct wl_run_kernel {
+	const char *name, *like;
+	const json_t *name_json, *like_json, *entry, *source, *accesses;
+};
+
+/* A trace of one variant at one point (the runner's tracer). */
+struct wl_run_trace {
+	const char *variant;
+	const json_t *params, *figures;
+};
+
+/* A variant as the run's table lists it: id, title, custom or not. */
+struct wl_run_variant {
+	const char *id, *title;
+	int custom;
+};
+
+struct wl_run {
+	json_t *json;				/* the run: a reference of its own */
+	const struct wl_catalog *cat;
+	const struct wl_experiment *exp;	/* NULL: the experiment left the catalog */
+	long long id, requeues;
+	const char *experiment, *url, *source_hash, *finished_at;
+	enum wl_run_status status;
+	int explain_pending;			/* a trace is still coming */
+	struct wl_run_settings settings;	/* the request's, absent fields as request.h says */
+	const json_t *device;			/* the device's record, or NULL */
+	const char *device_id;
+	int lanes;				/* its warp width, 32 where unknown */
+	long long cache_bytes;			/* its measured cache, 0: unknown */
+	double peak_gbps;			/* the GPU's theoretical peak, 0: unknown */
+	size_t nbuiltins, nkernels, nvariants;	/* the request's built-ins, custom kernels, both */
+	const char **builtins;			/* the built-ins' ids, in the request's order */
+	struct wl_run_kernel *kernels;
+	struct wl_run_variant *variants;	/* built-ins, then custom kernels */
+	int has_results;			/* read with its results */
+	size_t nresults, ntraces;
+	struct wl_result *results;		/* in the run's order */
+	struct wl_run_trace *traces;
+	long long *point_block;			/* the results' values, one block */
+	/* ---- findings ---- */
+	double ceiling_gbps;			/* the copy ceiling as of the run's end, 0: none */
+	int predictions_pending;		/* a prediction is still being computed */
+};
+
+/* Read stored (a run as wl_store_get_run gives it, with or without results)
+ * against cat (may be NULL: no experiment) into *out, which takes a
+ * reference to stored. -1 only when out of memory, err set, *out then
+ * empty. Free with wl_run_free. */
+int wl_run_read(const struct wl_catalog *cat, json_t *stored, struct wl_run *out, struct wl_error *err);
+
+/* Release what run holds and empty it; safe on an empty or freed one. */
+void wl_run_free(struct wl_run *run);
+
+/* Whether its status is final: its measurements never change again. */
+int wl_run_is_finished(const struct wl_run *run);
+
+/* Whether it is finished and nothing more follows it (no trace still
+ * coming), so its stream may end. */
+int wl_run_is_settled(const struct wl_run *run);
+
+/* Whether a derived run reads the same from now on: settled, and no
+ * prediction still being computed (so its body may be kept). */
+int wl_run_is_final(const struct wl_run *run);
+
+/* Result r's value of param name, or 0 where it has none. */
+long long wl_result_param(const struct wl_result *r, const char *name);
+
+/* The key results that belong together share — a result and its baseline,
+ * the points of one sweep: "variant|{r's params but param}" (sorted keys,
+ * compact). Caller frees; NULL where r names no variant, or out of
+ * memory. */
+char *wl_sweep_key(const struct wl_result *r, const char *param);
+
+/* What the run's results are rated by: "gops" where its experiment counts
+ * operations, else "gbps"; and r's rate by it (NAN: none). */
+const char *wl_run_metric(const struct wl_run *run);
+double wl_result_rate(const struct wl_run *run, const struct wl_result *r);
+
+/* ---- derived figures (derived.c) ----
+ *
+ * Each step adds its figures to the run's JSON and its findings to the
+ * typed results, in the order wl_run_derive runs them; a step reads the
+ * findings of the steps before it. Results that belong together — a
+ * result and its baseline, the points of one sweep — are matched on the
+ * variant and every other param. Each step returns -1 only when out of
+ * memory (those that read the store also when it fails, err set); the run
+ * may then hold some of the figures and is for freeing, not for showing. */
+
+/* Every step below, in order: variants, slowdown, intervals, cache marks,
+ * drops, ceiling, occupancy, predictions, counted, energy, verdict,
+ * previous. */
+int wl_run_derive(struct wl_run *run, struct wl_store *st, struct wl_error *err);
+
+/* "variants": every variant the run measures, in its table's order — the
+ * built-ins it names, then its custom kernels — as {"id", "title", "custom"}
+ * (and "like" for a custom one); each result "custom" true or false and
+ * "like": the built-in whose harness ran it (its own id for a built-in). */
+int wl_run_add_variants(struct wl_run *run);
+
+/* Each result's "slowdown" (its median over the baseline point's; null where
+ * the run has no such baseline), where the experiment declares a baseline. */
+int wl_run_add_slowdown(struct wl_run *run);
+
+/* Each result's "<metric>_low" and "<metric>_high" (the rate's 95% interval,
+ * from the interval of the median time) and "ci_pct" (its half-width in %
+ * of the median); null where a result has no interval. */
+int wl_run_add_intervals(struct wl_run *run);
+
+/* Each result's "in_cache": true in a hot run when the point's working set
+ * (the variant's memory formula) fits in the device's measured cache. */
+int wl_run_add_cache_marks(struct wl_run *run);
+
+/* "drops", where the experiment declares a drops param: {"variant",
+ * "params", "value", "gbps" (or "gops"), "trend", "below_pct", "pow2"}, one
+ * per verified point more than the threshold below both neighbours of its
+ * sweep (same variant and other params, in the swept param's order); null
+ * until the run is finished and a sweep has three points or more. */
+int wl_run_add_drops(struct wl_run *run);
+
+/* "ceiling" (wl_store_copy_ceiling of the catalog's built-in copy variants
+ * as of the run's end, or null); each result's "peak_pct" where the run
+ * recorded the GPU's theoretical peak and, for bandwidth results,
+ * "ceiling_pct". */
+int wl_run_add_ceiling(struct wl_run *run, struct wl_store *st, struct wl_error *err);
+
+/* "occupancy": {VARIANT: {"warps", "groups"}} — what each variant's first
+ * launch keeps resident per compute unit, from its recorded build and the
+ * catalog's architecture limits — where both are known; nothing where the
+ * limits do not know the device. */
+int wl_run_add_occupancy(struct wl_run *run, struct wl_store *st, struct wl_error *err);
+
+/* Each result's "prediction" (predictions.c), from the server's memo of
+ * predictions: null where the variant (or custom kernel) declares no
+ * accesses and was not traced, {"error": ...} where the model cannot be
+ * evaluated at the point (or not within its time), {"pending": true} while
+ * the memo is still computing it (the run then has "predictions_pending":
+ * true), else {"lanes", "efficiency", "sectors_per_request",
+ * "conflict_degree", "pct", "ms", "gbps" or "gops", "slowdown", "ratio",
+ * "departure", "sampled", "accesses": [...]} as docs/api.md describes. */
+int wl_run_add_predictions(struct wl_run *run);
+
+/* Each result with counters gets "counted" (counted_view.c): {"counters"
+ * (as recorded), "load_sectors_per_request", "store_sectors_per_request",
+ * "local_conflict_degree", "dram_bytes", "dram_read_bytes",
+ * "dram_write_bytes", "l2_hit_pct", "predicted": {the same from the
+ * prediction's accesses and traffic}, "model_differs": [sentences]}; one
+ * whose profile failed "counted": {"error"}, one whose counters are still
+ * coming "counted": {"pending": true}, the run then saying how many
+ * ("counters_pending"). */
+int wl_run_add_counted(struct wl_run *run);
+
+/* Each result's "energy": its figures as wl_result_energy says, or null and
+ * then "energy_error" where the device could not measure it. */
+int wl_run_add_energy(struct wl_run *run);
+
+/* "verdict" (verdict.c): null while nothing is measured, else {"sentence",
+ * "so_far" (the run is still measuring), "fastest" (the winner at the
+ * headline point, or null), "headline" (that point's params: the one of
+ * most work), "frugal" (the headline point's, below), "points":
+ * [{"params", "fastest", "apart", "tied": [...], "slowest",
+ * "slowest_factor", "reference": {"variant", "factor"} or null,
+ * "ceiling_pct", "binding", "unverified_faster": [...], "sentence",
+ * "frugal": {"variant", "figure" ("pj_per_useful_byte", "nj_per_op" or
+ * "j_per_launch"), "value", "fastest_value", "less_pct"} or null}]}.
+ *
+ * At each point the variants are compared on their median time by the
+ * compare page's rule (wl_time_verdict): the fastest is "apart" only when
+ * its 95% interval lies below every other's by more than the run's noise
+ * target; variants within noise of it are "tied" with it. Beside it: how
+ * many times faster it is than the slowest and than the experiment's
+ * reference (the variant the lesson starts from), its share of the copy
+ * ceiling, and the model's binding ceiling as the reason. A run of one
+ * variant compares its points instead, on their rate. Unverified and
+ * failed results never win; one that was faster but did not verify is said
+ * so. Where the run measured energy, the variant of least energy per unit
+ * of work is named too when it is not the fastest and uses less than the
+ * fastest by more than WL_ENERGY_NOISE. The sentences are built only from
+ * the figures beside them, so a sentence cannot say what the numbers do
+ * not. */
+int wl_run_add_verdict(struct wl_run *run);
+
+/* "previous": the latest earlier finished run of the same experiment on the
+ * same device in the same cache mode that measured any of its points
+ * ({"run", "url", "min_change_pct"}, or null; the last 20 such runs are
+ * looked at), and to each verified result that it measured too,
+ * "previous": {"median_ms", "verdict", "change_pct" (of the time)}. */
+int wl_run_add_previous(struct wl_run *run, struct wl_store *st, struct wl_error *err);
+
+/* ---- times told apart beyond the noise (regressions.c) ----
+ *
+ * Two results of the same point are told apart only when their 95%
+ * intervals do not overlap and their medians differ by more than the
+ * precision the run asked for (its noise target, ±1% by default): an
+ * interval says how well one run knows its median, and a GPU drifts between
+ * runs by a few tenths of a percent (temperature, clocks) — asv and
+ * conbench also keep a threshold. Otherwise they are the same within noise.
+ * A result without an interval (runs from before sampling was driven by
+ * noise) counts as its median alone. The run page's "previous" and the
+ * compare page's table are judged here; the pages only show the verdicts. */
+
+enum wl_verdict { WL_SAME, WL_FASTER, WL_SLOWER };
+
+/* The verdict on a time (median m, interval [lo, hi]) against the earlier
+ * base_m in [base_lo, base_hi]; min_change is the least relative change that
+ * counts (0.01: 1%). */
+enum wl_verdict wl_time_verdict(double m, double lo, double hi, double base_m, double base_lo,
+				double base_hi, double min_change);
+
+/* "same", "faster", "slower". */
+const char *wl_verdict_name(enum wl_verdict v);
+
+/* The compare page's judgement of n runs (read with their results, not
+ * derived): {"noise", "min_change_pct", "rows": [{"experiment", "variant",
+ * "params", "fastest", "cells": [{"run", "verdict", "change_pct", "energy",
+ * "energy_error"}], "repeats": [...]}]}, a row per (experiment, variant,
+ * point) in first-seen order, a cell per run that measured it. Every
+ * verified cell after the first run's is judged against the first run's
+ * ("verdict" null where either is unverified or failed, "change_pct" null
+ * where the first run's median is not above 0; "energy" the result's
+ * figures that need no prediction, {"j_per_launch", "avg_w",
+ * "pj_per_useful_byte", "nj_per_op", "throttled"}, or null, and
+ * "energy_error" only where the device could not measure it); "fastest" is
+ * the run whose time is apart from, and below by more than the noise, every
+ * other verified one above 0, else null: a result whose median is 0 or
+ * below, failed or unverified is never the fastest. "repeats" has an entry
+ * per setting (device, language, cache mode) in which two or more of the
+ * runs have a verified time above 0 for the row: {"device", "language",
+ * "cache", "runs": [ids], "medians_ms": [theirs, in that order],
+ * "median_ms" (the median of those), "spread_pct" ((max - min) / median_ms
+ * * 100), "apart" (the slowest is slower than the quickest by the
+ * verdict's rule)}. The min change is the first run's. Caller owns the
+ * result; NULL when out of memory. */
+json_t *wl_compare(const struct wl_run *runs, size_t n);
+
+/* ---- drops (drops.c) ----
+ *
+ * Drop detection for sweeps (the partition-camping chart): points that fall
+ * well below the curve around them. A point is a drop when it is more than
+ * threshold (a fraction) below both of its neighbours on the sweep; the
+ * first and last points, with one neighbour only, are never drops. Comparing
+ * with both neighbours keeps a steep rise (a GPU filling up at small sizes)
+ * from counting, while an isolated dip — the seed's matrices at multiples of
+ * 512 — does. */
+
+struct wl_drop {
+	size_t index;		/* into the sweep's points */
+	double trend;		/* the lower neighbour the point is measured against */
+	double below;		/* 1 - y / trend: how far below, as a fraction */
+};
+
+/* Find the drops of y (n points, in sweep order) below threshold; write at
+ * most max of them to out and return how many there are. When lo and hi
+ * (each point's 95% interval) are given, a drop must also lie apart from
+ * its neighbours: its upper bound below both of theirs lower bounds, so
+ * that noise is never called a drop. */
+size_t wl_find_drops(const double *y, const double *lo, const double *hi, size_t n, double threshold,
+		     struct wl_drop *out, size_t max);
+
+/* The largest power of two dividing v (v > 0): what the seed labels drops by. */
+long long wl_pow2_divisor(long long v);
+
+/* ---- predictions (predictions.c) ---- */
+
+/* The run's trace of result r's variant (at r's point where there is one),
+ * or NULL where the run has none. Borrowed from run. */
+const struct wl_run_trace *wl_run_trace_of(const struct wl_run *run, const struct wl_result *r);
+
+/* Stop the thread that computes predictions once the job in hand is done,
+ * and forget every prediction: before the catalog its jobs point into is
+ * freed (a server that stops). A later derivation starts it again. */
+void wl_predictions_stop(void);
+
+/* ---- energy (energy_view.c) ----
+ *
+ * The runner measures a result's energy as a burst of its launches between
+ * two updates of the GPU's energy counter and stores joules per launch;
+ * this turns that into the figures a reader compares, once:
+ * - picojoules per useful byte: per launch over the result's bytes, the
+ *   fewest the variant must move (the bytes its GB/s counts) — what the
+ *   work cost;
+ * - picojoules per moved byte: per launch over the bytes DRAM moved,
+ *   counted by the hardware where the run profiled the variant, else as the
+ *   model predicts — what moving a byte cost, however wasteful the pattern;
+ * - nanojoules per operation, for a result that counts operations.
+ * A device without an energy counter (PoCL, a driver without it) stored
+ * {"error": why}: the result then says energy null and why. */
+
+/* How far apart two variants' energies must be before one is said to use
+ * less: bursts of the same launch agree within 2.4% on the H100
+ * (bench/energy-probe.c), so two of them can differ by twice that with
+ * nothing changed. */
+#define WL_ENERGY_NOISE 0.05
+
+/* The energy of result r into *figures as a new object (caller owns): the
+ * stored figures {"j_per_launch", "j_above_idle_per_launch", "avg_w",
+ * "idle_w", "launches", "burst_ms", "window_ms", "throttled"} and
+ * "pj_per_useful_byte", "pj_per_useful_byte_above_idle" (null where r has
+ * no bytes), "nj_per_op" (null where r counts no operations),
+ * "moved_bytes", "moved_bytes_from" ("counters" or "model") and
+ * "pj_per_moved_byte" (all three null where neither is known). *figures is
+ * NULL where r has no energy; *error then r's reason where the device could
+ * not measure it (NULL where the run did not ask). -1 only when out of
+ * memory (*figures NULL). */
+int wl_result_energy(const struct wl_result *r, json_t **figures, const char **error);
+
+/* ---- counted beside predicted (counted_view.c) ----
+ *
+ * For each result of a CUDA run that carries counters, what they say per
+ * request — sectors per global load and store request, local (shared)
+ * wavefronts per load instruction (the conflict degree), DRAM bytes read
+ * and written, the L2's hit rate — beside what the prediction's accesses
+ * and traffic say, and a sentence for each figure where the two differ by
+ * more than WL_COUNTED_AGREE (per request) or WL_COUNTED_TRAFFIC (traffic,
+ * which the counters count over the whole launch with everything else the
+ * device did): the model's error, not the hardware's. */
+#define WL_COUNTED_AGREE 1.05
+#define WL_COUNTED_TRAFFIC 1.25
+
+/* ---- builds (build_view.c) ---- */
+
+/* GET /api/runs/{id}/compiler's body: what the device's compiler made of
+ * each variant of run, from its recorded builds (wl_store_get_builds, with
+ * the PTX): per variant its builds, each with its figures (ptxas's where
+ * NVIDIA's compiler reported, the driver's otherwise), its launches with
+ * their local memory and occupancy under the device's architecture limits
+ * (limits: the catalog's gpu_limits, or NULL), and on NVIDIA its PTX with
+ * each instruction's source line. NULL only when out of memory. */
+json_t *wl_compiler_view(const struct wl_run *run, const json_t *builds, const json_t *limits);
+
+/* ---- CSV (csv.c) ---- */
+
+/* The derived run as CSV (RFC 4180) into a new buffer *out of *len bytes
+ * (caller frees): one row per measurement, one column per parameter of
+ * the experiment (when it left the catalog, the first result's), the
+ * header docs/api.md documents. -1 when out of memory, *out then NULL. */
+int wl_results_csv(const struct wl_run *run, char **out, size_t *len);
+
+#endif

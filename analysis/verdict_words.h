@@ -1,0 +1,56 @@
+/* The verdict's sentences (analysis.h, wl_run_add_verdict): who won, by
+ * how much and why, in words built only from the figures beside them — the
+ * winner's rate and share of the copy ceiling, its factor over the slowest
+ * and the reference, the model's binding ceilings and the slowest's access
+ * pattern — so a sentence cannot say what the numbers do not. */
+#ifndef WL_VERDICT_WORDS_H
+#define WL_VERDICT_WORDS_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "analysis.h"
+
+#define VERDICT_SWEPT_MAX 8
+
+/* What every sentence of one run is said with. */
+struct verdict_ctx {
+	const struct wl_run *run;	/* its variants' titles */
+	const char *metric, *unit;	/* "gbps" and "GB/s", or "gops" and "Gop/s" */
+	double min_change;		/* the run's noise target: what counts as apart */
+	int so_far;			/* the run is still measuring */
+	int nswept;
+	const char *swept[VERDICT_SWEPT_MAX];	/* the params whose values vary across the run */
+};
+
+/* The context of run; it points into run, which must outlive it. */
+void wl_verdict_ctx(const struct wl_run *run, struct verdict_ctx *out);
+
+/* One point's sentence into buf: best its fastest verified result (NULL:
+ * none), slowest and reference (NULL, or best itself: not said), tied the
+ * variants within noise of best. */
+void wl_verdict_point_sentence(const struct verdict_ctx *c, const struct wl_result *best,
+			       const struct wl_result *slowest, const struct wl_result *reference, const json_t *tied,
+			       char *buf, size_t len);
+
+/* How the points of a run were won: wins of judged went to the headline's
+ * winner, other_wins to other (the variant that won most of the rest; NULL
+ * where none did). */
+struct wl_verdict_wins {
+	int wins, judged;
+	const char *other;
+	int other_wins;
+};
+
+/* The run's sentence, about its headline point (its point JSON, as
+ * verdict.c makes it, and its results as above), its wins as w says; the
+ * point's "frugal", where it has one, is named last. */
+void wl_verdict_run_sentence(const struct verdict_ctx *c, const json_t *headline, const struct wl_result *best,
+			     const struct wl_result *slowest, const struct wl_result *reference,
+			     const struct wl_verdict_wins *w, char *buf, size_t len);
+
+/* A run of one variant: its best (hi) and worst (lo) points by rate. */
+void wl_verdict_sweep_sentence(const struct verdict_ctx *c, const struct wl_result *hi, const struct wl_result *lo,
+			       char *buf, size_t len);
+
+#endif
