@@ -61,7 +61,9 @@ struct wl_result {
 					 * (no experiment, or a param missing) */
 	double median_ms, min_ms, max_ms, ci_low_ms, ci_high_ms, spread;
 	double bytes, ops, gbps, gops, reps;
-	int verified;
+	/* Its time stands: it matched its check, or its experiment checks
+	 * nothing (unchecked then set: the API's "verified": null). */
+	int verified, unchecked;
 	const char *stopped;		/* why sampling stopped, or NULL */
 	/* The hardware's counters (extra): the figures, their JSON as recorded
 	 * (NULL: none), why a profile failed, or that they are still coming. */
@@ -117,6 +119,7 @@ struct wl_run {
 	json_t *json;				/* the run: a reference of its own */
 	const struct wl_catalog *cat;
 	const struct wl_experiment *exp;	/* NULL: the experiment left the catalog */
+	struct wl_experiment *own;		/* the run's own experiment, which exp is; owned */
 	long long id, requeues;
 	const char *experiment, *url, *source_hash, *finished_at;
 	enum wl_run_status status;

@@ -141,7 +141,7 @@ static void put_row(FILE *f, const struct wl_run *run, const struct wl_result *r
 	put_integer(f, r->bytes);
 	put_real(f, r->gbps);
 	put_real(f, r->gops);
-	fprintf(f, ",%s,%s", r->verified ? "true" : "false", is_custom(run, r) ? "true" : "false");
+	fprintf(f, ",%s,%s", r->unchecked ? "" : r->verified ? "true" : "false", is_custom(run, r) ? "true" : "false");
 	put_values(f, pr, predicted, COUNT(predicted));
 	fputc(',', f);
 	put_field(f, source ? source : "");

@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog_load.h"
 #include "points.h"
+#include "request_own.h"
 
 static const char *text(const json_t *o, const char *key)
 {
@@ -67,7 +69,8 @@ static void read_result(const struct wl_experiment *exp, json_t *o, long long *v
 	r->gbps = figure(o, "gbps");
 	r->gops = figure(o, "gops");
 	r->reps = figure(o, "reps");
-	r->verified = json_is_true(json_object_get(o, "verified"));
+	r->unchecked = json_is_null(json_object_get(o, "verified"));
+	r->verified = json_is_true(json_object_get(o, "verified")) || (r->unchecked && !isnan(r->median_ms));
 	r->stopped = text(o, "stopped");
 	r->counters = json_object_get(extra, "counters");
 	read_counts(r->counters, &r->counts);
@@ -173,6 +176,20 @@ int wl_run_read(const struct wl_catalog *cat, json_t *stored, struct wl_run *out
 	out->requeues = json_integer_value(json_object_get(stored, "requeues"));
 	out->experiment = text(stored, "experiment");
 	out->exp = cat && out->experiment ? wl_catalog_find(cat, out->experiment) : NULL;
+	/* An experiment of the run's own is its stored definition, read as it
+	 * was when queued; one that no longer reads leaves the run shown
+	 * without its experiment. */
+	if (wl_request_own_definition(request) && (out->own = calloc(1, sizeof(*out->own)))) {
+		struct wl_error ignored;
+
+		if (wl_experiment_load_own(wl_request_own_definition(request), out->own, &ignored) == 0) {
+			out->exp = out->own;
+		} else {
+			free(out->own);
+			out->own = NULL;
+			out->exp = NULL;
+		}
+	}
 	out->url = text(stored, "url");
 	out->source_hash = text(stored, "source_hash");
 	out->finished_at = text(stored, "finished_at");
@@ -200,6 +217,9 @@ void wl_run_free(struct wl_run *run)
 	free(run->builtins);
 	free(run->kernels);
 	free(run->variants);
+	if (run->own)
+		wl_experiment_clear(run->own);
+	free(run->own);
 	json_decref(run->json);
 	memset(run, 0, sizeof(*run));
 }

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "custom_kernels.h"
+#include "exp_data.h"
+#include "json_strict.h"
 #include "points.h"
 
 static void format_bytes(double b, char *buf, size_t len)
@@ -17,6 +19,45 @@ static void format_bytes(double b, char *buf, size_t len)
 		snprintf(buf, len, "%.1f MiB", b / (1024.0 * 1024));
 	else
 		snprintf(buf, len, "%.0f bytes", b);
+}
+
+/* An experiment's own buffers at a point against the device: their sum
+ * against its memory, each against its largest allocation, said buffer by
+ * buffer. */
+static int check_buffers(const struct wl_experiment *exp, const long long *row, const char *where,
+			 const struct wl_device_limits *dev, struct wl_error *err)
+{
+	char list[512] = "", need[32], have[32], item[96];
+	double total = 0;
+
+	for (size_t b = 0; b < exp->data->nbuffers; b++) {
+		const struct wl_buffer_def *d = &exp->data->buffers[b];
+		double bytes = wl_expr_eval_double(&d->count, row) * (double)d->type.bytes;
+
+		total += bytes;
+		format_bytes(bytes, need, sizeof(need));
+		snprintf(item, sizeof(item), "%s %s", d->name, need);
+		wl_list_append(list, sizeof(list), item);
+		if (dev->max_alloc > 0 && bytes > dev->max_alloc) {
+			char field[64];
+
+			format_bytes(dev->max_alloc, have, sizeof(have));
+			snprintf(field, sizeof(field), "experiment.buffers[%zu].count", b);
+			wl_error_field(err, WL_ERR_DEVICE_LIMIT, field,
+				       "%s: at %s, buffer '%s' of '%s' elements takes %s; device %s allocates at most %s in one buffer",
+				       field, where, d->name, d->count_text, need, dev->id, have);
+			return -1;
+		}
+	}
+	if (total > dev->global_mem) {
+		format_bytes(total, need, sizeof(need));
+		format_bytes(dev->global_mem, have, sizeof(have));
+		wl_error_field(err, WL_ERR_DEVICE_LIMIT, "experiment.buffers",
+			       "experiment.buffers: at %s the buffers take %s (%s); device %s has %s", where, need, list,
+			       dev->id, have);
+		return -1;
+	}
+	return 0;
 }
 
 int wl_request_check_device(const struct wl_experiment *exp, const json_t *normalized,
@@ -47,6 +88,8 @@ int wl_request_check_device(const struct wl_experiment *exp, const json_t *norma
 			if (!v)
 				continue;
 			wl_point_text(exp, row, where, sizeof(where));
+			if (exp->own && k == 0 && check_buffers(exp, row, where, dev, err) < 0)
+				goto out;
 			mem = wl_variant_cost(exp, v, WL_COST_MEMORY, row);
 			buf = wl_variant_cost(exp, v, WL_COST_BUFFER, row);
 			local = wl_variant_cost(exp, v, WL_COST_LOCAL, row);

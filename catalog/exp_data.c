@@ -468,6 +468,58 @@ int wl_exp_data_bytes(const struct wl_exp_data *d, const long long *values, int 
 	return 0;
 }
 
+int wl_exp_data_csr(const struct wl_exp_data *d, const long long *values, long long *rows, long long *per_row)
+{
+	for (size_t i = 0; d && i < d->nbuffers; i++) {
+		long long count, bytes;
+		const char *why;
+
+		if (d->buffers[i].init.kind != WL_INIT_CSR_ROWS)
+			continue;
+		if (wl_buffer_size(&d->buffers[i], values, &count, &bytes, &why) < 0)
+			return -1;
+		*rows = count - 1;
+		*per_row = d->buffers[i].init.per_row;
+		return 1;
+	}
+	return 0;
+}
+
+int wl_exp_data_check_point(const struct wl_exp_data *d, const long long *values, int fields, struct wl_error *err)
+{
+	long long rows = 0, per_row = 0;
+	double total, largest;
+
+	if (wl_exp_data_bytes(d, values, fields, &total, &largest, err) < 0)
+		return -1;
+	if (wl_exp_data_csr(d, values, &rows, &per_row) <= 0)
+		return 0;
+	for (size_t i = 0; i < d->nbuffers; i++) {
+		const struct wl_buffer_def *b = &d->buffers[i];
+		long long count, bytes, want;
+		const char *why, *problem = NULL;
+		char field[64];
+
+		wl_buffer_size(b, values, &count, &bytes, &why);
+		if (b->init.kind == WL_INIT_CSR_ROWS && rows < 1)
+			problem = "csr_rows needs a count of 2 at least (rows + 1 pointers)";
+		else if (b->init.kind == WL_INIT_CSR_COLS &&
+			 (__builtin_mul_overflow(rows, per_row, &want) || count != want))
+			problem = "a csr_cols buffer holds one column index for every nonzero: rows x nonzeros per row";
+		if (!problem)
+			continue;
+		snprintf(field, sizeof(field), "experiment.buffers[%zu].count", i);
+		if (fields)
+			wl_error_field(err, WL_ERR_INVALID_FIELD, field, "%s: buffer '%s' of %lld elements: %s (%lld x %lld)",
+				       field, b->name, count, problem, rows, per_row);
+		else
+			wl_error_set(err, WL_ERR_CONFIG, "buffer '%s' of %lld elements: %s (%lld x %lld)", b->name, count,
+				     problem, rows, per_row);
+		return -1;
+	}
+	return 0;
+}
+
 double wl_exp_data_cost(const struct wl_exp_data *d, enum wl_data_cost kind, const long long *values)
 {
 	double total = 0;

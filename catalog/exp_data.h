@@ -125,6 +125,17 @@ int wl_buffer_size(const struct wl_buffer_def *b, const long long *values, long 
 int wl_exp_data_bytes(const struct wl_exp_data *d, const long long *values, int fields, double *total,
 		      double *largest, struct wl_error *err);
 
+/* The CSR pair's shape at values, where d has one: the rows (the csr_rows
+ * buffer's count less one) and the nonzeros a row; 0 where d has none, -1
+ * where its counts cannot be. */
+int wl_exp_data_csr(const struct wl_exp_data *d, const long long *values, long long *rows, long long *per_row);
+
+/* Whether d's buffers hold together at values: every count valid
+ * (wl_exp_data_bytes), a csr_rows buffer with at least one row, and a
+ * csr_cols buffer with a column for every nonzero of its rows. -1 with
+ * err naming the buffer (a field, when fields). */
+int wl_exp_data_check_point(const struct wl_exp_data *d, const long long *values, int fields, struct wl_error *err);
+
 /* What d's buffers cost at values, for a cost kind the experiment gives no
  * formula of (catalog_cost.h): the bytes a variant must move at least (each
  * buffer with an init read once, each output written once), the device

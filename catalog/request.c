@@ -507,7 +507,7 @@ static int validate(const struct wl_catalog *cat, const json_t *body, const enum
 	}
 	json_object_set_new(out, "language", json_string(wl_language_name(*lang)));
 	v = json_object_get(body, "kernels");
-	if (v && own.own) {
+	if (v && own.own && !(json_is_array(v) && json_array_size(v) == 0)) {
 		wl_error_field(err, WL_ERR_INVALID_FIELD, "kernels",
 			       "kernels: an experiment of your own has its kernels as its variants");
 		goto out;

@@ -120,9 +120,8 @@ int wl_request_own_sizes(const struct wl_experiment *own, const struct wl_points
 {
 	for (size_t i = 0; i < pts->count; i++) {
 		const long long *values = pts->values + i * pts->nparams;
-		double total, largest;
 
-		if (wl_exp_data_bytes(own->data, values, 1, &total, &largest, err) < 0) {
+		if (wl_exp_data_check_point(own->data, values, 1, err) < 0) {
 			char at[120], msg[sizeof(err->msg)];
 
 			wl_point_text(own, values, at, sizeof(at));

@@ -203,7 +203,9 @@ struct wl_result_row {
 	double median_ms, min_ms, max_ms;
 	long long reps;
 	double bytes, ops;		/* 0 where the metric does not count them */
-	int verified;
+	int verified;			/* 1 matched its check, 0 did not, -1 not checked
+					 * (its experiment's check is "none"): the API's
+					 * true, false and null */
 	const char *error;		/* NULL when the point ran */
 	const char *note;		/* NULL, or e.g. "ran in float: no fp64" */
 	const char *extra_json;		/* NULL, or a JSON object of further figures */

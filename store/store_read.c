@@ -61,14 +61,15 @@ static int get_results(struct wl_store *st, long long id, json_t *results, struc
 		json_t *ops = wl_db_col_null(s, 7)
 				      ? json_null()
 				      : json_real(wl_db_col_double(s, 7));
-		json_t *row = json_pack("{s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:b, s:o, s:o}",
+		long long verified = wl_db_col_int64(s, 8);
+		json_t *row = json_pack("{s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 					"variant", store_col_text(s, 0), "params",
 					store_col_json(s, 1), "median_ms", col_real_or_null(s, 2),
 					"min_ms", col_real_or_null(s, 3), "max_ms",
 					col_real_or_null(s, 4), "reps",
 					(json_int_t)wl_db_col_int64(s, 5), "bytes", bytes,
 					"gbps", rate(s, 6, 2), "ops", ops, "gops", rate(s, 7, 2),
-					"verified", wl_db_col_int64(s, 8), "error",
+					"verified", verified < 0 ? json_null() : json_boolean(verified), "error",
 					store_col_text(s, 9), "note", store_col_text(s, 10));
 
 		if (row) {

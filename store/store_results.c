@@ -68,7 +68,7 @@ static int insert_result(struct wl_store *st, long long runner_id, long long run
 	wl_db_bind_int64(s, 7, r->reps);
 	bind_positive_or_null(s, 8, r->bytes);
 	bind_positive_or_null(s, 9, r->ops);
-	wl_db_bind_int64(s, 10, r->verified ? 1 : 0);
+	wl_db_bind_int64(s, 10, r->verified < 0 ? -1 : r->verified ? 1 : 0);
 	wl_db_bind_text(s, 11, r->error);
 	wl_db_bind_text(s, 12, r->note);
 	wl_db_bind_text(s, 13, r->extra_json);

@@ -59,11 +59,17 @@ static char *custom_failure_text(struct wl_executor *ex, const struct wl_point *
 {
 	char *text = NULL, *shown;
 
-	if (why->kind == WL_ERR_BUILD) {
+	const char *what = rv->own ? "variant" : "custom kernel";
+
+	if (why->kind == WL_ERR_BUILD && rv->own) {
+		if (asprintf(&text, "variant '%s' did not build on %s; build log:\n%s", rv->name, pt->dev->id,
+			     pt->backend->build_log(ex->programs, why)) < 0)
+			text = NULL;
+	} else if (why->kind == WL_ERR_BUILD) {
 		if (asprintf(&text, "custom kernel '%s' did not build on %s (options as for '%s'); build log:\n%s",
 			     rv->name, pt->dev->id, rv->def.id, pt->backend->build_log(ex->programs, why)) < 0)
 			text = NULL;
-	} else if (asprintf(&text, "custom kernel '%s' failed: %s", rv->name, why->msg) < 0) {
+	} else if (asprintf(&text, "%s '%s' failed: %s", what, rv->name, why->msg) < 0) {
 		text = NULL;
 	}
 	shown = text ? wl_build_log_for_users(text) : NULL;
@@ -187,7 +193,8 @@ static int measure_variant(struct point_run *r, size_t k, struct wl_error *why,
 		wl_point_text(r->pt->exp, r->pt->values, where, sizeof(where));
 		vpt.source = &rv->source;
 		vpt.family = r->pt->source;
-		vpt.like_kernel = wl_experiment_variant(r->pt->exp, rv->def.id, NULL)->kernel;
+		/* An own experiment's variant stands in for nothing. */
+		vpt.like_kernel = rv->own ? NULL : wl_experiment_variant(r->pt->exp, rv->def.id, NULL)->kernel;
 		if (ex->on_custom)
 			ex->on_custom(ex->hook_ctx, rv->name, where);
 	}
@@ -201,7 +208,7 @@ static int measure_variant(struct point_run *r, size_t k, struct wl_error *why,
 		ex->on_custom(ex->hook_ctx, NULL, NULL);
 	/* A prediction belongs to the built-in pattern, not to the code that
 	 * stands in for it. */
-	if (measured >= 0 && rv->custom)
+	if (measured >= 0 && rv->custom && !rv->own)
 		r->pr.ms[k].extra[0] = '\0';
 	return measured;
 }

@@ -37,8 +37,9 @@ struct wl_experiment_ops {
 void wl_experiment_options(const struct wl_experiment_ops *ops, const struct wl_point *pt, char *out,
 			   size_t len);
 
-/* The host implementation of experiment id, or NULL. */
-const struct wl_experiment_ops *wl_experiment_ops_find(const char *id);
+/* The host implementation of exp: the declared family where it declares its
+ * buffers as data, else its family's by id; NULL where there is none. */
+const struct wl_experiment_ops *wl_experiment_ops_find(const struct wl_experiment *exp);
 
 /* Fail, naming them, if some catalog experiments have no host implementation,
  * or if the catalog lists a test-only experiment and allow_test is 0. */

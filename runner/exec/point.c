@@ -187,6 +187,14 @@ int wl_point_run(const struct wl_point *pt, const struct wl_launch *l, const str
 	if (rc < 0 || wl_point_read(pt, out, bytes, staging, err) < 0)
 		return -1;
 	*host = staging;
+	return wl_point_extras(pt, l, res, err) < 0 ? -1 : 1;
+}
+
+int wl_point_extras(const struct wl_point *pt, const struct wl_launch *l, struct wl_measurement *res,
+		    struct wl_error *err)
+{
+	double started;
+
 	if (pt->backend->count && !pt->uncounted) {
 		const struct wl_kernel_site site = wl_point_site(pt);
 		const struct wl_count_ask ask = { .run_id = pt->run_id, .seq = pt->result_seq,
@@ -204,7 +212,7 @@ int wl_point_run(const struct wl_point *pt, const struct wl_launch *l, const str
 		if (wl_energy_measure(&site, l, res->stats.median, res->energy, sizeof(res->energy), err) < 0)
 			return -1;
 	}
-	return 1;
+	return 0;
 }
 
 void wl_point_verify(const struct wl_point *pt, const struct wl_exact_check *job,

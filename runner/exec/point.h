@@ -124,10 +124,13 @@ int wl_point_poison(const struct wl_point *pt, const struct wl_buf *buf, size_t 
 int wl_point_read(const struct wl_point *pt, const struct wl_buf *buf, size_t bytes, void *out,
 		  struct wl_error *err);
 
-/* A family's buffer, by the name the catalog's host.args give it. */
+/* A family's buffer, by the name the catalog's host.args give it; or, mem
+ * NULL, a scalar passed by value (bytes of value, 1 to 8). */
 struct wl_arg_buffer {
 	const char *name;
 	struct wl_buf *mem;
+	const void *value;
+	size_t bytes;
 };
 
 /* Make l (whose kernel is built) the launch variant v declares at pt: its
@@ -164,6 +167,12 @@ int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
  * without output (res->error says why), -1 for an error that stops the run. */
 int wl_point_run(const struct wl_point *pt, const struct wl_launch *l, const struct wl_buf *out, size_t bytes,
 		 const void **host, struct wl_measurement *res, struct wl_error *err);
+
+/* What follows a variant's timing and read-back: where pt's backend counts
+ * and pt is not uncounted, one more launch for the hardware counters; where
+ * pt asks, its energy. -1 only for an error that stops the run. */
+int wl_point_extras(const struct wl_point *pt, const struct wl_launch *l, struct wl_measurement *res,
+		    struct wl_error *err);
 
 /* Check a variant's output exactly, setting res->verified: in the background
  * (pt->checker) while the next variant is timed, else now. The output (in

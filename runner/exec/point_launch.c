@@ -53,7 +53,8 @@ static int bind_arg(const struct wl_point *pt, const struct wl_variant_def *v, i
 				     a->buffer, pt->exp->id);
 			return -1;
 		}
-		return pt->backend->arg_buffer(l, (unsigned)i, b->mem, err);
+		return b->mem ? pt->backend->arg_buffer(l, (unsigned)i, b->mem, err) :
+			pt->backend->arg_value(l, (unsigned)i, b->value, b->bytes, err);
 	}
 	if (wl_expr_eval(&a->value, pt->values, &value, &why) < 0 || value < INT32_MIN ||
 	    value > (long long)UINT32_MAX) {

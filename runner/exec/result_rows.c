@@ -21,7 +21,9 @@ static void measurement_row(const struct wl_point *pt, const struct wl_run_varia
 		.min_ms = m->stats.min,
 		.max_ms = m->stats.max,
 		.reps = m->reps,
-		.verified = m->verified && !m->error[0],
+		/* Not checked (its experiment's check is "none") stays so,
+		 * unless the point failed. */
+		.verified = m->error[0] ? 0 : m->verified < 0 ? -1 : m->verified != 0,
 		.error = m->error[0] ? m->error : NULL,
 		.note = m->note[0] ? m->note : NULL,
 		.extra_json = m->extra[0] ? m->extra : NULL,

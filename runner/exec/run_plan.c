@@ -87,6 +87,23 @@ static int plan_variants(struct wl_run_plan *p, struct wl_error *why)
 	return 0;
 }
 
+/* An own experiment's variants are all someone else's code: each runs as
+ * a custom kernel does (confined, its failures failing its point, its
+ * crash said to be its own), with the experiment's source as its own, in
+ * the place of nothing. */
+static int own_variants(struct wl_run_plan *p, struct wl_error *why)
+{
+	for (size_t k = 0; p->exp->own && k < p->nvariants; k++) {
+		struct wl_run_variant *rv = &p->variants[k];
+
+		rv->custom = 1;
+		rv->own = 1;
+		if (wl_source_from_text(p->source.text, &rv->source, why) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* The run's provenance: the family source's hash, and when the run has custom
  * kernels "+" a hash over their names and sources, so the recorded hash
  * changes whenever any code that ran changes. */
@@ -144,13 +161,6 @@ int wl_run_plan_make(const struct wl_catalog *cat, struct wl_devices *devs,
 	int rc;
 
 	memset(p, 0, sizeof(*p));
-	p->exp = wl_catalog_find(cat, claim->experiment);
-	p->ops = p->exp ? wl_experiment_ops_find(p->exp->id) : NULL;
-	if (!p->exp || !p->ops) {
-		wl_error_set(why, WL_ERR_CONFIG, "experiment '%s' is not in this runner's catalog",
-			     claim->experiment);
-		return -1;
-	}
 	p->dev = find_device(devs, claim->device_id);
 	if (!p->dev) {
 		wl_error_set(why, WL_ERR_CONFIG, "device '%s' is not available on this runner",
@@ -162,10 +172,19 @@ int wl_run_plan_make(const struct wl_catalog *cat, struct wl_devices *devs,
 		wl_error_set(why, WL_ERR_INTERNAL, "the stored request is not valid JSON");
 		return -1;
 	}
+	/* The experiment: the catalog's, or the request's own definition. */
 	rc = wl_run_request_parse(cat, stored, &p->req, why);
 	json_decref(stored);
+	if (rc < 0 && why->kind == WL_ERR_UNKNOWN_EXPERIMENT)
+		wl_error_set(why, WL_ERR_CONFIG, "experiment '%s' is not in this runner's catalog", claim->experiment);
 	if (rc < 0)
 		return -1;
+	p->exp = p->req.exp;
+	p->ops = wl_experiment_ops_find(p->exp);
+	if (!p->ops) {
+		wl_error_set(why, WL_ERR_CONFIG, "experiment '%s' is not in this runner's catalog", claim->experiment);
+		return -1;
+	}
 	if (plan_backend(p, why) < 0)
 		return -1;
 	wl_device_limits(p->dev, &limits);
@@ -191,8 +210,15 @@ int wl_run_plan_make(const struct wl_catalog *cat, struct wl_devices *devs,
 	p->sampling.min_samples = WL_MIN_SAMPLES < p->repeat ? WL_MIN_SAMPLES : (size_t)p->repeat;
 	p->sampling.target = p->req.settings.noise;
 	p->sampling.budget_ms = (double)p->req.settings.budget_ms;
-	snprintf(path, sizeof(path), "%s/%s", kernels_dir, p->backend->family_source(p->exp));
-	if (wl_source_load(path, &p->source, why) < 0)
+	if (p->exp->own) {
+		if (wl_source_from_text(p->backend->family_source(p->exp), &p->source, why) < 0)
+			return -1;
+	} else {
+		snprintf(path, sizeof(path), "%s/%s", kernels_dir, p->backend->family_source(p->exp));
+		if (wl_source_load(path, &p->source, why) < 0)
+			return -1;
+	}
+	if (own_variants(p, why) < 0)
 		return -1;
 	plan_source_hash(p);
 	return 0;

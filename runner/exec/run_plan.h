@@ -28,6 +28,10 @@ struct wl_run_variant {
 	struct wl_variant_def def;
 	struct wl_source source;	/* custom kernels only */
 	int custom;
+	/* A variant of the request's own experiment: a custom kernel (someone
+	 * else's code) that stands in for nothing: its own definition, checked
+	 * against the experiment's reference. */
+	int own;
 };
 
 struct wl_run_plan {

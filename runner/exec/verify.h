@@ -13,7 +13,7 @@
 struct wl_measurement {
 	struct wl_stats stats;		/* of the timed launches, in ms */
 	long long reps;
-	int verified;
+	int verified;			/* 1 matched, 0 did not, -1 not checked (a check of "none") */
 	char error[512];		/* why the point has no valid result, or "" */
 	char note[160];			/* something a reader should know, or "" */
 	double bytes, ops;		/* when > 0, replace the catalog's count */

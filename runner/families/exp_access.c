@@ -77,7 +77,7 @@ static int access_measure(const struct wl_point *pt, void *state, const struct w
 			  struct wl_measurement *res, struct wl_error *err)
 {
 	struct access_state *s = state;
-	const struct wl_arg_buffer buffers[] = { { "a", &s->in }, { "out", &s->out } };
+	const struct wl_arg_buffer buffers[] = { { .name = "a", .mem = &s->in }, { .name = "out", .mem = &s->out } };
 	struct wl_launch l = { 0 };
 	char options[64];
 	int rc = -1;

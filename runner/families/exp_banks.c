@@ -96,7 +96,7 @@ static int banks_measure(const struct wl_point *pt, void *state, const struct wl
 {
 	struct banks_state *s = state;
 	size_t items = s->groups * s->local, bad = 0, first = 0;
-	const struct wl_arg_buffer buffers[] = { { "out", &s->out } };
+	const struct wl_arg_buffer buffers[] = { { .name = "out", .mem = &s->out } };
 	struct wl_launch l = { 0 };
 	char options[64];
 	int rc = -1;

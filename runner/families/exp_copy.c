@@ -67,7 +67,7 @@ static int copy_measure(const struct wl_point *pt, void *state, const struct wl_
 			struct wl_measurement *res, struct wl_error *err)
 {
 	struct copy_state *s = state;
-	const struct wl_arg_buffer buffers[] = { { "in", &s->in }, { "out", &s->out } };
+	const struct wl_arg_buffer buffers[] = { { .name = "in", .mem = &s->in }, { .name = "out", .mem = &s->out } };
 	size_t bytes = s->n * sizeof(float);
 	struct wl_launch l = { 0 };
 	char options[64];

@@ -104,9 +104,9 @@ static int dot_measure(const struct wl_point *pt, void *state, const struct wl_v
 		       struct wl_measurement *res, struct wl_error *err)
 {
 	struct dot_state *s = state;
-	const struct wl_arg_buffer buffers[] = { { "v1", &s->d1 }, { "v2", &s->d2 },
-						 { "resps", &s->resps }, { "NN", &s->nn },
-						 { "KK", &s->kk } };
+	const struct wl_arg_buffer buffers[] = { { .name = "v1", .mem = &s->d1 }, { .name = "v2", .mem = &s->d2 },
+						 { .name = "resps", .mem = &s->resps }, { .name = "NN", .mem = &s->nn },
+						 { .name = "KK", .mem = &s->kk } };
 	struct wl_launch l = { 0 };
 	size_t partials;
 	char options[64];

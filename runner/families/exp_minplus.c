@@ -129,7 +129,7 @@ static int minplus_measure(const struct wl_point *pt, void *state, const struct 
 			   struct wl_measurement *res, struct wl_error *err)
 {
 	struct minplus_state *s = state;
-	const struct wl_arg_buffer buffers[] = { { "r", &s->dr }, { "d", &s->dd }, { "t", &s->dt } };
+	const struct wl_arg_buffer buffers[] = { { .name = "r", .mem = &s->dr }, { .name = "d", .mem = &s->dd }, { .name = "t", .mem = &s->dt } };
 	size_t count = s->n * s->n;
 	struct wl_launch l = { 0 };
 	int rc = -1;

@@ -132,7 +132,7 @@ static int myadd_measure(const struct wl_point *pt, void *state, const struct wl
 {
 	struct myadd_state *s = state;
 	size_t count = s->n * s->n, bytes = count * s->elem, bad = 0, first = 0;
-	const struct wl_arg_buffer buffers[] = { { "A", &s->da }, { "B", &s->db }, { "C", &s->dc } };
+	const struct wl_arg_buffer buffers[] = { { .name = "A", .mem = &s->da }, { .name = "B", .mem = &s->db }, { .name = "C", .mem = &s->dc } };
 	const void *want = wl_launch_decl_output_is(&v->host, "columns") ? s->expected_cols :
 									     s->expected_rows;
 	struct wl_launch l = { 0 };

@@ -95,7 +95,7 @@ static int reduction_measure(const struct wl_point *pt, void *state, const struc
 			     struct wl_measurement *res, struct wl_error *err)
 {
 	struct reduction_state *s = state;
-	const struct wl_arg_buffer buffers[] = { { "data", &s->in }, { "partial", &s->partial } };
+	const struct wl_arg_buffer buffers[] = { { .name = "data", .mem = &s->in }, { .name = "partial", .mem = &s->partial } };
 	struct wl_launch l = { 0 };
 	size_t groups;
 	char options[64];

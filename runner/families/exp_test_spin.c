@@ -44,7 +44,7 @@ static int spin_measure(const struct wl_point *pt, void *state, const struct wl_
 			struct wl_measurement *res, struct wl_error *err)
 {
 	struct spin_state *s = state;
-	const struct wl_arg_buffer buffers[] = { { "flag", &s->flag }, { "out", &s->out } };
+	const struct wl_arg_buffer buffers[] = { { .name = "flag", .mem = &s->flag }, { .name = "out", .mem = &s->out } };
 	struct wl_launch l = { 0 };
 	const void *output;
 	int rc;

@@ -87,7 +87,7 @@ static int transpose_measure(const struct wl_point *pt, void *state,
 			     struct wl_error *err)
 {
 	struct transpose_state *s = state;
-	const struct wl_arg_buffer buffers[] = { { "odata", &s->odata }, { "idata", &s->idata } };
+	const struct wl_arg_buffer buffers[] = { { .name = "odata", .mem = &s->odata }, { .name = "idata", .mem = &s->idata } };
 	size_t bytes = s->n * s->n * sizeof(float);
 	struct wl_launch l = { 0 };
 	char options[96];

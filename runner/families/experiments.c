@@ -32,8 +32,12 @@ static int is_test_only(const char *id)
 	return 0;
 }
 
-const struct wl_experiment_ops *wl_experiment_ops_find(const char *id)
+const struct wl_experiment_ops *wl_experiment_ops_find(const struct wl_experiment *exp)
 {
+	const char *id = exp->id;
+
+	if (exp->data)
+		return &wl_exp_declared;
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++)
 		if (strcmp(families[i]->id, id) == 0)
 			return families[i];
@@ -97,7 +101,7 @@ int wl_experiments_check(const struct wl_catalog *cat, int allow_test, struct wl
 				     id);
 			return -1;
 		}
-		const struct wl_experiment_ops *ops = wl_experiment_ops_find(id);
+		const struct wl_experiment_ops *ops = wl_experiment_ops_find(&cat->experiments[i]);
 
 		if (!ops) {
 			wl_list_append(missing, sizeof(missing), id);

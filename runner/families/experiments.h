@@ -17,6 +17,8 @@ extern const struct wl_experiment_ops wl_exp_myadd;
 extern const struct wl_experiment_ops wl_exp_minplus;
 extern const struct wl_experiment_ops wl_exp_banks;
 extern const struct wl_experiment_ops wl_exp_test_spin;
+/* Every experiment declared as data (exp_data.h): a request's own. */
+extern const struct wl_experiment_ops wl_exp_declared;
 
 /* The references of the data-movement experiments, as the input element each
  * output element must hold: the CPU compares output element o with input

@@ -78,12 +78,13 @@ static char *spec_for(const struct wl_run_plan *p, size_t k, size_t i, int lanes
 	char *text = NULL;
 
 	if (spec && one && none) {
-		if (rv->custom)
+		/* An own experiment's variant is one of its definition's. */
+		if (rv->custom && !rv->own)
 			json_array_append(one, json_array_get(json_object_get(p->req.json, "kernels"), k - nbuiltin));
 		else
 			json_array_append_new(one, json_string(rv->def.id));
-		json_object_set(spec, rv->custom ? "kernels" : "variants", one);
-		json_object_set(spec, rv->custom ? "variants" : "kernels", none);
+		json_object_set(spec, rv->custom && !rv->own ? "kernels" : "variants", one);
+		json_object_set(spec, rv->custom && !rv->own ? "variants" : "kernels", none);
 		json_object_set_new(spec, "params", wl_point_to_json(p->exp, &p->req.pts, i));
 		json_object_set_new(spec, "lanes", json_integer(lanes));
 		/* A persistent grid is as large as the measured device holds. */
@@ -270,7 +271,7 @@ static int declared(const struct wl_run_plan *p, size_t k)
 {
 	size_t nbuiltin = json_array_size(json_object_get(p->req.json, "variants"));
 
-	if (!p->variants[k].custom)
+	if (!p->variants[k].custom || p->variants[k].own)
 		return p->variants[k].def.model != NULL;
 	return json_object_get(json_array_get(json_object_get(p->req.json, "kernels"), k - nbuiltin), "accesses") != NULL;
 }

@@ -34,6 +34,7 @@
 #include "log.h"
 #include "points.h"
 #include "request.h"
+#include "request_own.h"
 #include "source.h"
 #include "trace_model.h"
 #include "trace_json.h"
@@ -136,6 +137,7 @@ static int exec_traced(char **argv, const char *out_path, struct wl_error *err)
  * first point. */
 struct traced {
 	const struct wl_experiment *exp;
+	struct wl_experiment own;	/* the request's own experiment, which exp then is */
 	json_t *normalized;
 	struct wl_points pts;
 	struct wl_run_variant rv;	/* a custom kernel's: its like variant's, its entry */
@@ -203,8 +205,8 @@ static int plan(const struct wl_catalog *cat, const char *kernels_dir, const cha
 	json_object_del(body, "compute_units");
 	if (wl_request_validate(cat, body, &t->normalized, &measurements, err) < 0)
 		goto out;
-	t->exp = wl_catalog_find(cat, json_string_value(json_object_get(t->normalized, "experiment")));
-	if (wl_request_points(t->exp, t->normalized, &t->pts, err) < 0)
+	if (wl_request_experiment(cat, t->normalized, &t->own, &t->exp, err) < 0 ||
+	    wl_request_points(t->exp, t->normalized, &t->pts, err) < 0)
 		goto out;
 	/* Its first custom kernel, else its first variant. */
 	k = json_object_get(t->normalized, "kernels");
@@ -218,7 +220,7 @@ static int plan(const struct wl_catalog *cat, const char *kernels_dir, const cha
 	if (!t->rv.def.host.has_local && local_guess(t, err) < 0)
 		goto out;
 	snprintf(path, sizeof(path), "%s/%s", kernels_dir, t->exp->source);
-	if (wl_source_load(path, &t->family, err) < 0)
+	if ((t->exp->own ? wl_source_from_text(t->exp->source, &t->family, err) : wl_source_load(path, &t->family, err)) < 0)
 		goto out;
 	rc = 0;
 out:
@@ -228,6 +230,7 @@ out:
 
 static void traced_free(struct traced *t)
 {
+	wl_experiment_clear(&t->own);
 	json_decref(t->normalized);
 	wl_points_free(&t->pts);
 	wl_source_free(&t->family);
@@ -238,7 +241,7 @@ static void traced_free(struct traced *t)
 static int run_once(struct traced *t, struct wl_device *dev, struct wl_program_cache *programs,
 		    struct wl_error *err)
 {
-	const struct wl_experiment_ops *ops = wl_experiment_ops_find(t->exp->id);
+	const struct wl_experiment_ops *ops = wl_experiment_ops_find(t->exp);
 	struct wl_measurement *m = calloc(1, sizeof(*m));
 	struct wl_point pt = {
 		.dev = dev, .exp = t->exp, .values = t->pts.values, .seed = 1, .warmup = 0,

@@ -8,6 +8,7 @@
 #include "device_fit.h"
 #include "json_strict.h"
 #include "request.h"
+#include "request_own.h"
 
 /* A language as messages write it. */
 static const char *language_title(enum wl_language lang)
@@ -182,12 +183,18 @@ int wl_run_check(struct wl_server *srv, struct wl_store *st, const json_t *body,
 			   err) < 0)
 		goto out;
 	if (found) {
-		const struct wl_experiment *exp = wl_catalog_find(
-			srv->catalog, json_string_value(json_object_get(*normalized, "experiment")));
+		struct wl_experiment own = { 0 };
+		const struct wl_experiment *exp;
 		struct wl_device_limits limits;
+		int fits;
 
+		/* The request's own experiment, or the catalog's it names. */
+		if (wl_request_experiment(srv->catalog, *normalized, &own, &exp, err) < 0)
+			goto out;
 		device_limits(found, &limits);
-		if (wl_request_check_device(exp, *normalized, &limits, err) < 0)
+		fits = wl_request_check_device(exp, *normalized, &limits, err);
+		wl_experiment_clear(&own);
+		if (fits < 0)
 			goto out;
 		*device = json_deep_copy(found);
 		if (!*device) {

@@ -133,7 +133,7 @@ void test_catalog_holds_every_seed_experiment(void)
 	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
 		const struct wl_experiment *e = wl_catalog_find(cat, ids[i]);
 
-		CHECK(e && wl_experiment_ops_find(ids[i]), "%s is in the catalog and implemented", ids[i]);
+		CHECK(e && wl_experiment_ops_find(e), "%s is in the catalog and implemented", ids[i]);
 	}
 	CHECK(wl_experiments_check(cat, 0, &err) == 0, "%s", err.msg);
 	CHECK(wl_catalog_find(cat, "myadd")->needs_fp64, "myadd is fp64");
