@@ -53,6 +53,11 @@ int wl_work(const struct runner_config *cfg);
 /* Messages from the worker to the supervisor, one line each. */
 #define WL_MSG_READY "READY"	/* device registered: READY <devices found> <device id> */
 #define WL_MSG_POINT "POINT"	/* a point starts: POINT <run id> <seconds it may take> */
+/* Someone else's kernel is launched for the first time at this point:
+ * PROBE <run id> <seconds that launch may take>; a POINT after it gives
+ * the point its own deadline back. A kernel that never ends is stopped
+ * then, not at the point's deadline. */
+#define WL_MSG_PROBE "PROBE"
 #define WL_MSG_IDLE "IDLE"	/* the run ended, nothing running */
 #define WL_MSG_CUSTOM "CUSTOM"	/* CUSTOM <name> <point>: a custom kernel is measured; CUSTOM -: done */
 

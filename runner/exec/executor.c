@@ -36,6 +36,16 @@ long long wl_point_deadline(const struct wl_experiment *exp, const struct wl_var
 	return seconds > (double)max_s ? max_s : (long long)seconds + 1;
 }
 
+long long wl_probe_deadline(const struct wl_experiment *exp, const struct wl_variant_def *v, const long long *values,
+			    long long max_s)
+{
+	double work = wl_variant_cost(exp, v, exp->metric == WL_METRIC_BANDWIDTH ? WL_COST_BYTES : WL_COST_OPS, values);
+	double seconds = 20 * work / WL_FLOOR_RATE;
+	long long s = seconds > WL_PROBE_MIN_S ? (long long)seconds + 1 : WL_PROBE_MIN_S;
+
+	return max_s > 0 && s > max_s ? max_s : s;
+}
+
 static int finish(struct wl_executor *ex, long long id, const char *status, const char *msg,
 		  struct wl_error *err)
 {
@@ -170,6 +180,18 @@ static int record_upto(struct point_run *r, size_t upto, struct wl_error *err)
 	return 0;
 }
 
+/* Someone else's kernel's first launch (probe) and the point after it:
+ * the deadline each has, said to whoever watches. */
+static void arm(void *ctx, int probe, long long seconds)
+{
+	const struct point_run *r = ctx;
+
+	if (probe && r->ex->on_probe)
+		r->ex->on_probe(r->ex->hook_ctx, r->run_id, seconds);
+	else if (!probe && r->ex->on_point)
+		r->ex->on_point(r->ex->hook_ctx, r->run_id, seconds);
+}
+
 /* Measure variant k into r->pr.ms[k]; what measure returns, with why. A
  * custom kernel runs in the place of its like variant, after what was
  * measured before it is written: someone else's code may kill the process. */
@@ -195,6 +217,9 @@ static int measure_variant(struct point_run *r, size_t k, struct wl_error *why,
 		vpt.family = r->pt->source;
 		/* An own experiment's variant stands in for nothing. */
 		vpt.like_kernel = rv->own ? NULL : wl_experiment_variant(r->pt->exp, rv->def.id, NULL)->kernel;
+		vpt.arm = arm;
+		vpt.arm_ctx = r;
+		vpt.probe_s = wl_probe_deadline(r->pt->exp, &rv->def, r->pt->values, ex->point_timeout_max);
 		if (ex->on_custom)
 			ex->on_custom(ex->hook_ctx, rv->name, where);
 	}
@@ -507,11 +532,10 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 			wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 			goto out;
 		}
+		pt.point_s = wl_point_deadline(plan.exp, plan.defs, plan.nvariants, pt.values, plan.repeat, ex->warmup,
+					       wl_run_plan_extra_seconds(&plan, ex->warmup, ex->flush_max), ex->point_timeout_max);
 		if (ex->on_point)
-			ex->on_point(ex->hook_ctx, claim->id,
-				     wl_point_deadline(plan.exp, plan.defs, plan.nvariants, pt.values,
-						       plan.repeat, ex->warmup, wl_run_plan_extra_seconds(&plan, ex->warmup, ex->flush_max),
-						       ex->point_timeout_max));
+			ex->on_point(ex->hook_ctx, claim->id, pt.point_s);
 		if (run_point(ex, claim->id, plan.ops, &pt, plan.variants, plan.nvariants,
 			      wl_run_plan_flush_bytes(&plan, ex->flush_max),
 			      params, &rows, &store_failed, &why) < 0) {

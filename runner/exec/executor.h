@@ -40,6 +40,10 @@ struct wl_executor {
 	/* Told before each point with how long it may take (seconds), so a
 	 * supervisor can stop a device that hangs; NULL when nobody listens. */
 	void (*on_point)(void *ctx, long long run_id, long long deadline_s);
+	/* Told before the first launch of someone else's kernel at a point how
+	 * long that one launch may take (seconds); on_point then gives the
+	 * point its deadline back. NULL: nobody listens. */
+	void (*on_probe)(void *ctx, long long run_id, long long seconds);
 	/* Told the name of a custom kernel and the point ("n=256, tile=32") before
 	 * it is measured, and NULLs after, so that a supervisor knows whose code
 	 * was running, and where, if the process dies. */
@@ -65,6 +69,18 @@ struct wl_executor {
 long long wl_point_deadline(const struct wl_experiment *exp, const struct wl_variant_def *const *variants,
 			    size_t nvariants, const long long *values, long long repeat, long long warmup,
 			    double per_variant_s, long long max_s);
+
+/* Someone else's kernel's first launch at a point is given at least this
+ * long, whatever its size: its program is built before, and a machine
+ * busy with other work still launches a small kernel within it. */
+#define WL_PROBE_MIN_S 10
+
+/* Seconds the first launch of variant v at values may take: WL_PROBE_MIN_S,
+ * or twenty times its work at WL_FLOOR_RATE where that is longer; at most
+ * max_s. A kernel that never ends is stopped then, not at the point's
+ * deadline. */
+long long wl_probe_deadline(const struct wl_experiment *exp, const struct wl_variant_def *v, const long long *values,
+			    long long max_s);
 
 /* Run claim to its end. Returns -1 only when the outcome could not be recorded
  * in the store. */

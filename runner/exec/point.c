@@ -79,6 +79,21 @@ void wl_warm_note(struct wl_warm_kernels *w, const char *variant, double median_
 		w->names[w->count++] = variant;
 }
 
+int wl_point_once(const struct wl_point *pt, const struct wl_launch *l, double *ms, int *refused,
+		  struct wl_error *err)
+{
+	const struct wl_kernel_site site = wl_point_site(pt);
+	int rc;
+
+	*refused = 0;
+	if (pt->arm)
+		pt->arm(pt->arm_ctx, 1, pt->probe_s);
+	rc = pt->backend->time(&site, l, 0, 1, NULL, ms, refused, err);
+	if (pt->arm)
+		pt->arm(pt->arm_ctx, 0, pt->point_s);
+	return rc;
+}
+
 int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
 		  struct wl_measurement *res, struct wl_error *err)
 {
@@ -106,10 +121,20 @@ int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		return -1;
 	}
+	/* Someone else's kernel's first launch is a warm-up under a deadline
+	 * of its own: one that never ends holds the device seconds, not the
+	 * point's minutes. */
+	if (pt->arm) {
+		double first;
+
+		rc = wl_point_once(pt, l, &first, &refused, err);
+		if (warmup > 0)
+			warmup--;
+	}
 	/* Batches: first the least the rule judges on, then half as many again
 	 * as there are, so a point that converges early stops early and one that
 	 * does not costs few judgements. */
-	while (stop == WL_STOP_MORE) {
+	while (rc == 0 && stop == WL_STOP_MORE) {
 		size_t batch = n == 0 ? rule->min_samples : n / 2;
 
 		if (batch < 1)

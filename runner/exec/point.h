@@ -81,6 +81,12 @@ struct wl_point {
 	int energy;
 	/* The run's warm kernels (NULL: none known, every variant warms up). */
 	struct wl_warm_kernels *warm;
+	/* Someone else's kernel (arm not NULL): its first launch runs under a
+	 * deadline of its own, probe_s, said through arm (probe 1), after
+	 * which the point's, point_s, is given back (probe 0). */
+	void (*arm)(void *ctx, int probe, long long seconds);
+	void *arm_ctx;
+	long long probe_s, point_s;
 };
 
 /* What pt's backend builds and launches pt's kernels as (backend.h): its
@@ -150,6 +156,13 @@ int wl_point_launch(const struct wl_point *pt, const struct wl_variant_def *v,
 int wl_point_prepare(const struct wl_point *pt, const struct wl_variant_def *v, const char *options,
 		     const struct wl_arg_buffer *buffers, size_t nbuffers, struct wl_launch *l,
 		     struct wl_error *err);
+
+/* l launched once and waited for, as a warm-up; someone else's kernel
+ * (pt->arm) under its probe deadline, the point's given back after. Its
+ * time in *ms. -1 with err; *refused set where the driver refused the
+ * work-group's shape. */
+int wl_point_once(const struct wl_point *pt, const struct wl_launch *l, double *ms, int *refused,
+		  struct wl_error *err);
 
 /* Time launch l after pt->warmup warm-ups (none when pt->warm knows its
  * variant as warm; a median of WL_WARM_AFTER_MS or more makes it so) into res, in batches, until

@@ -168,17 +168,17 @@ static int outputs_afresh(const struct wl_point *pt, struct declared_state *s, s
 	return 0;
 }
 
-/* One launch of l on outputs afresh, waited for. */
+/* One launch of l on outputs afresh, waited for (under its probe's
+ * deadline: it may be the kernel's first). */
 static int checked_launch(const struct wl_point *pt, struct declared_state *s, const struct wl_launch *l,
 			  struct wl_error *err)
 {
-	const struct wl_kernel_site site = wl_point_site(pt);
 	double ms;
 	int refused = 0;
 
 	if (outputs_afresh(pt, s, err) < 0)
 		return -1;
-	return pt->backend->time(&site, l, 0, 1, NULL, &ms, &refused, err);
+	return wl_point_once(pt, l, &ms, &refused, err);
 }
 
 /* The reference: the check's variant launched once on the point's inputs,

@@ -101,6 +101,7 @@ struct worker {
 	double stop_sent;	/* when SIGTERM was forwarded, or 0 */
 	int timed_out;		/* killed for overrunning its deadline */
 	char custom[80];	/* the custom kernel being measured, or "" */
+	int probing;		/* its first launch is running, under a deadline of its own */
 	char custom_at[256];	/* and the point it is measured at */
 	double started;		/* when it was started (monotonic) */
 	int quick_deaths;	/* deaths within 10 s of starting, in a row */
@@ -177,10 +178,17 @@ static void handle_line(struct worker *w, long long runner_id, char *line)
 	} else if (sscanf(line, WL_MSG_POINT " %lld %lld", &a, &b) == 2) {
 		w->run_id = a;
 		w->limit_s = b;
+		w->probing = 0;
+		w->deadline = wl_monotonic_s() + (double)b;
+	} else if (sscanf(line, WL_MSG_PROBE " %lld %lld", &a, &b) == 2) {
+		w->run_id = a;
+		w->limit_s = b;
+		w->probing = 1;
 		w->deadline = wl_monotonic_s() + (double)b;
 	} else if (strcmp(line, WL_MSG_IDLE) == 0) {
 		w->run_id = 0;
 		w->deadline = 0;
+		w->probing = 0;
 		w->custom[0] = '\0';
 	} else if (strncmp(line, WL_MSG_CUSTOM " ", sizeof(WL_MSG_CUSTOM)) == 0) {
 		const char *name = line + sizeof(WL_MSG_CUSTOM), *space = strchr(name, ' ');
@@ -262,11 +270,16 @@ static void settle(struct wl_store *st, long long runner_id, const struct runner
 	int requeued = 0;
 
 	if (w->timed_out) {
-		char msg[256];
+		char msg[600];
 
-		snprintf(msg, sizeof(msg),
-			 "timed out after %lld s: a point ran past its deadline (set by its size and repeat, at most --run-timeout %ld s); the device process was killed and restarted",
-			 w->limit_s, cfg->run_timeout);
+		if (w->probing)
+			snprintf(msg, sizeof(msg),
+				 "timed out after %lld s: the first launch of '%s' at %s ran past the deadline someone else's kernel has for one launch (set by its size, at most --run-timeout %ld s); the device process was killed and restarted",
+				 w->limit_s, w->custom, w->custom_at, cfg->run_timeout);
+		else
+			snprintf(msg, sizeof(msg),
+				 "timed out after %lld s: a point ran past its deadline (set by its size and repeat, at most --run-timeout %ld s); the device process was killed and restarted",
+				 w->limit_s, cfg->run_timeout);
 		if (wl_store_finish_run(st, runner_id, w->run_id, "failed", msg, &err) < 0)
 			wl_log_error("run %lld: %s", w->run_id, err.msg);
 		wl_log_info("run %lld failed: %s", w->run_id, msg);

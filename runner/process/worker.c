@@ -73,6 +73,12 @@ static void on_point(void *ctx, long long run_id, long long deadline_s)
 	report("%s %lld %lld", WL_MSG_POINT, run_id, deadline_s);
 }
 
+static void on_probe(void *ctx, long long run_id, long long seconds)
+{
+	(void)ctx;
+	report("%s %lld %lld", WL_MSG_PROBE, run_id, seconds);
+}
+
 static void on_custom(void *ctx, const char *name, const char *point)
 {
 	(void)ctx;
@@ -416,6 +422,7 @@ static void serve_runs(const struct runner_config *cfg, struct wl_store *st,
 		.unconfined = unconfined,
 		.stop = &wl_runner_stop,
 		.on_point = on_point,
+		.on_probe = on_probe,
 		.on_custom = on_custom,
 		.trace_off = cfg->no_trace ? "tracing is off on this runner (--no-trace)" :
 					     wl_trace_unavailable(),
