@@ -3,8 +3,9 @@
 JSON and print a table of the results (median ms and GB/s or Gop/s per variant and
 point, with the verified mark). Standard library only: it runs on the GPU machine.
 
-A plan's custom kernel may name its code with "source_file" (a path from the
-repository's root) instead of "source"; the file's text is sent.
+A plan's custom kernel, or its own experiment (an "experiment" object), may
+name its code with "source_file" (a path from the repository's root) instead
+of "source"; the file's text is sent.
 
 usage: lab.py BASE_URL PLAN.json OUT_DIR [--device ID] [--timeout SECONDS]
 """
@@ -57,7 +58,7 @@ def table(run):
             elif r['median_ms'] is None:
                 cells.append('failed')
             else:
-                mark = '' if r['verified'] else ' ✗'
+                mark = '' if r['verified'] or r['verified'] is None else ' ✗'
                 cells.append(f"{fmt(r[metric])} {unit} ({fmt(r['median_ms'])} ms){mark}")
         lines.append(f'| {v} | ' + ' | '.join(cells) + ' |')
     return '\n'.join(lines)
@@ -80,6 +81,11 @@ def main():
             req = dict(req, device=args.device)
         if args.language and 'language' not in req and 'kernels' not in req:
             req = dict(req, language=args.language)
+        if isinstance(req.get('experiment'), dict) and 'source_file' in req['experiment']:
+            own = dict(req['experiment'])
+            with open(own.pop('source_file')) as f:
+                own['source'] = f.read()
+            req = dict(req, experiment=own)
         if 'kernels' in req:
             kernels = []
             for k in req['kernels']:
@@ -126,7 +132,8 @@ def main():
                                        'verify_ms', 'build_ms', 'store_ms', 'counters_ms', 'other_ms')))
         if run['results']:
             print(table(run))
-        unverified = [r for r in run['results'] if not r['verified']]
+        # A result of a check of "none" is not checked (null), not wrong.
+        unverified = [r for r in run['results'] if r['verified'] is False]
         bad += len(unverified) + (run['status'] != 'done')
         for r in unverified[:5]:
             print(f"  unverified: {r['variant']} {r['params']}: {r['error']}")
