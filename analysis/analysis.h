@@ -65,6 +65,7 @@ struct wl_result {
 	 * nothing (unchecked then set: the API's "verified": null). */
 	int verified, unchecked;
 	const char *stopped;		/* why sampling stopped, or NULL */
+	const char *error;		/* why it failed or did not verify, or NULL */
 	/* The hardware's counters (extra): the figures, their JSON as recorded
 	 * (NULL: none), why a profile failed, or that they are still coming. */
 	struct wl_counts counts;

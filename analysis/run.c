@@ -72,6 +72,7 @@ static void read_result(const struct wl_experiment *exp, json_t *o, long long *v
 	r->unchecked = json_is_null(json_object_get(o, "verified"));
 	r->verified = json_is_true(json_object_get(o, "verified")) || (r->unchecked && !isnan(r->median_ms));
 	r->stopped = text(o, "stopped");
+	r->error = text(o, "error");
 	r->counters = json_object_get(extra, "counters");
 	read_counts(r->counters, &r->counts);
 	r->counters_error = text(extra, "counters_error");

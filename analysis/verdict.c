@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "verdict_custom.h"
 #include "verdict_words.h"
 
 #define ENTRIES_MAX 64		/* variants at one point: the built-ins and the custom kernels */
@@ -245,7 +246,7 @@ int wl_run_add_verdict(struct wl_run *run)
 {
 	struct verdict_ctx c;
 	struct point *pts;
-	json_t *list = NULL, *o = NULL;
+	json_t *list = NULL, *o = NULL, *customs = NULL;
 	size_t n, h;
 	char text[2048];
 	int rc = -1;
@@ -268,9 +269,13 @@ int wl_run_add_verdict(struct wl_run *run)
 	if (!list)
 		goto out;
 	run_sentence(&c, pts, n, h, json_array_get(list, h), text, sizeof(text));
-	o = json_pack("{s:s, s:b, s:o, s:O, s:O, s:O}", "sentence", text, "so_far", c.so_far, "fastest",
+	/* A user who added a kernel asks first whether it beat its like. */
+	if (!(customs = wl_verdict_customs(&c, pts[h].params, text, sizeof(text))))
+		goto out;
+	o = json_pack("{s:s, s:b, s:o, s:O, s:O, s:O, s:O}", "sentence", text, "so_far", c.so_far, "fastest",
 		      pts[h].best >= 0 ? json_string(pts[h].e[pts[h].best].variant) : json_null(), "headline",
-		      pts[h].params, "frugal", json_object_get(json_array_get(list, h), "frugal"), "points", list);
+		      pts[h].params, "frugal", json_object_get(json_array_get(list, h), "frugal"), "points", list,
+		      "custom", customs);
 	if (o) {
 		/* The run holds it from here, set or not. */
 		rc = json_object_set_new(run->json, "verdict", o) == 0 ? 0 : -1;
@@ -279,6 +284,7 @@ int wl_run_add_verdict(struct wl_run *run)
 out:
 	json_decref(o);
 	json_decref(list);
+	json_decref(customs);
 	free(pts);
 	return rc;
 }

@@ -64,7 +64,7 @@ static void fmt_count(long long v, char *out, size_t len)
 		snprintf(out, len, "%lld", v);
 }
 
-static void fmt_factor(double f, char *out, size_t len)
+void wl_verdict_factor_text(double f, char *out, size_t len)
 {
 	snprintf(out, len, f < 9.95 ? "%.1f×" : "%.0f×", f);
 }
@@ -96,8 +96,7 @@ static void tied_text(const struct verdict_ctx *c, const json_t *tied, char *out
 		    title_of(c, json_string_value(json_array_get(tied, i))));
 }
 
-/* "n = 64 Mi, stride = 4": the params that vary across the run; "" where none does. */
-static void point_text(const struct verdict_ctx *c, const json_t *params, char *out, size_t len)
+void wl_verdict_point_text(const struct verdict_ctx *c, const json_t *params, char *out, size_t len)
 {
 	out[0] = '\0';
 	for (int i = 0; i < c->nswept; i++) {
@@ -151,12 +150,12 @@ static void factors_text(const struct verdict_ctx *c, const struct wl_result *be
 
 	out[0] = '\0';
 	if (reference && reference != best) {
-		fmt_factor(zero(reference->median_ms) / zero(best->median_ms), f, sizeof(f));
+		wl_verdict_factor_text(zero(reference->median_ms) / zero(best->median_ms), f, sizeof(f));
 		put(out, len, ", %s faster than %s%s", f, variant_of(c, reference),
 		    slowest == reference ? " (the slowest)" : "");
 	}
 	if (slowest && slowest != best && slowest != reference) {
-		fmt_factor(zero(slowest->median_ms) / zero(best->median_ms), f, sizeof(f));
+		wl_verdict_factor_text(zero(slowest->median_ms) / zero(best->median_ms), f, sizeof(f));
 		put(out, len, "%s %s faster than the slowest, %s", out[0] ? " and" : ",", f, variant_of(c, slowest));
 	}
 }
@@ -251,7 +250,7 @@ void wl_verdict_run_sentence(const struct verdict_ctx *c, const json_t *headline
 		put(buf, len, c->so_far ? "No verified result yet." : "No result verified: there is no winner.");
 		return;
 	}
-	point_text(c, json_object_get(headline, "params"), at, sizeof(at));
+	wl_verdict_point_text(c, json_object_get(headline, "params"), at, sizeof(at));
 	tied_text(c, json_object_get(headline, "tied"), w, sizeof(w));
 	put(buf, len, "%s%s is the fastest", c->so_far ? "So far, " : "", variant_of(c, best));
 	if (judged > 1 && wins == judged) {
@@ -286,8 +285,8 @@ void wl_verdict_sweep_sentence(const struct verdict_ctx *c, const struct wl_resu
 		put(buf, len, c->so_far ? "No verified result yet." : "No result verified.");
 		return;
 	}
-	point_text(c, hi->params, at_hi, sizeof(at_hi));
-	point_text(c, lo ? lo->params : NULL, at_lo, sizeof(at_lo));
+	wl_verdict_point_text(c, hi->params, at_hi, sizeof(at_hi));
+	wl_verdict_point_text(c, lo ? lo->params : NULL, at_lo, sizeof(at_lo));
 	rate_text(c, hi, r, sizeof(r));
 	put(buf, len, "%s%s reaches %s%s%s", c->so_far ? "So far, " : "", variant_of(c, hi), r, at_hi[0] ? " at " : "",
 	    at_hi);
@@ -298,7 +297,7 @@ void wl_verdict_sweep_sentence(const struct verdict_ctx *c, const struct wl_resu
 		if (k < 1.1) {
 			put(buf, len, "; at %s it is %.0f%% slower (%s %s)", at_lo, 100 * (1 - 1 / k), v, c->unit);
 		} else {
-			fmt_factor(k, f, sizeof(f));
+			wl_verdict_factor_text(k, f, sizeof(f));
 			put(buf, len, ", %s the rate at %s (%s %s)", f, at_lo, v, c->unit);
 		}
 	}

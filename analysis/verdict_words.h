@@ -49,6 +49,13 @@ void wl_verdict_run_sentence(const struct verdict_ctx *c, const json_t *headline
 			     const struct wl_result *slowest, const struct wl_result *reference,
 			     const struct wl_verdict_wins *w, char *buf, size_t len);
 
+/* A factor as the sentences say it ("1.8×", "12×") into out. */
+void wl_verdict_factor_text(double f, char *out, size_t len);
+
+/* "n = 64 Mi, stride = 4": the params that vary across the run at params,
+ * into out; "" where none does. */
+void wl_verdict_point_text(const struct verdict_ctx *c, const json_t *params, char *out, size_t len);
+
 /* A run of one variant: its best (hi) and worst (lo) points by rate. */
 void wl_verdict_sweep_sentence(const struct verdict_ctx *c, const struct wl_result *hi, const struct wl_result *lo,
 			       char *buf, size_t len);

@@ -38,8 +38,8 @@ const char *check_store_pg;
 	X(cost_formulas_parse_and_evaluate)                                             \
 	X(request_accepts_good_requests)                                                \
 	X(request_rejects_bad_requests)                                                 \
-	X(own_experiment_is_accepted_and_stored_with_its_definition)                     \
-	X(own_experiment_refuses_bad_input_naming_the_field)                             \
+	X(own_experiment_is_accepted_and_stored_with_its_definition)                    \
+	X(own_experiment_refuses_bad_input_naming_the_field)                            \
 	X(request_fills_defaults_and_seed)                                              \
 	X(request_reads_counters_on_or_off)                                             \
 	X(request_language_is_opencl_or_cuda)                                           \
@@ -101,6 +101,7 @@ const char *check_store_pg;
 	X(warm_kernels_skip_their_warm_ups)                                             \
 	X(verdict_names_the_winner_by_how_much_and_why)                                 \
 	X(verdict_of_one_variant_compares_its_points)                                   \
+	X(verdict_says_whether_each_custom_kernel_beat_its_like)                        \
 	X(energy_figures_per_useful_and_moved_byte)                                     \
 	X(verdict_names_the_frugal_variant_beyond_the_noise)                            \
 	X(csv_appends_energy_columns)                                                   \

@@ -180,6 +180,75 @@ static int drops_steps(struct wl_run *run)
 	return wl_run_add_intervals(run) < 0 || wl_run_add_drops(run) < 0 ? -1 : 0;
 }
 
+/* A custom kernel's judgement against its like, by the verdict's rule. */
+static const json_t *custom_of(const json_t *run, const char *kernel)
+{
+	const json_t *c;
+	size_t i;
+
+	json_array_foreach(json_object_get(json_object_get(run, "verdict"), "custom"), i, c)
+		if (strcmp(json_string_value(json_object_get(c, "kernel")), kernel) == 0)
+			return c;
+	return NULL;
+}
+
+/* A user who adds kernels to a lesson is told, for each, whether it beat
+ * the variant it is like, by how much and beyond the noise or not, and
+ * where it did not build or verify, that and why — also when it is no
+ * winner of the run. */
+void test_verdict_says_whether_each_custom_kernel_beat_its_like(void)
+{
+	static const struct {
+		const char *kernel;
+		double ms, half;
+		int verified;
+		const char *error, *outcome, *words;
+	} rows[] = {
+		{ "quick", 0.45, 0.01, 1, NULL, "faster", "Your kernel quick is 1.1× faster than padded, the variant it is like" },
+		{ "even", 0.50, 0.05, 1, NULL, "same", "Your kernel even is within noise of padded, the variant it is like" },
+		{ "slow", 1.00, 0.01, 1, NULL, "slower", "Your kernel slow is 2.0× slower than padded" },
+		{ "broken", 0, 0, 0, "custom kernel 'broken' did not build on x (options as for 'padded'); build log:\n<source>:3: error",
+		  "failed", "Your kernel broken did not build: custom kernel 'broken' did not build on x" },
+		{ "wrong", 0.40, 0.01, 0, "verification failed: 12 of 1048576 elements differ", "unverified",
+		  "Your kernel wrong ran but its output is not padded's: verification failed" },
+	};
+	struct wl_catalog *cat = check_load_catalog();
+	json_t *results = json_array(), *kernels = json_array(), *run;
+	const char *text;
+
+	if (!cat)
+		return;
+	json_array_append_new(results, result("padded", 1024, 0.50, 0.01, 1, "dram", 4));
+	json_array_append_new(results, result("naive", 1024, 2.00, 0.01, 1, "cache", 32));
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		json_t *r = result(rows[i].kernel, 1024, rows[i].ms, rows[i].half, rows[i].verified, "dram", 4);
+
+		if (rows[i].error)
+			json_object_set_new(r, "error", json_string(rows[i].error));
+		if (rows[i].ms == 0)
+			json_object_set_new(r, "median_ms", json_null());
+		json_array_append_new(results, r);
+		json_array_append_new(kernels, json_pack("{s:s, s:s}", "name", rows[i].kernel, "like", "padded"));
+	}
+	run = run_of("done", results);
+	json_object_set_new(json_object_get(run, "request"), "kernels", kernels);
+	CHECK(judge(cat, run), "the verdict is made");
+	text = json_string_value(json_object_get(json_object_get(run, "verdict"), "sentence"));
+	for (size_t i = 0; text && i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const json_t *c = custom_of(run, rows[i].kernel);
+
+		CHECK(c && strcmp(json_string_value(json_object_get(c, "outcome")), rows[i].outcome) == 0,
+		      "%s: outcome %s, expected %s", rows[i].kernel, c ? json_string_value(json_object_get(c, "outcome")) : "(none)",
+		      rows[i].outcome);
+		CHECK(strstr(text, rows[i].words), "%s: the sentence says '%s': %s", rows[i].kernel, rows[i].words, text);
+	}
+	CHECK(fabs(json_real_value(json_object_get(custom_of(run, "quick"), "factor")) - 0.50 / 0.45) < 1e-9,
+	      "the factor is the like's time over the kernel's");
+	CHECK(text && strstr(text, "quick is the fastest"), "the fastest custom kernel still wins the run: %s", text);
+	json_decref(run);
+	wl_catalog_free(cat);
+}
+
 static int judge_drops(const struct wl_catalog *cat, json_t *run)
 {
 	return derive(cat, run, drops_steps);
