@@ -2,24 +2,8 @@
 #include "verdict_custom.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-static void put(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void put(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t used = strlen(buf);
-	va_list ap;
-
-	if (used + 1 >= len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + used, len - used, fmt, ap);
-	va_end(ap);
-}
 
 /* variant's result at params, or NULL. */
 static const struct wl_result *at(const struct wl_run *run, const char *variant, const json_t *params)
@@ -83,16 +67,16 @@ static json_t *judge_one(const struct verdict_ctx *c, const struct wl_run_kernel
 	if (!mine || isnan(mine->median_ms) || mine->median_ms <= 0) {
 		outcome = "failed";
 		first_line(mine ? mine->error : "it has no result", line, sizeof(line));
-		put(said, sizeof(said), " Your kernel %s %s: %s.", k->name,
+		wl_verdict_put(said, sizeof(said), " Your kernel %s %s: %s.", k->name,
 		    mine && mine->error && strstr(mine->error, "did not build") ? "did not build" : "failed", line);
 	} else if (!mine->verified) {
 		outcome = "unverified";
 		first_line(mine->error, line, sizeof(line));
-		put(said, sizeof(said), " Your kernel %s ran but its output is not %s's%s%s: %s.", k->name, k->like,
+		wl_verdict_put(said, sizeof(said), " Your kernel %s ran but its output is not %s's%s%s: %s.", k->name, k->like,
 		    where[0] ? " at " : "", where, line);
 	} else if (!timed(like)) {
 		outcome = "alone";
-		put(said, sizeof(said), " Your kernel %s has no time of %s, the variant it is like, to be judged against%s%s.",
+		wl_verdict_put(said, sizeof(said), " Your kernel %s has no time of %s, the variant it is like, to be judged against%s%s.",
 		    k->name, k->like, where[0] ? " at " : "", where);
 	} else {
 		enum wl_verdict v = wl_time_verdict(mine->median_ms, mine->ci_low_ms, mine->ci_high_ms, like->median_ms,
@@ -102,13 +86,13 @@ static json_t *judge_one(const struct verdict_ctx *c, const struct wl_run_kernel
 		outcome = v == WL_FASTER ? "faster" : v == WL_SLOWER ? "slower" : "same";
 		wl_verdict_factor_text(v == WL_SLOWER ? 1 / factor : factor, f, sizeof(f));
 		if (v == WL_SAME)
-			put(said, sizeof(said), " Your kernel %s is within noise of %s, the variant it is like%s%s.", k->name,
+			wl_verdict_put(said, sizeof(said), " Your kernel %s is within noise of %s, the variant it is like%s%s.", k->name,
 			    k->like, where[0] ? ", at " : "", where);
 		else
-			put(said, sizeof(said), " Your kernel %s is %s %s than %s, the variant it is like%s%s.", k->name, f,
+			wl_verdict_put(said, sizeof(said), " Your kernel %s is %s %s than %s, the variant it is like%s%s.", k->name, f,
 			    v == WL_FASTER ? "faster" : "slower", k->like, where[0] ? ", at " : "", where);
 	}
-	put(sentence, len, "%s", said);
+	wl_verdict_put(sentence, len, "%s", said);
 	return json_pack("{s:s, s:s, s:s, s:o, s:O, s:s}", "kernel", k->name, "like", k->like, "outcome", outcome,
 			 "factor", isnan(factor) ? json_null() : json_real(factor), "params",
 			 mine ? mine->params : json_null(), "sentence", said[0] == ' ' ? said + 1 : said);

@@ -8,8 +8,7 @@
 
 #include "ceiling_view.h"
 
-/* Append to buf (of len) what fmt says; never past its end. */
-static void put(char *buf, size_t len, const char *fmt, ...)
+void wl_verdict_put(char *buf, size_t len, const char *fmt, ...)
 {
 	size_t used = strlen(buf);
 	va_list ap;
@@ -92,7 +91,7 @@ static void tied_text(const struct verdict_ctx *c, const json_t *tied, char *out
 
 	out[0] = '\0';
 	for (size_t i = 0; i < n; i++)
-		put(out, len, "%s%s", i == 0 ? ", within noise of " : i + 1 == n ? " and " : ", ",
+		wl_verdict_put(out, len, "%s%s", i == 0 ? ", within noise of " : i + 1 == n ? " and " : ", ",
 		    title_of(c, json_string_value(json_array_get(tied, i))));
 }
 
@@ -103,7 +102,7 @@ void wl_verdict_point_text(const struct verdict_ctx *c, const json_t *params, ch
 		char v[32];
 
 		fmt_count((long long)json_integer_value(json_object_get(params, c->swept[i])), v, sizeof(v));
-		put(out, len, "%s%s = %s", i ? ", " : "", c->swept[i], v);
+		wl_verdict_put(out, len, "%s%s = %s", i ? ", " : "", c->swept[i], v);
 	}
 }
 
@@ -137,9 +136,9 @@ static void rate_text(const struct verdict_ctx *c, const struct wl_result *r, ch
 	if (isnan(rate))
 		return;
 	fmt_value(rate, v, sizeof(v));
-	put(out, len, "%s %s", v, c->unit);
+	wl_verdict_put(out, len, "%s %s", v, c->unit);
 	if (!isnan(r->ceiling_pct))
-		put(out, len, " (%.0f%% of the copy ceiling)", r->ceiling_pct);
+		wl_verdict_put(out, len, " (%.0f%% of the copy ceiling)", r->ceiling_pct);
 }
 
 /* ", 6.0× faster than naive and 8.1× faster than the slowest, x" */
@@ -151,12 +150,12 @@ static void factors_text(const struct verdict_ctx *c, const struct wl_result *be
 	out[0] = '\0';
 	if (reference && reference != best) {
 		wl_verdict_factor_text(zero(reference->median_ms) / zero(best->median_ms), f, sizeof(f));
-		put(out, len, ", %s faster than %s%s", f, variant_of(c, reference),
+		wl_verdict_put(out, len, ", %s faster than %s%s", f, variant_of(c, reference),
 		    slowest == reference ? " (the slowest)" : "");
 	}
 	if (slowest && slowest != best && slowest != reference) {
 		wl_verdict_factor_text(zero(slowest->median_ms) / zero(best->median_ms), f, sizeof(f));
-		put(out, len, "%s %s faster than the slowest, %s", out[0] ? " and" : ",", f, variant_of(c, slowest));
+		wl_verdict_put(out, len, "%s %s faster than the slowest, %s", out[0] ? " and" : ",", f, variant_of(c, slowest));
 	}
 }
 
@@ -175,20 +174,20 @@ static void reason_text(const struct verdict_ctx *c, const struct wl_result *bes
 	 * counts: what the slowest's requests do that the fastest's do not. */
 	if (!b) {
 		if (pattern[0])
-			put(out, len, " In the model, %s has %s.", variant_of(c, slowest), pattern);
+			wl_verdict_put(out, len, " In the model, %s has %s.", variant_of(c, slowest), pattern);
 		return;
 	}
 	if (s && strcmp(s, b) == 0) {
-		put(out, len, " In the model, both are bound by %s", wl_ceiling_words(b));
+		wl_verdict_put(out, len, " In the model, both are bound by %s", wl_ceiling_words(b));
 		if (pattern[0])
-			put(out, len, "; %s has %s", variant_of(c, slowest), pattern);
+			wl_verdict_put(out, len, "; %s has %s", variant_of(c, slowest), pattern);
 	} else {
-		put(out, len, " In the model, %s is bound by %s", variant_of(c, best), wl_ceiling_words(b));
+		wl_verdict_put(out, len, " In the model, %s is bound by %s", variant_of(c, best), wl_ceiling_words(b));
 		if (s)
-			put(out, len, "; %s by %s%s%s", variant_of(c, slowest), wl_ceiling_words(s),
+			wl_verdict_put(out, len, "; %s by %s%s%s", variant_of(c, slowest), wl_ceiling_words(s),
 			    pattern[0] ? ", with " : "", pattern);
 	}
-	put(out, len, ".");
+	wl_verdict_put(out, len, ".");
 }
 
 /* " diagonal uses the least energy: 180 pJ per useful byte, 8% less than
@@ -209,7 +208,7 @@ static void frugal_text(const struct verdict_ctx *c, const json_t *frugal, const
 		if (strcmp(key, units[i].key) != 0)
 			continue;
 		fmt_value(num(frugal, "value"), v, sizeof(v));
-		put(out, len, " %s uses the least energy: %s %s, %.0f%% less than %s.",
+		wl_verdict_put(out, len, " %s uses the least energy: %s %s, %.0f%% less than %s.",
 		    title_of(c, json_string_value(json_object_get(frugal, "variant"))), v, units[i].unit,
 		    num(frugal, "less_pct"), fastest);
 	}
@@ -223,17 +222,17 @@ void wl_verdict_point_sentence(const struct verdict_ctx *c, const struct wl_resu
 
 	buf[0] = '\0';
 	if (!best) {
-		put(buf, len, "No verified result here.");
+		wl_verdict_put(buf, len, "No verified result here.");
 		return;
 	}
 	tied_text(c, tied, w, sizeof(w));
-	put(buf, len, "%s fastest%s", variant_of(c, best), w);
+	wl_verdict_put(buf, len, "%s fastest%s", variant_of(c, best), w);
 	factors_text(c, best, slowest, reference, f, sizeof(f));
 	rate_text(c, best, r, sizeof(r));
-	put(buf, len, "%s%s%s", f, r[0] ? "; " : "", r);
+	wl_verdict_put(buf, len, "%s%s%s", f, r[0] ? "; " : "", r);
 	if (binding_of(best))
-		put(buf, len, "; bound by %s", wl_ceiling_words(binding_of(best)));
-	put(buf, len, ".");
+		wl_verdict_put(buf, len, "; bound by %s", wl_ceiling_words(binding_of(best)));
+	wl_verdict_put(buf, len, ".");
 }
 
 void wl_verdict_run_sentence(const struct verdict_ctx *c, const json_t *headline, const struct wl_result *best,
@@ -247,32 +246,32 @@ void wl_verdict_run_sentence(const struct verdict_ctx *c, const json_t *headline
 
 	buf[0] = '\0';
 	if (!best) {
-		put(buf, len, c->so_far ? "No verified result yet." : "No result verified: there is no winner.");
+		wl_verdict_put(buf, len, c->so_far ? "No verified result yet." : "No result verified: there is no winner.");
 		return;
 	}
 	wl_verdict_point_text(c, json_object_get(headline, "params"), at, sizeof(at));
 	tied_text(c, json_object_get(headline, "tied"), w, sizeof(w));
-	put(buf, len, "%s%s is the fastest", c->so_far ? "So far, " : "", variant_of(c, best));
+	wl_verdict_put(buf, len, "%s%s is the fastest", c->so_far ? "So far, " : "", variant_of(c, best));
 	if (judged > 1 && wins == judged) {
-		put(buf, len, " at every point%s", w);
+		wl_verdict_put(buf, len, " at every point%s", w);
 	} else if (judged > 1) {
-		put(buf, len, " at %d of %d points", wins, judged);
+		wl_verdict_put(buf, len, " at %d of %d points", wins, judged);
 		if (won->other)
-			put(buf, len, " (%s at %d)", title_of(c, won->other), won->other_wins);
-		put(buf, len, "%s", w);
+			wl_verdict_put(buf, len, " (%s at %d)", title_of(c, won->other), won->other_wins);
+		wl_verdict_put(buf, len, "%s", w);
 	} else {
-		put(buf, len, "%s%s%s", at[0] ? " at " : "", at, w);
+		wl_verdict_put(buf, len, "%s%s%s", at[0] ? " at " : "", at, w);
 	}
 	factors_text(c, best, slowest, reference, f, sizeof(f));
 	rate_text(c, best, r, sizeof(r));
-	put(buf, len, ". %s%s%s %s%s.", judged > 1 && at[0] ? "At " : "", judged > 1 && at[0] ? at : "",
+	wl_verdict_put(buf, len, ". %s%s%s %s%s.", judged > 1 && at[0] ? "At " : "", judged > 1 && at[0] ? at : "",
 	    judged > 1 && at[0] ? " it reaches" : "It reaches", r[0] ? r : "its time", f);
 	reason_text(c, best, slowest, why, sizeof(why));
-	put(buf, len, "%s", why);
+	wl_verdict_put(buf, len, "%s", why);
 	frugal_text(c, json_object_get(headline, "frugal"), variant_of(c, best), why, sizeof(why));
-	put(buf, len, "%s", why);
+	wl_verdict_put(buf, len, "%s", why);
 	json_array_foreach(json_object_get(headline, "unverified_faster"), i, t)
-		put(buf, len, " %s was faster there but did not verify.", title_of(c, json_string_value(t)));
+		wl_verdict_put(buf, len, " %s was faster there but did not verify.", title_of(c, json_string_value(t)));
 }
 
 void wl_verdict_sweep_sentence(const struct verdict_ctx *c, const struct wl_result *hi, const struct wl_result *lo,
@@ -282,26 +281,26 @@ void wl_verdict_sweep_sentence(const struct verdict_ctx *c, const struct wl_resu
 
 	buf[0] = '\0';
 	if (!hi) {
-		put(buf, len, c->so_far ? "No verified result yet." : "No result verified.");
+		wl_verdict_put(buf, len, c->so_far ? "No verified result yet." : "No result verified.");
 		return;
 	}
 	wl_verdict_point_text(c, hi->params, at_hi, sizeof(at_hi));
 	wl_verdict_point_text(c, lo ? lo->params : NULL, at_lo, sizeof(at_lo));
 	rate_text(c, hi, r, sizeof(r));
-	put(buf, len, "%s%s reaches %s%s%s", c->so_far ? "So far, " : "", variant_of(c, hi), r, at_hi[0] ? " at " : "",
+	wl_verdict_put(buf, len, "%s%s reaches %s%s%s", c->so_far ? "So far, " : "", variant_of(c, hi), r, at_hi[0] ? " at " : "",
 	    at_hi);
 	if (lo && lo != hi && zero(wl_result_rate(c->run, lo)) > 0) {
 		double k = zero(wl_result_rate(c->run, hi)) / zero(wl_result_rate(c->run, lo));
 
 		fmt_value(zero(wl_result_rate(c->run, lo)), v, sizeof(v));
 		if (k < 1.1) {
-			put(buf, len, "; at %s it is %.0f%% slower (%s %s)", at_lo, 100 * (1 - 1 / k), v, c->unit);
+			wl_verdict_put(buf, len, "; at %s it is %.0f%% slower (%s %s)", at_lo, 100 * (1 - 1 / k), v, c->unit);
 		} else {
 			wl_verdict_factor_text(k, f, sizeof(f));
-			put(buf, len, ", %s the rate at %s (%s %s)", f, at_lo, v, c->unit);
+			wl_verdict_put(buf, len, ", %s the rate at %s (%s %s)", f, at_lo, v, c->unit);
 		}
 	}
-	put(buf, len, ".");
+	wl_verdict_put(buf, len, ".");
 	if (binding_of(hi)) {
 		const char *b = binding_of(hi), *s = lo && lo != hi ? binding_of(lo) : NULL;
 		char pattern[96] = "";
@@ -309,14 +308,14 @@ void wl_verdict_sweep_sentence(const struct verdict_ctx *c, const struct wl_resu
 		if (s)
 			pattern_of(lo, hi, pattern, sizeof(pattern));
 		if (s && strcmp(s, b) == 0)
-			put(buf, len, " In the model, both are bound by %s%s%s%s%s", wl_ceiling_words(b),
+			wl_verdict_put(buf, len, " In the model, both are bound by %s%s%s%s%s", wl_ceiling_words(b),
 			    pattern[0] ? "; at " : "", pattern[0] ? at_lo : "", pattern[0] ? ", " : "",
 			    pattern);
 		else
-			put(buf, len, " In the model, %s is bound by %s%s%s%s%s%s%s", at_hi[0] ? at_hi : "it",
+			wl_verdict_put(buf, len, " In the model, %s is bound by %s%s%s%s%s%s%s", at_hi[0] ? at_hi : "it",
 			    wl_ceiling_words(b), s ? "; " : "", s ? at_lo : "", s ? " by " : "", s ? wl_ceiling_words(s) : "",
 			    pattern[0] ? " with " : "", pattern);
-		put(buf, len, ".");
+		wl_verdict_put(buf, len, ".");
 	}
 }
 

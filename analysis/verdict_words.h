@@ -49,6 +49,9 @@ void wl_verdict_run_sentence(const struct verdict_ctx *c, const json_t *headline
 			     const struct wl_result *slowest, const struct wl_result *reference,
 			     const struct wl_verdict_wins *w, char *buf, size_t len);
 
+/* Append to buf (of len) what fmt says; never past its end. */
+void wl_verdict_put(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* A factor as the sentences say it ("1.8×", "12×") into out. */
 void wl_verdict_factor_text(double f, char *out, size_t len);
 
