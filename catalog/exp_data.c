@@ -276,28 +276,56 @@ static int check_names(const struct reader *r, const struct wl_exp_data *d)
 	return 0;
 }
 
+/* define i: a param's name, or {"name": MACRO, "value": expression}. */
+static int load_define(const struct reader *r, size_t i, const json_t *v, struct wl_define *out)
+{
+	static const char *const keys[] = { "name", "value", NULL };
+	const char *name = json_is_string(v) ? json_string_value(v) : json_string_value(json_object_get(v, "name"));
+	const json_t *value = json_is_object(v) ? json_object_get(v, "value") : v;
+	char path[48], text[64];
+	struct wl_error why;
+
+	snprintf(path, sizeof(path), "defines[%zu]", i);
+	if (json_is_object(v) && wl_json_unknown_key(v, keys))
+		return fail(r, path, "unknown key '%.40s' (allowed: name, value)", wl_json_unknown_key(v, keys));
+	if (!is_ident(name))
+		return fail(r, path, "expected a parameter's name or {\"name\": <a macro>, \"value\": <an expression of the parameters>}");
+	if (json_is_string(v) && param(r, name) < 0)
+		return fail(r, path, "'%.40s' is no parameter of the experiment (a macro of another name is {\"name\", \"value\"})",
+			    name);
+	if (json_is_integer(value))
+		snprintf(text, sizeof(text), "%lld", (long long)json_integer_value(value));
+	else if (json_is_string(value))
+		snprintf(text, sizeof(text), "%s", json_string_value(value));
+	else
+		return fail(r, path, "value: expected an integer or an expression of the parameters, got %s",
+			    wl_json_type_name(value));
+	snprintf(out->name, sizeof(out->name), "%s", name);
+	if (wl_expr_parse(text, r->names->params, r->names->nparams, 0, &out->value, &why) < 0)
+		return fail(r, path, "%s", why.msg);
+	return 0;
+}
+
 static int load_defines(const struct reader *r, const json_t *list, struct wl_exp_data *d)
 {
 	if (!list)
 		return 0;
-	if (!json_is_array(list) || json_array_size(list) > (size_t)r->names->nparams)
-		return fail(r, "defines", "expected a list of parameter names (at most one each), got %s",
-			    wl_json_type_name(list));
+	if (!json_is_array(list) || json_array_size(list) > WL_DATA_DEFINES_MAX)
+		return fail(r, "defines", "expected a list of at most %d parameters or macros, got %s", WL_DATA_DEFINES_MAX,
+			    json_is_array(list) ? "more" : wl_json_type_name(list));
 	d->defines = calloc(json_array_size(list) + 1, sizeof(*d->defines));
 	if (!d->defines)
 		return fail(r, "defines", "out of memory");
 	for (size_t i = 0; i < json_array_size(list); i++) {
-		const char *name = json_string_value(json_array_get(list, i));
-		int p = name ? param(r, name) : -1;
-		char path[32];
+		char path[48];
 
+		if (load_define(r, i, json_array_get(list, i), &d->defines[i]) < 0)
+			return -1;
 		snprintf(path, sizeof(path), "defines[%zu]", i);
-		if (p < 0)
-			return fail(r, path, "'%.40s' is no parameter of the experiment", name ? name : "(not a string)");
 		for (size_t j = 0; j < i; j++)
-			if (d->defines[j] == p)
-				return fail(r, path, "'%s' is defined twice", name);
-		d->defines[d->ndefines++] = p;
+			if (strcmp(d->defines[j].name, d->defines[i].name) == 0)
+				return fail(r, path, "'%s' is defined twice", d->defines[i].name);
+		d->ndefines = i + 1;
 	}
 	return 0;
 }
@@ -492,6 +520,20 @@ int wl_exp_data_check_point(const struct wl_exp_data *d, const long long *values
 
 	if (wl_exp_data_bytes(d, values, fields, &total, &largest, err) < 0)
 		return -1;
+	for (size_t i = 0; i < d->ndefines; i++) {
+		long long v;
+		const char *why;
+		char field[48];
+
+		if (wl_expr_eval(&d->defines[i].value, values, &v, &why) == 0)
+			continue;
+		snprintf(field, sizeof(field), "experiment.defines[%zu]", i);
+		if (fields)
+			wl_error_field(err, WL_ERR_INVALID_FIELD, field, "%s: %s: %s", field, d->defines[i].name, why);
+		else
+			wl_error_set(err, WL_ERR_CONFIG, "define %s: %s", d->defines[i].name, why);
+		return -1;
+	}
 	if (wl_exp_data_csr(d, values, &rows, &per_row) <= 0)
 		return 0;
 	for (size_t i = 0; i < d->nbuffers; i++) {
@@ -538,13 +580,17 @@ double wl_exp_data_cost(const struct wl_exp_data *d, enum wl_data_cost kind, con
 	return total;
 }
 
-void wl_exp_data_options(const struct wl_exp_data *d, const struct wl_exp_data_names *names,
-			 const long long *values, char *out, size_t len)
+void wl_exp_data_options(const struct wl_exp_data *d, const long long *values, char *out, size_t len)
 {
 	for (size_t i = 0; d && i < d->ndefines; i++) {
 		size_t used = strlen(out);
+		long long v = 0;
+		const char *why;
 
-		snprintf(out + used, len - used, "%s-D %s=%lld", used ? " " : "", names->params[d->defines[i]],
-			 values[d->defines[i]]);
+		/* Checked at every point before queueing
+		 * (wl_exp_data_check_point): it evaluates. */
+		if (wl_expr_eval(&d->defines[i].value, values, &v, &why) < 0)
+			v = 0;
+		snprintf(out + used, len - used, "%s-D %s=%lld", used ? " " : "", d->defines[i].name, v);
 	}
 }

@@ -8,7 +8,7 @@
  *   "buffers": [{"name": "x", "type": "float", "count": "n", "init": "random"},
  *               {"name": "y", "type": "float", "count": "n", "init": "random", "output": true}],
  *   "scalars": [{"name": "a", "type": "float", "value": "2.5"}],
- *   "defines": ["TILE"],
+ *   "defines": ["tile", {"name": "BLOCK_ROWS", "value": "rows"}],
  *   "check": {"against": "scalar", "rel": 1e-6}        (or "none")
  *
  * Inits: "zeros", "index" (element i holds i; lane c of a vector i*lanes+c),
@@ -19,7 +19,9 @@
  * partner "csr_cols:<band>" (each row's column indices, spread evenly over a
  * band of columns around the diagonal, sorted and distinct, all below the
  * row count). A buffer with no init is an output only: it is poisoned before
- * each launch, so an element the kernel does not write fails the check. */
+ * each launch, so an element the kernel does not write fails the check.
+ * A define is a param's name (built with -D tile=16) or a macro of its own
+ * with an expression of the params ({"name": "BLOCK_ROWS", "value": "rows"}). */
 #ifndef WL_EXP_DATA_H
 #define WL_EXP_DATA_H
 
@@ -77,13 +79,17 @@ struct wl_exp_data {
 	size_t nbuffers, nscalars, ndefines;
 	struct wl_buffer_def *buffers;
 	struct wl_scalar_def *scalars;
-	int *defines;			/* param indices, passed as -D NAME=value */
+	struct wl_define {
+		char name[WL_EXPR_NAME_MAX];	/* the macro */
+		struct wl_expr value;		/* over the params */
+	} *defines;			/* passed to the build as -D name=value */
 	struct wl_check_def check;
 };
 
 /* What a request's own experiment may hold at most. */
 #define WL_DATA_BUFFERS_MAX 16
 #define WL_DATA_SCALARS_MAX 16
+#define WL_DATA_DEFINES_MAX 16
 
 /* The names an experiment's data is read against: its params', in order
  * (what expressions and defines name), and its variants' (what a check is
@@ -131,7 +137,7 @@ int wl_exp_data_bytes(const struct wl_exp_data *d, const long long *values, int 
 int wl_exp_data_csr(const struct wl_exp_data *d, const long long *values, long long *rows, long long *per_row);
 
 /* Whether d's buffers hold together at values: every count valid
- * (wl_exp_data_bytes), a csr_rows buffer with at least one row, and a
+ * (wl_exp_data_bytes), every define evaluating, a csr_rows buffer with at least one row, and a
  * csr_cols buffer with a column for every nonzero of its rows. -1 with
  * err naming the buffer (a field, when fields). */
 int wl_exp_data_check_point(const struct wl_exp_data *d, const long long *values, int fields, struct wl_error *err);
@@ -144,9 +150,8 @@ int wl_exp_data_check_point(const struct wl_exp_data *d, const long long *values
 enum wl_data_cost { WL_DATA_BYTES, WL_DATA_MEMORY, WL_DATA_LARGEST };
 double wl_exp_data_cost(const struct wl_exp_data *d, enum wl_data_cost kind, const long long *values);
 
-/* The -D definitions d's sources are built with at values ("-D TILE=32"),
- * appended to out (len bytes, kept terminated). */
-void wl_exp_data_options(const struct wl_exp_data *d, const struct wl_exp_data_names *names,
-			 const long long *values, char *out, size_t len);
+/* The -D definitions d's sources are built with at values ("-D tile=32
+ * -D BLOCK_ROWS=8"), appended to out (len bytes, kept terminated). */
+void wl_exp_data_options(const struct wl_exp_data *d, const long long *values, char *out, size_t len);
 
 #endif

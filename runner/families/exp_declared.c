@@ -52,17 +52,11 @@ static void declared_teardown(void *state)
 	free(s);
 }
 
-/* The -D definitions of the params the experiment defines, at pt. */
+/* The -D definitions the experiment declares, at pt. */
 static void declared_options(const struct wl_point *pt, char *out, size_t len)
 {
-	const char **names = wl_experiment_param_names(pt->exp);
-
 	out[0] = '\0';
-	if (names)
-		wl_exp_data_options(pt->exp->data,
-				    &(struct wl_exp_data_names){ names, (int)pt->exp->nparams, NULL, 0 }, pt->values,
-				    out, len);
-	free((void *)names);
+	wl_exp_data_options(pt->exp->data, pt->values, out, len);
 }
 
 /* Buffer i made on the device and filled as declared; an output keeps its

@@ -147,6 +147,9 @@ void test_own_experiment_refuses_bad_input_naming_the_field(void)
 		{ "experiment/id", "\"Saxpy!\"", "experiment.id", "a-z, 0-9" },
 		{ "experiment/buffers", NULL, "experiment.buffers", "is required" },
 		{ "experiment/defines", "[\"tile\"]", "experiment.defines[0]", "'tile' is no parameter" },
+		{ "experiment/defines", "[{\"name\": \"W\", \"value\": \"n/(local - 256)\"}]", "experiment.defines[0]",
+		  "W: division by zero at n=65536, local=256" },
+		{ "experiment/defines", "[{\"name\": \"W\", \"value\": \"m\"}]", "experiment.defines[0]", "unknown variable 'm'" },
 		{ "kernels", "[{\"name\": \"k\", \"like\": \"scalar\", \"source\": \"x\"}]", "kernels", "its kernels as its variants" },
 		{ "experiment", "7", "experiment", "expected a catalog experiment's id or an experiment of your own" },
 	};
