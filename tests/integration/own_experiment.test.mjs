@@ -102,6 +102,24 @@ test('a_csr_spmv_and_a_tile_as_a_define_run_the_same_way', async () => {
   assert.equal(res.json.error.field, 'params.n');
 });
 
+// A variant that never ends holds the device for its first launch's own
+// deadline, not the point's; the next run is served.
+test('a_variant_that_never_ends_is_stopped_at_its_first_launch', async () => {
+  const body = fixture('saxpy');
+  body.experiment.source += '\n__kernel void spin(uint n, float a, __global const float *x, __global float *y) '
+    + '{ volatile __global const float *p = x; while (p[0] != 12345.0f) ; y[0] = a; }';
+  body.experiment.variants.push({ id: 'spin', kernel: 'spin' });
+  body.params = { n: 65536 };
+  body.device = 'cpu';
+  const hang = (await lab.post('/api/runs', body)).json.id;
+  const next = (await lab.post('/api/runs', { experiment: 'copy', params: { n: 4096 }, repeat: 2, device: 'cpu' })).json.id;
+  const run = await lab.waitDone(hang, 300000);
+  assert.equal(run.status, 'failed');
+  assert.match(run.error, /^timed out after 10 s: the first launch of 'spin' at n=65536, local=256 ran past the deadline/);
+  assert.ok(run.results.some((r) => r.variant === 'vec4' && r.verified), 'what was measured before it stays');
+  assert.equal((await lab.waitDone(next, 300000)).status, 'done');
+});
+
 test('bad_input_is_refused_before_queueing_naming_the_field', async () => {
   const cases = [
     [(b) => { b.experiment.buffers[0].count = 'n*n*n*n'; }, 400, 'experiment.buffers[0].count', /buffer 'x' of 'n\*n\*n\*n' elements: the value overflows 64 bits at n=65536/],

@@ -19,9 +19,11 @@ function store(...args) {
   return spawnSync(join(BUILD, 'warplab-store'), args, { encoding: 'utf8', maxBuffer: 64 << 20 });
 }
 
-// The run as the API shows it, without what depends on the reading server.
+// The run as the API shows it, without what depends on the reading server:
+// read once the server's predictions are in (a busy machine may take a
+// while to compute them for a server that has just started).
 async function read(lab, id) {
-  const run = (await lab.get(`/api/runs/${id}`)).json;
+  const run = await lab.waitRun(id, (r) => !r.predictions_pending);
   const samples = (await lab.get(`/api/runs/${id}/samples`)).json;
   return { run, samples };
 }
