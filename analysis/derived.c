@@ -3,6 +3,8 @@
  * the one derivation that runs every step in order. */
 #include "analysis.h"
 
+#include "catalog_json.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,6 +184,10 @@ int wl_run_add_variants(struct wl_run *run)
 		json_object_set_new(r->json, "custom", json_boolean(r->custom));
 		if (r->like)
 			json_object_set_new(r->json, "like", json_string(r->like));
+	}
+	if (run->own && json_object_set_new(run->json, "own_experiment", wl_experiment_to_json(run->own)) < 0) {
+		json_decref(list);
+		return -1;
 	}
 	return json_object_set_new(run->json, "variants", list) < 0 ? -1 : 0;
 }
