@@ -25,7 +25,7 @@ function percent(fraction) {
   return String(+(100 * fraction).toPrecision(6));
 }
 
-function numberOrText(text) {
+export function numberOrText(text) {
   const t = String(text).trim();
   return t !== '' && /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(t) ? Number(t) : t;
 }
@@ -99,7 +99,7 @@ function duration(s) {
 }
 
 // The estimate's sentence (POST /api/runs/estimate).
-function costText(e) {
+export function costText(e) {
   const count = `${e.points} point${e.points === 1 ? '' : 's'} × ${e.variants} variant${e.variants === 1 ? '' : 's'} = ${e.measurements} measurement${e.measurements === 1 ? '' : 's'}`;
   if (e.estimate_s !== null && e.estimate_s !== undefined) {
     return `${count}: ${duration(e.estimate_s)} on ${e.device}, at the pace of its last ${e.history.runs} ${e.experiment} run${e.history.runs === 1 ? '' : 's'}.`;
@@ -107,7 +107,9 @@ function costText(e) {
   return `${count}${e.device ? `; no ${e.experiment} run has finished on ${e.device} yet to estimate the time from` : ''}.`;
 }
 
-function fieldCandidates(field) {
+// The names an error's field goes by, longest first: "params.n.step",
+// "params.n", "params".
+export function fieldCandidates(field) {
   const out = [];
   for (let name = field; name; ) {
     out.push(name);
