@@ -4,8 +4,8 @@
 // kernels (kernels.js). It
 // sends what the person typed as they typed it — the server validates — and
 // shows the server's error next to the field the error names.
-import { postJSON } from './api.js';
-import { el, fmtNumber } from './format.js';
+import { Estimate } from './estimate.js';
+import { el } from './format.js';
 import { KernelEditor } from './kernels.js';
 
 const TOKEN_KEY = 'warplab-token';
@@ -88,23 +88,6 @@ export function formWords(message) {
     .replace(/\bvariants\[(\d+)\]/g, (_, i) => `variant ${Number(i) + 1}`)
     .replace(/\bparams\.(\w+)\.(\w+)/g, '$1\'s $2')
     .replace(/\bparams\.(\w+)/g, '$1');
-}
-
-// How long the run would take, in words: "about 12 s", "about 4 min".
-function duration(s) {
-  if (s < 1) return 'under a second';
-  if (s < 90) return `about ${fmtNumber(s, 2)} s`;
-  if (s < 5400) return `about ${fmtNumber(s / 60, 2)} min`;
-  return `about ${fmtNumber(s / 3600, 2)} h`;
-}
-
-// The estimate's sentence (POST /api/runs/estimate).
-export function costText(e) {
-  const count = `${e.points} point${e.points === 1 ? '' : 's'} × ${e.variants} variant${e.variants === 1 ? '' : 's'} = ${e.measurements} measurement${e.measurements === 1 ? '' : 's'}`;
-  if (e.estimate_s !== null && e.estimate_s !== undefined) {
-    return `${count}: ${duration(e.estimate_s)} on ${e.device}, at the pace of its last ${e.history.runs} ${e.experiment} run${e.history.runs === 1 ? '' : 's'}.`;
-  }
-  return `${count}${e.device ? `; no ${e.experiment} run has finished on ${e.device} yet to estimate the time from` : ''}.`;
 }
 
 // The names an error's field goes by, longest first: "params.n.step",
@@ -226,27 +209,10 @@ export class RunForm {
     this.estimateSoon();
   }
 
-  // Ask the server what this request would cost, 300 ms after the last
-  // change; an older answer never overwrites a newer one.
+  // Ask the server what this request would cost (estimate.js).
   estimateSoon() {
-    clearTimeout(this.estimateTimer);
-    this.estimateTimer = setTimeout(() => this.estimate(), 300);
-  }
-
-  async estimate() {
-    const asked = (this.estimates = (this.estimates || 0) + 1);
-    const text = this.form.querySelector('.cost-text');
-    const hint = this.form.querySelector('.cost-hint');
-    try {
-      const e = await postJSON('/api/runs/estimate', this.request());
-      if (asked !== this.estimates) return;
-      text.textContent = costText(e);
-      hint.textContent = e.hint ? ` ${e.hint}` : '';
-    } catch (err) {
-      if (asked !== this.estimates) return;
-      text.textContent = `Not yet a run this server would take: ${formWords(err.message)}`;
-      hint.textContent = '';
-    }
+    this.estimate = this.estimate || new Estimate(this.form, formWords);
+    this.estimate.soon(() => this.request());
   }
 
   // One editor per kernel spec (null: a new one from the template); the

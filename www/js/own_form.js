@@ -8,7 +8,8 @@
 // page drafts nothing itself and sends what was typed as typed. "Run
 // again" of an own run fills it from the run's request.definition.
 import { postJSON } from './api.js';
-import { costText, fieldCandidates, numberOrText } from './form.js';
+import { Estimate } from './estimate.js';
+import { fieldCandidates, numberOrText } from './form.js';
 import { el } from './format.js';
 import { codeEditor } from './kernels.js';
 import { definitionOf, formField, ownWords, rowsOf, sweepsOf } from './own_definition.js';
@@ -264,26 +265,12 @@ export class OwnForm {
     return req;
   }
 
+  // Ask the server what the request would cost (estimate.js), once there
+  // is a draft.
   estimateSoon() {
-    clearTimeout(this.estimateTimer);
     if (this.form.querySelector('.draft').hidden) return;
-    this.estimateTimer = setTimeout(() => this.estimate(), 300);
-  }
-
-  async estimate() {
-    const asked = (this.estimates = (this.estimates || 0) + 1);
-    const text = this.form.querySelector('.cost-text');
-    const hint = this.form.querySelector('.cost-hint');
-    try {
-      const e = await postJSON('/api/runs/estimate', this.request());
-      if (asked !== this.estimates) return;
-      text.textContent = costText(e);
-      hint.textContent = e.hint ? ` ${e.hint}` : '';
-    } catch (err) {
-      if (asked !== this.estimates) return;
-      text.textContent = `Not yet a run this server would take: ${ownWords(err.message)}`;
-      hint.textContent = '';
-    }
+    this.estimate = this.estimate || new Estimate(this.form, ownWords);
+    this.estimate.soon(() => this.request());
   }
 
   // Put message next to the input the server's field names, trying shorter
