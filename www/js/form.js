@@ -8,7 +8,29 @@ import { Estimate } from './estimate.js';
 import { el } from './format.js';
 import { KernelEditor } from './kernels.js';
 
-const TOKEN_KEY = 'warplab-token';
+// Where the access token typed in a form is kept for the next time.
+export const TOKEN_KEY = 'warplab-token';
+
+// Queue request() with submit(request, headers), the token typed in
+// tokenInput sent and, once it worked, kept; then go to the run's page. A
+// refusal is shown by showError(field, message), the form's token box
+// opened where the server asks for a token.
+export async function queueFrom(form, tokenInput, submit, request, showError) {
+  const button = form.querySelector('button[type=submit]');
+  const token = tokenInput.value.trim();
+  const headers = token ? { Authorization: `Bearer ${token}` } : {};
+  button.disabled = true;
+  try {
+    const run = await submit(request(), headers);
+    if (token) localStorage.setItem(TOKEN_KEY, token);
+    window.location.assign(run.url);
+  } catch (err) {
+    if (err.status === 401) form.querySelector('details.token').open = true;
+    showError(err.field, err.message);
+  } finally {
+    button.disabled = false;
+  }
+}
 
 // A param's spec from the catalog default or a request: its mode and texts.
 function specFields(spec) {
@@ -270,21 +292,8 @@ export class RunForm {
     this.form.querySelector('.form-error').textContent = formWords(message);
   }
 
-  async send() {
+  send() {
     this.clearErrors();
-    const button = this.form.querySelector('button[type=submit]');
-    const token = this.form.token.value.trim();
-    const headers = token ? { Authorization: `Bearer ${token}` } : {};
-    button.disabled = true;
-    try {
-      const run = await this.submit(this.request(), headers);
-      if (token) localStorage.setItem(TOKEN_KEY, token);
-      window.location.assign(run.url);
-    } catch (err) {
-      if (err.status === 401) this.form.querySelector('details.token').open = true;
-      this.showError(err.field, err.message);
-    } finally {
-      button.disabled = false;
-    }
+    return queueFrom(this.form, this.form.token, this.submit, () => this.request(), (f, m) => this.showError(f, m));
   }
 }

@@ -9,13 +9,12 @@
 // again" of an own run fills it from the run's request.definition.
 import { postJSON } from './api.js';
 import { Estimate } from './estimate.js';
-import { fieldCandidates, numberOrText } from './form.js';
+import { fieldCandidates, numberOrText, queueFrom, TOKEN_KEY } from './form.js';
 import { el } from './format.js';
 import { codeEditor } from './kernels.js';
 import { definitionOf, formField, ownWords, rowsOf, sweepsOf } from './own_definition.js';
 import { clearNear, RowTable, showNear } from './own_tables.js';
 
-const TOKEN_KEY = 'warplab-token';
 const TYPES = ['float', 'float2', 'float4', 'double', 'double2', 'int', 'int2', 'int4', 'uint', 'uint4', 'char', 'uchar', 'short', 'ushort', 'long', 'ulong'];
 const INITS = ['random', 'random:0:1', 'random_int:0:255', 'zeros', 'index', 'constant:1', 'permutation', 'csr_rows:8', 'csr_cols:64'];
 
@@ -288,20 +287,9 @@ export class OwnForm {
     line.textContent = words;
   }
 
-  async send() {
+  send() {
     clearNear(this.form);
-    const button = this.form.querySelector('button[type=submit]');
-    const token = this.form.querySelector('[name=own-token]').value.trim();
-    button.disabled = true;
-    try {
-      const run = await postJSON('/api/runs', this.request(), token ? { Authorization: `Bearer ${token}` } : {});
-      if (token) localStorage.setItem(TOKEN_KEY, token);
-      window.location.assign(run.url);
-    } catch (err) {
-      if (err.status === 401) this.form.querySelector('details.token').open = true;
-      this.showError(err.field, err.message);
-    } finally {
-      button.disabled = false;
-    }
+    return queueFrom(this.form, this.form.querySelector('[name=own-token]'), (r, headers) => postJSON('/api/runs', r, headers),
+      () => this.request(), (f, m) => this.showError(f, m));
   }
 }
