@@ -6,7 +6,7 @@
 // server refuses is shown under its row, next to its input, and nothing is
 // queued; queued, the page lands on the run, titled from the definition,
 // with its kernels in the Source section; "Run again" brings the definition
-// back into the form. A run that checks nothing says "not checked" and
+// back into the form, what the form has no place for kept as it was. A run that checks nothing says "not checked" and
 // charts its times. At 1440×900 and 390×844 the open form scrolls no
 // sideways and axe finds nothing serious or critical.
 import assert from 'node:assert/strict';
@@ -127,6 +127,22 @@ test('run_again_fills_the_form_from_the_definition', async () => {
   await page.waitForFunction(() => /^2 points × 2 variants = 4 measurements/.test(document.querySelector('#own-form .cost-text').textContent));
   assert.deepEqual(page.errors, []);
   await page.context().close();
+
+  // What the form has no place for is kept and said: the SpMV's vector
+  // variant has a work-group of its own.
+  const spmv = JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/own/spmv.json'), 'utf8'));
+  const id = (await lab.post('/api/runs', { ...spmv, device: 'cpu' })).json.id;
+  const again = await openPage(browser, { width: 1440, height: 900 });
+  await again.goto(`${lab.base}/?again=${id}`);
+  await again.waitForSelector('#own-form .draft:not([hidden])');
+  assert.match(await again.locator('#own-form .kept').innerText(), /^Kept as the definition has them, and sent again: vector's host\.local\.$/);
+  await Promise.all([again.waitForURL(/\/runs\/\d+$/), again.click('#own-form button[type=submit]')]);
+  const rerun = (await lab.get(again.url().replace(/^.*\/runs\//, '/api/runs/'))).json;
+  assert.deepEqual(rerun.request.definition, (await lab.get(`/api/runs/${id}`)).json.request.definition, 'queued again as it was');
+  await lab.waitDone(rerun.id);
+  await lab.waitDone(id);
+  assert.deepEqual(again.errors, []);
+  await again.context().close();
 });
 
 test('a_run_that_checks_nothing_says_not_checked_and_charts_its_times', async () => {

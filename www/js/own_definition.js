@@ -2,7 +2,9 @@
 // definition (the server's draft, or a run's request.definition) spread
 // into rows of variants, params, buffers, scalars and arguments, and the
 // rows read into the definition and request POST /api/runs takes — as
-// typed, for the server to judge. And the server's field names as the
+// typed, for the server to judge. What a definition says that the form has
+// no place for (a metric, a summary, a variant's title or model) is kept
+// as it was and sent again. And the server's field names as the
 // form's: an error about variant 1's launch where the variant has none of
 // its own belongs to the experiment's launch.
 import { numberOrText } from './form.js';
@@ -34,6 +36,15 @@ export function sweepValue(text) {
   const items = t.split(/[\s,;]+/).filter((x) => x !== '').map(numberOrText);
   return items.length === 1 ? items[0] : items;
 }
+
+// obj without the keys the form edits (null for nothing else).
+function others(obj, keys) {
+  const rest = Object.fromEntries(Object.entries(obj || {}).filter(([k]) => !keys.includes(k)));
+  return Object.keys(rest).length ? rest : null;
+}
+
+const FORM_KEYS = ['id', 'title', 'source', 'params', 'buffers', 'scalars', 'defines', 'host', 'check', 'cost', 'variants'];
+const HOST_KEYS = ['global', 'local', 'args'];
 
 // An argument as a row: a name or expression, or local memory of bytes.
 function argRow(a) {
@@ -74,12 +85,28 @@ export function rowsOf(def, request = {}) {
     abs: check && check.abs !== undefined ? String(check.abs) : '',
     ulps: check && check.ulps !== undefined ? String(check.ulps) : '',
     bytes: def.cost && def.cost.bytes !== undefined ? String(def.cost.bytes) : '',
+    kept: {
+      experiment: others(def, FORM_KEYS), host: others(def.host, HOST_KEYS), cost: others(def.cost, ['bytes']),
+      variants: Object.fromEntries((def.variants || []).map((v) => [v.id, {
+        ...others(v, ['id', 'kernel', 'host']), host: others(v.host, ['global', 'args']) }])),
+    },
   };
+}
+
+// The names of what f.kept holds, for the form to say it keeps them.
+export function keptNames(kept) {
+  const names = [...Object.keys(kept.experiment || {}), ...Object.keys(kept.host || {}).map((k) => `host.${k}`),
+    ...Object.keys(kept.cost || {}).map((k) => `cost.${k}`)];
+  for (const [id, v] of Object.entries(kept.variants || {})) {
+    for (const k of Object.keys(v)) if (v[k] !== null) names.push(k === 'host' ? Object.keys(v.host).map((h) => `${id}'s host.${h}`).join(', ') : `${id}'s ${k}`);
+  }
+  return names;
 }
 
 // The definition the rows and fields f say (rowsOf's shape).
 export function definitionOf(f) {
-  const def = { id: f.id.trim(), title: f.title, source: f.source };
+  const kept = f.kept || {};
+  const def = { id: f.id.trim(), title: f.title, source: f.source, ...kept.experiment };
   def.params = f.params.map((p) => {
     const out = { name: p.name.trim(), type: 'int', min: numberOrText(p.min), max: numberOrText(p.max), default: numberOrText(p.default) };
     if (given(p.multiple_of)) out.multiple_of = numberOrText(p.multiple_of);
@@ -92,12 +119,13 @@ export function definitionOf(f) {
     if (b.output) out.output = true;
     return out;
   });
-  def.scalars = f.scalars.map((s) => ({ name: s.name.trim(), type: s.type.trim(), value: s.value.trim() }));
+  if (f.scalars.length) def.scalars = f.scalars.map((s) => ({ name: s.name.trim(), type: s.type.trim(), value: s.value.trim() }));
   const defines = f.params.filter((p) => p.define).map((p) => p.name.trim());
   if (defines.length) def.defines = defines;
-  def.host = { global: list(f.global), args: f.args.map((a) => (a.kind === 'local' ? { local: a.value.trim() } : a.value.trim())) };
+  def.host = { ...kept.host, global: list(f.global), args: f.args.map((a) => (a.kind === 'local' ? { local: a.value.trim() } : a.value.trim())) };
   if (given(f.local)) def.host.local = list(f.local);
-  if (given(f.bytes)) def.cost = { bytes: f.bytes.trim() };
+  if (given(f.bytes) || kept.cost) def.cost = { ...kept.cost };
+  if (given(f.bytes)) def.cost.bytes = f.bytes.trim();
   if (f.against === 'none') {
     def.check = 'none';
   } else {
@@ -105,8 +133,9 @@ export function definitionOf(f) {
     for (const k of ['rel', 'abs', 'ulps']) if (given(f[k])) def.check[k] = numberOrText(f[k]);
   }
   def.variants = f.variants.map((v) => {
-    const out = { id: v.id.trim(), kernel: v.kernel };
-    const host = {};
+    const { host: keptHost, ...keptVariant } = (kept.variants || {})[v.id.trim()] || {};
+    const out = { id: v.id.trim(), kernel: v.kernel, ...keptVariant };
+    const host = { ...keptHost };
     if (given(v.global)) host.global = list(v.global);
     if (given(v.args)) host.args = argsOf(v.args);
     if (Object.keys(host).length) out.host = host;

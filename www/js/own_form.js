@@ -12,7 +12,7 @@ import { Estimate } from './estimate.js';
 import { fieldCandidates, numberOrText, queueFrom, TOKEN_KEY } from './form.js';
 import { el } from './format.js';
 import { codeEditor } from './kernels.js';
-import { definitionOf, formField, ownWords, rowsOf, sweepsOf } from './own_definition.js';
+import { definitionOf, formField, keptNames, ownWords, rowsOf, sweepsOf } from './own_definition.js';
 import { clearNear, RowTable, showNear } from './own_tables.js';
 
 const TYPES = ['float', 'float2', 'float4', 'double', 'double2', 'int', 'int2', 'int4', 'uint', 'uint4', 'char', 'uchar', 'short', 'ushort', 'long', 'ulong'];
@@ -108,6 +108,7 @@ export class OwnForm {
           textField('own-id', 'experiment.id', 'Id', { size: 's', hint: 'a-z, 0-9, _' }),
           textField('own-title', 'experiment.title', 'Title', { size: 'l' }),
           el('p', { class: 'field-error', role: 'alert' })),
+        el('p', { class: 'kept hint', hidden: true }),
         group('Variants', 'experiment.variants', 'A variant per kernel, timed and checked alike. A variant\'s own global size or arguments (comma-separated; local:bytes for local memory) replace the experiment\'s.', this.tables.variants.root),
         group('Parameters', 'experiment.params', 'What the sizes and arguments are written in. Values to sweep: a value, a list (65536, 262144) or a range (1024..65536 ×2, 1024..4096 +1024); empty: the default. -D: also passed to the build as -D NAME=value.', this.tables.params.root),
         group('Buffers', 'experiment.buffers', 'Device memory the kernels take, count in elements over the parameters. Init: how it is filled before each launch (none: an output only, poisoned so an unwritten element fails the check). Output: checked after each launch.', this.tables.buffers.root),
@@ -214,6 +215,10 @@ export class OwnForm {
     this.input('own-abs').value = f.abs;
     this.input('own-ulps').value = f.ulps;
     this.input('own-bytes').value = f.bytes;
+    this.kept = f.kept;
+    const kept = keptNames(f.kept);
+    this.form.querySelector('.kept').hidden = kept.length === 0;
+    this.form.querySelector('.kept').textContent = `Kept as the definition has them, and sent again: ${kept.join(', ')}.`;
     this.againstOptions(f.against);
     if (request && request.language) this.input('own-language').value = request.language;
     if (request && request.device) {
@@ -223,6 +228,7 @@ export class OwnForm {
     if (request && request.repeat !== undefined) this.input('own-repeat').value = String(request.repeat);
     if (request && request.label !== undefined) this.input('own-label').value = request.label || '';
     this.form.querySelector('.draft').hidden = false;
+    this.form.querySelector('.read').textContent = 'Read its kernels again (a new draft)';
     this.estimateSoon();
   }
 
@@ -251,7 +257,7 @@ export class OwnForm {
     return {
       ...rows, id: v('own-id'), title: v('own-title'), source: this.editor.querySelector('textarea').value,
       global: v('own-global'), local: v('own-local'), against: v('own-against'), rel: v('own-rel'), abs: v('own-abs'),
-      ulps: v('own-ulps'), bytes: v('own-bytes'),
+      ulps: v('own-ulps'), bytes: v('own-bytes'), kept: this.kept,
     };
   }
 
