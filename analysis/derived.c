@@ -3,12 +3,12 @@
  * the one derivation that runs every step in order. */
 #include "analysis.h"
 
-#include "catalog_json.h"
-
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "catalog_json.h"
 
 int wl_run_add_slowdown(struct wl_run *run)
 {

@@ -28,17 +28,20 @@ static int read_body(const json_t *body, const char **source, size_t *len, enum 
 		return -1;
 	}
 	if (!json_is_string(s)) {
-		wl_error_field(err, WL_ERR_INVALID_FIELD, "source", "source: %s%s", s ? "expected a string, got " : "is required",
-			       s ? wl_json_type_name(s) : "");
+		wl_error_field(err, WL_ERR_INVALID_FIELD, "source", "source: %s%s",
+			       s ? "expected a string, got " : "is required", s ? wl_json_type_name(s) : "");
 		return -1;
 	}
 	*source = json_string_value(s);
 	*len = json_string_length(s);
 	*lang = WL_LANG_DEFAULT;
 	if (l && (!json_is_string(l) || wl_language_parse(json_string_value(l), lang) < 0)) {
-		wl_error_field(err, WL_ERR_INVALID_FIELD, "language", "language: %s%.32s%s is not allowed (\"%s\", the default, or \"%s\")",
-			       json_is_string(l) ? "'" : "", json_is_string(l) ? json_string_value(l) : wl_json_type_name(l),
-			       json_is_string(l) ? "'" : "", WL_LANG_OPENCL_NAME, WL_LANG_CUDA_NAME);
+		int text = json_is_string(l);
+
+		wl_error_field(err, WL_ERR_INVALID_FIELD, "language",
+			       "language: %s%.32s%s is not allowed (\"%s\", the default, or \"%s\")", text ? "'" : "",
+			       text ? json_string_value(l) : wl_json_type_name(l), text ? "'" : "", WL_LANG_OPENCL_NAME,
+			       WL_LANG_CUDA_NAME);
 		return -1;
 	}
 	return 0;
@@ -58,8 +61,8 @@ void wl_api_scan_source(struct wl_server *srv, const struct wl_request *req, con
 		return;
 	wl_error_clear(&err);
 	if (!json_is_object(body))
-		wl_response_error(resp, 400, "bad_json", NULL, "the body must be a JSON object {\"source\", \"language\"}, not %s",
-				  wl_json_type_name(body));
+		wl_response_error(resp, 400, "bad_json", NULL,
+				  "the body must be a JSON object {\"source\", \"language\"}, not %s", wl_json_type_name(body));
 	else if (read_body(body, &source, &len, &lang, &err) < 0 ||
 		 wl_source_scan(srv->catalog, source, len, lang, &out, &err) < 0)
 		wl_response_from_error(resp, &err);
