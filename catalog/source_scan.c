@@ -92,14 +92,16 @@ static json_t *arg_for(struct draft *d, const char *kernel, size_t i, const stru
 {
 	struct wl_elem_type t;
 	int typed = p->elem[0] && wl_elem_type_parse(p->elem, &t) == 0;
+	char bytes[40];
 
 	if (!p->name[0]) {
 		note(d, "%s: parameter %zu (%s) has no name: the draft passes it n", kernel, i + 1, p->type);
 		return json_string("n");
 	}
-	if (p->pointer && p->space == WL_ADDR_LOCAL)
-		return json_pack("{s:s+}", "local", "local*", typed && t.bytes == 8 ? "8" : typed && t.bytes == 2 ? "2" :
-				 typed && t.bytes == 1 ? "1" : typed && t.bytes >= 16 ? "16" : "4");
+	if (p->pointer && p->space == WL_ADDR_LOCAL) {
+		snprintf(bytes, sizeof(bytes), "local*%zu", typed ? t.bytes : (size_t)4);
+		return json_pack("{s:s}", "local", bytes);
+	}
 	if (p->pointer) {
 		add_buffer(d, kernel, p, typed ? &t : NULL);
 		return json_string(p->name);

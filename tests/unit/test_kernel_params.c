@@ -148,7 +148,8 @@ void test_source_scan_drafts_an_experiment_a_request_takes(void)
 		"__kernel void saxpy4(uint n, float a, __global const float4 *x, __global float4 *y) { }\n";
 	static const char reduce[] =
 		"__kernel void copy(__global const int *in, __global int *out, __local int *tmp, ulong count) { }\n"
-		"__kernel void copy2(__global const int *in, __global int *out, __local int *tmp, ulong count, int m) { }\n";
+		"__kernel void copy2(__global const int *in, __global int *out, __local int *tmp, ulong count, int m) { }\n"
+		"__kernel void copy3(__global const int *in, __global int *out, __local double4 *tmp, ulong count) { }\n";
 	struct wl_catalog *cat = check_load_catalog();
 	struct wl_experiment own;
 	struct wl_error err;
@@ -178,7 +179,8 @@ void test_source_scan_drafts_an_experiment_a_request_takes(void)
 	CHECK(text && strstr(text, "\"id\":\"copy_own\"") && strstr(text, "\"init\":\"random_int:0:255\"") &&
 		      strstr(text, "\"args\":[\"in\",\"out\",{\"local\":\"local*4\"},\"count\"]") &&
 		      strstr(text, "{\"name\":\"count\",\"type\":\"ulong\",\"value\":\"n\"}") &&
-		      strstr(text, "\"host\":{\"args\":[\"in\",\"out\",{\"local\":\"local*4\"},\"count\",\"n\"]}"),
+		      strstr(text, "\"host\":{\"args\":[\"in\",\"out\",{\"local\":\"local*4\"},\"count\",\"n\"]}") &&
+		      strstr(text, "\"host\":{\"args\":[\"in\",\"out\",{\"local\":\"local*32\"},\"count\"]}"),
 	      "%s", text);
 	CHECK(wl_request_own_read(cat, d, &own, &err) == 0, "the draft is an own experiment: %s\n      %s", err.msg, text);
 	wl_experiment_clear(&own);
