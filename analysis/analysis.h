@@ -197,7 +197,10 @@ int wl_run_derive(struct wl_run *run, struct wl_store *st, struct wl_error *err)
 /* "variants": every variant the run measures, in its table's order — the
  * built-ins it names, then its custom kernels — as {"id", "title", "custom"}
  * (and "like" for a custom one); each result "custom" true or false and
- * "like": the built-in whose harness ran it (its own id for a built-in). */
+ * "like": the built-in whose harness ran it (its own id for a built-in);
+ * and for an experiment of the run's own, "own_experiment": it as GET
+ * /api/experiments shows an experiment (title, variants, params, metric),
+ * what a page reads the catalog for about a catalog experiment. */
 int wl_run_add_variants(struct wl_run *run);
 
 /* Each result's "slowdown" (its median over the baseline point's; null where

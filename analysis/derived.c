@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog_json.h"
+
 int wl_run_add_slowdown(struct wl_run *run)
 {
 	const struct wl_experiment *exp = run->exp;
@@ -182,6 +184,10 @@ int wl_run_add_variants(struct wl_run *run)
 		json_object_set_new(r->json, "custom", json_boolean(r->custom));
 		if (r->like)
 			json_object_set_new(r->json, "like", json_string(r->like));
+	}
+	if (run->own && json_object_set_new(run->json, "own_experiment", wl_experiment_to_json(run->own)) < 0) {
+		json_decref(list);
+		return -1;
 	}
 	return json_object_set_new(run->json, "variants", list) < 0 ? -1 : 0;
 }

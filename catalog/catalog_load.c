@@ -419,10 +419,47 @@ static int load_own_header(struct wl_experiment *exp, const json_t *obj, const c
 	return 0;
 }
 
-/* A failure of an own experiment as the API says it: an invalid field,
- * naming the key's path where the message begins with one
- * ("experiment params[0]: ..." names experiment.params[0]). */
-static void own_field(struct wl_error *err)
+/* The field a message names where it quotes ids: a launch's ("experiment
+ * 'saxpy' variant 'vec4' host.global: ..." names
+ * experiment.variants[1].host.global) and a cost's ("experiment: cost
+ * 'bytes': ..." names experiment.cost.bytes). 0 with field set, or -1. */
+static int own_field_quoted(const struct wl_experiment *exp, const char *msg, char *field, size_t size)
+{
+	static const char lower[] = "abcdefghijklmnopqrstuvwxyz_";
+	char prefix[320];
+	size_t n;
+
+	if (strncmp(msg, "experiment: cost '", 18) == 0) {
+		n = strcspn(msg + 18, "'");
+		if (n == 0 || n > 32 || strspn(msg + 18, lower) < n)
+			return -1;
+		snprintf(field, size, "experiment.cost.%.*s", (int)n, msg + 18);
+		return 0;
+	}
+	for (size_t v = 0; exp->id && v < exp->nvariants; v++) {
+		const char *rest;
+		int len;
+
+		len = exp->variants[v].id ? snprintf(prefix, sizeof(prefix), "experiment '%s' variant '%s' ", exp->id,
+						     exp->variants[v].id)
+					  : -1;
+		if (len < 0 || (size_t)len >= sizeof(prefix) || strncmp(msg, prefix, (size_t)len) != 0)
+			continue;
+		rest = msg + len;
+		n = strcspn(rest, ":");
+		if (!rest[n] || n == 0 || n > 64 || strspn(rest, "abcdefghijklmnopqrstuvwxyz_[]0123456789.") < n)
+			return -1;
+		snprintf(field, size, "experiment.variants[%zu].%.*s", v, (int)n, rest);
+		return 0;
+	}
+	return -1;
+}
+
+/* A failure of an own experiment (exp as far as it was read) as the API
+ * says it: an invalid field, naming the key's path where the message
+ * begins with one ("experiment params[0]: ..." names experiment.params[0])
+ * or quotes one (own_field_quoted). */
+static void own_field(const struct wl_experiment *exp, struct wl_error *err)
 {
 	char field[sizeof(err->field)];
 	size_t n = strcspn(err->msg, ":");
@@ -430,7 +467,8 @@ static void own_field(struct wl_error *err)
 	if (err->kind == WL_ERR_INVALID_FIELD || err->kind == WL_ERR_INTERNAL)
 		return;
 	snprintf(field, sizeof(field), "experiment");
-	if (n < sizeof(field) && strncmp(err->msg, "experiment", 10) == 0 &&
+	if (own_field_quoted(exp, err->msg, field, sizeof(field)) < 0 && n < sizeof(field) &&
+	    strncmp(err->msg, "experiment", 10) == 0 &&
 	    strspn(err->msg, "abcdefghijklmnopqrstuvwxyz_[]0123456789. ") >= n) {
 		memcpy(field, err->msg, n);
 		field[n] = '\0';
@@ -487,7 +525,7 @@ int wl_experiment_load_own(const json_t *obj, struct wl_experiment *out, struct 
 	if (!out->data && err->kind == WL_ERR_NONE)
 		wl_error_field(err, WL_ERR_INVALID_FIELD, "experiment.buffers",
 			       "experiment.buffers: is required: the buffers its kernels take");
-	own_field(err);
+	own_field(out, err);
 	wl_experiment_clear(out);
 	memset(out, 0, sizeof(*out));
 	return -1;

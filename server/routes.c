@@ -47,6 +47,7 @@ static const struct route routes[] = {
 	{ "GET", "/api/experiments", wl_api_experiments, 0, "/api/experiments", NULL },
 	{ "GET", "/api/experiments/{experiment}/variants/{variant}/source", wl_api_variant_source, 0,
 	  "/api/experiments/{id}/variants/{variant}/source", NULL },
+	{ "POST", "/api/sources/scan", wl_api_scan_source, 0, "/api/sources/scan", NULL },
 	{ "GET", "/api/compare", wl_api_compare, 0, "/api/compare", NULL },
 	{ "GET", "/api/events", wl_api_events, 0, "/api/events", NULL },
 	{ "GET", "/api/devices", wl_api_devices, 0, "/api/devices", NULL },

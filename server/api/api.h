@@ -1,7 +1,8 @@
 /* server/api/: warplab-server's API and pages, one file per part of them —
  * runs (api_runs), the compare table (api_compare), the compiler's account
  * (api_compiler), an estimate (api_estimate), live streams (api_events and
- * their hub, events), kernel sources (api_sources), the catalog, devices
+ * their hub, events), kernel sources (api_sources), a pasted source's
+ * kernels and a draft experiment over them (api_scan), the catalog, devices
  * and health (api_info), /metrics (api_metrics), the pages that negotiate
  * (api_pages) — with what a run request must pass (run_check) and the store
  * handles they share (store_pool). A handler reads the store, asks
@@ -88,6 +89,7 @@ wl_handler wl_api_compare;	/* GET /api/compare?runs= (api_compare.c) */
 wl_handler wl_api_run_compiler;	/* GET /api/runs/{id}/compiler (api_compiler.c) */
 wl_handler wl_api_run_sources;	/* GET /api/runs/{id}/sources (api_sources.c) */
 wl_handler wl_api_variant_source;	/* GET /api/experiments/{experiment}/variants/{variant}/source */
+wl_handler wl_api_scan_source;	/* POST /api/sources/scan (api_scan.c) */
 wl_handler wl_api_run_events;	/* GET /api/runs/{id}/events (api_events.c) */
 wl_handler wl_api_events;	/* GET /api/events */
 wl_handler wl_api_experiments;	/* GET /api/experiments (api_info.c) */

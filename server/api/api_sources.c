@@ -2,8 +2,9 @@
  * its template (the starting point of a custom kernel, GET
  * /api/experiments/{id}/variants/{variant}/source), and the code of every
  * variant of a run (GET /api/runs/{id}/sources): built-ins as they were at the
- * run's source hash, custom kernels from its request with the template of their
- * "like" variant beside them for a diff. The server reads .cl files as text and
+ * run's source hash, an experiment of the run's own from its definition,
+ * custom kernels from its request with the template of their "like" variant
+ * beside them for a diff. The server reads .cl files as text and
  * never compiles them. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,16 +139,25 @@ void wl_api_run_sources(struct wl_server *srv, const struct wl_request *req, con
 	}
 	exp = run.exp;
 	source_hash = run.source_hash;
-	/* The family's part of the run's hash names the text it ran; a run not
-	 * started yet will run today's file. */
-	if (source_hash) {
+	if (run.own) {
+		/* An experiment of the run's own: its kernels are its definition's
+		 * source, which the run keeps as it was queued. */
+		if (!(text = strdup(run.own->source))) {
+			wl_response_error(resp, 500, "internal", NULL, "out of memory");
+			goto out;
+		}
+		snprintf(hash, sizeof(hash), "%016llx", (unsigned long long)wl_fnv1a64(text, strlen(text)));
+		as_of = "definition";
+	} else if (source_hash) {
+		/* The family's part of the run's hash names the text it ran; a
+		 * run not started yet will run today's file. */
 		snprintf(hash, sizeof(hash), "%.16s", source_hash);
 		if (wl_store_get_source(st, hash, &name, &text, &err) < 0 && err.kind != WL_ERR_NOT_FOUND) {
 			wl_response_from_error(resp, &err);
 			goto out;
 		}
 	}
-	if (!text && exp) {
+	if (!text && exp && !run.own) {
 		const struct wl_source *f = &srv->families[exp - srv->catalog->experiments];
 
 		if (!source_hash || strcmp(hash, f->hash) == 0) {
@@ -177,7 +187,7 @@ void wl_api_run_sources(struct wl_server *srv, const struct wl_request *req, con
 	wl_response_json(resp, 200,
 			 json_pack("{s:I, s:s?, s:{s:s?, s:s?, s:s}, s:o}", "run", (json_int_t)at->id,
 				   "source_hash", source_hash, "family", "file",
-				   name ? name : exp ? exp->source : NULL, "hash", text ? hash : NULL, "as_of",
+				   run.own ? NULL : name ? name : exp ? exp->source : NULL, "hash", text ? hash : NULL, "as_of",
 				   text ? as_of : "unknown", "variants", variants));
 out:
 	free(name);

@@ -169,6 +169,12 @@ int wl_run_check(struct wl_server *srv, struct wl_store *st, const json_t *body,
 			       "kernels: this server does not run custom kernels (it was started with --no-custom-kernels); use the built-in variants");
 		goto out;
 	}
+	/* An experiment of one's own is one's own code as much as a kernel is. */
+	if (srv->cfg->no_custom_kernels && wl_request_own_definition(body)) {
+		wl_error_field(err, WL_ERR_INVALID_FIELD, "experiment",
+			       "experiment: this server does not run experiments of your own (it was started with --no-custom-kernels); use a catalog experiment");
+		goto out;
+	}
 	/* The language is decided once, here, and a language no device runs is
 	 * said first: its kernels are not the OpenCL the checks below read. */
 	if (wl_request_language(body, &language, err) < 0)

@@ -1,8 +1,8 @@
 /* What POST /api/runs checks before it queues a run, shared with POST
- * /api/runs/estimate (which queues nothing): custom kernels allowed, the
- * language run by some device, the request valid against the catalog, the
- * device it names registered, and the point's buffers within that device's
- * limits. */
+ * /api/runs/estimate (which queues nothing): custom kernels and
+ * experiments of one's own allowed, the language run by some device, the
+ * request valid against the catalog, the device it names registered, and
+ * the point's buffers within that device's limits. */
 #ifndef WL_RUN_CHECK_H
 #define WL_RUN_CHECK_H
 

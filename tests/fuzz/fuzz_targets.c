@@ -20,6 +20,7 @@
 #include "points.h"
 #include "request.h"
 #include "server.h"
+#include "source_scan.h"
 
 static struct wl_catalog *catalog;
 static struct wl_server server;
@@ -236,9 +237,19 @@ int wl_fuzz_source(const uint8_t *data, size_t size)
 	if (text && list) {
 		memcpy(text, data, size);
 		text[size] = '\0';
+		struct wl_error err;
+		json_t *scanned = NULL;
+
 		if (wl_source_check_directives(text, strlen(text), what, sizeof(what), &line) == 0)
 			outcome = WL_FUZZ_ACCEPTED;
 		wl_kernels_scan(text, strlen(text), list, NULL);
+		/* Read as POST /api/sources/scan reads a pasted source, in both
+		 * languages: its kernels' parameters and the draft over them. */
+		for (int lang = WL_LANG_OPENCL; lang <= WL_LANG_CUDA; lang++) {
+			if (wl_source_scan(catalog, text, strlen(text), (enum wl_language)lang, &scanned, &err) == 0)
+				json_decref(scanned);
+			scanned = NULL;
+		}
 	}
 	free(list);
 	free(text);

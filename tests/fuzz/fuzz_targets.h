@@ -32,8 +32,9 @@ int wl_fuzz_http(const uint8_t *data, size_t size);
 int wl_fuzz_head(const uint8_t *data, size_t size);
 
 /* A kernel source through the directive check and the kernel scanner, as a
- * custom kernel's is before it is queued: WL_FUZZ_ACCEPTED when the check
- * lets it pass, else WL_FUZZ_REFUSED. */
+ * custom kernel's is before it is queued, and through the reading of its
+ * kernels' parameters and the draft over them (source_scan.h):
+ * WL_FUZZ_ACCEPTED when the check lets it pass, else WL_FUZZ_REFUSED. */
 int wl_fuzz_source(const uint8_t *data, size_t size);
 
 /* What the device's compiler said, read as the server reads a stored build

@@ -87,6 +87,8 @@ const char *check_store_pg;
 	X(cuda_driver_absent_is_said_not_failed)                                        \
 	X(a_cpus_cache_comes_from_sysfs)                                                \
 	X(kernel_scanner_reads_the_repository_sources)                                  \
+	X(kernel_params_read_as_written)                                                \
+	X(source_scan_drafts_an_experiment_a_request_takes)                             \
 	X(median_interval_from_order_statistics)                                        \
 	X(sampling_stops_on_noise_budget_or_max)                                        \
 	X(drops_need_intervals_apart)                                                   \

@@ -7,7 +7,7 @@
 // (prediction.ceiling_rates, binding, binding_margin); this only draws them.
 import { lineChart } from './charts.js';
 import { el, fmtCount, fmtNumber } from './format.js';
-import { metricOf, runVariants, sweptParam, variantLabel } from './results.js';
+import { metricOf, runVariants, sweptParam, timeStands, variantLabel } from './results.js';
 
 const NAMES = { dram: 'DRAM', cache: 'last-level cache', l1: 'first-level cache', local: 'local memory', latency: 'latency', barrier: 'barriers', issue: 'instruction issue' };
 
@@ -34,7 +34,7 @@ function bindingLine(rs, x) {
 // Draw into the model section; returns the chart (or null when no result has ceilings).
 export function renderCeilings(run, experiment, chart) {
   const box = document.getElementById('ceilings');
-  const withCeilings = run.results.filter((r) => r.verified && r.prediction && r.prediction.ceiling_rates);
+  const withCeilings = run.results.filter((r) => timeStands(r) && r.prediction && r.prediction.ceiling_rates);
   box.hidden = withCeilings.length === 0;
   if (box.hidden) return chart;
   const x = sweptParam(run, experiment);

@@ -13,7 +13,7 @@ import { ApiError, banner, getJSON } from './api.js';
 import { lineChart } from './charts.js';
 import { energyFigure } from './energy.js';
 import { el, fmtMs, fmtNumber, fmtPct, timeUnit } from './format.js';
-import { metricOf, paramNames, pointKey, runVariants, sweptParam, variantLabel } from './results.js';
+import { metricOf, paramNames, pointKey, runVariants, sweptParam, timeStands, variantLabel } from './results.js';
 
 function runIds() {
   const text = new URLSearchParams(window.location.search).get('runs') || '';
@@ -122,7 +122,8 @@ function chartTable(series, x, metric) {
 }
 
 function render(runs, catalog, compare) {
-  const byId = (id) => catalog.experiments.find((e) => e.id === id) || null;
+  // An experiment of a run's own comes with the run, as the catalog shows one.
+  const byId = (id) => catalog.experiments.find((e) => e.id === id) || (runs.find((r) => r.experiment === id) || {}).own_experiment || null;
   const experiments = [...new Set(runs.map((r) => r.experiment))];
   const exp = byId(runs[0].experiment);
   const metric = metricOf(exp);
@@ -178,12 +179,12 @@ function render(runs, catalog, compare) {
         const said = v && (v.verdict === 'same' ? 'same within noise' : v.verdict);
         const change = v && v.change_pct !== null ? `${v.change_pct >= 0 ? '+' : '−'}${fmtPct(Math.abs(v.change_pct))}% time, ` : '';
         return el('td', {
-          class: `num${fastest ? ' fastest' : ''}${r.verified ? '' : ' unverified'}${v ? ` ${v.verdict}` : ''}`,
+          class: `num${fastest ? ' fastest' : ''}${timeStands(r) ? '' : ' unverified'}${v ? ` ${v.verdict}` : ''}`,
           'data-run': String(run.id), 'data-median-ms': String(r.median_ms), 'data-verdict': v ? v.verdict : null, title: r.error || '',
         },
           fastest ? [el('span', { class: 'star', 'aria-hidden': 'true' }, '★ '), el('span', { class: 'sr-only' }, 'fastest: ')] : null,
           el('span', { class: 'time' }, fmtMs(r.median_ms, units.get(run.id))), r.ci_pct !== null && r.ci_pct !== undefined ? el('span', { class: 'pm' }, ` ±${fmtPct(r.ci_pct)}%`) : null,
-          r.verified ? '' : ' ✗',
+          r.verified === null ? el('span', { class: 'unchecked', title: 'not checked: its experiment checks nothing' }, ' ○') : r.verified ? '' : ' ✗',
           el('span', { class: 'sub' }, rate === null ? '' : `${fmtNumber(rate)} ${metricOf(byId(run.experiment)).unit}`),
           energyText(cell, metricOf(byId(run.experiment))),
           v ? el('span', { class: 'sub verdict' }, `${change}${said}`) : null);
@@ -203,7 +204,7 @@ function render(runs, catalog, compare) {
     for (const v of runVariants(run, exp)) {
       lines.push({
         run: k, variant: variants.indexOf(v.id), runId: run.id, variantLabel: variantLabel(v, exp),
-        points: run.results.filter((r) => r.variant === v.id && r.verified && r[metric.key] !== null)
+        points: run.results.filter((r) => r.variant === v.id && timeStands(r) && r[metric.key] !== null)
           .map((r) => ({ x: r.params[x], y: r[metric.key] })).sort((a, b) => a.x - b.x),
       });
     }

@@ -8,7 +8,7 @@
 // computes a figure.
 import { barChart, fillDataTable, lineChart } from './charts.js';
 import { el, fmtNumber } from './format.js';
-import { isMultiplying, metricOf, runVariants, sweptParam, variantLabel } from './results.js';
+import { isMultiplying, metricOf, runVariants, sweptParam, timeStands, variantLabel } from './results.js';
 
 const known = (v) => v !== null && v !== undefined;
 
@@ -53,7 +53,7 @@ export function renderEnergyNote(run) {
 export function renderEnergyChart(run, experiment, chart) {
   const section = document.getElementById('energy');
   const f = energyFigure(metricOf(experiment));
-  const measured = run.results.filter((r) => r.verified && r.energy && known(r.energy[f.key]));
+  const measured = run.results.filter((r) => timeStands(r) && r.energy && known(r.energy[f.key]));
   section.hidden = measured.length === 0;
   if (section.hidden) return chart;
   const x = sweptParam(run, experiment);

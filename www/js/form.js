@@ -4,11 +4,33 @@
 // kernels (kernels.js). It
 // sends what the person typed as they typed it — the server validates — and
 // shows the server's error next to the field the error names.
-import { postJSON } from './api.js';
-import { el, fmtNumber } from './format.js';
+import { Estimate } from './estimate.js';
+import { el } from './format.js';
 import { KernelEditor } from './kernels.js';
 
-const TOKEN_KEY = 'warplab-token';
+// Where the access token typed in a form is kept for the next time.
+export const TOKEN_KEY = 'warplab-token';
+
+// Queue request() with submit(request, headers), the token typed in
+// tokenInput sent and, once it worked, kept; then go to the run's page. A
+// refusal is shown by showError(field, message), the form's token box
+// opened where the server asks for a token.
+export async function queueFrom(form, tokenInput, submit, request, showError) {
+  const button = form.querySelector('button[type=submit]');
+  const token = tokenInput.value.trim();
+  const headers = token ? { Authorization: `Bearer ${token}` } : {};
+  button.disabled = true;
+  try {
+    const run = await submit(request(), headers);
+    if (token) localStorage.setItem(TOKEN_KEY, token);
+    window.location.assign(run.url);
+  } catch (err) {
+    if (err.status === 401) form.querySelector('details.token').open = true;
+    showError(err.field, err.message);
+  } finally {
+    button.disabled = false;
+  }
+}
 
 // A param's spec from the catalog default or a request: its mode and texts.
 function specFields(spec) {
@@ -25,7 +47,7 @@ function percent(fraction) {
   return String(+(100 * fraction).toPrecision(6));
 }
 
-function numberOrText(text) {
+export function numberOrText(text) {
   const t = String(text).trim();
   return t !== '' && /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(t) ? Number(t) : t;
 }
@@ -90,24 +112,9 @@ export function formWords(message) {
     .replace(/\bparams\.(\w+)/g, '$1');
 }
 
-// How long the run would take, in words: "about 12 s", "about 4 min".
-function duration(s) {
-  if (s < 1) return 'under a second';
-  if (s < 90) return `about ${fmtNumber(s, 2)} s`;
-  if (s < 5400) return `about ${fmtNumber(s / 60, 2)} min`;
-  return `about ${fmtNumber(s / 3600, 2)} h`;
-}
-
-// The estimate's sentence (POST /api/runs/estimate).
-function costText(e) {
-  const count = `${e.points} point${e.points === 1 ? '' : 's'} × ${e.variants} variant${e.variants === 1 ? '' : 's'} = ${e.measurements} measurement${e.measurements === 1 ? '' : 's'}`;
-  if (e.estimate_s !== null && e.estimate_s !== undefined) {
-    return `${count}: ${duration(e.estimate_s)} on ${e.device}, at the pace of its last ${e.history.runs} ${e.experiment} run${e.history.runs === 1 ? '' : 's'}.`;
-  }
-  return `${count}${e.device ? `; no ${e.experiment} run has finished on ${e.device} yet to estimate the time from` : ''}.`;
-}
-
-function fieldCandidates(field) {
+// The names an error's field goes by, longest first: "params.n.step",
+// "params.n", "params".
+export function fieldCandidates(field) {
   const out = [];
   for (let name = field; name; ) {
     out.push(name);
@@ -224,27 +231,10 @@ export class RunForm {
     this.estimateSoon();
   }
 
-  // Ask the server what this request would cost, 300 ms after the last
-  // change; an older answer never overwrites a newer one.
+  // Ask the server what this request would cost (estimate.js).
   estimateSoon() {
-    clearTimeout(this.estimateTimer);
-    this.estimateTimer = setTimeout(() => this.estimate(), 300);
-  }
-
-  async estimate() {
-    const asked = (this.estimates = (this.estimates || 0) + 1);
-    const text = this.form.querySelector('.cost-text');
-    const hint = this.form.querySelector('.cost-hint');
-    try {
-      const e = await postJSON('/api/runs/estimate', this.request());
-      if (asked !== this.estimates) return;
-      text.textContent = costText(e);
-      hint.textContent = e.hint ? ` ${e.hint}` : '';
-    } catch (err) {
-      if (asked !== this.estimates) return;
-      text.textContent = `Not yet a run this server would take: ${formWords(err.message)}`;
-      hint.textContent = '';
-    }
+    this.estimate = this.estimate || new Estimate(this.form, formWords);
+    this.estimate.soon(() => this.request());
   }
 
   // One editor per kernel spec (null: a new one from the template); the
@@ -302,21 +292,8 @@ export class RunForm {
     this.form.querySelector('.form-error').textContent = formWords(message);
   }
 
-  async send() {
+  send() {
     this.clearErrors();
-    const button = this.form.querySelector('button[type=submit]');
-    const token = this.form.token.value.trim();
-    const headers = token ? { Authorization: `Bearer ${token}` } : {};
-    button.disabled = true;
-    try {
-      const run = await this.submit(this.request(), headers);
-      if (token) localStorage.setItem(TOKEN_KEY, token);
-      window.location.assign(run.url);
-    } catch (err) {
-      if (err.status === 401) this.form.querySelector('details.token').open = true;
-      this.showError(err.field, err.message);
-    } finally {
-      button.disabled = false;
-    }
+    return queueFrom(this.form, this.form.token, this.submit, () => this.request(), (f, m) => this.showError(f, m));
   }
 }

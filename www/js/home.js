@@ -1,9 +1,11 @@
 // The home page: the catalog as cards, the run form (pre-filled from a run with
-// ?again=ID), recent runs kept current by the status stream (polled while
-// any is queued or running when the stream fails), with selection for the
-// compare page, and the devices.
+// ?again=ID), "Your own experiment" (own_form.js; pre-filled the same way
+// from a run of one), recent runs kept current by the status stream (polled
+// while any is queued or running when the stream fails), with selection for
+// the compare page, and the devices.
 import { banner, getJSON, liveStream, postJSON } from './api.js';
 import { RunForm } from './form.js';
+import { OwnForm } from './own_form.js';
 import { el, fmtAge, fmtBytes, fmtLocalTime } from './format.js';
 import { runCells } from './run_rows.js';
 
@@ -208,12 +210,21 @@ async function main() {
     devices,
     submit: (request, headers) => postJSON('/api/runs', request, headers),
   });
+  const own = new OwnForm(document.getElementById('own-box'), { catalog, devices });
+  // A server that runs no code of one's own has no place for it.
+  document.getElementById('own').hidden = catalog.custom_kernels === false;
   const again = new URLSearchParams(window.location.search).get('again');
   if (again) {
     try {
       const run = await getJSON(`/api/runs/${encodeURIComponent(again)}`);
-      form.select(run.experiment, run.request);
-      document.getElementById('queue').scrollIntoView();
+      if (run.request.definition) {
+        document.getElementById('own-details').open = true;
+        await own.load(run.request);
+        document.getElementById('own').scrollIntoView();
+      } else {
+        form.select(run.experiment, run.request);
+        document.getElementById('queue').scrollIntoView();
+      }
     } catch (err) {
       banner(`Cannot load run ${again} to run it again: ${err.message}`);
     }

@@ -8,11 +8,11 @@ import { getJSON } from './api.js';
 import { el } from './format.js';
 
 // A textarea with a line-number gutter, kept in step as the text changes.
-function codeEditor(name, field) {
+export function codeEditor(name, field, label = 'kernel source') {
   const gutter = el('pre', { class: 'gutter', 'aria-hidden': 'true' }, '1');
   const area = el('textarea', {
     name, 'data-field': field, class: 'code-input', spellcheck: 'false', wrap: 'off', rows: '18',
-    autocomplete: 'off', 'aria-label': 'kernel source',
+    autocomplete: 'off', 'aria-label': label,
   });
   const renumber = () => {
     const lines = area.value.split('\n').length;

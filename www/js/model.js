@@ -9,7 +9,7 @@ import { bindingText } from './ceilings.js';
 import { countedTable } from './counted.js';
 import { barChart, fillDataTable, lineChart } from './charts.js';
 import { el, fmtCountOf, fmtNumber } from './format.js';
-import { metricOf, runVariants, sweptParam, variantLabel, variantTitle } from './results.js';
+import { metricOf, runVariants, sweptParam, timeStands, variantLabel, variantTitle } from './results.js';
 
 const known = (v) => v !== null && v !== undefined;
 
@@ -72,7 +72,7 @@ function departures(run, experiment, x) {
   const groups = new Map();
   for (const r of run.results) {
     const p = r.prediction;
-    if (!p || !p.departure || !r.verified) continue;
+    if (!p || !p.departure || !timeStands(r)) continue;
     const key = `${r.variant}|${p.ratio > 1 ? 'faster' : 'slower'}`;
     const g = groups.get(key) || { variant: r.variant, xs: [], worst: p };
     g.xs.push(r.params[x]);
@@ -97,7 +97,7 @@ function accessTable(run, experiment, x) {
     const agrees = atTrace ? atTrace.prediction.trace_agrees : null;
     const decl = v.custom
       ? ((run.request.kernels || []).find((k) => k.name === v.id) || {}).accesses
-      : ((experiment && experiment.variants.find((d) => d.id === v.id)) || { model: {} }).model.accesses;
+      : (((experiment && experiment.variants.find((d) => d.id === v.id)) || {}).model || {}).accesses;
     const p = last.prediction;
     const traced = p.source === 'traced';
     // Beside each declared access, the traced site of the same kind in the
@@ -148,7 +148,7 @@ export function renderModel(run, experiment, chart) {
   document.getElementById('model-note').textContent = c.note;
   const series = [];
   runVariants(run, experiment).forEach((v, i) => {
-    const rs = run.results.filter((r) => r.variant === v.id && r.verified).sort((a, b) => a.params[x] - b.params[x]);
+    const rs = run.results.filter((r) => r.variant === v.id && timeStands(r)).sort((a, b) => a.params[x] - b.params[x]);
     const withPrediction = rs.filter((r) => r.prediction && !r.prediction.error && known(c.predicted(r)));
     series.push({ label: `${variantLabel(v, experiment)}: measured`, style: i, dash: 0,
       points: rs.filter((r) => known(c.measured(r))).map((r) => ({ x: r.params[x], y: c.measured(r) })) });

@@ -39,6 +39,12 @@ export function pointRows(run, names) {
   return [...rows.values()];
 }
 
+// Whether r's time stands, for charts and tables: it matched its check, or
+// its experiment checks nothing (verified null: "not checked") and it ran.
+export function timeStands(r) {
+  return r.verified === true || (r.verified === null && r.median_ms !== null && r.median_ms !== undefined);
+}
+
 export function variantTitle(exp, id) {
   const v = exp && exp.variants.find((x) => x.id === id);
   return v ? v.title : id;

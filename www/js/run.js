@@ -12,7 +12,7 @@
 import { ApiError, banner, getJSON, liveStream } from './api.js';
 import { barChart, fillDataTable, lineChart } from './charts.js';
 import { el, fmtCount, fmtNumber } from './format.js';
-import { isMultiplying, metricOf, runVariants, sweptParam, variantLabel, variantTitle } from './results.js';
+import { isMultiplying, metricOf, runVariants, sweptParam, timeStands, variantLabel, variantTitle } from './results.js';
 import { renderModel } from './model.js';
 import { renderCeilings } from './ceilings.js';
 import { renderEnergyChart, renderEnergyNote } from './energy.js';
@@ -73,7 +73,7 @@ function renderChart(run) {
   const canvas = document.getElementById('chart');
   const series = runVariants(run, experiment).map((v, i) => ({
     label: variantLabel(v, experiment), style: i, dash: v.custom ? 1 : 0,
-    points: run.results.filter((r) => r.variant === v.id && r[metric.key] !== null && r.verified)
+    points: run.results.filter((r) => r.variant === v.id && r[metric.key] !== null && timeStands(r))
       .map((r) => pointOf(r, x, metric)).sort((a, b) => a.x - b.x),
   }));
   if (onePoint) {
@@ -238,6 +238,11 @@ async function fetchRun() {
 
 async function loadExperiment(run) {
   if (experiment) return;
+  // An experiment of the run's own comes with it, as the catalog shows one.
+  if (run.own_experiment) {
+    experiment = run.own_experiment;
+    return;
+  }
   try {
     const cat = await getJSON('/api/experiments');
     experiment = cat.experiments.find((e) => e.id === run.experiment) || null;

@@ -112,7 +112,7 @@ export function renderHead(run, experiment) {
   document.getElementById('json').href = `/api/runs/${run.id}`;
   document.getElementById('json').setAttribute('download', `warplab-run-${run.id}.json`);
   document.getElementById('samples').href = `/api/runs/${run.id}/samples`;
-  document.getElementById('again').href = `/?again=${run.id}#queue`;
+  document.getElementById('again').href = `/?again=${run.id}#${run.request.definition ? 'own' : 'queue'}`;
   document.getElementById('link').value = window.location.href;
   document.getElementById('request').textContent = JSON.stringify(run.request, null, 2);
 }

@@ -1,6 +1,7 @@
 // The run page's Source section: the code of every variant that ran, from GET
 // /api/runs/{id}/sources — built-ins as they were at the run's source hash,
-// custom kernels as the request sent them — highlighted by Prism
+// an own experiment's from its definition, custom kernels as the request
+// sent them — highlighted by Prism
 // (window.Prism, vendored from npm) with the file's line numbers. A custom
 // kernel also shows its diff against the template of the variant it is "like"
 // (jsdiff, window.Diff), and when it did not build, the compiler's log with
@@ -122,7 +123,9 @@ export async function renderSources(run, builtinTitle) {
   }
   shown = key;
   const fam = data.family || {};
-  document.getElementById('sources-note').textContent = fam.hash
+  document.getElementById('sources-note').textContent = fam.as_of === 'definition'
+    ? `The kernels of this experiment's own source (hash ${fam.hash}), as its request defined it.`
+    : fam.hash
     ? `Built-in kernels from ${fam.file} at hash ${fam.hash}${fam.as_of === 'current' ? ' (the current file: the run has not started)' : ', as this run used it'}. Custom kernels as the request sent them.`
     : 'The built-in source of this run is not in the store.';
   const list = document.getElementById('sources');

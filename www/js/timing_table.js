@@ -1,5 +1,6 @@
 // The run page's timing table: one number per cell — the rate (GB/s or
-// Gop/s; the time where a result has no rate), the verified mark, and ★ on
+// Gop/s; the time where a result has no rate), the verified mark (○ where
+// its experiment checks nothing), and ★ on
 // the fastest of its point as the server judged it — with the interval on
 // hover and, behind the "show" toggle, every other figure the result carries
 // (time ± interval, share of the copy ceiling, energy per useful byte, the
@@ -11,7 +12,7 @@ import { countedLine } from './counted.js';
 import { energyLine } from './energy.js';
 import { el, fmtCount, fmtMs, fmtNumber, fmtPct, timeUnit } from './format.js';
 import { predictionLine } from './model.js';
-import { metricOf, paramNames, pointRows, runVariants, variantTitle } from './results.js';
+import { metricOf, paramNames, pointRows, runVariants, timeStands, variantTitle } from './results.js';
 import { standing } from './verdict.js';
 
 // The run's variants, each custom kernel right after the built-in it is like.
@@ -65,6 +66,25 @@ function intervalTitle(r, unit) {
   return parts.join('; ');
 }
 
+// ✓ verified, ✗ not, ○ not checked (verified null: its experiment's check
+// is "none").
+function checkMark(r) {
+  if (r.verified === null) {
+    return el('span', { class: 'unchecked', role: 'img', 'aria-label': 'not checked', title: 'not checked: this experiment\'s check is "none"' }, '○');
+  }
+  return el('span', { class: r.verified ? 'ok' : 'bad', role: 'img', 'aria-label': r.verified ? 'verified' : 'not verified' }, r.verified ? '✓' : '✗');
+}
+
+// What the marks mean in this run: a catalog experiment's results are
+// checked against the CPU reference, an own experiment's against the
+// variant its definition names, or not at all.
+function checkWords(run) {
+  const def = run.request.definition;
+  if (!def) return '✓ verified against the CPU reference, ✗ not';
+  if (def.check === 'none') return '○ not checked (this experiment\'s check is "none": its times stand, its outputs unread)';
+  return `✓ matched ${def.check && def.check.against}'s outputs within the check's tolerance, ✗ not`;
+}
+
 function cell(run, r, metric, unit) {
   if (!r) return el('td', { class: 'num muted' }, '…');
   if (r.median_ms === null) return el('td', { class: 'num bad', title: r.error || '' }, '✗ failed');
@@ -73,12 +93,12 @@ function cell(run, r, metric, unit) {
   const mark = stand === 'fastest' ? el('span', { class: 'star', title: 'the fastest at this point, beyond the noise' }, '★ ')
     : stand === 'tied' || stand === 'first' ? el('span', { class: 'tie', title: 'within noise of the fastest at this point' }, '≈ ') : null;
   return el('td', {
-    class: `num${r.verified ? '' : ' unverified'}${stand === 'fastest' || stand === 'first' ? ' fastest' : ''}${stand === 'tied' ? ' tied' : ''}${r.custom ? ' custom' : ''}`,
+    class: `num${r.verified || r.verified === null ? '' : ' unverified'}${stand === 'fastest' || stand === 'first' ? ' fastest' : ''}${stand === 'tied' ? ' tied' : ''}${r.custom ? ' custom' : ''}`,
     'data-variant': r.variant, 'data-point': JSON.stringify(r.params), 'data-median-ms': String(r.median_ms), 'data-rate': rate === null ? '' : String(rate),
     'data-standing': stand || '', title: intervalTitle(r, unit),
   },
   mark, el('span', { class: 'value' }, rate === null || rate === undefined ? fmtMs(r.median_ms, unit) : fmtNumber(rate)), ' ',
-  el('span', { class: r.verified ? 'ok' : 'bad', role: 'img', 'aria-label': r.verified ? 'verified' : 'not verified' }, r.verified ? '✓' : '✗'),
+  checkMark(r),
   detailLines(run, r, unit, metric));
 }
 
@@ -124,8 +144,8 @@ export function renderTable(run, experiment) {
   table.replaceChildren(el('caption', { class: 'sr-only' }, `${metric.title} in ${metric.unit}, ${byVariant ? 'a variant per row' : 'a point per row'}`),
     el('thead', {}, head), el('tbody', {}, body));
   const fixed = swept.length === 0 && names.length ? ` at ${names.map((n) => `${n} = ${fmtCount(run.results[0] ? run.results[0].params[n] : '')}`).join(', ')}` : '';
-  document.getElementById('table-note').textContent = `${metric.unit}${fixed}, the median of the timed launches; ✓ verified against the CPU reference, ✗ not; ★ the fastest at its point beyond the noise, ≈ within noise of the fastest. Hover a cell for its time and interval.`;
-  const problems = run.results.filter((r) => !r.verified);
+  document.getElementById('table-note').textContent = `${metric.unit}${fixed}, the median of the timed launches; ${checkWords(run)}; ★ the fastest at its point beyond the noise, ≈ within noise of the fastest. Hover a cell for its time and interval.`;
+  const problems = run.results.filter((r) => !timeStands(r));
   document.getElementById('problems').hidden = problems.length === 0;
   document.getElementById('problem-list').replaceChildren(...problems.map((r) =>
     el('li', {}, el('strong', {}, `${variantTitle(experiment, r.variant)}, ${names.map((n) => `${n}=${r.params[n]}`).join(', ')}: `),
