@@ -85,7 +85,7 @@ int main(int argc, char **argv)
 		{ "max-connections", WL_OPT_INT, &cfg.max_connections, "N", "open connections at once (default 256)", 1, 100000 },
 		{ "per-ip-connections", WL_OPT_INT, &cfg.per_ip_connections, "N", "open connections from one address (default 64)", 1, 100000 },
 		{ "connection-timeout", WL_OPT_INT, &cfg.connection_timeout, "SECONDS", "idle connections are closed after this (default 30)", 1, 3600 },
-		{ "no-custom-kernels", WL_OPT_FLAG, &cfg.no_custom_kernels, NULL, "refuse runs that bring their own kernels (for a public install)", 0, 0 },
+		{ "no-custom-kernels", WL_OPT_FLAG, &cfg.no_custom_kernels, NULL, "refuse runs that bring their own kernels or experiments (for a public install)", 0, 0 },
 		{ "response-cache", WL_OPT_INT, &cfg.response_cache_mb, "MIB", "finished runs' bodies kept in memory, plain and gzip (default 64; 0 keeps none)", 0, 65536 },
 		{ "stream-heartbeat", WL_OPT_INT, &cfg.stream_heartbeat, "SECONDS", "an idle live-update stream gets a comment line this often (default 15)", 1, 3600 },
 		{ "heartbeat", WL_OPT_INT, &cfg.heartbeat, "SECONDS", "a runner silent this long is shown offline (default 15)", 3, 3600 },

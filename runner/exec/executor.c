@@ -491,8 +491,10 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 		goto out;
 	}
 	/* The family's source is kept by its hash, so the run's page can show the
-	 * built-in kernels as they were when it ran. */
-	if (wl_store_put_source(ex->store, plan.source.hash, plan.backend->family_source(plan.exp), plan.source.text, err) < 0 ||
+	 * built-in kernels as they were when it ran; an own experiment's is
+	 * named for the experiment (its text is in its definition). */
+	if (wl_store_put_source(ex->store, plan.source.hash, plan.exp->own ? plan.exp->id : plan.backend->family_source(plan.exp),
+				plan.source.text, err) < 0 ||
 	    wl_store_set_run_provenance(ex->store, claim->id, plan.source_hash, ex->version, err) < 0 ||
 	    wl_run_record_clocks(ex->store, claim->id, plan.dev, wl_run_plan_flush_bytes(&plan, ex->flush_max),
 			  &clocks_start, err) < 0)
