@@ -58,7 +58,11 @@ async function draftPage(size) {
   const page = await openPage(browser, size);
   await page.goto(`${lab.base}/`);
   await page.waitForSelector('#own-form', { state: 'attached' });
-  await page.click('#own-details > summary');
+  // Opened from the keyboard: the estimate of the lesson form above may still
+  // grow the page, and a pointer click could land beside the summary.
+  await page.focus('#own-details > summary');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#own-form textarea', { state: 'visible' });
   await page.fill('#own-form textarea', SAXPY.experiment.source);
   await page.click('#own-form button.read');
   await page.waitForSelector('#own-form .draft:not([hidden])');
