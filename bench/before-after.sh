@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench/before-after.sh OUT — a build against another on the lent GPU in one
 # lease: the catalog in OpenCL and in CUDA on a fresh lab each, "before"
-# (.gpu/before, built from an earlier commit by bench/prepare-gpu.sh BEFORE=)
+# (.gpu/before, built from an earlier commit by bench/prepare-gpu.sh BEFORE=,
+# with that commit's kernels/)
 # then "after" (.gpu/bin), each plan's store exported; then the CUDA failure
 # plan on the after build (a kernel that does not fit, a wild pointer, a
 # lost context). Writes OUT/summary.txt (bench/side_by_side.py for each
@@ -23,7 +24,10 @@ for spec in before,.gpu/before after,.gpu/bin; do
 		mkdir -p "$dir"
 		language=""
 		[ "$lang" = cuda ] && language=cuda
-		BIN=$bin OUT=$dir LANGUAGE=$language RUNNER_ARGS=--no-trace EXPORT="$dir/export.jsonl" \
+		# Each build with its own catalog where it brought one.
+		kernels=kernels
+		[ -d "$bin/kernels" ] && kernels=$bin/kernels
+		BIN=$bin KERNELS=$kernels OUT=$dir LANGUAGE=$language RUNNER_ARGS=--no-trace EXPORT="$dir/export.jsonl" \
 			bash bench/gpu.sh bench/plans/catalog.json > "$dir.log" 2>&1
 		echo "$label $lang: exit $?" | tee -a "$out/summary.txt"
 	done

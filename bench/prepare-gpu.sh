@@ -2,7 +2,7 @@
 # Fill .gpu/ (ignored by git) with what bench/gpu.sh needs on the lent GPU
 # machine, where nothing can be installed: the Debian runtime packages of the
 # binaries' libraries and the binaries themselves, built here. With
-# BEFORE=<commit>, that commit's binaries too, in .gpu/before, for
+# BEFORE=<commit>, that commit's binaries and kernels too, in .gpu/before, for
 # before-and-after figures in one lease (bench/before-after.sh).
 set -eu
 cd "$(dirname "$0")/.."
@@ -22,6 +22,9 @@ if [ -n "${BEFORE:-}" ]; then
 	mkdir -p .gpu/before
 	cp "$tree"/build/warplab-runner "$tree"/build/warplab-server "$tree"/build/warplab-store \
 		"$tree"/build/libwarplab-trace.so .gpu/before/
+	# Its catalog too: a catalog's format may have moved on since.
+	rm -rf .gpu/before/kernels
+	cp -r "$tree"/kernels .gpu/before/kernels
 	git worktree remove --force "$tree"
 fi
 du -sh .gpu

@@ -7,8 +7,10 @@
 # OUT or bench/holdout-score.py OUT score it. The measurements are the
 # device's; only the model is this build's. Before it, bench/retrace.py can
 # trace the runs' undeclared kernels again with this build's tracer.
-#   BIN    where the binaries are (default build)
-#   STORE  keep the imported store at this path (default: a temporary one)
+#   BIN      where the binaries are (default build)
+#   CATALOG  the catalog its server reads (default kernels/catalog.json; an
+#            earlier build's own, where its format has moved on since)
+#   STORE    keep the imported store at this path (default: a temporary one)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export_file=$1
@@ -21,7 +23,7 @@ trap 'kill $server 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
 if [ ! -f "$store" ]; then
 	"$bin/warplab-store" import --to "$store" < "$export_file"
 fi
-"$bin/warplab-server" --listen 127.0.0.1:0 --db "$store" --www www --catalog kernels/catalog.json 2> "$work/server.log" &
+"$bin/warplab-server" --listen 127.0.0.1:0 --db "$store" --www www --catalog "${CATALOG:-kernels/catalog.json}" 2> "$work/server.log" &
 server=$!
 for _ in $(seq 100); do
 	grep -q '(port [0-9]*)' "$work/server.log" 2>/dev/null && break

@@ -43,7 +43,9 @@ static double cost_eval(const struct wl_cost *c, const long long *values)
 }
 
 /* What an experiment's buffers say of a cost kind (exp_data.h), or -1 where
- * they say nothing of it. */
+ * they say nothing of it. Only a request's own experiment is costed by its
+ * buffers: the catalog states every cost it means (a min-plus product's
+ * rate is in operations, and its buffers must not give it one in bytes). */
 static int data_kind(enum wl_cost_kind kind)
 {
 	return kind == WL_COST_BYTES ? WL_DATA_BYTES : kind == WL_COST_MEMORY ? WL_DATA_MEMORY :
@@ -53,7 +55,7 @@ static int data_kind(enum wl_cost_kind kind)
 int wl_variant_has_cost(const struct wl_experiment *exp, const struct wl_variant_def *v,
 			enum wl_cost_kind kind)
 {
-	return v->has_cost[kind] || exp->has_cost[kind] || (exp->data && data_kind(kind) >= 0);
+	return v->has_cost[kind] || exp->has_cost[kind] || (exp->own && exp->data && data_kind(kind) >= 0);
 }
 
 double wl_variant_cost(const struct wl_experiment *exp, const struct wl_variant_def *v,
@@ -63,7 +65,7 @@ double wl_variant_cost(const struct wl_experiment *exp, const struct wl_variant_
 		return cost_eval(&v->cost[kind], values);
 	if (exp->has_cost[kind])
 		return cost_eval(&exp->cost[kind], values);
-	if (exp->data && data_kind(kind) >= 0)
+	if (exp->own && exp->data && data_kind(kind) >= 0)
 		return wl_exp_data_cost(exp->data, (enum wl_data_cost)data_kind(kind), values);
 	return 0;
 }

@@ -76,7 +76,8 @@ static int numbers(const char *text, int want, double *v)
 }
 
 static const char INITS[] = "zeros, index, constant:<v>, random, random:<lo>:<hi>, random_int:<lo>:<hi>, "
-			    "permutation, csr_rows:<nonzeros per row>, csr_cols:<band>";
+			    "nonzero_int:<max>, permutation, transpose:<buffer>, csr_rows:<nonzeros per row>, "
+			    "csr_cols:<band>";
 
 static int load_init(const struct reader *r, const char *path, const char *text, const struct wl_elem_type *t,
 		     struct wl_buffer_init *out)
@@ -89,6 +90,19 @@ static int load_init(const struct reader *r, const char *path, const char *text,
 		out->kind = WL_INIT_INDEX;
 	} else if (strncmp(text, "constant:", 9) == 0 && numbers(text, 1, v) == 0) {
 		*out = (struct wl_buffer_init){ .kind = WL_INIT_CONSTANT, .value = v[0] };
+	} else if (strncmp(text, "constant:", 9) == 0 && !t->is_float) {
+		struct wl_error why;
+
+		*out = (struct wl_buffer_init){ .kind = WL_INIT_CONSTANT, .has_expr = 1 };
+		if (wl_expr_parse(text + 9, r->names->params, r->names->nparams, 0, &out->value_expr, &why) < 0)
+			return fail(r, path, "'%.64s': %s", text, why.msg);
+	} else if (strncmp(text, "nonzero_int:", 12) == 0 && numbers(text, 1, v) == 0) {
+		*out = (struct wl_buffer_init){ .kind = WL_INIT_NONZERO_INT, .lo = -v[0], .hi = v[0] };
+		if (v[0] != floor(v[0]) || v[0] < 1 || v[0] > 1 << 24)
+			return fail(r, path, "'%s': max must be an integer from 1 to %d", text, 1 << 24);
+	} else if (strncmp(text, "transpose:", 10) == 0 && is_ident(text + 10)) {
+		*out = (struct wl_buffer_init){ .kind = WL_INIT_TRANSPOSE, .source = -1 };
+		snprintf(out->source_name, sizeof(out->source_name), "%s", text + 10);
 	} else if (strcmp(text, "random") == 0 || (strncmp(text, "random:", 7) == 0 && numbers(text, 2, v) == 0)) {
 		*out = (struct wl_buffer_init){ .kind = WL_INIT_RANDOM, .lo = text[6] ? v[0] : -1, .hi = text[6] ? v[1] : 1 };
 		if (!t->is_float)
@@ -264,8 +278,24 @@ static int check_names(const struct reader *r, const struct wl_exp_data *d)
 			if (strcmp(a, j < d->nbuffers ? d->buffers[j].name : d->scalars[j - d->nbuffers].name) == 0)
 				return fail(r, path, "'%s' is named twice", a);
 	}
-	for (size_t i = 0; i < d->nbuffers; i++)
-		rows += d->buffers[i].init.kind == WL_INIT_CSR_ROWS;
+	for (size_t i = 0; i < d->nbuffers; i++) {
+		struct wl_buffer_init *in = &d->buffers[i].init;
+
+		rows += in->kind == WL_INIT_CSR_ROWS;
+		for (size_t j = 0; in->kind == WL_INIT_TRANSPOSE && j < i; j++)
+			if (strcmp(d->buffers[j].name, in->source_name) == 0)
+				in->source = (int)j;
+		snprintf(path, sizeof(path), "buffers[%zu].init", i);
+		if (in->kind == WL_INIT_TRANSPOSE &&
+		    (in->source < 0 || d->buffers[in->source].init.kind == WL_INIT_NONE ||
+		     d->buffers[in->source].init.kind >= WL_INIT_TRANSPOSE ||
+		     strcmp(d->buffers[in->source].count_text, d->buffers[i].count_text) != 0 ||
+		     d->buffers[in->source].type.base != d->buffers[i].type.base ||
+		     d->buffers[in->source].type.lanes != 1 || d->buffers[i].type.lanes != 1))
+			return fail(r, path, "transpose:%s needs a buffer of that name listed before it, filled element by "
+				    "element (zeros, index, constant, random, random_int or nonzero_int), of one-lane "
+				    "elements of the same type and the same count", in->source_name);
+	}
 	for (size_t i = 0; i < d->nbuffers; i++) {
 		snprintf(path, sizeof(path), "buffers[%zu].init", i);
 		if (d->buffers[i].init.kind == WL_INIT_CSR_ROWS && rows > 1)
@@ -349,13 +379,23 @@ static int tolerance(const struct reader *r, const json_t *obj, const char *key,
 static int load_check(const struct reader *r, const json_t *obj, struct wl_check_def *c)
 {
 	static const char *const keys[] = { "against", "abs", "rel", "ulps", NULL };
+	static const char *const catalog_keys[] = { "reference", NULL };
 	const char *unknown, *against = json_string_value(json_object_get(obj, "against"));
+	const char *reference = json_string_value(json_object_get(obj, "reference"));
 	double ulps;
 	char list[256] = "";
 
-	*c = (struct wl_check_def){ .kind = WL_CHECK_CODE, .against = -1, .abs = -1, .rel = -1, .ulps = -1 };
-	if (json_is_string(obj) && strcmp(json_string_value(obj), "none") == 0) {
-		c->kind = WL_CHECK_NONE;
+	*c = (struct wl_check_def){ .kind = WL_CHECK_NONE, .against = -1, .abs = -1, .rel = -1, .ulps = -1 };
+	if (json_is_string(obj) && strcmp(json_string_value(obj), "none") == 0)
+		return 0;
+	/* The catalog's references are code of the runner's: not a request's. */
+	if (!r->fields && json_is_object(obj) && json_object_get(obj, "reference")) {
+		if ((unknown = wl_json_unknown_key(obj, catalog_keys)))
+			return fail(r, "check", "unknown key '%.40s' beside a reference", unknown);
+		if (!is_ident(reference) || strlen(reference) >= sizeof(c->reference))
+			return fail(r, "check.reference", "expected the name of one of the runner's references");
+		c->kind = WL_CHECK_REFERENCE;
+		snprintf(c->reference, sizeof(c->reference), "%s", reference);
 		return 0;
 	}
 	if (!json_is_object(obj))
@@ -408,9 +448,8 @@ int wl_exp_data_load(const json_t *obj, const struct wl_exp_data_names *names, c
 		fail(&r, "buffers", "expected at least one buffer");
 		goto out;
 	}
-	d->check = (struct wl_check_def){ .kind = WL_CHECK_CODE, .against = -1, .abs = -1, .rel = -1, .ulps = -1 };
 	if (json_object_get(obj, "check") ? load_check(&r, json_object_get(obj, "check"), &d->check) < 0 :
-	    (fields && fail(&r, "check", "is required: {\"against\": <variant>} or \"none\"") < 0))
+	    fail(&r, "check", "is required: {\"against\": <variant>} or \"none\"") < 0)
 		goto out;
 	*out = d;
 	d = NULL;
@@ -450,147 +489,4 @@ const struct wl_scalar_def *wl_exp_data_scalar(const struct wl_exp_data *d, cons
 		if (strcmp(d->scalars[i].name, name) == 0)
 			return &d->scalars[i];
 	return NULL;
-}
-
-int wl_buffer_size(const struct wl_buffer_def *b, const long long *values, long long *count, long long *bytes,
-		   const char **why)
-{
-	if (wl_expr_eval(&b->count, values, count, why) < 0)
-		return -1;
-	if (*count < 1) {
-		*why = "the count is below 1";
-		return -1;
-	}
-	if (__builtin_mul_overflow(*count, (long long)b->type.bytes, bytes)) {
-		*why = "its bytes overflow 64 bits";
-		return -1;
-	}
-	return 0;
-}
-
-int wl_exp_data_bytes(const struct wl_exp_data *d, const long long *values, int fields, double *total,
-		      double *largest, struct wl_error *err)
-{
-	*total = *largest = 0;
-	for (size_t i = 0; i < d->nbuffers; i++) {
-		const struct wl_buffer_def *b = &d->buffers[i];
-		long long count, bytes;
-		const char *why = NULL;
-
-		if (wl_buffer_size(b, values, &count, &bytes, &why) < 0) {
-			char field[64];
-
-			snprintf(field, sizeof(field), "experiment.buffers[%zu].count", i);
-			if (fields)
-				wl_error_field(err, WL_ERR_INVALID_FIELD, field, "%s: buffer '%s' of '%s' elements: %s",
-					       field, b->name, b->count_text, why);
-			else
-				wl_error_set(err, WL_ERR_CONFIG, "buffer '%s' of '%s' elements: %s", b->name, b->count_text,
-					     why);
-			return -1;
-		}
-		*total += (double)bytes;
-		if ((double)bytes > *largest)
-			*largest = (double)bytes;
-	}
-	return 0;
-}
-
-int wl_exp_data_csr(const struct wl_exp_data *d, const long long *values, long long *rows, long long *per_row)
-{
-	for (size_t i = 0; d && i < d->nbuffers; i++) {
-		long long count, bytes;
-		const char *why;
-
-		if (d->buffers[i].init.kind != WL_INIT_CSR_ROWS)
-			continue;
-		if (wl_buffer_size(&d->buffers[i], values, &count, &bytes, &why) < 0)
-			return -1;
-		*rows = count - 1;
-		*per_row = d->buffers[i].init.per_row;
-		return 1;
-	}
-	return 0;
-}
-
-int wl_exp_data_check_point(const struct wl_exp_data *d, const long long *values, int fields, struct wl_error *err)
-{
-	long long rows = 0, per_row = 0;
-	double total, largest;
-
-	if (wl_exp_data_bytes(d, values, fields, &total, &largest, err) < 0)
-		return -1;
-	for (size_t i = 0; i < d->ndefines; i++) {
-		long long v;
-		const char *why;
-		char field[48];
-
-		if (wl_expr_eval(&d->defines[i].value, values, &v, &why) == 0)
-			continue;
-		snprintf(field, sizeof(field), "experiment.defines[%zu]", i);
-		if (fields)
-			wl_error_field(err, WL_ERR_INVALID_FIELD, field, "%s: %s: %s", field, d->defines[i].name, why);
-		else
-			wl_error_set(err, WL_ERR_CONFIG, "define %s: %s", d->defines[i].name, why);
-		return -1;
-	}
-	if (wl_exp_data_csr(d, values, &rows, &per_row) <= 0)
-		return 0;
-	for (size_t i = 0; i < d->nbuffers; i++) {
-		const struct wl_buffer_def *b = &d->buffers[i];
-		long long count, bytes, want;
-		const char *why, *problem = NULL;
-		char field[64];
-
-		wl_buffer_size(b, values, &count, &bytes, &why);
-		if (b->init.kind == WL_INIT_CSR_ROWS && rows < 1)
-			problem = "csr_rows needs a count of 2 at least (rows + 1 pointers)";
-		else if (b->init.kind == WL_INIT_CSR_COLS &&
-			 (__builtin_mul_overflow(rows, per_row, &want) || count != want))
-			problem = "a csr_cols buffer holds one column index for every nonzero: rows x nonzeros per row";
-		if (!problem)
-			continue;
-		snprintf(field, sizeof(field), "experiment.buffers[%zu].count", i);
-		if (fields)
-			wl_error_field(err, WL_ERR_INVALID_FIELD, field, "%s: buffer '%s' of %lld elements: %s (%lld x %lld)",
-				       field, b->name, count, problem, rows, per_row);
-		else
-			wl_error_set(err, WL_ERR_CONFIG, "buffer '%s' of %lld elements: %s (%lld x %lld)", b->name, count,
-				     problem, rows, per_row);
-		return -1;
-	}
-	return 0;
-}
-
-double wl_exp_data_cost(const struct wl_exp_data *d, enum wl_data_cost kind, const long long *values)
-{
-	double total = 0;
-
-	for (size_t i = 0; d && i < d->nbuffers; i++) {
-		const struct wl_buffer_def *b = &d->buffers[i];
-		double bytes = wl_expr_eval_double(&b->count, values) * (double)b->type.bytes;
-
-		if (kind == WL_DATA_BYTES)
-			total += (b->init.kind != WL_INIT_NONE ? bytes : 0) + (b->output ? bytes : 0);
-		else if (kind == WL_DATA_MEMORY)
-			total += bytes;
-		else if (kind == WL_DATA_LARGEST && bytes > total)
-			total = bytes;
-	}
-	return total;
-}
-
-void wl_exp_data_options(const struct wl_exp_data *d, const long long *values, char *out, size_t len)
-{
-	for (size_t i = 0; d && i < d->ndefines; i++) {
-		size_t used = strlen(out);
-		long long v = 0;
-		const char *why;
-
-		/* Checked at every point before queueing
-		 * (wl_exp_data_check_point): it evaluates. */
-		if (wl_expr_eval(&d->defines[i].value, values, &v, &why) < 0)
-			v = 0;
-		snprintf(out + used, len - used, "%s-D %s=%lld", used ? " " : "", d->defines[i].name, v);
-	}
 }

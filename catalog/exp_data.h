@@ -12,16 +12,30 @@
  *   "check": {"against": "scalar", "rel": 1e-6}        (or "none")
  *
  * Inits: "zeros", "index" (element i holds i; lane c of a vector i*lanes+c),
- * "constant:<v>", "random" (floats in [-1, 1) from the point's seed) or
- * "random:<lo>:<hi>", "random_int:<lo>:<hi>" (integers, both ends in),
- * "permutation" (of 0..count-1), and a sparse matrix's structure in CSR:
+ * "constant:<v>" (a number, or for integers an expression of the params:
+ * "constant:n/items"), "random" (floats in [-1, 1) from the point's seed,
+ * 24 bits each) or "random:<lo>:<hi>", "random_int:<lo>:<hi>" (integers,
+ * both ends in), "nonzero_int:<max>" (integers from -max to max, never 0:
+ * sums of them are exact in float, and a kernel that writes zeros cannot
+ * pass), "permutation" (of 0..count-1), "transpose:<buffer>" (the
+ * transpose of an earlier square buffer of the same count and type), and a
+ * sparse matrix's structure in CSR:
  * "csr_rows:<nonzeros per row>" (the row pointers: count - 1 rows) with its
  * partner "csr_cols:<band>" (each row's column indices, spread evenly over a
  * band of columns around the diagonal, sorted and distinct, all below the
  * row count). A buffer with no init is an output only: it is poisoned before
  * each launch, so an element the kernel does not write fails the check.
  * A define is a param's name (built with -D tile=16) or a macro of its own
- * with an expression of the params ({"name": "BLOCK_ROWS", "value": "rows"}). */
+ * with an expression of the params ({"name": "BLOCK_ROWS", "value": "rows"}).
+ * An experiment marked "fp64": true runs its double buffers in double on a
+ * device with fp64 (built with -D WL_FP64) and in float on one without, the
+ * results then saying so.
+ *
+ * The catalog's experiments may instead name a reference written in C, which
+ * computes what the output must hold from the inputs' generators:
+ *   "check": {"reference": "transpose"}
+ * (the runner's references, runner/families/references.h); a request's own
+ * experiment cannot. */
 #ifndef WL_EXP_DATA_H
 #define WL_EXP_DATA_H
 
@@ -34,13 +48,17 @@
 
 enum wl_init_kind {
 	WL_INIT_NONE, WL_INIT_ZEROS, WL_INIT_INDEX, WL_INIT_CONSTANT, WL_INIT_RANDOM, WL_INIT_RANDOM_INT,
-	WL_INIT_PERMUTATION, WL_INIT_CSR_ROWS, WL_INIT_CSR_COLS,
+	WL_INIT_NONZERO_INT, WL_INIT_TRANSPOSE, WL_INIT_PERMUTATION, WL_INIT_CSR_ROWS, WL_INIT_CSR_COLS,
 };
 
 struct wl_buffer_init {
 	enum wl_init_kind kind;
-	double value;			/* constant */
-	double lo, hi;			/* random: [lo, hi); random_int: [lo, hi] */
+	double value;			/* constant, where a number */
+	int has_expr;			/* constant: value_expr instead */
+	struct wl_expr value_expr;	/* constant, over the params */
+	double lo, hi;			/* random: [lo, hi); random_int: [lo, hi]; nonzero_int: hi is max */
+	int source;			/* transpose: the buffer's index */
+	char source_name[WL_EXPR_NAME_MAX];	/* transpose: as written */
 	long long per_row;		/* csr_rows: nonzeros a row (csr_cols: its partner's) */
 	long long band;			/* csr_cols: the columns a row's nonzeros spread over */
 };
@@ -64,12 +82,15 @@ struct wl_scalar_def {
 /* How each variant's outputs are checked: against one variant's outputs at
  * the same point, within a tolerance (a float passes when within any that is
  * given; none given, bit for bit; integers always exactly); not at all, the
- * results then saying "not checked"; or by the family's code, which the
- * catalog's experiments have in C. */
-enum wl_check_kind { WL_CHECK_CODE, WL_CHECK_AGAINST, WL_CHECK_NONE };
+ * results then saying "not checked"; or by a reference in C named by the
+ * catalog. */
+enum wl_check_kind { WL_CHECK_REFERENCE, WL_CHECK_AGAINST, WL_CHECK_NONE };
+
+#define WL_REFERENCE_NAME_MAX 32
 
 struct wl_check_def {
 	enum wl_check_kind kind;
+	char reference[WL_REFERENCE_NAME_MAX];	/* WL_CHECK_REFERENCE: its name */
 	int against;			/* the variant's index */
 	double abs, rel;		/* < 0: not given */
 	long long ulps;			/* < 0: not given */
@@ -102,13 +123,13 @@ struct wl_exp_data_names {
 };
 
 /* Read obj's "buffers", "scalars", "defines" and "check" against names
- * into *out, NULL where obj declares no buffers (the experiment's family
- * holds them in C). Errors begin with
+ * into *out, NULL where obj declares no buffers (a test-only experiment,
+ * whose family holds them in C). Errors begin with
  * where ("experiment" in a request, "experiment 'copy'" in the catalog)
  * and the key's path ("where.buffers[1].count: ..."); with fields set (a
  * request's own experiment), they are WL_ERR_INVALID_FIELD naming that path
- * as the field and a check is required, else WL_ERR_CONFIG and an absent
- * check is the family's code; the check's variant is one of names'. On
+ * as the field and a reference is refused, else WL_ERR_CONFIG; a check is
+ * required either way; the check's variant is one of names'. On
  * failure *out is NULL. Caller frees with wl_exp_data_free() (an
  * experiment's goes with it, wl_experiment_clear). */
 int wl_exp_data_load(const json_t *obj, const struct wl_exp_data_names *names, const char *where, int fields,
@@ -135,6 +156,7 @@ int wl_exp_data_bytes(const struct wl_exp_data *d, const long long *values, int 
  * buffer's count less one) and the nonzeros a row; 0 where d has none, -1
  * where its counts cannot be. */
 int wl_exp_data_csr(const struct wl_exp_data *d, const long long *values, long long *rows, long long *per_row);
+
 
 /* Whether d's buffers hold together at values: every count valid
  * (wl_exp_data_bytes), every define evaluating, a csr_rows buffer with at least one row, and a

@@ -1,8 +1,9 @@
-/* The host side of an experiment family, one file each (exp_copy.c,
- * exp_transpose.c, ...). For every point of a run the executor calls setup once
- * (allocate, fill inputs from the point's seed, compute the CPU reference), then
- * measure once per variant (poison the output, time the launches, read back,
- * verify), then teardown. The helpers they share are point.h's and
+/* The host side of an experiment: the one of every experiment declared as
+ * data (runner/families/exp_declared.c), and a test's own. For every point
+ * of a run the executor calls setup once (allocate, fill inputs from the
+ * point's seed, prepare the CPU reference), then measure once per variant
+ * (poison the output, time the launches, read back, verify), then
+ * teardown. The helpers they share are point.h's and
  * verify.h's. */
 #ifndef WL_EXPERIMENT_H
 #define WL_EXPERIMENT_H
@@ -13,11 +14,6 @@
 
 struct wl_experiment_ops {
 	const char *id;		/* the catalog's experiment id */
-	/* The buffers its variants' host.args may name, and the outputs their
-	 * host.output may declare (NULL: the family has one output and none is
-	 * declared); both NULL-terminated, checked against the catalog at start. */
-	const char *const *buffers;
-	const char *const *outputs;
 	/* Prepare the point; *state is passed to measure and teardown. A failure
 	 * here (an OpenCL error) fails the run. */
 	int (*setup)(const struct wl_point *pt, void **state, struct wl_error *err);
@@ -37,12 +33,14 @@ struct wl_experiment_ops {
 void wl_experiment_options(const struct wl_experiment_ops *ops, const struct wl_point *pt, char *out,
 			   size_t len);
 
-/* The host implementation of exp: the declared family where it declares its
- * buffers as data, else its family's by id; NULL where there is none. */
+/* The host implementation of exp: the declared one where it declares its
+ * buffers as data, else a test-only family's by id; NULL where there is
+ * none. */
 const struct wl_experiment_ops *wl_experiment_ops_find(const struct wl_experiment *exp);
 
-/* Fail, naming them, if some catalog experiments have no host implementation,
- * or if the catalog lists a test-only experiment and allow_test is 0. */
+/* Fail, naming them, if some catalog experiments have no host implementation
+ * or name a reference the runner has not (or an output it does not know), or
+ * if the catalog lists a test-only experiment and allow_test is 0. */
 int wl_experiments_check(const struct wl_catalog *cat, int allow_test, struct wl_error *err);
 
 #endif

@@ -79,11 +79,71 @@ static void csr_columns(const struct wl_buffer_def *b, long long rows, long long
 	}
 }
 
-int wl_declared_fill(const struct wl_buffer_def *b, size_t count, uint64_t seed, long long rows, long long per_row,
-		     void *out)
+int wl_declared_addressable(const struct wl_buffer_def *b)
+{
+	switch (b->init.kind) {
+	case WL_INIT_ZEROS:
+	case WL_INIT_INDEX:
+	case WL_INIT_CONSTANT:
+	case WL_INIT_RANDOM:
+	case WL_INIT_RANDOM_INT:
+	case WL_INIT_NONZERO_INT:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Whether random is the generator's float of [-1, 1): 24 bits, as the
+ * device makes it. */
+static int random_unit_float(const struct wl_buffer_def *b)
+{
+	return b->init.kind == WL_INIT_RANDOM && b->type.base == WL_ELEM_FLOAT && b->init.lo == -1 && b->init.hi == 1;
+}
+
+int wl_declared_device_fill(const struct wl_buffer_def *b)
+{
+	if (b->output || b->type.base != WL_ELEM_FLOAT)
+		return -1;
+	if (random_unit_float(b))
+		return 0;
+	return b->init.kind == WL_INIT_NONZERO_INT ? (int)b->init.hi : -1;
+}
+
+double wl_declared_value_at(const struct wl_buffer_def *b, const struct wl_fill_at *at, size_t i)
 {
 	const struct wl_buffer_init *in = &b->init;
-	size_t lanes = (size_t)b->type.lanes, slots = b->type.lanes == 3 ? 4 : lanes, n = count * slots;
+	size_t lanes = (size_t)b->type.lanes, slots = lanes == 3 ? 4 : lanes;
+	size_t element = i / slots, lane = i % slots;
+	long long v = 0;
+	const char *why;
+
+	switch (in->kind) {
+	case WL_INIT_INDEX:
+		/* A vector of 3 fills its fourth lane too (its padding), as index. */
+		return (double)(element * lanes + (lane < lanes ? lane : 0));
+	case WL_INIT_CONSTANT:
+		if (!in->has_expr)
+			return in->value;
+		/* Checked at every point before queueing (wl_exp_data_check_point). */
+		return wl_expr_eval(&in->value_expr, at->values, &v, &why) == 0 ? (double)v : 0;
+	case WL_INIT_RANDOM:
+		if (random_unit_float(b))
+			return wl_rng_float_at(at->seed, i);
+		return in->lo + (in->hi - in->lo) * unit(at->seed, i);
+	case WL_INIT_RANDOM_INT:
+		return in->lo + (double)(wl_rng_at(at->seed, i) % (uint64_t)(in->hi - in->lo + 1));
+	case WL_INIT_NONZERO_INT:
+		return wl_rng_small_int_at(at->seed, i, (int)in->hi);
+	default:
+		return 0;
+	}
+}
+
+int wl_declared_fill(const struct wl_buffer_def *b, size_t count, const struct wl_fill_at *at, void *out)
+{
+	const struct wl_buffer_init *in = &b->init;
+	size_t slots = b->type.lanes == 3 ? 4 : (size_t)b->type.lanes, n = count * slots;
 
 	switch (in->kind) {
 	case WL_INIT_NONE:
@@ -91,31 +151,35 @@ int wl_declared_fill(const struct wl_buffer_def *b, size_t count, uint64_t seed,
 		memset(out, 0, count * b->type.bytes);
 		return 0;
 	case WL_INIT_PERMUTATION:
-		return permutation(b, count, seed, out);
+		return permutation(b, count, at->seed, out);
 	case WL_INIT_CSR_COLS:
 		memset(out, 0, count * b->type.bytes);
-		csr_columns(b, rows, per_row, count, out);
+		csr_columns(b, at->rows, at->per_row, count, out);
 		return 0;
+	case WL_INIT_CSR_ROWS:
+		#pragma omp parallel for schedule(static)
+		for (size_t i = 0; i < n; i++)
+			wl_declared_store(&b->type, out, i,
+					  (double)(i < (size_t)at->rows + 1 ? i * (size_t)at->per_row : 0));
+		return 0;
+	case WL_INIT_TRANSPOSE: {
+		/* Square and one lane, both (exp_data.c): out[y][x] = source[x][y]. */
+		size_t side = (size_t)sqrt((double)count);
+		struct wl_fill_at src = { .seed = at->source_seed, .values = at->values };
+
+		while (side * side > count)
+			side--;
+		#pragma omp parallel for schedule(static)
+		for (size_t o = 0; o < count; o++)
+			wl_declared_store(&b->type, out, o,
+					  wl_declared_value_at(at->source, &src, (o % side) * side + o / side));
+		return 0;
+	}
 	default:
 		break;
 	}
-	/* A vector of 3 fills its fourth lane too (its padding), as index. */
 	#pragma omp parallel for schedule(static)
-	for (size_t i = 0; i < n; i++) {
-		size_t element = i / slots, lane = i % slots;
-		double v = 0;
-
-		switch (in->kind) {
-		case WL_INIT_INDEX: v = (double)(element * lanes + (lane < lanes ? lane : 0)); break;
-		case WL_INIT_CONSTANT: v = in->value; break;
-		case WL_INIT_RANDOM: v = in->lo + (in->hi - in->lo) * unit(seed, i); break;
-		case WL_INIT_RANDOM_INT:
-			v = in->lo + (double)(wl_rng_at(seed, i) % (uint64_t)(in->hi - in->lo + 1));
-			break;
-		case WL_INIT_CSR_ROWS: v = (double)(element < (size_t)rows + 1 ? element * (size_t)per_row : 0); break;
-		default: break;
-		}
-		wl_declared_store(&b->type, out, i, v);
-	}
+	for (size_t i = 0; i < n; i++)
+		wl_declared_store(&b->type, out, i, wl_declared_value_at(b, at, i));
 	return 0;
 }

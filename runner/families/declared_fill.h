@@ -1,9 +1,12 @@
-/* A declared buffer's first contents (catalog/exp_data.h's inits), made on
- * the host from the point's seed: zeros, each element's index, a constant,
- * uniform floats or integers, a permutation, and a sparse matrix's row
+/* A declared buffer's first contents (catalog/exp_data.h's inits): zeros,
+ * each element's index, a constant, uniform floats or integers, a
+ * permutation, the transpose of another buffer, and a sparse matrix's row
  * pointers and column indices in CSR. Each value is a function of the
  * seed, the buffer and the element alone (a permutation of the seed and the
- * count), so the same request fills the same buffers on any machine. */
+ * count), so the same request fills the same buffers on any machine; most
+ * can be computed element by element (wl_declared_value_at), so a reference
+ * need not hold an input, and floats of the point's generator are made on
+ * the device (wl_declared_device_fill). */
 #ifndef WL_DECLARED_FILL_H
 #define WL_DECLARED_FILL_H
 
@@ -12,12 +15,35 @@
 
 #include "exp_data.h"
 
-/* Fill out (count elements of b's type) as b's init says, with seed (the
- * point's, derived per buffer) and, for a csr_cols buffer, the rows and
- * nonzeros per row of its csr_rows partner. -1 only when out of memory (a
- * permutation's work). */
-int wl_declared_fill(const struct wl_buffer_def *b, size_t count, uint64_t seed, long long rows, long long per_row,
-		     void *out);
+/* What a buffer's values depend on beyond its init. */
+struct wl_fill_at {
+	uint64_t seed;				/* the buffer's generator state (derived from the point's) */
+	const long long *values;		/* the point's params, for constant expressions */
+	long long rows, per_row;		/* csr_cols: its csr_rows partner's shape */
+	const struct wl_buffer_def *source;	/* transpose: the buffer it transposes */
+	uint64_t source_seed;			/* ... and that buffer's generator state */
+};
+
+/* Fill out (count elements of b's type) as b's init says. -1 only when out
+ * of memory (a permutation's work). */
+int wl_declared_fill(const struct wl_buffer_def *b, size_t count, const struct wl_fill_at *at, void *out);
+
+/* Whether b's lanes can each be computed alone: zeros, index, constant,
+ * random, random_int and nonzero_int can; a permutation, a transpose and
+ * CSR structure cannot. */
+int wl_declared_addressable(const struct wl_buffer_def *b);
+
+/* Lane i (of count x the type's lanes, a vector of 3 taking 4) of an
+ * addressable buffer b, as wl_declared_fill writes it before it is stored in
+ * b's type. */
+double wl_declared_value_at(const struct wl_buffer_def *b, const struct wl_fill_at *at, size_t i);
+
+/* Whether b is made on the device rather than on the host and copied: one
+ * of float lanes read only, filled "random" in [-1, 1) or "nonzero_int"
+ * (what wl_point_random makes, the same values as wl_declared_value_at).
+ * Returns the small-integer max for nonzero_int, 0 for random, -1 where
+ * the host fills it. */
+int wl_declared_device_fill(const struct wl_buffer_def *b);
 
 /* Store v in lane i of out as b's type holds it (integers truncated toward
  * zero and wrapped into the type, as a C cast). */

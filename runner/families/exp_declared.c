@@ -1,25 +1,34 @@
-/* The family of experiments declared as data (catalog/exp_data.h): an
- * experiment a request brings of its own, whose buffers, scalars, defines
- * and check the host code reads instead of holding them in C. At each
- * point its buffers are filled as declared (declared_fill.h); each variant
- * is built with the params it defines, timed as every family's are, then
- * launched once more on outputs filled afresh and read back, and compared
- * with what the variant the check names made from the same inputs
- * (declared_check.h), which is launched once, the same way, before the
- * first variant is measured. A check of "none" leaves the results "not
- * checked". Every variant is someone else's code: the executor runs it as
- * a custom kernel (its failures fail its point, under the supervisor's eye). */
+/* The experiments declared as data (catalog/exp_data.h): the catalog's
+ * lessons and an experiment a request brings of its own, whose buffers,
+ * scalars, defines and check the host code reads instead of holding them
+ * in C. At each point its buffers are filled as declared (declared_fill.h:
+ * the generator's floats made on the device, the rest on the host); each
+ * variant is built with the params it defines and timed as every
+ * experiment's are. Then its output is checked one of three ways:
+ * - by a reference the catalog names (references.h), against the output
+ *   the timed launches left, read back once;
+ * - against the variant the check names: launched once more on outputs
+ *   filled afresh and compared with what that variant made from the same
+ *   inputs (declared_check.h), which is launched once, the same way,
+ *   before the first variant is measured;
+ * - not at all ("none"): the results say "not checked".
+ * A request's own variants are someone else's code: the executor runs them
+ * as custom kernels (their failures fail their point, under the
+ * supervisor's eye). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog_cost.h"
 #include "declared_check.h"
 #include "declared_fill.h"
 #include "experiments.h"
+#include "references.h"
 #include "rng.h"
 
 struct declared_buf {
-	const struct wl_buffer_def *def;
+	struct wl_buffer_def def;	/* as declared, its type the one the device holds */
+	struct wl_fill_at at;		/* what its values are made from */
 	size_t count, bytes;
 	struct wl_buf mem;
 	void *first;		/* an output's first contents, written again before each check (NULL: poisoned) */
@@ -35,6 +44,11 @@ struct declared_state {
 	void *got;		/* host memory an output is read into for its check */
 	int ref_made;
 	char ref_failed[400];	/* why there is no reference, or "" */
+	int in_float;		/* an "fp64" experiment's doubles held as floats */
+	const struct wl_reference *reference;	/* the catalog's check, or NULL */
+	void *ref_ctx;
+	struct wl_ref_buffer ref_bufs[WL_DATA_BUFFERS_MAX];	/* what it reads of the buffers */
+	struct declared_buf *output;	/* the one a reference checks */
 };
 
 static void declared_teardown(void *state)
@@ -43,6 +57,8 @@ static void declared_teardown(void *state)
 
 	if (!s)
 		return;
+	if (s->reference && s->reference->release)
+		s->reference->release(s->ref_ctx);
 	for (size_t i = 0; i < s->nbufs; i++) {
 		wl_buf_release(&s->bufs[i].mem);
 		free(s->bufs[i].first);
@@ -52,28 +68,47 @@ static void declared_teardown(void *state)
 	free(s);
 }
 
-/* The -D definitions the experiment declares, at pt. */
+/* Whether pt runs an "fp64" experiment's doubles as floats. */
+static int in_float(const struct wl_point *pt)
+{
+	return pt->exp->needs_fp64 && !pt->dev->fp64;
+}
+
+/* The -D definitions the experiment declares, at pt; an "fp64" one's
+ * WL_FP64 where the device holds doubles. */
 static void declared_options(const struct wl_point *pt, char *out, size_t len)
 {
 	out[0] = '\0';
 	wl_exp_data_options(pt->exp->data, pt->values, out, len);
+	if (pt->exp->needs_fp64 && !in_float(pt))
+		snprintf(out + strlen(out), len - strlen(out), "%s-D WL_FP64", out[0] ? " " : "");
 }
 
-/* Buffer i made on the device and filled as declared; an output keeps its
- * first contents for its checks. */
-static int make_buffer(const struct wl_point *pt, struct declared_state *s, size_t i, long long rows,
-		       long long per_row, struct wl_error *err)
+/* Buffer i made on the device and filled as declared: the generator's
+ * floats and zeros there, the rest on the host and copied; an output keeps
+ * its first contents for its checks. */
+static int make_buffer(const struct wl_point *pt, struct declared_state *s, size_t i, struct wl_error *err)
 {
 	struct declared_buf *b = &s->bufs[i];
-	enum wl_buf_role role = !b->def->output ? WL_BUF_IN : b->def->init.kind == WL_INIT_NONE ? WL_BUF_OUT :
+	enum wl_buf_role role = !b->def.output ? WL_BUF_IN : b->def.init.kind == WL_INIT_NONE ? WL_BUF_OUT :
 		WL_BUF_SCRATCH;
+	int small_int_max = wl_declared_device_fill(&b->def);
 	void *host = NULL;
 
-	if (b->def->init.kind != WL_INIT_NONE) {
-		if (!(host = malloc(b->bytes)) ||
-		    wl_declared_fill(b->def, b->count, wl_rng_derive(pt->seed, i + 1), rows, per_row, host) < 0) {
+	if (small_int_max >= 0) {
+		struct wl_rng r = { .state = b->at.seed };
+		size_t lanes = (size_t)b->def.type.lanes;
+
+		return wl_point_random(pt, &r, b->count * (lanes == 3 ? 4 : lanes), small_int_max, NULL, role, &b->mem,
+				       err);
+	}
+	if (!b->def.output && b->def.init.kind == WL_INIT_ZEROS)
+		return wl_point_buffer(pt, WL_BUF_SCRATCH, b->bytes, NULL, &b->mem, err) < 0 ||
+		       pt->backend->fill(pt->dev, &b->mem, 0, b->bytes, err) < 0 ? -1 : 0;
+	if (b->def.init.kind != WL_INIT_NONE) {
+		if (!(host = malloc(b->bytes)) || wl_declared_fill(&b->def, b->count, &b->at, host) < 0) {
 			free(host);
-			wl_error_set(err, WL_ERR_INTERNAL, "out of memory for buffer '%s' (%zu bytes)", b->def->name,
+			wl_error_set(err, WL_ERR_INTERNAL, "out of memory for buffer '%s' (%zu bytes)", b->def.name,
 				     b->bytes);
 			return -1;
 		}
@@ -82,10 +117,47 @@ static int make_buffer(const struct wl_point *pt, struct declared_state *s, size
 		free(host);
 		return -1;
 	}
-	if (b->def->output)
+	if (b->def.output)
 		b->first = host;
 	else
 		free(host);
+	return 0;
+}
+
+/* The catalog's reference prepared at pt, on the buffers as made. */
+static int prepare_reference(const struct wl_point *pt, struct declared_state *s, struct wl_error *err)
+{
+	struct wl_ref_buffer *bufs = s->ref_bufs;
+	struct wl_ref_point in = { .pt = pt, .bufs = bufs, .nbufs = s->nbufs };
+
+	if (!(s->reference = wl_reference_find(s->d->check.reference))) {
+		wl_error_set(err, WL_ERR_CONFIG, "experiment '%s': no reference '%s' in this runner", pt->exp->id,
+			     s->d->check.reference);
+		return -1;
+	}
+	for (size_t i = 0; i < s->nbufs; i++) {
+		bufs[i] = (struct wl_ref_buffer){ .def = &s->bufs[i].def, .count = s->bufs[i].count, .at = s->bufs[i].at };
+		if (s->bufs[i].def.output) {
+			if (in.output) {
+				wl_error_set(err, WL_ERR_CONFIG, "experiment '%s': reference '%s' checks one output, not '%s' and '%s'",
+					     pt->exp->id, s->reference->name, in.output->def->name, s->bufs[i].def.name);
+				return -1;
+			}
+			in.output = &bufs[i];
+			s->output = &s->bufs[i];
+		}
+	}
+	if (!in.output) {
+		wl_error_set(err, WL_ERR_CONFIG, "experiment '%s': reference '%s' needs an output", pt->exp->id,
+			     s->reference->name);
+		return -1;
+	}
+	/* The buffers outlive the reference (teardown releases it first); in
+	 * does not, and is not kept. */
+	if (s->reference->prepare(&in, &s->ref_ctx, err) < 0) {
+		s->reference = NULL;
+		return -1;
+	}
 	return 0;
 }
 
@@ -101,6 +173,7 @@ static int declared_setup(const struct wl_point *pt, void **state, struct wl_err
 		return -1;
 	}
 	s->d = d;
+	s->in_float = in_float(pt);
 	if (wl_exp_data_check_point(d, pt->values, 0, err) < 0 || wl_exp_data_csr(d, pt->values, &rows, &per_row) < 0)
 		goto fail;
 	for (size_t i = 0; i < d->nbuffers; i++) {
@@ -108,16 +181,27 @@ static int declared_setup(const struct wl_point *pt, void **state, struct wl_err
 		long long count, bytes;
 		const char *why;
 
-		b->def = &d->buffers[i];
-		wl_buffer_size(b->def, pt->values, &count, &bytes, &why);
+		b->def = d->buffers[i];
+		if (s->in_float && b->def.type.base == WL_ELEM_DOUBLE) {
+			b->def.type.base = WL_ELEM_FLOAT;
+			b->def.type.lane_bytes = sizeof(float);
+			b->def.type.bytes /= 2;
+		}
+		wl_buffer_size(&b->def, pt->values, &count, &bytes, &why);
 		b->count = (size_t)count;
 		b->bytes = (size_t)bytes;
+		b->at = (struct wl_fill_at){ .seed = wl_rng_derive(pt->seed, i + 1), .values = pt->values, .rows = rows,
+					     .per_row = per_row };
+		if (b->def.init.kind == WL_INIT_TRANSPOSE) {
+			b->at.source = &s->bufs[b->def.init.source].def;
+			b->at.source_seed = s->bufs[b->def.init.source].at.seed;
+		}
 		s->nbufs = i + 1;
-		if (make_buffer(pt, s, i, rows, per_row, err) < 0)
+		if (make_buffer(pt, s, i, err) < 0)
 			goto fail;
-		if (b->def->output && b->bytes > largest)
+		if (b->def.output && b->bytes > largest)
 			largest = b->bytes;
-		s->args[s->nargs++] = (struct wl_arg_buffer){ .name = b->def->name, .mem = &b->mem };
+		s->args[s->nargs++] = (struct wl_arg_buffer){ .name = b->def.name, .mem = &b->mem };
 	}
 	for (size_t i = 0; i < d->nscalars; i++) {
 		const struct wl_scalar_def *c = &d->scalars[i];
@@ -132,7 +216,9 @@ static int declared_setup(const struct wl_point *pt, void **state, struct wl_err
 		s->args[s->nargs++] = (struct wl_arg_buffer){ .name = c->name, .value = s->scalars[i],
 							      .bytes = c->type.lane_bytes };
 	}
-	if (largest && !(s->got = malloc(largest))) {
+	if (d->check.kind == WL_CHECK_REFERENCE && prepare_reference(pt, s, err) < 0)
+		goto fail;
+	if (d->check.kind == WL_CHECK_AGAINST && largest && !(s->got = malloc(largest))) {
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory for the outputs' check (%zu bytes)", largest);
 		goto fail;
 	}
@@ -152,7 +238,7 @@ static int outputs_afresh(const struct wl_point *pt, struct declared_state *s, s
 		struct declared_buf *b = &s->bufs[i];
 		int rc;
 
-		if (!b->def->output)
+		if (!b->def.output)
 			continue;
 		rc = b->first ? pt->backend->write(pt->dev, &b->mem, b->bytes, b->first, err) :
 			wl_point_poison(pt, &b->mem, b->bytes, err);
@@ -193,10 +279,10 @@ static int make_reference(const struct wl_point *pt, struct declared_state *s, c
 	for (size_t i = 0; i < s->nbufs; i++) {
 		struct declared_buf *b = &s->bufs[i];
 
-		if (!b->def->output)
+		if (!b->def.output)
 			continue;
 		if (!(b->ref = malloc(b->bytes))) {
-			wl_error_set(err, WL_ERR_INTERNAL, "out of memory for the reference of '%s'", b->def->name);
+			wl_error_set(err, WL_ERR_INTERNAL, "out of memory for the reference of '%s'", b->def.name);
 			goto out;
 		}
 		if (wl_point_read(&rpt, &b->mem, b->bytes, b->ref, err) < 0)
@@ -220,14 +306,42 @@ static int check_outputs(const struct wl_point *pt, struct declared_state *s, co
 	for (size_t i = 0; i < s->nbufs && res->verified; i++) {
 		struct declared_buf *b = &s->bufs[i];
 
-		if (!b->def->output)
+		if (!b->def.output)
 			continue;
 		if (wl_point_read(pt, &b->mem, b->bytes, s->got, err) < 0)
 			return -1;
-		res->verified = wl_declared_compare(b->def, &s->d->check, reference, s->got, b->ref, b->count,
+		res->verified = wl_declared_compare(&b->def, &s->d->check, reference, s->got, b->ref, b->count,
 						    res->error, sizeof(res->error));
 	}
 	return 0;
+}
+
+/* Variant v checked by the catalog's reference: timed, its output as the
+ * timed launches left it read back once and handed to the reference. */
+static int measure_referenced(const struct wl_point *pt, struct declared_state *s, const struct wl_variant_def *v,
+			      const char *options, struct wl_measurement *res, struct wl_error *err)
+{
+	struct wl_launch l = { 0 };
+	size_t bytes = s->output->bytes;
+	const void *got = NULL;
+	int rc;
+
+	if (wl_point_prepare(pt, v, options, s->args, s->nargs, &l, err) < 0)
+		return -1;
+	if (s->reference->extent && s->reference->extent(s->ref_ctx, v, &l, &bytes, res, err) < 0) {
+		wl_launch_release(&l);
+		return -1;
+	}
+	/* Doubles held as floats move half the bytes the catalog counts. */
+	if (s->in_float) {
+		snprintf(res->note, sizeof(res->note), "ran in float: %s has no fp64", pt->dev->id);
+		res->bytes = wl_variant_cost(pt->exp, v, WL_COST_BYTES, pt->values) / 2;
+	}
+	rc = wl_point_run(pt, &l, &s->output->mem, bytes, &got, res, err);
+	if (rc > 0)
+		s->reference->check(s->ref_ctx, pt, v, got, res);
+	wl_launch_release(&l);
+	return rc < 0 ? -1 : 0;
 }
 
 static int declared_measure(const struct wl_point *pt, void *state, const struct wl_variant_def *v,
@@ -239,6 +353,8 @@ static int declared_measure(const struct wl_point *pt, void *state, const struct
 	int rc = -1, against = s->d->check.kind == WL_CHECK_AGAINST;
 
 	declared_options(pt, options, sizeof(options));
+	if (s->reference)
+		return measure_referenced(pt, s, v, options, res, err);
 	/* The reference is made before the first variant is measured; a
 	 * reference that fails fails its own point, and leaves the others
 	 * timed but not checked. */

@@ -56,11 +56,9 @@ static int spin_measure(const struct wl_point *pt, void *state, const struct wl_
 	return rc < 0 ? -1 : 0;
 }
 
-static const char *const spin_buffers[] = { "flag", "out", NULL };
 
 const struct wl_experiment_ops wl_exp_test_spin = {
 	.id = "test_spin",
-	.buffers = spin_buffers,
 	.setup = spin_setup,
 	.measure = spin_measure,
 	.teardown = spin_teardown,

@@ -1,27 +1,17 @@
-/* The registry of experiment families: adding a family is a kernel file, a
- * catalog entry, an exp_*.c file and one line here. */
+/* Which host implementation runs an experiment, and whether the catalog's
+ * experiments can run: a new experiment is a kernel file and a catalog
+ * entry, plus at most a reference (references.h). */
 #include <stdio.h>
 #include <string.h>
 
 #include "experiments.h"
 #include "json_strict.h"
+#include "references.h"
 
 /* Experiments that exist for warplab's own tests (a kernel that never ends);
  * a catalog may list them only for a runner started with --test-kernels. */
 static const struct wl_experiment_ops *const test_only[] = {
 	&wl_exp_test_spin,
-};
-
-static const struct wl_experiment_ops *const families[] = {
-	&wl_exp_copy,
-	&wl_exp_transpose,
-	&wl_exp_strided,
-	&wl_exp_offset,
-	&wl_exp_reduction,
-	&wl_exp_dot,
-	&wl_exp_myadd,
-	&wl_exp_minplus,
-	&wl_exp_banks,
 };
 
 static int is_test_only(const char *id)
@@ -38,9 +28,6 @@ const struct wl_experiment_ops *wl_experiment_ops_find(const struct wl_experimen
 
 	if (exp->data)
 		return &wl_exp_declared;
-	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++)
-		if (strcmp(families[i]->id, id) == 0)
-			return families[i];
 	for (size_t i = 0; i < sizeof(test_only) / sizeof(test_only[0]); i++)
 		if (strcmp(test_only[i]->id, id) == 0)
 			return test_only[i];
@@ -55,12 +42,14 @@ static int in_list(const char *const *list, const char *s)
 	return 0;
 }
 
-/* Whether variant v's launch declaration is one ops can make: declared,
- * naming only its buffers, and an output it knows (or none where it has one). */
-static int check_host(const struct wl_experiment_ops *ops, const struct wl_experiment *exp,
+/* Whether variant v's launch declaration is one its experiment can make:
+ * declared, and an output its reference knows (or none where it has no
+ * such choice). */
+static int check_host(const struct wl_reference *ref, const struct wl_experiment *exp,
 		      const struct wl_variant_def *v, struct wl_error *err)
 {
 	const struct wl_launch_decl *d = &v->host;
+	const char *const *outputs = ref ? ref->outputs : NULL;
 	char known[256] = "";
 
 	if (d->dims == 0) {
@@ -69,23 +58,32 @@ static int check_host(const struct wl_experiment_ops *ops, const struct wl_exper
 			     exp->id, v->id);
 		return -1;
 	}
-	for (int i = 0; i < d->nargs; i++)
-		if (d->args[i].kind == WL_ARG_BUFFER && !in_list(ops->buffers, d->args[i].buffer)) {
-			wl_list_join(ops->buffers, known, sizeof(known));
-			wl_error_set(err, WL_ERR_CONFIG,
-				     "experiment '%s' variant '%s' host.args[%d]: '%s' is no buffer of this family (allowed: %s)",
-				     exp->id, v->id, i, d->args[i].buffer, known);
-			return -1;
-		}
-	if (ops->outputs ? !d->output || !in_list(ops->outputs, d->output) : d->output != NULL) {
-		if (ops->outputs)
-			wl_list_join(ops->outputs, known, sizeof(known));
+	if (outputs ? !d->output || !in_list(outputs, d->output) : d->output != NULL) {
+		if (outputs)
+			wl_list_join(outputs, known, sizeof(known));
 		wl_error_set(err, WL_ERR_CONFIG,
-			     "experiment '%s' variant '%s' host.output: '%s' is not one this family writes (allowed: %s)",
-			     exp->id, v->id, d->output ? d->output : "(none)", ops->outputs ? known : "none");
+			     "experiment '%s' variant '%s' host.output: '%s' is not one its check knows (allowed: %s)",
+			     exp->id, v->id, d->output ? d->output : "(none)", outputs ? known : "none");
 		return -1;
 	}
 	return 0;
+}
+
+/* The reference exp's check names, where it names one: *out NULL where it
+ * names none; -1 where it names one this runner has not. */
+static int find_reference(const struct wl_experiment *exp, const struct wl_reference **out, struct wl_error *err)
+{
+	char names[256];
+
+	*out = NULL;
+	if (!exp->data || exp->data->check.kind != WL_CHECK_REFERENCE)
+		return 0;
+	if ((*out = wl_reference_find(exp->data->check.reference)))
+		return 0;
+	wl_reference_names(names, sizeof(names));
+	wl_error_set(err, WL_ERR_CONFIG, "experiment '%s' check.reference: '%s' is none of the runner's (allowed: %s)",
+		     exp->id, exp->data->check.reference, names);
+	return -1;
 }
 
 int wl_experiments_check(const struct wl_catalog *cat, int allow_test, struct wl_error *err)
@@ -102,18 +100,22 @@ int wl_experiments_check(const struct wl_catalog *cat, int allow_test, struct wl
 			return -1;
 		}
 		const struct wl_experiment_ops *ops = wl_experiment_ops_find(&cat->experiments[i]);
+		const struct wl_reference *ref;
 
 		if (!ops) {
 			wl_list_append(missing, sizeof(missing), id);
 			continue;
 		}
-		for (size_t v = 0; v < cat->experiments[i].nvariants; v++)
-			if (check_host(ops, &cat->experiments[i], &cat->experiments[i].variants[v], err) < 0)
+		if (find_reference(&cat->experiments[i], &ref, err) < 0)
+			return -1;
+		for (size_t v = 0; ops == &wl_exp_declared && v < cat->experiments[i].nvariants; v++)
+			if (check_host(ref, &cat->experiments[i], &cat->experiments[i].variants[v], err) < 0)
 				return -1;
 	}
 	if (missing[0]) {
 		wl_error_set(err, WL_ERR_CONFIG,
-			     "the catalog lists experiments this runner does not implement: %s",
+			     "the catalog lists experiments this runner does not implement: %s (they declare no "
+			     "buffers: an experiment declares its buffers, defines and check as data, docs/api.md)",
 			     missing);
 		return -1;
 	}

@@ -1,6 +1,6 @@
 // The launch of a variant is catalog data (kernels/catalog.json "host"): a new
-// variant that an existing family's host code can run needs no C, and a
-// declaration the family cannot make stops the runner at start, saying why.
+// variant that its experiment's reference can check needs no C, and a
+// declaration the experiment cannot make stops the runner at start, saying why.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -40,10 +40,10 @@ test('a_new_variant_with_an_existing_host_code_is_catalog_data_only', async () =
   assert.equal(shown.variants.find((v) => v.id === 'copy_again').host.output, 'copied');
 });
 
-test('the_runner_refuses_a_launch_its_family_cannot_make', async () => {
+test('the_runner_refuses_a_launch_its_experiment_cannot_make', async () => {
   const cases = [
-    [(v) => { v.host = { args: ['odata', 'nowhere', 'n'] }; }, /variant 'tiled' host\.args\[1\]: 'nowhere' is no buffer of this family \(allowed: odata, idata\)/],
-    [(v) => { v.host = { output: 'sideways' }; }, /variant 'tiled' host\.output: 'sideways' is not one this family writes \(allowed: transposed, copied\)/],
+    [(v) => { v.host = { args: ['odata', 'nowhere', 'n'] }; }, /experiment 'transpose'\.variants\[2\]\.host\.args\[1\]: 'nowhere' is no buffer, scalar or expression of the parameters/],
+    [(v) => { v.host = { output: 'sideways' }; }, /variant 'tiled' host\.output: 'sideways' is not one its check knows \(allowed: transposed, copied\)/],
   ];
   for (const [i, [edit, message]] of cases.entries()) {
     const kernels = lab.kernelsWith((cat) => edit(transpose(cat).variants.find((v) => v.id === 'tiled')), `bad-${i}`);

@@ -40,6 +40,9 @@ const char *check_store_pg;
 	X(request_rejects_bad_requests)                                                 \
 	X(own_experiment_is_accepted_and_stored_with_its_definition)                    \
 	X(own_experiment_refuses_bad_input_naming_the_field)                            \
+	X(declared_inputs_match_their_generators)                                       \
+	X(declared_inits_and_references_refuse_what_they_cannot)                        \
+	X(catalog_references_are_the_runners)                                           \
 	X(request_fills_defaults_and_seed)                                              \
 	X(request_reads_counters_on_or_off)                                             \
 	X(request_language_is_opencl_or_cuda)                                           \

@@ -10,7 +10,7 @@
 #include "check.h"
 #include "request.h"
 #include "experiment.h"
-#include "experiments.h"
+#include "references.h"
 #include "rng.h"
 
 void test_minplus_reference_is_min_over_k(void)

@@ -16,6 +16,7 @@
 #include "cl_program_disk.h"
 #include "experiment.h"
 #include "experiments.h"
+#include "references.h"
 #include "rng.h"
 #include "stats.h"
 
