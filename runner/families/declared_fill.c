@@ -183,3 +183,48 @@ int wl_declared_fill(const struct wl_buffer_def *b, size_t count, const struct w
 		wl_declared_store(&b->type, out, i, wl_declared_value_at(b, at, i));
 	return 0;
 }
+
+void wl_lanes_float(struct wl_lane_gen g, size_t first, size_t step, size_t count, float *out)
+{
+	const uint64_t seed = g.seed;
+	const int max = g.max;
+
+	switch (g.kind) {
+	case 1:
+		for (size_t i = 0; i < count; i++)
+			out[i] = wl_rng_float_at(seed, first + i * step);
+		break;
+	case 3:
+		for (size_t i = 0; i < count; i++)
+			out[i] = wl_rng_small_int_pow2_at(seed, first + i * step, max);
+		break;
+	default:
+		for (size_t i = 0; i < count; i++)
+			out[i] = (float)wl_lane_at(g, first + i * step);
+		break;
+	}
+}
+
+double wl_lanes_sum(struct wl_lane_gen a, const struct wl_lane_gen *b, size_t n)
+{
+	const uint64_t sa = a.seed, sb = b ? b->seed : 0;
+	const int ma = a.max, mb = b ? b->max : 0;
+	double sum = 0;
+
+	/* The lessons' reduction and dot product: small integers of a power
+	 * of two, sums exact in any order. */
+	if (a.kind == 3 && !b) {
+		#pragma omp parallel for reduction(+ : sum) schedule(static) if (n > 65536)
+		for (size_t i = 0; i < n; i++)
+			sum += wl_rng_small_int_pow2_at(sa, i, ma);
+	} else if (a.kind == 3 && b->kind == 3) {
+		#pragma omp parallel for reduction(+ : sum) schedule(static) if (n > 65536)
+		for (size_t i = 0; i < n; i++)
+			sum += (double)wl_rng_small_int_pow2_at(sa, i, ma) * wl_rng_small_int_pow2_at(sb, i, mb);
+	} else {
+		#pragma omp parallel for reduction(+ : sum) schedule(static) if (n > 65536)
+		for (size_t i = 0; i < n; i++)
+			sum += wl_lane_at(a, i) * (b ? wl_lane_at(*b, i) : 1.0);
+	}
+	return sum;
+}

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "exp_data.h"
+#include "rng.h"
 
 /* What a buffer's values depend on beyond its init. */
 struct wl_fill_at {
@@ -37,6 +38,50 @@ int wl_declared_addressable(const struct wl_buffer_def *b);
  * addressable buffer b, as wl_declared_fill writes it before it is stored in
  * b's type. */
 double wl_declared_value_at(const struct wl_buffer_def *b, const struct wl_fill_at *at, size_t i);
+
+/* An addressable buffer's lanes as a reference's loops read them: the
+ * generators the lessons' inputs use resolved once, so that a loop over
+ * every element (held in a local copy, which no call can change) costs
+ * what the generator does; a function call and a switch an element made
+ * the checks twice as slow. */
+struct wl_lane_gen {
+	int kind;			/* 1: floats of [-1, 1); 2: nonzero_int; 3: of a power of two; 0: any other */
+	int max;			/* nonzero_int's */
+	uint64_t seed;
+	const struct wl_buffer_def *def;
+	const struct wl_fill_at *at;
+};
+
+static inline struct wl_lane_gen wl_lane_gen(const struct wl_buffer_def *b, const struct wl_fill_at *at)
+{
+	int unit = b->init.kind == WL_INIT_RANDOM && b->type.base == WL_ELEM_FLOAT && b->init.lo == -1 &&
+		   b->init.hi == 1;
+
+	int max = (int)b->init.hi, small = b->init.kind == WL_INIT_NONZERO_INT;
+
+	return (struct wl_lane_gen){ .kind = unit ? 1 : small && (max & (max - 1)) == 0 ? 3 : small ? 2 : 0,
+				     .max = max, .seed = at->seed, .def = b, .at = at };
+}
+
+static inline double wl_lane_at(struct wl_lane_gen g, size_t i)
+{
+	switch (g.kind) {
+	case 1: return wl_rng_float_at(g.seed, i);
+	case 2: return wl_rng_small_int_at(g.seed, i, g.max);
+	case 3: return wl_rng_small_int_pow2_at(g.seed, i, g.max);
+	default: return wl_declared_value_at(g.def, g.at, i);
+	}
+}
+
+/* Lanes first, first + step, ... (count of them) of g's buffer as floats
+ * into out, the generator chosen once and not an element (a switch an
+ * element kept the loop from being vectorized: twice as slow). On the
+ * calling thread: the caller spreads rows over the cores. */
+void wl_lanes_float(struct wl_lane_gen g, size_t first, size_t step, size_t count, float *out);
+
+/* The sum of lanes 0..n-1 of a's buffer, or (b not NULL) of their products
+ * with b's, in double: a reduction's or a dot product's reference. */
+double wl_lanes_sum(struct wl_lane_gen a, const struct wl_lane_gen *b, size_t n);
 
 /* Whether b is made on the device rather than on the host and copied: one
  * of float lanes read only, filled "random" in [-1, 1) or "nonzero_int"

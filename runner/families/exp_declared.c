@@ -103,7 +103,7 @@ static int make_buffer(const struct wl_point *pt, struct declared_state *s, size
 				       err);
 	}
 	if (!b->def.output && b->def.init.kind == WL_INIT_ZEROS)
-		return wl_point_buffer(pt, WL_BUF_SCRATCH, b->bytes, NULL, &b->mem, err) < 0 ||
+		return wl_point_buffer(pt, role, b->bytes, NULL, &b->mem, err) < 0 ||
 		       pt->backend->fill(pt->dev, &b->mem, 0, b->bytes, err) < 0 ? -1 : 0;
 	if (b->def.init.kind != WL_INIT_NONE) {
 		if (!(host = malloc(b->bytes)) || wl_declared_fill(&b->def, b->count, &b->at, host) < 0) {

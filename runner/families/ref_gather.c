@@ -12,6 +12,7 @@
 
 struct gather_ref {
 	const struct wl_ref_buffer *input;
+	struct wl_lane_gen gen;		/* the input's values */
 	size_t n, stride, offset;
 };
 
@@ -19,7 +20,7 @@ static float gather_expected(const void *ctx, size_t i)
 {
 	const struct gather_ref *g = ctx;
 
-	return (float)wl_declared_value_at(g->input->def, &g->input->at, wl_gather_source(i, g->stride, g->offset));
+	return (float)wl_lane_at(g->gen, wl_gather_source(i, g->stride, g->offset));
 }
 
 /* A param of pt's, or fallback where its experiment has none. */
@@ -41,6 +42,7 @@ static int prepare(const struct wl_ref_point *in, int gather, void **ctx, struct
 		free(g);
 		return -1;
 	}
+	g->gen = wl_lane_gen(g->input->def, &g->input->at);
 	g->n = in->output->count * (size_t)in->output->def->type.lanes;
 	g->stride = gather ? param_or(in->pt, "stride", 1) : 1;
 	g->offset = gather ? param_or(in->pt, "offset", 0) : 0;

@@ -72,9 +72,13 @@ static int minplus_prepare(const struct wl_ref_point *in, void **ctx, struct wl_
 		wl_error_set(err, WL_ERR_INTERNAL, "out of host memory for a %zu x %zu matrix", m->n, m->n);
 		goto fail;
 	}
-	#pragma omp parallel for schedule(static) if (count > 65536)
-	for (size_t o = 0; o < count; o++)
-		d[o] = (float)wl_declared_value_at(input->def, &input->at, o);
+	{
+		const struct wl_lane_gen gen = wl_lane_gen(input->def, &input->at);
+
+		#pragma omp parallel for schedule(static) if (m->n > 256)
+		for (size_t r = 0; r < m->n; r++)
+			wl_lanes_float(gen, r * m->n, 1, m->n, d + r * m->n);
+	}
 	/* The entries sampled: from a stream of the point's seed of their own. */
 	wl_rng_seed(&rng, wl_rng_derive(in->pt->seed, 0x6d696e));
 	for (size_t c = 0; c < m->nchecks; c++)

@@ -47,13 +47,9 @@ double wl_dot_reference(const float *a, const float *b, size_t n)
 static void make_want(void *ctx)
 {
 	struct sums_ref *s = ctx;
-	double want = 0;
+	const struct wl_lane_gen b = s->b ? wl_lane_gen(s->b->def, &s->b->at) : (struct wl_lane_gen){ 0 };
 
-	#pragma omp parallel for reduction(+ : want) schedule(static) if (s->n > 65536)
-	for (size_t i = 0; i < s->n; i++)
-		want += wl_declared_value_at(s->a->def, &s->a->at, i) *
-			(s->b ? wl_declared_value_at(s->b->def, &s->b->at, i) : 1.0);
-	s->want = want;
+	s->want = wl_lanes_sum(wl_lane_gen(s->a->def, &s->a->at), s->b ? &b : NULL, s->n);
 }
 
 static void sums_release(void *ctx)

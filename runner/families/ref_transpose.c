@@ -9,6 +9,7 @@
 
 struct transpose_ref {
 	const struct wl_ref_buffer *input;
+	struct wl_lane_gen gen;		/* the input's values */
 	size_t n;
 	float *expected;	/* the input transposed, shared by the variants */
 };
@@ -17,7 +18,7 @@ static float copied_expected(const void *ctx, size_t o)
 {
 	const struct transpose_ref *t = ctx;
 
-	return (float)wl_declared_value_at(t->input->def, &t->input->at, o);
+	return (float)wl_lane_at(t->gen, o);
 }
 
 static void transpose_release(void *ctx)
@@ -27,6 +28,15 @@ static void transpose_release(void *ctx)
 	if (t)
 		free(t->expected);
 	free(t);
+}
+
+/* out[y][x] = in[x][y], each input element from its index: written in
+ * order, nothing read. */
+static void transpose_expected(const struct wl_lane_gen gen, size_t n, float *out)
+{
+	#pragma omp parallel for schedule(static) if (n > 256)
+	for (size_t y = 0; y < n; y++)
+		wl_lanes_float(gen, y, n, n, out + y * n);
 }
 
 static int transpose_prepare(const struct wl_ref_point *in, void **ctx, struct wl_error *err)
@@ -50,13 +60,8 @@ static int transpose_prepare(const struct wl_ref_point *in, void **ctx, struct w
 		wl_error_set(err, WL_ERR_INTERNAL, "out of host memory for a %zu x %zu matrix", t->n, t->n);
 		goto fail;
 	}
-	/* out[y][x] = in[x][y], each input element from its index: written in
-	 * order, nothing read. */
-	#pragma omp parallel for schedule(static) if (t->n > 256)
-	for (size_t y = 0; y < t->n; y++)
-		for (size_t x = 0; x < t->n; x++)
-			t->expected[y * t->n + x] =
-				(float)wl_declared_value_at(t->input->def, &t->input->at, x * t->n + y);
+	t->gen = wl_lane_gen(t->input->def, &t->input->at);
+	transpose_expected(t->gen, t->n, t->expected);
 	*ctx = t;
 	return 0;
 fail:

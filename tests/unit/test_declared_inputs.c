@@ -75,6 +75,37 @@ void test_declared_inputs_match_their_generators(void)
 			CHECK(sv[i] == wl_rng_small_int_at(12, i, 8) && sv[i] == (float)wl_declared_value_at(&d->buffers[2], &at_s, i),
 			      "s[%zu]", i);
 		}
+		{
+			/* The references' inlined generators give the same lanes:
+			 * the power of two's mask and another max's remainder. */
+			struct wl_buffer_def six = d->buffers[2];
+			const struct wl_lane_gen g8 = wl_lane_gen(&d->buffers[2], &at_s);
+
+			six.init.hi = 6;
+			for (size_t i = 0; i < 1000; i++)
+				CHECK(wl_lane_at(g8, i) == wl_rng_small_int_at(12, i, 8) &&
+				      wl_lane_at(wl_lane_gen(&six, &at_s), i) == wl_rng_small_int_at(12, i, 6) &&
+				      wl_lane_at(wl_lane_gen(&d->buffers[0], &at_d), i) == wl_rng_float_at(11, i),
+				      "lane %zu", i);
+			CHECK(g8.kind == 3 && wl_lane_gen(&six, &at_s).kind == 2, "max 8 takes the mask, 6 the remainder");
+		}
+		{
+			/* The references' loops over every lane: the same values. */
+			float col[16], all[256];
+			double sum = 0, squares = 0;
+			const struct wl_lane_gen gd = wl_lane_gen(&d->buffers[0], &at_d), gs = wl_lane_gen(&d->buffers[2], &at_s);
+
+			wl_lanes_float(gd, 0, 1, 256, all);
+			wl_lanes_float(gd, 3, 16, 16, col);
+			for (size_t i = 0; i < 16; i++) {
+				sum += sv[i];
+				squares += (double)sv[i] * sv[i];
+				CHECK(col[i] == dv[3 + 16 * i], "column 3, row %zu", i);
+			}
+			CHECK(memcmp(all, dv, sizeof(dv)) == 0, "every lane of d");
+			CHECK(wl_lanes_sum(gs, NULL, 16) == sum && wl_lanes_sum(gs, &gs, 16) == squares,
+			      "the sum %g and the dot %g", sum, squares);
+		}
 		CHECK(zero == 0 && wide == 0, "nonzero_int:8 gives integers in [-8, 8] but 0 (%d zeros, %d beyond)", zero, wide);
 		CHECK(kv == 4, "constant:n/items at n = 16, items = 4 is 4, got %d", (int)kv);
 	}
