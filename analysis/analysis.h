@@ -200,7 +200,9 @@ int wl_run_derive(struct wl_run *run, struct wl_store *st, struct wl_error *err)
  * "like": the built-in whose harness ran it (its own id for a built-in);
  * and for an experiment of the run's own, "own_experiment": it as GET
  * /api/experiments shows an experiment (title, variants, params, metric),
- * what a page reads the catalog for about a catalog experiment. */
+ * what a page reads the catalog for about a catalog experiment, with
+ * "bytes_from": "cost" (its cost.bytes) or "buffers" (none given: each
+ * input read once, each output written once). */
 int wl_run_add_variants(struct wl_run *run);
 
 /* Each result's "slowdown" (its median over the baseline point's; null where

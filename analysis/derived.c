@@ -185,9 +185,17 @@ int wl_run_add_variants(struct wl_run *run)
 		if (r->like)
 			json_object_set_new(r->json, "like", json_string(r->like));
 	}
-	if (run->own && json_object_set_new(run->json, "own_experiment", wl_experiment_to_json(run->own)) < 0) {
-		json_decref(list);
-		return -1;
+	if (run->own) {
+		json_t *own = wl_experiment_to_json(run->own);
+
+		/* Where its rate's bytes come from: its cost.bytes, or its
+		 * buffers (each input read once, each output written once). */
+		if (!own || json_object_set_new(own, "bytes_from", json_string(run->own->has_cost[WL_COST_BYTES] ?
+										"cost" : "buffers")) < 0 ||
+		    json_object_set_new(run->json, "own_experiment", own) < 0) {
+			json_decref(list);
+			return -1;
+		}
 	}
 	return json_object_set_new(run->json, "variants", list) < 0 ? -1 : 0;
 }

@@ -35,6 +35,7 @@ test('the_saxpy_example_runs_as_written_checked_traced_and_judged', async () => 
   assert.equal(run.experiment, 'saxpy');
   assert.deepEqual(run.request.definition, body.experiment, 'the run keeps its definition as given');
   assert.equal(run.results.length, 4);
+  assert.equal(run.own_experiment.bytes_from, 'cost', 'its rate counts the cost.bytes it gives');
   for (const r of run.results) {
     const where = `${r.variant} ${JSON.stringify(r.params)}`;
     assert.equal(r.verified, true, `${where}: ${r.error}`);
@@ -92,6 +93,9 @@ test('a_csr_spmv_and_a_tile_as_a_define_run_the_same_way', async () => {
   for (const name of ['spmv', 'tiled']) {
     const run = await lab.postDone({ ...fixture(name), device: 'cpu' });
     assert.ok(run.results.length >= 4, name);
+    // The SpMV gives no cost.bytes: its buffers' bytes are counted, and the
+    // run says so.
+    assert.equal(run.own_experiment.bytes_from, name === 'spmv' ? 'buffers' : 'cost', name);
     for (const r of run.results) assert.equal(r.verified, true, `${name} ${r.variant} ${JSON.stringify(r.params)}: ${r.error}`);
   }
   // A tile the transpose does not define as a multiple of n is refused.

@@ -24,12 +24,16 @@ export function orderedVariants(run, experiment) {
   return [...out, ...all.filter((v) => !out.includes(v))];
 }
 
-// A custom kernel's own bytes (the distinct bytes its code touches) and
-// their rate, beside the rate of its like variant's bytes.
-function ownBytesLine(r, metric) {
+// A kernel's own bytes (the distinct bytes its code touches, from its
+// trace) and their rate, beside the rate of the bytes counted for it: a
+// custom kernel's like variant's, or an experiment of one's own that gives
+// no cost.bytes, whose buffers' (the server says which).
+function ownBytesLine(run, r, metric) {
   const p = r.prediction;
-  if (!r.custom || metric.key !== 'gbps' || !p || !p.traffic || p.own_gbps === undefined) return null;
-  return el('span', { class: 'sub own-bytes', title: `The GB/s counts the bytes ${r.like} must move (each input read once, each output written once); this kernel's own traffic — the distinct bytes its code touches, ${fmtNumber(p.traffic.own_bytes / 1e6, 3)} MB — moves at this rate.` },
+  const counted = r.custom ? `the bytes ${r.like} must move` :
+    run.own_experiment && run.own_experiment.bytes_from === 'buffers' ? 'the bytes its buffers say a launch must move' : null;
+  if (!counted || metric.key !== 'gbps' || !p || !p.traffic || p.own_gbps === undefined) return null;
+  return el('span', { class: 'sub own-bytes', title: `The GB/s counts ${counted} (each input read once, each output written once); this kernel's own traffic — the distinct bytes its code touches, ${fmtNumber(p.traffic.own_bytes / 1e6, 3)} MB — moves at this rate.` },
     `own bytes: ${fmtNumber(p.own_gbps)} GB/s`);
 }
 
@@ -48,7 +52,7 @@ function detailLines(run, r, unit, metric) {
     r.ceiling_pct !== null && r.ceiling_pct !== undefined ? sub(`${fmtNumber(r.ceiling_pct, 3)}% of copy`) : null,
     r.peak_pct !== null && r.peak_pct !== undefined ? sub(`${fmtNumber(r.peak_pct, 3)}% of peak`) : null,
     energyLine(r, metric),
-    ownBytesLine(r, metric),
+    ownBytesLine(run, r, metric),
     r.in_cache ? sub('in cache', { class: 'sub in-cache', title: 'hot: the working set fits in the device\'s measured cache' }) : null,
     r.stopped === 'budget' ? sub(`budget: ${r.reps} samples`, { class: 'sub warn', title: 'the time budget ran out before the noise target was reached' }) : null,
     previousLine(run, r),
