@@ -94,18 +94,11 @@ int wl_declared_addressable(const struct wl_buffer_def *b)
 	}
 }
 
-/* Whether random is the generator's float of [-1, 1): 24 bits, as the
- * device makes it. */
-static int random_unit_float(const struct wl_buffer_def *b)
-{
-	return b->init.kind == WL_INIT_RANDOM && b->type.base == WL_ELEM_FLOAT && b->init.lo == -1 && b->init.hi == 1;
-}
-
 int wl_declared_device_fill(const struct wl_buffer_def *b)
 {
 	if (b->output || b->type.base != WL_ELEM_FLOAT)
 		return -1;
-	if (random_unit_float(b))
+	if (wl_declared_unit_floats(b))
 		return 0;
 	return b->init.kind == WL_INIT_NONZERO_INT ? (int)b->init.hi : -1;
 }
@@ -128,7 +121,7 @@ double wl_declared_value_at(const struct wl_buffer_def *b, const struct wl_fill_
 		/* Checked at every point before queueing (wl_exp_data_check_point). */
 		return wl_expr_eval(&in->value_expr, at->values, &v, &why) == 0 ? (double)v : 0;
 	case WL_INIT_RANDOM:
-		if (random_unit_float(b))
+		if (wl_declared_unit_floats(b))
 			return wl_rng_float_at(at->seed, i);
 		return in->lo + (in->hi - in->lo) * unit(at->seed, i);
 	case WL_INIT_RANDOM_INT:
@@ -190,11 +183,11 @@ void wl_lanes_float(struct wl_lane_gen g, size_t first, size_t step, size_t coun
 	const int max = g.max;
 
 	switch (g.kind) {
-	case 1:
+	case WL_LANES_UNIT_FLOAT:
 		for (size_t i = 0; i < count; i++)
 			out[i] = wl_rng_float_at(seed, first + i * step);
 		break;
-	case 3:
+	case WL_LANES_SMALL_INT_POW2:
 		for (size_t i = 0; i < count; i++)
 			out[i] = wl_rng_small_int_pow2_at(seed, first + i * step, max);
 		break;
@@ -213,11 +206,11 @@ double wl_lanes_sum(struct wl_lane_gen a, const struct wl_lane_gen *b, size_t n)
 
 	/* The lessons' reduction and dot product: small integers of a power
 	 * of two, sums exact in any order. */
-	if (a.kind == 3 && !b) {
+	if (a.kind == WL_LANES_SMALL_INT_POW2 && !b) {
 		#pragma omp parallel for reduction(+ : sum) schedule(static) if (n > 65536)
 		for (size_t i = 0; i < n; i++)
 			sum += wl_rng_small_int_pow2_at(sa, i, ma);
-	} else if (a.kind == 3 && b->kind == 3) {
+	} else if (a.kind == WL_LANES_SMALL_INT_POW2 && b->kind == WL_LANES_SMALL_INT_POW2) {
 		#pragma omp parallel for reduction(+ : sum) schedule(static) if (n > 65536)
 		for (size_t i = 0; i < n; i++)
 			sum += (double)wl_rng_small_int_pow2_at(sa, i, ma) * wl_rng_small_int_pow2_at(sb, i, mb);

@@ -44,31 +44,44 @@ double wl_declared_value_at(const struct wl_buffer_def *b, const struct wl_fill_
  * every element (held in a local copy, which no call can change) costs
  * what the generator does; a function call and a switch an element made
  * the checks twice as slow. */
+enum wl_lanes {
+	WL_LANES_OTHER,			/* any other init: wl_declared_value_at */
+	WL_LANES_UNIT_FLOAT,		/* "random" floats of [-1, 1): wl_rng_float_at */
+	WL_LANES_SMALL_INT,		/* "nonzero_int": wl_rng_small_int_at */
+	WL_LANES_SMALL_INT_POW2,	/* ... of a max that is a power of two: a mask */
+};
+
 struct wl_lane_gen {
-	int kind;			/* 1: floats of [-1, 1); 2: nonzero_int; 3: of a power of two; 0: any other */
+	enum wl_lanes kind;
 	int max;			/* nonzero_int's */
 	uint64_t seed;
 	const struct wl_buffer_def *def;
 	const struct wl_fill_at *at;
 };
 
+/* Whether b's init is "random" floats of [-1, 1): 24 bits each, as the
+ * device makes them (rng.h's wl_rng_float_at). */
+static inline int wl_declared_unit_floats(const struct wl_buffer_def *b)
+{
+	return b->init.kind == WL_INIT_RANDOM && b->type.base == WL_ELEM_FLOAT && b->init.lo == -1 && b->init.hi == 1;
+}
+
 static inline struct wl_lane_gen wl_lane_gen(const struct wl_buffer_def *b, const struct wl_fill_at *at)
 {
-	int unit = b->init.kind == WL_INIT_RANDOM && b->type.base == WL_ELEM_FLOAT && b->init.lo == -1 &&
-		   b->init.hi == 1;
+	int max = (int)b->init.hi;
+	enum wl_lanes kind = wl_declared_unit_floats(b) ? WL_LANES_UNIT_FLOAT :
+		b->init.kind != WL_INIT_NONZERO_INT ? WL_LANES_OTHER :
+		(max & (max - 1)) == 0 ? WL_LANES_SMALL_INT_POW2 : WL_LANES_SMALL_INT;
 
-	int max = (int)b->init.hi, small = b->init.kind == WL_INIT_NONZERO_INT;
-
-	return (struct wl_lane_gen){ .kind = unit ? 1 : small && (max & (max - 1)) == 0 ? 3 : small ? 2 : 0,
-				     .max = max, .seed = at->seed, .def = b, .at = at };
+	return (struct wl_lane_gen){ .kind = kind, .max = max, .seed = at->seed, .def = b, .at = at };
 }
 
 static inline double wl_lane_at(struct wl_lane_gen g, size_t i)
 {
 	switch (g.kind) {
-	case 1: return wl_rng_float_at(g.seed, i);
-	case 2: return wl_rng_small_int_at(g.seed, i, g.max);
-	case 3: return wl_rng_small_int_pow2_at(g.seed, i, g.max);
+	case WL_LANES_UNIT_FLOAT: return wl_rng_float_at(g.seed, i);
+	case WL_LANES_SMALL_INT: return wl_rng_small_int_at(g.seed, i, g.max);
+	case WL_LANES_SMALL_INT_POW2: return wl_rng_small_int_pow2_at(g.seed, i, g.max);
 	default: return wl_declared_value_at(g.def, g.at, i);
 	}
 }

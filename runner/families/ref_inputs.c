@@ -1,17 +1,7 @@
 /* What the references share (references.h): finding the point's buffers
  * they read. */
-#include <stdio.h>
-#include <string.h>
 
 #include "references.h"
-
-const struct wl_ref_buffer *wl_ref_buffer(const struct wl_ref_point *in, const char *name)
-{
-	for (size_t i = 0; i < in->nbufs; i++)
-		if (strcmp(in->bufs[i].def->name, name) == 0)
-			return &in->bufs[i];
-	return NULL;
-}
 
 const struct wl_ref_buffer *wl_ref_input(const struct wl_ref_point *in, size_t k, const char *reference,
 					 struct wl_error *err)

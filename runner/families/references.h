@@ -61,9 +61,6 @@ const struct wl_reference *wl_reference_find(const char *name);
 /* The names of every reference, "copy, gather, ..." into out (len bytes). */
 void wl_reference_names(char *out, size_t len);
 
-/* The buffer of in called name, or NULL. */
-const struct wl_ref_buffer *wl_ref_buffer(const struct wl_ref_point *in, const char *name);
-
 /* The k-th input of floating-point elements (from 0, in the order the
  * experiment declares its buffers), which must be addressable
  * (wl_declared_addressable); NULL with err naming the reference where there

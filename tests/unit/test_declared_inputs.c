@@ -87,7 +87,7 @@ void test_declared_inputs_match_their_generators(void)
 				      wl_lane_at(wl_lane_gen(&six, &at_s), i) == wl_rng_small_int_at(12, i, 6) &&
 				      wl_lane_at(wl_lane_gen(&d->buffers[0], &at_d), i) == wl_rng_float_at(11, i),
 				      "lane %zu", i);
-			CHECK(g8.kind == 3 && wl_lane_gen(&six, &at_s).kind == 2, "max 8 takes the mask, 6 the remainder");
+			CHECK(g8.kind == WL_LANES_SMALL_INT_POW2 && wl_lane_gen(&six, &at_s).kind == WL_LANES_SMALL_INT, "max 8 takes the mask, 6 the remainder");
 		}
 		{
 			/* The references' loops over every lane: the same values. */
