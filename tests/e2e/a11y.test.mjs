@@ -14,17 +14,13 @@
 // PTX lines chosen by keyboard alone, and what the pages say: local times,
 // the seed article of each lesson, "1 sector", sizes on the chart's axis.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
 import { Lab } from '../integration/harness.mjs';
-import { launch, OUT, openPage, shot } from './browser.mjs';
+import { axeSerious, launch, OUT, openPage, shot } from './browser.mjs';
 
-// The pages' Content-Security-Policy allows no inline script, so axe goes in
-// through the debugging protocol rather than a <script> tag.
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SIZES = [[1440, 900], [390, 844]];
 
 const pocl = new Lab('e2e-a11y');
@@ -120,12 +116,7 @@ function findings() {
 // Open everything folded, run axe and the checks above.
 async function audit(page) {
   await page.evaluate(() => { for (const d of document.querySelectorAll('details')) d.open = true; });
-  await page.evaluate(AXE);
-  const axe = await page.evaluate(async () => {
-    const r = await window.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => ({ id: v.id, impact: v.impact, count: v.nodes.length, nodes: v.nodes.slice(0, 4).map((n) => `${n.target.join(' ')}: ${n.failureSummary.split('\n').slice(1, 2).join('').trim()}`) }));
-  });
+  const axe = await axeSerious(page);
   return { axe, ...(await page.evaluate(findings)) };
 }
 

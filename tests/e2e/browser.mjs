@@ -2,7 +2,8 @@
 // playwright-core, with the flags that keep it off the network. Every page
 // records its console errors and uncaught exceptions so a test can assert there
 // were none; screenshots go to tests/e2e/out/ (ignored by git).
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 import { chromium } from 'playwright-core';
@@ -38,6 +39,21 @@ export function paintedPixels(page, selector) {
     let n = 0;
     for (let i = 3; i < data.length; i += 4) if (data[i] > 0) n++;
     return n;
+  });
+}
+
+// The pages' Content-Security-Policy allows no inline script, so axe goes in
+// through the debugging protocol rather than a <script> tag.
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+// axe-core's serious and critical violations on the page as it shows now:
+// [{id, impact, count, nodes: ["<target>: <what fails>", ...up to 4]}].
+export async function axeSerious(page) {
+  await page.evaluate(AXE);
+  return page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ id: v.id, impact: v.impact, count: v.nodes.length, nodes: v.nodes.slice(0, 4).map((n) => `${n.target.join(' ')}: ${n.failureSummary.split('\n').slice(1, 2).join('').trim()}`) }));
   });
 }
 

@@ -11,31 +11,23 @@
 // sideways and axe finds nothing serious or critical.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
 import { Lab, ROOT } from '../integration/harness.mjs';
-import { launch, openPage, shot } from './browser.mjs';
+import { axeSerious, launch, openPage, shot } from './browser.mjs';
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SAXPY = JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/own/saxpy.json'), 'utf8'));
 const TITLE = 'SAXPY, scalar against float4';
 const SIZES = [{ width: 1440, height: 900 }, { width: 390, height: 844 }];
 
 // What is wrong with the page as it shows now: a width past the window's,
-// and axe's serious and critical violations (as tests/e2e/a11y.test.mjs
-// reads them).
+// and axe's serious and critical violations.
 async function audit(page) {
   const wrong = [];
   const [scrolls, fits] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
   if (scrolls > fits) wrong.push(`the page scrolls sideways to ${scrolls} px`);
-  await page.evaluate(AXE);
-  wrong.push(...await page.evaluate(async () => {
-    const r = await window.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `axe ${v.impact} ${v.id} ×${v.nodes.length}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
-  }));
+  for (const v of await axeSerious(page)) wrong.push(`axe ${v.impact} ${v.id} ×${v.count}: ${v.nodes.join(' | ')}`);
   return wrong;
 }
 
