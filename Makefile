@@ -110,7 +110,8 @@ VENDOR := $(addprefix www/vendor/,$(notdir $(VENDOR_FILES))) www/vendor/chartjs-
 
 all: build
 
-build: $(BUILD)/warplab-server $(BUILD)/warplab-runner $(BUILD)/warplab-store $(BUILD)/libwarplab-trace.so $(VENDOR)
+build: $(BUILD)/warplab-server $(BUILD)/warplab-runner $(BUILD)/warplab-store $(BUILD)/libwarplab-trace.so \
+	$(BUILD)/warplab-cuda-ir $(VENDOR)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -128,6 +129,16 @@ $(BUILD)/warplab-runner: $(RUNNER_OBJ) $(SHARED_OBJ)
 $(BUILD)/libwarplab-trace.so: runner/trace/oclgrind_trace.cpp $(BUILD)/pic/model/sample.o
 	@mkdir -p $(dir $@)
 	$(CXX) -std=c++17 -O2 -g -Wall -Wextra -Werror -fPIC -shared -fno-rtti -Imodel $(CXXFLAGS) $(LDFLAGS) -o $@ $^
+
+# What makes a CUDA kernel's LLVM IR a program Oclgrind runs
+# (runner/trace/cuda_ir.cpp): C++ by LLVM's interface, against LLVM 14,
+# Oclgrind's; LLVM's headers are the system's, their warnings theirs.
+LLVM_CONFIG ?= llvm-config-14
+$(BUILD)/warplab-cuda-ir: runner/trace/cuda_ir.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) -std=c++17 -O2 -g -Wall -Wextra -Werror -fno-rtti -fno-exceptions \
+		-isystem $$($(LLVM_CONFIG) --includedir) $(CXXFLAGS) $(LDFLAGS) -o $@ $< \
+		-L$$($(LLVM_CONFIG) --libdir) -lLLVM-14
 
 $(BUILD)/pic/model/sample.o: model/sample.c model/sample.h
 	@mkdir -p $(dir $@)

@@ -14,8 +14,10 @@ set -eu
 # Debian's clang, whose preprocessor the custom-kernel directive check is tested
 # against.
 # Oclgrind, the OpenCL simulator the tracer runs kernels in (its headers and
-# g++ for the plugin warplab loads into it).
-pkgs="make gcc g++ oclgrind liboclgrind-dev pkg-config libmicrohttpd-dev libjansson-dev libsqlite3-dev sqlite3 libpq-dev zlib1g-dev
+# g++ for the plugin warplab loads into it); LLVM 14, Oclgrind's, whose
+# headers warplab-cuda-ir is built against and whose clang 14 compiles a
+# CUDA kernel for the simulator.
+pkgs="make gcc g++ oclgrind liboclgrind-dev llvm-14-dev clang-14 pkg-config libmicrohttpd-dev libjansson-dev libsqlite3-dev sqlite3 libpq-dev zlib1g-dev
 ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo curl ca-certificates
 chromium fonts-dejavu-core systemd postgresql-15 clang"
 

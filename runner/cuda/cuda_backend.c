@@ -289,6 +289,7 @@ static const char *build_log(const struct wl_program_cache *programs, const stru
 const struct wl_backend wl_backend_cuda = {
 	.language = WL_LANG_CUDA,
 	.name = "CUDA",
+	.traced = 1,
 	.counted = 1,
 	.names_loss = 1,
 	.refused_name = "CUDA_ERROR_INVALID_VALUE",

@@ -84,8 +84,9 @@ struct wl_backend {
 	enum wl_language language;
 	const char *name;			/* "OpenCL", "CUDA": for messages */
 	/* Its properties, where the executor and the explainer differ by
-	 * backend: a run is traced in Oclgrind (an OpenCL program), or its
-	 * launches are profiled for hardware counters; the driver chooses a
+	 * backend: a run is traced in Oclgrind (an OpenCL program, or a CUDA
+	 * kernel compiled for it: trace/cuda_oclgrind.h), its launches are
+	 * profiled for hardware counters, or both; the driver chooses a
 	 * work-group size the declaration leaves at 0; a lost context is
 	 * always said as WL_ERR_DEVICE_LOST (else any failed launch may have
 	 * lost it: OpenCL says CL_OUT_OF_RESOURCES after an illegal address). */

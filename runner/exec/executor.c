@@ -413,15 +413,16 @@ static int counts_later(const struct wl_run_plan *plan)
 	return plan->counters;
 }
 
-/* The run is done; its traces or counters follow (explain.h), and it says
+/* The run is done; its traces and counters follow (explain.h), and it says
  * they are coming. A runner that cannot trace said so once at start and
- * promises none; the trace runs the OpenCL twin in Oclgrind, so a CUDA run
- * has none, only the counters its launches left waiting. */
+ * promises no traces; a CUDA run's launches may leave counters waiting
+ * too. */
 static int finish_done(struct wl_executor *ex, long long run_id, const struct wl_run_plan *plan,
 		       struct wl_error *err)
 {
 	const struct wl_backend *be = wl_device_deferring(plan->dev);
-	int coming = plan->backend->traced ? !ex->trace_off : be && be->deferred->waiting(plan->dev, run_id) > 0;
+	int coming = (plan->backend->traced && !ex->trace_off) ||
+		     (be && be->deferred->waiting(plan->dev, run_id) > 0);
 
 	if (coming && wl_store_set_explain(ex->store, run_id, "pending", 0, err) < 0)
 		return -1;

@@ -83,7 +83,8 @@ int wl_explain_next(struct wl_executor *ex, const struct wl_claim_devices *devs,
 	wl_error_clear(&why);
 	planned = wl_run_plan_make(ex->cat, ex->devs, ex->kernels_dir, ex->unconfined, &claim, &plan, &why) == 0;
 	if (planned && !plan.backend->traced) {
-		/* A CUDA run has no traces: its counters were what was coming. */
+		/* A backend whose kernels are not traced: its counters were
+		 * what was coming. */
 		rc = wl_store_set_explain(ex->store, claim.id, "done", wl_now_ms() - started, err);
 		wl_run_plan_free(&plan);
 		wl_claim_free(&claim);

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cuda_oclgrind.h"
 #include "log.h"
 #include "points.h"
 #include "source.h"
@@ -351,11 +352,13 @@ static void take(const struct wl_trace_setup *setup, struct job *j, struct stopp
 
 /* The jobs of p for run_id with their specs, keys and what the lab keeps
  * of them, into *jobs (the caller's to free with jobs_free); -1 with err. */
-static int prepare_jobs(struct wl_store *st, const struct wl_run_plan *p, struct job **jobs, size_t *n,
-			struct wl_error *err)
+static int prepare_jobs(const struct wl_trace_setup *setup, struct wl_store *st, const struct wl_run_plan *p,
+			struct job **jobs, size_t *n, struct wl_error *err)
 {
 	json_t *width = json_object_get(p->dev->info, "warp_width");
 	int lanes = json_is_integer(width) ? (int)json_integer_value(width) : 32;
+	const char *cuda_missing = p->backend->language == WL_LANG_CUDA ?
+		wl_cuda_oclgrind_unavailable(setup->kernels_dir) : NULL;
 
 	if (!(*jobs = calloc(WL_TRACE_JOBS, sizeof(**jobs)))) {
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
@@ -373,6 +376,12 @@ static int prepare_jobs(struct wl_store *st, const struct wl_run_plan *p, struct
 		if (jb->key[0] && wl_store_kept_trace(st, jb->key, &jb->out, err) < 0)
 			return -1;
 		jb->kept = jb->taken = jb->out != NULL;
+		/* A runner without the CUDA route says so for each, rather
+		 * than start tracers that would. */
+		if (!jb->taken && cuda_missing) {
+			snprintf(jb->why, sizeof(jb->why), "not traced: %s", cuda_missing);
+			jb->taken = 1;
+		}
 	}
 	return 0;
 }
@@ -430,13 +439,14 @@ int wl_run_trace(const struct wl_trace_setup *setup, struct wl_store *st, long l
 	struct job *jobs = NULL;
 	size_t n = 0, next = 0;
 
-	if (prepare_jobs(st, p, &jobs, &n, err) < 0) {
+	if (prepare_jobs(setup, st, p, &jobs, &n, err) < 0) {
 		jobs_free(jobs, n);
 		return -1;
 	}
-	/* The kept ones first: they cost nothing. */
+	/* The kept ones first, and those that cannot be taken: they cost
+	 * nothing. */
 	for (size_t j = 0; j < n && rc == 0; j++)
-		if (jobs[j].kept)
+		if (jobs[j].kept || jobs[j].why[0])
 			rc = store_job(st, run_id, p, &jobs[j], err);
 	/* Then a batch of tracers at a time, each a process of its own (the
 	 * threads only wait on them), stopped as soon as a run is queued: the

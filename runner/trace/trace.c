@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "cl_device.h"
+#include "cuda_traced_backend.h"
 #include "clock.h"
 #include "cl_program.h"
 #include "run_plan.h"
@@ -74,23 +75,28 @@ static const char *oclgrind_runtime(void)
 }
 #define TRACE_PLUGIN "libwarplab-trace.so"
 
-int wl_trace_plugin_path(char *out, size_t len)
+int wl_trace_helper_path(const char *name, char *out, size_t len)
 {
 	char self[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
 	if (n > 0) {
 		self[n] = '\0';
-		snprintf(out, len, "%s/%s", dirname(self), TRACE_PLUGIN);
+		snprintf(out, len, "%s/%s", dirname(self), name);
 		if (access(out, R_OK) == 0)
 			return 0;
 	}
 #ifdef WL_LIBDIR
-	snprintf(out, len, "%s/%s", WL_LIBDIR, TRACE_PLUGIN);
+	snprintf(out, len, "%s/%s", WL_LIBDIR, name);
 	if (access(out, R_OK) == 0)
 		return 0;
 #endif
 	return -1;
+}
+
+int wl_trace_plugin_path(char *out, size_t len)
+{
+	return wl_trace_helper_path(TRACE_PLUGIN, out, len);
 }
 
 const char *wl_trace_unavailable(void)
@@ -143,6 +149,7 @@ struct traced {
 	struct wl_run_variant rv;	/* a custom kernel's: its like variant's, its entry */
 	const struct wl_variant_def *builtin;	/* the built-in it is or stands in for */
 	struct wl_source family;
+	const struct wl_backend *backend;	/* OpenCL's, or CUDA's in Oclgrind */
 	int lanes;
 	long long compute_units;	/* the measured device's, for a persistent grid (0: Oclgrind's) */
 };
@@ -190,6 +197,8 @@ static int plan(const struct wl_catalog *cat, const char *kernels_dir, const cha
 {
 	json_t *body = json_loads(spec, 0, NULL), *k;
 	long long measurements, lanes = 32;
+	enum wl_language lang;
+	const char *file;
 	char path[4096];
 	int rc = -1;
 
@@ -203,8 +212,12 @@ static int plan(const struct wl_catalog *cat, const char *kernels_dir, const cha
 	t->lanes = (int)lanes;
 	json_object_del(body, "lanes");
 	json_object_del(body, "compute_units");
-	if (wl_request_validate(cat, body, &t->normalized, &measurements, err) < 0)
+	if (wl_request_language(body, &lang, err) < 0 ||
+	    wl_request_validate_in(cat, body, lang, &t->normalized, &measurements, err) < 0)
 		goto out;
+	/* A CUDA kernel runs as itself: compiled for the simulator, called as
+	 * CUDA calls it. */
+	t->backend = lang == WL_LANG_CUDA ? wl_cuda_traced_backend(kernels_dir) : &wl_backend_opencl;
 	if (wl_request_experiment(cat, t->normalized, &t->own, &t->exp, err) < 0 ||
 	    wl_request_points(t->exp, t->normalized, &t->pts, err) < 0)
 		goto out;
@@ -219,8 +232,13 @@ static int plan(const struct wl_catalog *cat, const char *kernels_dir, const cha
 	 * work-item. */
 	if (!t->rv.def.host.has_local && local_guess(t, err) < 0)
 		goto out;
-	snprintf(path, sizeof(path), "%s/%s", kernels_dir, t->exp->source);
-	if ((t->exp->own ? wl_source_from_text(t->exp->source, &t->family, err) : wl_source_load(path, &t->family, err)) < 0)
+	file = t->backend->family_source(t->exp);
+	if (!file) {
+		wl_error_set(err, WL_ERR_CONFIG, "%s has no %s source", t->exp->id, t->backend->name);
+		goto out;
+	}
+	snprintf(path, sizeof(path), "%s/%s", kernels_dir, file);
+	if ((t->exp->own ? wl_source_from_text(file, &t->family, err) : wl_source_load(path, &t->family, err)) < 0)
 		goto out;
 	rc = 0;
 out:
@@ -245,7 +263,7 @@ static int run_once(struct traced *t, struct wl_device *dev, struct wl_program_c
 	struct wl_measurement *m = calloc(1, sizeof(*m));
 	struct wl_point pt = {
 		.dev = dev, .exp = t->exp, .values = t->pts.values, .seed = 1, .warmup = 0,
-		.repeat = 1, .programs = programs, .source = &t->family, .backend = &wl_backend_opencl,
+		.repeat = 1, .programs = programs, .source = &t->family, .backend = t->backend,
 	};
 	void *state = NULL;
 	int rc = -1;
@@ -322,6 +340,7 @@ static int traced_run(const struct wl_trace_config *cfg, const char *spec, struc
 	rc = 0;
 out:
 	traced_free(&t);
+	wl_cuda_traced_release();
 	wl_program_cache_free(programs);
 	wl_devices_free(&devs);
 	wl_catalog_free(cat);

@@ -28,4 +28,8 @@ const char *wl_trace_unavailable(void);
  * installed library folder, into out; -1 when there is none. */
 int wl_trace_plugin_path(char *out, size_t len);
 
+/* The tracer's helper called name (the plugin, warplab-cuda-ir) found as
+ * the plugin is, into out; -1 when there is none. */
+int wl_trace_helper_path(const char *name, char *out, size_t len);
+
 #endif
