@@ -43,8 +43,15 @@ work=$(mktemp -d /tmp/warplab-bench.XXXXXX)
 
 libs=""
 if [ -d .gpu/debs ]; then
-	for f in .gpu/debs/*.deb; do dpkg -x "$f" "$work/root"; done
+	for f in .gpu/debs/*.deb .gpu/llvm/*.deb; do [ -f "$f" ] && dpkg -x "$f" "$work/root"; done
+	# The LLVM family unpacked by an earlier call (prepare-gpu.sh says why).
+	[ -d .gpu/root ] && cp -a .gpu/root/. "$work/root/"
 	libs="$work/root/usr/lib/x86_64-linux-gnu"
+	# clang 14, for tracing CUDA kernels (warplab-cuda-ir and the runner
+	# find it here rather than under /usr).
+	if [ -x "$work/root/usr/lib/llvm-14/bin/clang" ]; then
+		export WARPLAB_CLANG="$work/root/usr/lib/llvm-14/bin/clang"
+	fi
 	# Oclgrind, where its packages came along: the runner traces with it (the
 	# store's folder, which the worker may read, holds the unpacked prefix).
 	if [ -f "$work/root/usr/lib/oclgrind/liboclgrind-rt.so" ]; then

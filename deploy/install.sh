@@ -25,7 +25,7 @@ else
 	sysusersdir=/etc/sysusers.d
 fi
 
-for f in "$build/warplab-server" "$build/warplab-runner" "$build/warplab-store" "$build/libwarplab-trace.so" www/vendor/chart.umd.js; do
+for f in "$build/warplab-server" "$build/warplab-runner" "$build/warplab-store" "$build/libwarplab-trace.so" "$build/warplab-cuda-ir" www/vendor/chart.umd.js; do
 	[ -e "$f" ] || { echo "install: $f is missing: run make first" >&2; exit 1; }
 done
 
@@ -37,9 +37,11 @@ render() {
 install -d "$destdir$bindir" "$destdir$datadir" "$destdir$docdir" "$destdir/etc/warplab" \
 	"$destdir$unitdir" "$destdir$sysusersdir"
 install -m 0755 "$build/warplab-server" "$build/warplab-runner" "$build/warplab-store" "$destdir$bindir/"
-# The tracer's Oclgrind plugin, where warplab-runner looks for it (WL_LIBDIR).
+# The tracer's Oclgrind plugin and its CUDA converter, where warplab-runner
+# looks for them (WL_LIBDIR).
 install -d "$destdir$prefix/lib/warplab"
 install -m 0644 "$build/libwarplab-trace.so" "$destdir$prefix/lib/warplab/"
+install -m 0755 "$build/warplab-cuda-ir" "$destdir$prefix/lib/warplab/"
 rm -rf "$destdir$datadir/www" "$destdir$datadir/kernels"
 cp -R www "$destdir$datadir/www"
 cp -R kernels "$destdir$datadir/kernels"

@@ -170,6 +170,7 @@ int wl_confine(const struct wl_confine_paths *paths, char *what, size_t len)
 	ok &= allow(ruleset, paths->kernels, FS_READ, handled) == 0;
 	ok &= allow(ruleset, paths->self, FS_READ, handled) == 0;
 	ok &= allow(ruleset, paths->tracer, FS_READ, handled) == 0;
+	ok &= allow(ruleset, paths->cuda_ir, FS_READ, handled) == 0;
 	/* Device nodes (NVIDIA's take ioctls), /dev/null, /dev/shm. */
 	ok &= allow(ruleset, "/dev", FS_READ | FS_WRITE | LANDLOCK_ACCESS_FS_IOCTL_DEV, handled) == 0;
 	ok &= allow(ruleset, paths->store_dir, FS_READ | FS_WRITE, handled) == 0;

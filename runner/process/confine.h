@@ -19,6 +19,7 @@ struct wl_confine_paths {
 	const char *programs;	/* read and write: the program cache */
 	const char *self;	/* read and execute: this program, so it can run the tracer */
 	const char *tracer;	/* read: the tracer's Oclgrind plugin */
+	const char *cuda_ir;	/* read and execute: the tracer's warplab-cuda-ir */
 };
 
 /* The Landlock ABI this kernel offers: 0 where it has none (too old, built

@@ -265,7 +265,7 @@ static void scratch_dir(const struct runner_config *cfg)
  * a SQLite store's folder, the program cache. */
 static int confine(const struct runner_config *cfg, char *what, size_t len)
 {
-	char store_dir[4096], programs[4096], self[PATH_MAX], tracer[PATH_MAX];
+	char store_dir[4096], programs[4096], self[PATH_MAX], tracer[PATH_MAX], cuda_ir[PATH_MAX];
 	struct wl_confine_paths paths = { .kernels = cfg->kernels };
 
 	/* The tracer is this program again, under Oclgrind with its plugin. */
@@ -273,6 +273,9 @@ static int confine(const struct runner_config *cfg, char *what, size_t len)
 		paths.self = self;
 	if (wl_trace_plugin_path(tracer, sizeof(tracer)) == 0)
 		paths.tracer = tracer;
+	/* A CUDA kernel is traced through clang (under /usr) and this. */
+	if (wl_trace_helper_path("warplab-cuda-ir", cuda_ir, sizeof(cuda_ir)) == 0)
+		paths.cuda_ir = cuda_ir;
 	if (wl_store_beside(cfg->db, ".", store_dir, sizeof(store_dir)) == 0)
 		paths.store_dir = store_dir;
 	if (cfg->program_cache)

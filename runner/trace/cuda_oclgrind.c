@@ -29,14 +29,15 @@ static int join(char *out, size_t len, const char *dir, const char *name)
 }
 
 /* clang 14, whose LLVM is Oclgrind's: where WARPLAB_CLANG says (a clang
- * unpacked elsewhere, as on a lent GPU machine), else Debian's. */
+ * unpacked elsewhere, as on a lent GPU machine; none where it is not
+ * there), else Debian's. */
 static const char *clang_path(void)
 {
 	static const char *const known[] = { "/usr/bin/clang-14", "/usr/lib/llvm-14/bin/clang" };
 	const char *env = getenv("WARPLAB_CLANG");
 
 	if (env && *env)
-		return env;
+		return access(env, X_OK) == 0 ? env : NULL;
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
 		if (access(known[i], X_OK) == 0)
 			return known[i];

@@ -57,9 +57,9 @@ export async function waitFor(pred, what, timeoutMs = 60000) {
 }
 
 // Run a binary to its end; resolve with its exit code, stdout and stderr.
-export function runToEnd(binary, args, timeoutMs = 30000) {
+export function runToEnd(binary, args, timeoutMs = 30000, env = undefined) {
   return new Promise((ok, fail) => {
-    const child = spawn(join(BUILD, binary), args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(join(BUILD, binary), args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: env ? { ...process.env, ...env } : process.env });
     let stderr = '';
     let stdout = '';
     const timer = setTimeout(() => { child.kill('SIGKILL'); fail(new Error(`${binary} did not exit:\n${stderr}`)); }, timeoutMs);
