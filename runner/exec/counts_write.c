@@ -24,7 +24,8 @@ static void add_share(struct run_share *shares, size_t *n, long long run_id, dou
 	shares[(*n)++] = (struct run_share){ run_id, ms };
 }
 
-int wl_counts_write(struct wl_store *st, struct wl_device *dev, long long current_run, struct wl_error *err)
+int wl_counts_write(struct wl_store *st, struct wl_device *dev, long long current_run, int traces_follow,
+		    struct wl_error *err)
 {
 	const struct wl_backend *be = dev ? wl_device_deferring(dev) : NULL;
 	const struct wl_counted *settled = NULL;
@@ -51,7 +52,7 @@ int wl_counts_write(struct wl_store *st, struct wl_device *dev, long long curren
 	rc = 0;
 	/* The run being measured says what is coming when it finishes. */
 	for (size_t i = 0; i < nruns && rc == 0; i++) {
-		const char *state = be->deferred->waiting(dev, runs[i].run_id) ? "pending" : "done";
+		const char *state = be->deferred->waiting(dev, runs[i].run_id) || traces_follow ? "pending" : "done";
 
 		if (runs[i].run_id == current_run)
 			continue;

@@ -363,6 +363,15 @@ out:
 	return rc;
 }
 
+/* Whether the runs of dev's deferring backend are traced once their
+ * counters are in (their explanation then waits for the traces too). */
+static int traces_follow(const struct wl_executor *ex, const struct wl_device *dev)
+{
+	const struct wl_backend *be = wl_device_deferring(dev);
+
+	return be && be->traced && !ex->trace_off;
+}
+
 /* The counters waiting on the run's device (its own launches' and earlier
  * runs'), profiled now where too many wait, too long, or on too much of
  * the device's memory (else they wait for the runner's idle time, see
@@ -385,7 +394,7 @@ static int settle_counts(struct wl_executor *ex, long long run_id, struct wl_run
 		be->deferred->profile(plan->dev, (size_t)-1);
 		wl_budget_add(&plan->budget, WL_PHASE_COUNTERS, started);
 	}
-	return wl_counts_write(ex->store, plan->dev, run_id, err);
+	return wl_counts_write(ex->store, plan->dev, run_id, traces_follow(ex, plan->dev), err);
 }
 
 /* A run that stops early: its launches still waiting are given up (why:
@@ -398,7 +407,7 @@ static void give_up_counts(struct wl_executor *ex, long long run_id, struct wl_r
 	if (!be)
 		return;
 	be->deferred->drop(plan->dev, why, 0, run_id);
-	if (wl_counts_write(ex->store, plan->dev, run_id, &ignored) < 0)
+	if (wl_counts_write(ex->store, plan->dev, run_id, traces_follow(ex, plan->dev), &ignored) < 0)
 		wl_log_warn("run %lld: counters not written: %s", run_id, ignored.msg);
 }
 

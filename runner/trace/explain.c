@@ -42,7 +42,8 @@ int wl_explain_counts(struct wl_executor *ex, const struct wl_claim_devices *dev
 	if (ex->on_point)
 		ex->on_point(ex->hook_ctx, 0, be->deferred->seconds(dev, be->deferred->session_max));
 	be->deferred->profile(dev, be->deferred->session_max);
-	return wl_counts_write(ex->store, dev, 0, err) < 0 ? -1 : 1;
+	/* Its runs are traced next, where the runner traces. */
+	return wl_counts_write(ex->store, dev, 0, be->traced && !ex->trace_off, err) < 0 ? -1 : 1;
 }
 
 /* A run still pending whose results say their counters are coming, when

@@ -92,7 +92,7 @@ static long long run_with_pending_counters(struct wl_store *st, long long runner
 	for (int k = 0; k < 2; k++)
 		wl_cuda_count_later(cd, &l, NULL, 1, id, k + 1, &err);
 	/* The run being measured: its state is its own to set. */
-	CHECK(wl_counts_write(st, dev, id, &err) == 0, "%s", err.msg);
+	CHECK(wl_counts_write(st, dev, id, 0, &err) == 0, "%s", err.msg);
 	CHECK(wl_store_finish_run(st, runner, id, "done", NULL, &err) == 0 &&
 		      wl_store_set_explain(st, id, "pending", 0, &err) == 0, "%s", err.msg);
 	return id;
@@ -138,7 +138,7 @@ void test_counters_are_written_into_their_results_later(void)
 	/* The profile failed (no GPU here): each result says so, and the run
 	 * has nothing more coming. */
 	wl_cuda_counts_drop(&cd, "not profiled: no GPU", 0, 0);
-	CHECK(wl_counts_write(st, &dev, 0, &err) == 0, "%s", err.msg);
+	CHECK(wl_counts_write(st, &dev, 0, 0, &err) == 0, "%s", err.msg);
 	for (size_t k = 0; k < 2; k++) {
 		v = result_extra(st, id, k, "counters_error");
 		CHECK(v && strcmp(json_string_value(v), "not profiled: no GPU") == 0, "result %zu says why", k);
@@ -147,6 +147,17 @@ void test_counters_are_written_into_their_results_later(void)
 	wl_store_get_run(st, id, 0, &run, &err);
 	CHECK(strcmp(json_string_value(json_object_get(run, "explain")), "done") == 0, "the run is explained");
 	json_decref(run);
+	/* Where the runner traces CUDA runs, counters in leave the run
+	 * pending for its traces. */
+	id = run_with_pending_counters(st, runner, &dev);
+	wl_cuda_counts_drop(&cd, "not profiled: no GPU", 0, 0);
+	CHECK(wl_counts_write(st, &dev, 0, 1, &err) == 0, "%s", err.msg);
+	wl_store_get_run(st, id, 0, &run, &err);
+	CHECK(strcmp(json_string_value(json_object_get(run, "explain")), "pending") == 0,
+	      "the run waits for its traces: %s", json_string_value(json_object_get(run, "explain")));
+	json_decref(run);
+	run = NULL;
+	wl_store_set_explain(st, id, "done", 0, &err);
 	/* A runner stopped with a run's counters waiting: what it left says so
 	 * when the next one finds them. */
 	id = run_with_pending_counters(st, runner, &dev);
