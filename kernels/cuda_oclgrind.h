@@ -15,7 +15,9 @@
 #define __device__ __attribute__((device))
 #define __host__ __attribute__((host))
 #define __shared__ __attribute__((shared))
-#define __constant__ __attribute__((constant))
+// __constant__ memory as a __device__ variable: global memory, as an
+// OpenCL __constant argument is traced.
+#define __constant__ __attribute__((device))
 #define __managed__ __attribute__((managed))
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
 #define __forceinline__ __inline__ __attribute__((always_inline))

@@ -14,7 +14,8 @@
 // - Shared memory (3) is Oclgrind's local memory, which it allocates per
 //   kernel for variables named after the kernel: each kernel gets its own
 //   copy; extern __shared__ (dynamic shared memory) gets the launch's bytes.
-// - __constant__ (4 in NVPTX) is OpenCL's constant space (2).
+// - __constant__ variables are __device__ ones (kernels/cuda_oclgrind.h):
+//   global memory, as an OpenCL __constant argument is traced.
 // - Kernels take OpenCL's calling convention and the SPIR triple.
 // A kernel the simulator cannot run as it is (inline PTX, warp intrinsics,
 // atomics instructions, a pointer whose space cannot be told) is refused
@@ -55,7 +56,7 @@ using namespace llvm;
 
 namespace {
 
-enum Space { Generic = 0, Global = 1, OclConstant = 2, Shared = 3, NvConstant = 4 };
+enum Space { Generic = 0, Global = 1, Shared = 3 };
 
 // A refusal: the construct and where it is.
 struct Refused {
@@ -250,30 +251,6 @@ void shared_per_kernel(Module &M, const std::set<Function *> &kernels, uint64_t 
 	}
 }
 
-// __constant__ variables in OpenCL's constant space.
-void constant_space(Module &M)
-{
-	std::vector<GlobalVariable *> nv;
-
-	for (GlobalVariable &gv : M.globals())
-		if (gv.getAddressSpace() == NvConstant)
-			nv.push_back(&gv);
-	for (GlobalVariable *gv : nv) {
-		auto *cl = new GlobalVariable(M, gv->getValueType(), true, gv->getLinkage(),
-					      gv->hasInitializer() ? gv->getInitializer() : nullptr, "", nullptr,
-					      GlobalValue::NotThreadLocal, OclConstant);
-		cl->takeName(gv);
-		cl->setAlignment(gv->getAlign());
-		// Every use is a cast to generic: cast from the new space instead.
-		for (User *u : make_early_inc_range(gv->users()))
-			if (auto *ce = dyn_cast<ConstantExpr>(u))
-				if (ce->getOpcode() == Instruction::AddrSpaceCast)
-					ce->replaceAllUsesWith(ConstantExpr::getAddrSpaceCast(cl, ce->getType()));
-		if (gv->use_empty())
-			gv->eraseFromParent();
-	}
-}
-
 // The parameters' metadata OpenCL's clang writes and Oclgrind reads for
 // clSetKernelArg: each one's address space, type, qualifiers and name.
 void arg_metadata(Function *k)
@@ -450,8 +427,12 @@ int convert(Module &M, uint64_t dynamic, Refused &r)
 	}
 	if (refuse_constructs(M, r))
 		return 2;
+	// What keeps __device__ and __constant__ variables from the linker's
+	// hands: nothing is linked here, and it would hold the old variables.
+	for (const char *keep : { "llvm.used", "llvm.compiler.used" })
+		if (GlobalVariable *gv = M.getGlobalVariable(keep))
+			gv->eraseFromParent();
 	inline_device_functions(M, kernels);
-	constant_space(M);
 	shared_per_kernel(M, kernels, dynamic);
 	if (NamedMDNode *na = M.getNamedMetadata("nvvm.annotations"))
 		M.eraseNamedMetadata(na);
