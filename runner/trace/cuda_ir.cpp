@@ -166,8 +166,11 @@ void inline_device_functions(Module &M, const std::set<Function *> &kernels)
 {
 	legacy::PassManager pm;
 
+	// Internal, so that once inlined nothing is left of them (a function
+	// left standing would be checked as a kernel is).
 	for (Function &F : M)
 		if (!F.isDeclaration() && !kernels.count(&F)) {
+			F.setLinkage(GlobalValue::InternalLinkage);
 			F.removeFnAttr(Attribute::NoInline);
 			F.removeFnAttr(Attribute::OptimizeNone);
 			F.addFnAttr(Attribute::AlwaysInline);
@@ -384,7 +387,8 @@ void infer_spaces(Module &M)
 }
 
 // A memory access through a generic pointer that is not the work-item's
-// own (an alloca): its space could not be told.
+// own (an alloca, or a private global Oclgrind gives each work-item): its
+// space could not be told.
 bool refuse_generic(Module &M, Refused &r)
 {
 	for (Function &F : M)
@@ -397,8 +401,10 @@ bool refuse_generic(Module &M, Refused &r)
 					continue;
 				SmallVector<const Value *, 4> objects;
 				getUnderlyingObjects(ptr, objects, nullptr, 0);
+				// The work-item's own: an array of its own, or one
+				// clang made a private constant of its initializer.
 				for (const Value *o : objects)
-					if (!isa<AllocaInst>(o)) {
+					if (!isa<AllocaInst>(o) && !isa<GlobalVariable>(o)) {
 						r.why = "a pointer whose memory (global, shared or local) cannot be told" +
 							line_of(I);
 						return true;

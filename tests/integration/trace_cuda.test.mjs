@@ -68,24 +68,27 @@ test('a_custom_cuda_kernel_is_traced_as_written', async () => {
   assert.deepEqual(figures.traced.sites.map(({ line, ...f }) => f), opencl.figures.traced.sites.map(({ line, ...f }) => f));
 });
 
-test('a_constant_table_and_a_float4_are_traced_as_the_gpu_reads_them', async () => {
+test('a_constant_table_a_float4_helper_and_a_private_array_are_traced_as_the_gpu_reads_them', async () => {
   // A __constant__ table read at a uniform index: one sector per request;
-  // a float4 copied whole (clang says llvm.memcpy): one 16-byte access.
+  // a float4 read whole through a __device__ helper that returns one, and
+  // a private array of the work-item's own: one 16-byte access each way.
   const source = `__constant__ unsigned char order[16] = { 5, 12, 0, 9, 3, 14, 7, 1, 10, 15, 2, 8, 13, 4, 11, 6 };
+__device__ float4 scaled(float4 a, float s) { return make_float4(a.x * s, a.y * s, a.z * s, a.w * s); }
 
 extern "C" __global__ void mine(const float4 *in, float4 *out, unsigned int count)
 {
 	size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
 	size_t j = (i & ~(size_t)15) + order[i & 15];
+	float s[4] = { 1.0f, 2.0f, 3.0f, 4.0f };
 
 	if (j < count)
-		out[i] = in[j];
+		out[i] = scaled(in[j], s[count & 3]);
 }
 `;
   const { code, stderr, figures } = await trace({ experiment: 'copy', variants: [], kernels: [{ name: 'mine', like: 'float4', source }], params: POINTS.copy, language: 'cuda' });
   assert.equal(code, 0, stderr);
   const sites = figures.traced.sites.map((s) => [s.line, s.op, s.sectors_per_request]);
-  assert.deepEqual(sites, [[6, 'load', 1], [9, 'load', 16], [9, 'store', 16]]);
+  assert.deepEqual(sites, [[7, 'load', 1], [11, 'load', 16], [11, 'store', 16]]);
 });
 
 test('a_cuda_kernel_the_simulator_cannot_run_says_which_construct_and_where', async () => {
