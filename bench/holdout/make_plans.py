@@ -7,11 +7,19 @@ go in runs of at most 8, built-ins left out but for the few named below.
 Run from the repository's root after adding a kernel to kinds.json.
 Standard library only.
 
-usage: python3 bench/holdout/make_plans.py
+With --language cuda it writes bench/plans/holdout-cuda.json instead: the GPU
+plan's runs in CUDA ("language": "cuda" in every run), each custom kernel's
+source its CUDA form bench/holdout/cuda/NAME.cu. A kernel without one is left
+out (and a family left with none, with it).
+
+usage: python3 bench/holdout/make_plans.py [--language opencl|cuda]
 """
+import argparse
 import json
+import os
 
 KINDS = 'bench/holdout/kinds.json'
+CUDA_DIR = 'bench/holdout/cuda'
 
 # family: (GPU plan's params, small plan's params, built-in variants kept).
 # The arithmetic behind the sizes is in bench/holdout/README.md. The copy
@@ -43,14 +51,29 @@ def even_runs(names):
     return [names[i:i + size] for i in range(0, len(names), size)]
 
 
-def plan(kinds, small, ceiling_n):
-    runs = [{'experiment': 'copy', 'params': {'n': ceiling_n}, 'repeat': 20, 'label': 'copy ceiling'}]
+def cuda_source(name):
+    """The path of the kernel's CUDA form, or None where it has none."""
+    path = f'{CUDA_DIR}/{name}.cu'
+    return path if os.path.isfile(path) else None
+
+
+def plan(kinds, small, ceiling_n, language='opencl'):
+    cuda = language == 'cuda'
+    # The request's language right after its experiment (absent in OpenCL,
+    # the default, so those plans stay as they were).
+    lang = {'language': 'cuda'} if cuda else {}
+    runs = [{'experiment': 'copy', **lang, 'params': {'n': ceiling_n}, 'repeat': 20,
+             'label': 'copy ceiling, CUDA' if cuda else 'copy ceiling'}]
     for family, big_params, small_params, keep in FAMILIES:
-        names = [n for n, k in kinds.items() if k['family'] == family]
+        names = [n for n, k in kinds.items() if k['family'] == family and (not cuda or cuda_source(n))]
+        if not names:
+            continue
         for i, part in enumerate(even_runs(names), 1):
-            runs.append({'experiment': family, 'variants': keep, 'params': small_params if small else big_params,
-                         'repeat': 20, 'label': f'holdout {family} {i}',
-                         'kernels': [{'name': n, 'like': kinds[n]['like'], 'source_file': f'bench/holdout/{n}.cl'}
+            runs.append({'experiment': family, **lang, 'variants': keep,
+                         'params': small_params if small else big_params, 'repeat': 20,
+                         'label': f'holdout cuda {family} {i}' if cuda else f'holdout {family} {i}',
+                         'kernels': [{'name': n, 'like': kinds[n]['like'],
+                                      'source_file': cuda_source(n) if cuda else f'bench/holdout/{n}.cl'}
                                      for n in part]})
     return runs
 
@@ -70,8 +93,16 @@ def write(runs, path):
 
 
 def main():
+    ap = argparse.ArgumentParser(description='Write the holdout suite\'s plans.')
+    ap.add_argument('--language', choices=['opencl', 'cuda'], default='opencl',
+                    help='opencl (default): holdout.json and holdout-small.json; '
+                         'cuda: holdout-cuda.json, the GPU plan with the CUDA forms')
+    args = ap.parse_args()
     with open(KINDS) as f:
         kinds = json.load(f)
+    if args.language == 'cuda':
+        write(plan(kinds, False, 67108864, 'cuda'), 'bench/plans/holdout-cuda.json')
+        return
     write(plan(kinds, False, 67108864), 'bench/plans/holdout.json')
     write(plan(kinds, True, 131072), 'bench/plans/holdout-small.json')
 

@@ -1,0 +1,24 @@
+// BabelStream's Triad (a = b + scalar * c): two streams read, one written,
+// here C = A + 0.4 B over the N x N elements, one per thread, the row index
+// second so a warp's elements are neighbours. Two coalesced loads and one
+// store per thread. Runs like myadd's MyAdd_2D variant (MyAdd_2D in
+// kernels/myadd.cu, an N x N grid); B is the harness's unfilled buffer, so
+// the result is unverified.
+//
+// The CUDA form of ../stream_triad.cl, line for line.
+
+// REAL follows the harness exactly as in the OpenCL form: double with
+// -D WL_FP64 (which the harness passes where the device has doubles, in a CUDA
+// run as in an OpenCL one), float without it.
+#ifdef WL_FP64
+#define REAL double
+#else
+#define REAL float
+#endif
+
+extern "C" __global__ void stream_triad(const REAL *A, const REAL *B, REAL *C, unsigned int N)
+{
+	size_t at = (blockIdx.y * (size_t)blockDim.y + threadIdx.y) * N + (blockIdx.x * (size_t)blockDim.x + threadIdx.x);
+
+	C[at] = A[at] + (REAL)0.4 * B[at];
+}
