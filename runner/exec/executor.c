@@ -231,10 +231,8 @@ static int measure_variant(struct point_run *r, size_t k, struct wl_error *why,
 	wl_budget_span_end(r->pt->budget, WL_PHASE_VERIFY, &span);
 	if (rv->custom && ex->on_custom)
 		ex->on_custom(ex->hook_ctx, NULL, NULL);
-	/* A prediction belongs to the built-in pattern, not to the code that
-	 * stands in for it. */
-	if (measured >= 0 && rv->custom && !rv->own)
-		r->pr.ms[k].extra[0] = '\0';
+	/* Its extras are the hardware's counts of its own launch (the
+	 * prediction beside them is the server's, from its trace). */
 	return measured;
 }
 
