@@ -41,6 +41,7 @@
 #include "runner.h"
 #include "store.h"
 #include "trace.h"
+#include "trace_helpers.h"
 #include "wakeup.h"
 
 #ifndef WL_VERSION
@@ -274,7 +275,7 @@ static int confine(const struct runner_config *cfg, char *what, size_t len)
 	if (wl_trace_plugin_path(tracer, sizeof(tracer)) == 0)
 		paths.tracer = tracer;
 	/* A CUDA kernel is traced through clang (under /usr) and this. */
-	if (wl_trace_helper_path("warplab-cuda-ir", cuda_ir, sizeof(cuda_ir)) == 0)
+	if (wl_trace_helper_path(WL_CUDA_IR, cuda_ir, sizeof(cuda_ir)) == 0)
 		paths.cuda_ir = cuda_ir;
 	if (wl_store_beside(cfg->db, ".", store_dir, sizeof(store_dir)) == 0)
 		paths.store_dir = store_dir;

@@ -15,10 +15,9 @@
 #include <unistd.h>
 
 #include "cl_program.h"
-#include "trace.h"
+#include "trace_helpers.h"
 
 #define CUDA_HEADER "cuda_oclgrind.h"
-#define CUDA_IR "warplab-cuda-ir"
 
 /* dir/name into out; -1 where it does not fit. */
 static int join(char *out, size_t len, const char *dir, const char *name)
@@ -50,8 +49,8 @@ const char *wl_cuda_oclgrind_unavailable(const char *kernels_dir)
 
 	if (!clang_path())
 		return "tracing a CUDA kernel needs clang 14 (apt-get install clang-14)";
-	if (wl_trace_helper_path(CUDA_IR, path, sizeof(path)) < 0)
-		return "tracing a CUDA kernel needs " CUDA_IR " beside warplab-runner";
+	if (wl_trace_helper_path(WL_CUDA_IR, path, sizeof(path)) < 0)
+		return "tracing a CUDA kernel needs " WL_CUDA_IR " beside warplab-runner";
 	if (join(path, sizeof(path), kernels_dir, CUDA_HEADER) < 0 || access(path, R_OK) != 0)
 		return "tracing a CUDA kernel needs " CUDA_HEADER " in the kernels folder";
 	return NULL;
@@ -231,8 +230,8 @@ static int compile(const char *dir, const char *kernels_dir, const struct wl_sou
 		said(err, WL_ERR_BUILD, "clang cannot compile the CUDA kernel for the simulator", dir, log);
 		return -1;
 	}
-	if (wl_trace_helper_path(CUDA_IR, ir, sizeof(ir)) < 0) {
-		wl_error_set(err, WL_ERR_CONFIG, "tracing a CUDA kernel needs " CUDA_IR " beside warplab-runner");
+	if (wl_trace_helper_path(WL_CUDA_IR, ir, sizeof(ir)) < 0) {
+		wl_error_set(err, WL_ERR_CONFIG, "tracing a CUDA kernel needs " WL_CUDA_IR " beside warplab-runner");
 		return -1;
 	}
 	char *conv[] = { ir, raw, out, shared, NULL };
@@ -242,7 +241,7 @@ static int compile(const char *dir, const char *kernels_dir, const struct wl_sou
 		return -1;
 	}
 	if (rc != 0) {
-		said(err, WL_ERR_INTERNAL, CUDA_IR " failed", dir, log);
+		said(err, WL_ERR_INTERNAL, WL_CUDA_IR " failed", dir, log);
 		return -1;
 	}
 	return 0;
@@ -290,7 +289,7 @@ int wl_cuda_oclgrind_program(struct wl_device *dev, const char *kernels_dir, con
 	if (compile(dir, kernels_dir, src, options, dynamic_shared, log, 16384, err) < 0)
 		goto out;
 	if (slurp(path, &binary, &len) < 0) {
-		wl_error_set(err, WL_ERR_INTERNAL, CUDA_IR " wrote no program");
+		wl_error_set(err, WL_ERR_INTERNAL, WL_CUDA_IR " wrote no program");
 		goto out;
 	}
 	*out = clCreateProgramWithBinary(wl_cl_of(dev)->context, 1, &device, &len,

@@ -11,11 +11,11 @@
  * WARPLAB_TRACING set, as the traced run. Everything it reads is what the
  * worker reads; it opens no store. */
 #include "trace.h"
+#include "trace_helpers.h"
 
 #include "backend.h"
 
 #include <errno.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,32 +73,6 @@ static const char *oclgrind_runtime(void)
 
 	return env && *env ? env : OCLGRIND_RUNTIME;
 }
-#define TRACE_PLUGIN "libwarplab-trace.so"
-
-int wl_trace_helper_path(const char *name, char *out, size_t len)
-{
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-
-	if (n > 0) {
-		self[n] = '\0';
-		snprintf(out, len, "%s/%s", dirname(self), name);
-		if (access(out, R_OK) == 0)
-			return 0;
-	}
-#ifdef WL_LIBDIR
-	snprintf(out, len, "%s/%s", WL_LIBDIR, name);
-	if (access(out, R_OK) == 0)
-		return 0;
-#endif
-	return -1;
-}
-
-int wl_trace_plugin_path(char *out, size_t len)
-{
-	return wl_trace_helper_path(TRACE_PLUGIN, out, len);
-}
-
 const char *wl_trace_unavailable(void)
 {
 	char plugin[PATH_MAX];
@@ -106,7 +80,7 @@ const char *wl_trace_unavailable(void)
 	if (access(oclgrind_runtime(), R_OK) != 0)
 		return "Oclgrind is not installed on this runner (apt-get install oclgrind)";
 	if (wl_trace_plugin_path(plugin, sizeof(plugin)) < 0)
-		return TRACE_PLUGIN " is not beside warplab-runner";
+		return WL_TRACE_PLUGIN " is not beside warplab-runner";
 	return NULL;
 }
 
@@ -123,7 +97,7 @@ static int exec_traced(char **argv, const char *out_path, struct wl_error *err)
 		return -1;
 	}
 	if (wl_trace_plugin_path(plugin, sizeof(plugin)) < 0) {
-		wl_error_set(err, WL_ERR_CONFIG, "tracing needs %s beside warplab-runner", TRACE_PLUGIN);
+		wl_error_set(err, WL_ERR_CONFIG, "tracing needs %s beside warplab-runner", WL_TRACE_PLUGIN);
 		return -1;
 	}
 	if (setenv("LD_PRELOAD", oclgrind_runtime(), 1) < 0 ||

@@ -24,12 +24,5 @@ int wl_trace_main(const struct wl_trace_config *cfg, char **argv);
  * it can. */
 const char *wl_trace_unavailable(void);
 
-/* The Oclgrind plugin (libwarplab-trace.so) beside this program, else in the
- * installed library folder, into out; -1 when there is none. */
-int wl_trace_plugin_path(char *out, size_t len);
-
-/* The tracer's helper called name (the plugin, warplab-cuda-ir) found as
- * the plugin is, into out; -1 when there is none. */
-int wl_trace_helper_path(const char *name, char *out, size_t len);
 
 #endif
