@@ -91,6 +91,23 @@ extern "C" __global__ void mine(const float4 *in, float4 *out, unsigned int coun
   assert.deepEqual(sites, [[7, 'load', 1], [11, 'load', 16], [11, 'store', 16]]);
 });
 
+test('an_experiment_of_ones_own_in_cuda_is_traced_from_its_definition', async () => {
+  const body = JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/own/saxpy.json'), 'utf8'));
+  body.experiment.source = `extern "C" __global__ void saxpy(unsigned n, float a, const float *x, float *y)
+{
+	unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		y[i] = a * x[i] + y[i];
+}
+`;
+  body.experiment.variants = [{ id: 'scalar', kernel: 'saxpy' }];
+  delete body.device;
+  const { code, stderr, figures } = await trace({ ...body, params: { n: [8192] }, language: 'cuda' });
+  assert.equal(code, 0, stderr);
+  assert.deepEqual(figures.traced.sites.map((s) => [s.line, s.op, s.sectors_per_request]),
+    [[5, 'load', 4], [5, 'load', 4], [5, 'store', 4]]);
+});
+
 test('a_cuda_kernel_the_simulator_cannot_run_says_which_construct_and_where', async () => {
   const asm = NAIVE.replace('odata[x * n + y] = idata[y * n + x];',
     'float v;\n\tasm("ld.global.f32 %0, [%1];" : "=f"(v) : "l"(idata + y * n + x));\n\todata[x * n + y] = v;');
