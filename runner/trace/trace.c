@@ -4,6 +4,9 @@
  * the first work-group's loads and stores; then counted by the warp model's
  * rules (trace_model.h) and printed as JSON beside the declared prediction.
  *
+ * A CUDA run's kernel is traced as itself: compiled for the simulator
+ * (cuda_oclgrind.h) and called as CUDA calls it (cuda_traced_backend.h).
+ *
  * The process runs twice: first as called, where it sets Oclgrind up (the
  * runtime preloaded, the plugin, only the first and last work-groups run,
  * line tables in the build: -debug-info-kind=line-tables-only, as Oclgrind's
