@@ -49,6 +49,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <set>
 #include <string>
 
@@ -332,6 +333,7 @@ void expand_small_copies(Function &F)
 					  copy->getSourceAlign().valueOrOne().value());
 		IRBuilder<> b(copy);
 		LLVMContext &ctx = F.getContext();
+		b.SetCurrentDebugLocation(copy->getDebugLoc());
 		Value *dst = copy->getRawDest(), *src = copy->getRawSource();
 		for (uint64_t at = 0; at < bytes;) {
 			uint64_t chunk = 16;
@@ -347,6 +349,35 @@ void expand_small_copies(Function &F)
 			at += chunk;
 		}
 		copy->eraseFromParent();
+	}
+}
+
+// Each load's and store's source line by the address it uses (the first
+// of an address's loads, and of its stores).
+std::map<std::pair<const Value *, bool>, DebugLoc> access_lines(Function &F)
+{
+	std::map<std::pair<const Value *, bool>, DebugLoc> lines;
+
+	for (Instruction &I : instructions(F))
+		if (const Value *ptr = getLoadStorePointerOperand(&I))
+			if (I.getDebugLoc())
+				lines.emplace(std::make_pair(ptr->stripPointerCasts(), isa<StoreInst>(I)), I.getDebugLoc());
+	return lines;
+}
+
+// The line of a load or store the joining made (it keeps no line, or the
+// last one's): the line of the first access it joins, whose address it
+// uses.
+void restore_lines(Function &F, const std::map<std::pair<const Value *, bool>, DebugLoc> &lines)
+{
+	for (Instruction &I : instructions(F)) {
+		const Value *ptr = getLoadStorePointerOperand(&I);
+		Type *t = ptr ? getLoadStoreType(&I) : nullptr;
+		if (!ptr || (I.getDebugLoc() && !t->isVectorTy()))
+			continue;
+		auto at = lines.find(std::make_pair(ptr->stripPointerCasts(), isa<StoreInst>(I)));
+		if (at != lines.end())
+			I.setDebugLoc(at->second);
 	}
 }
 
@@ -379,7 +410,9 @@ void infer_spaces(Module &M)
 		if (!F.isDeclaration()) {
 			fpm.run(F);
 			expand_small_copies(F);
+			std::map<std::pair<const Value *, bool>, DebugLoc> lines = access_lines(F);
 			join.run(F);
+			restore_lines(F, lines);
 		}
 	fpm.doFinalization();
 	join.doFinalization();

@@ -91,6 +91,26 @@ extern "C" __global__ void mine(const float4 *in, float4 *out, unsigned int coun
   assert.deepEqual(sites, [[7, 'load', 1], [11, 'load', 16], [11, 'store', 16]]);
 });
 
+test('float4s built field by field keep their own lines once joined', async () => {
+  // Clang stores a float4 made with make_float4 field by field; the
+  // tracer joins the four stores into one 16-byte store as NVIDIA's
+  // compiler does, and it keeps its statement's line.
+  const source = `extern "C" __global__ void mine(const float4 *in, float4 *out, unsigned int count)
+{
+	size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+	float4 a = in[i];
+	float4 b = in[i ^ 1];
+
+	out[i] = make_float4(a.x, b.x, a.y, b.y);
+	out[i ^ 1] = make_float4(a.z, b.z, a.w, b.w);
+}
+`;
+  const { code, stderr, figures } = await trace({ experiment: 'copy', variants: [], kernels: [{ name: 'mine', like: 'float4', source }], params: POINTS.copy, language: 'cuda' });
+  assert.equal(code, 0, stderr);
+  assert.deepEqual(figures.traced.sites.map((s) => [s.line, s.op, s.sectors_per_request]),
+    [[4, 'load', 16], [5, 'load', 16], [7, 'store', 16], [8, 'store', 16]]);
+});
+
 test('an_experiment_of_ones_own_in_cuda_is_traced_from_its_definition', async () => {
   const body = JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/own/saxpy.json'), 'utf8'));
   body.experiment.source = `extern "C" __global__ void saxpy(unsigned n, float a, const float *x, float *y)
