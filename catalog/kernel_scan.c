@@ -178,6 +178,35 @@ static int header_char(struct header *h, const char *text, size_t i, int *braces
 
 enum lex { CODE, LINE_COMMENT, BLOCK_COMMENT, STRING, CHAR, DIRECTIVE };
 
+/* Where a CUDA kernel's declaration starts: at the extern "C" before its
+ * __global__ (at), where there is one, so that its template and line keep
+ * it; else at. */
+static size_t linkage_start(const char *text, size_t at)
+{
+	size_t i = at;
+
+	while (i > 0 && isspace((unsigned char)text[i - 1]))
+		i--;
+	if (i < 3 || strncmp(text + i - 3, "\"C\"", 3) != 0)
+		return at;
+	i -= 3;
+	while (i > 0 && isspace((unsigned char)text[i - 1]))
+		i--;
+	if (i < 6 || strncmp(text + i - 6, "extern", 6) != 0 || (i > 6 && is_ident((unsigned char)text[i - 7])))
+		return at;
+	return i - 6;
+}
+
+/* The line breaks in text[from, to). */
+static int lines_between(const char *text, size_t from, size_t to)
+{
+	int n = 0;
+
+	for (size_t i = from; i < to; i++)
+		n += text[i] == '\n';
+	return n;
+}
+
 int wl_kernels_scan(const char *text, size_t len, struct wl_kernel_list *out,
 		    struct wl_error *err)
 {
@@ -243,8 +272,8 @@ int wl_kernels_scan(const char *text, size_t len, struct wl_kernel_list *out,
 				     (b - i == 10 && !strncmp(text + i, "__global__", 10)))) {
 					memset(&h, 0, sizeof(h));
 					h.active = 1;
-					h.decl = i;
-					h.line = line;
+					h.decl = linkage_start(text, i);
+					h.line = line - lines_between(text, h.decl, i);
 				} else if (h.active && h.parens == 0 && !h.in_body) {
 					h.last_ident = i;
 					h.last_len = b - i;

@@ -19,7 +19,7 @@
 struct wl_kernel_span {
 	char name[WL_KERNEL_NAME_MAX + 1];
 	size_t start;		/* the comment lines just above it, else decl */
-	size_t decl;		/* the __kernel (or kernel) keyword */
+	size_t decl;		/* the __kernel (or kernel) keyword, CUDA's extern "C" */
 	size_t sig_end;		/* one past the ')' that closes its parameters */
 	size_t end;		/* one past its closing '}' and that line's newline */
 	int line;		/* 1-based line of decl */

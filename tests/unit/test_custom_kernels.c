@@ -198,6 +198,16 @@ void test_custom_kernels_limits_and_shapes(void)
 	wl_catalog_free(cat);
 }
 
+/* How many times needle is in text. */
+static size_t count_of(const char *text, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *at = strstr(text, needle); at; at = strstr(at + 1, needle))
+		n++;
+	return n;
+}
+
 /* Each family's .cl file and its CUDA twin: every variant's kernel is found
  * with its signature (past CUDA's __launch_bounds__), and its template keeps
  * the file's preamble and drops the other kernels. */
@@ -246,6 +256,11 @@ void test_kernel_scanner_reads_the_repository_sources(void)
 				      "%s: the template of %s holds %zu kernels", path, k->name, again->count);
 				CHECK(wl_source_check_directives(tmpl, strlen(tmpl), what, sizeof(what), &line) == 0,
 				      "%s: the template of %s is a valid custom kernel", path, k->name);
+				/* CUDA's kernel starts at its linkage: the others' go with them. */
+				CHECK(count_of(tmpl, "extern \"C\"") == count_of(tmpl, "__global__"),
+				      "%s: the template of %s keeps another kernel's extern \"C\"", path, k->name);
+				CHECK(e % 2 == 0 || strncmp(text + k->decl, "extern \"C\"", 10) == 0,
+				      "%s: %s starts at its extern \"C\"", path, k->name);
 			}
 			free(again);
 			free(tmpl);
