@@ -8,9 +8,12 @@
 # On the lent GPU machine (../shared/design/GPU.md) nothing can be installed, so
 # the runtime libraries travel as Debian packages in .gpu/debs and the binaries
 # in .gpu/bin (built here, x86-64 on both sides). bench/prepare-gpu.sh fills
-# .gpu (with Oclgrind's packages, so the runner traces there too); the device
-# call then is:
+# .gpu (with Oclgrind's packages and clang 14, so the runner traces there too,
+# CUDA kernels included); the device call then is:
 #   bench/gpu.sh            (with carry: [".gpu"])
+# and where .gpu passes a call's carry, a first call unpacks .gpu/llvm into
+# .gpu/root (prepare-gpu.sh says how), which this script then takes, and the
+# second carries [".gpu/bin", ".gpu/debs"].
 # The packages are unpacked into a private prefix used by warplab's binaries only
 # (LD_LIBRARY_PATH on their command lines), never over the machine's own files.
 #   DEVICES      which devices the runner takes (default gpu; "cpu" for PoCL)
