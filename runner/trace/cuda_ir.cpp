@@ -16,7 +16,12 @@
 //   copy; extern __shared__ (dynamic shared memory) gets the launch's bytes.
 // - __constant__ variables are __device__ ones (kernels/cuda_oclgrind.h):
 //   global memory, as an OpenCL __constant argument is traced.
-// - Kernels take OpenCL's calling convention and the SPIR triple.
+// - A float4 is a struct to clang, read and written field by field or
+//   copied with llvm.memcpy; NVIDIA's compiler makes one 16-byte access of
+//   it, and so do the copies expanded here and LLVM's LoadStoreVectorizer
+//   (each joined access keeps its source line).
+// - Kernels take OpenCL's calling convention, argument metadata and the
+//   SPIR triple.
 // A kernel the simulator cannot run as it is (inline PTX, warp intrinsics,
 // atomics instructions, a pointer whose space cannot be told) is refused
 // with the construct and its line: exit 2 and one line on stderr. Other
