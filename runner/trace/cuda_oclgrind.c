@@ -159,27 +159,6 @@ static void said(struct wl_error *err, enum wl_error_kind kind, const char *what
 	wl_error_set(err, kind, "%s%s%.*s", what, n ? ": " : "", (int)(n > 600 ? 600 : n), log);
 }
 
-/* Read path whole into *out (the caller frees). */
-static int slurp(const char *path, unsigned char **out, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	long size;
-
-	*out = NULL;
-	if (!f)
-		return -1;
-	if (fseek(f, 0, SEEK_END) < 0 || (size = ftell(f)) <= 0 || fseek(f, 0, SEEK_SET) < 0 ||
-	    !(*out = malloc((size_t)size)) || fread(*out, 1, (size_t)size, f) != (size_t)size) {
-		fclose(f);
-		free(*out);
-		*out = NULL;
-		return -1;
-	}
-	fclose(f);
-	*len = (size_t)size;
-	return 0;
-}
-
 static int write_file(const char *path, const char *text, size_t len)
 {
 	FILE *f = fopen(path, "wb");
@@ -264,8 +243,8 @@ int wl_cuda_oclgrind_program(struct wl_device *dev, const char *kernels_dir, con
 {
 	const char *tmp = getenv("TMPDIR"), *missing = wl_cuda_oclgrind_unavailable(kernels_dir);
 	char dir[PATH_MAX], path[PATH_MAX], *log = malloc(16384);
-	unsigned char *binary = NULL;
-	size_t len = 0;
+	struct wl_source binary = { 0 };
+	const unsigned char *bits;
 	cl_int code = CL_SUCCESS;
 	cl_device_id device = wl_cl_of(dev)->device;
 	int rc = -1;
@@ -288,12 +267,13 @@ int wl_cuda_oclgrind_program(struct wl_device *dev, const char *kernels_dir, con
 	}
 	if (compile(dir, kernels_dir, src, options, dynamic_shared, log, 16384, err) < 0)
 		goto out;
-	if (slurp(path, &binary, &len) < 0) {
+	/* The program's bitcode, read as a source file is (whole, its length kept). */
+	if (wl_source_load(path, &binary, err) < 0 || binary.len == 0) {
 		wl_error_set(err, WL_ERR_INTERNAL, WL_CUDA_IR " wrote no program");
 		goto out;
 	}
-	*out = clCreateProgramWithBinary(wl_cl_of(dev)->context, 1, &device, &len,
-					 (const unsigned char **)&binary, NULL, &code);
+	bits = (const unsigned char *)binary.text;
+	*out = clCreateProgramWithBinary(wl_cl_of(dev)->context, 1, &device, &binary.len, &bits, NULL, &code);
 	if (*out && (code = clBuildProgram(*out, 1, &device, "", NULL, NULL)) != CL_SUCCESS) {
 		clReleaseProgram(*out);
 		*out = NULL;
@@ -306,7 +286,7 @@ int wl_cuda_oclgrind_program(struct wl_device *dev, const char *kernels_dir, con
 	rc = 0;
 out:
 	clean(dir);
-	free(binary);
+	wl_source_free(&binary);
 	free(log);
 	return rc;
 }

@@ -48,11 +48,6 @@ static struct traced_call *call_of(const struct wl_launch *l)
 	return (struct traced_call *)l->handle;
 }
 
-static const char *family_source(const struct wl_experiment *exp)
-{
-	return exp->cuda_source;
-}
-
 static int program_for(struct traced_call *c, cl_program *out, struct wl_error *err)
 {
 	struct built *grown;
@@ -249,23 +244,20 @@ static void launch_release(struct wl_launch *l)
 	free(c);
 }
 
-static const char *build_log(const struct wl_program_cache *programs, const struct wl_error *why)
-{
-	(void)programs;
-	return why->msg;
-}
-
 const struct wl_backend *wl_cuda_traced_backend(const char *kernels_dir)
 {
 	const struct wl_backend *cuda = wl_backend_for(WL_LANG_CUDA);
 
 	traced.kernels_dir = kernels_dir;
 	traced.backend = wl_backend_opencl;
-	traced.backend.language = WL_LANG_CUDA;
 	traced.backend.name = "CUDA in Oclgrind";
-	/* The runner's own kernels (random fills) are OpenCL C made CUDA. */
-	traced.backend.opencl_prelude = cuda ? cuda->opencl_prelude : NULL;
-	traced.backend.family_source = family_source;
+	/* CUDA's language: its .cu twins, the runner's own kernels (random
+	 * fills) in OpenCL C made CUDA, its errors with their words. */
+	traced.backend.language = cuda->language;
+	traced.backend.family_source = cuda->family_source;
+	traced.backend.opencl_prelude = cuda->opencl_prelude;
+	traced.backend.build_log = cuda->build_log;
+	/* CUDA's call over Oclgrind's OpenCL. */
 	traced.backend.kernel = kernel;
 	traced.backend.arg_buffer = arg_buffer;
 	traced.backend.arg_word = arg_word;
@@ -279,6 +271,5 @@ const struct wl_backend *wl_cuda_traced_backend(const char *kernels_dir)
 	traced.backend.count = NULL;
 	traced.backend.deferred = NULL;
 	traced.backend.account = NULL;
-	traced.backend.build_log = build_log;
 	return &traced.backend;
 }
