@@ -48,6 +48,16 @@ int wl_device_model_from_json(const json_t *device, double copy_gbps, double res
 	out->scatter_per_us = f.scatter_per_us;
 	out->partial_store_per_us = f.partial_store_per_us;
 	out->atomic_per_us = f.atomic_per_us;
+	/* Warps in flight are what a lane's width changes: a CPU's DRAM rate
+	 * is the copy ceiling's whatever the width. */
+	if (warps) {
+		double lanes[WL_LANE_WIDTHS] = { f.dram_lane4_gbps, f.dram_lane8_gbps, f.dram_lane16_gbps }, best = 0;
+
+		for (int i = 0; i < WL_LANE_WIDTHS; i++)
+			best = lanes[i] > best ? lanes[i] : best;
+		for (int i = 0; best > 0 && i < WL_LANE_WIDTHS; i++)
+			out->dram_lane_share[i] = lanes[i] / best;
+	}
 	if (warps) {
 		out->l1_bytes = f.l1_bytes;
 		out->issue_per_ns = f.issue_per_ns;
@@ -74,13 +84,45 @@ static double first_level_ms(const struct wl_device_model *d, const struct wl_la
 	return w->groups * us / d->compute_units / 1000;
 }
 
-/* DRAM's time for traffic t: the streamed bytes in whole bursts at the
- * copy ceiling, the sectors read at random at the rate measured for that
- * (else as a burst each), the scattered writes at theirs. */
-static double dram_ms(const struct wl_device_model *d, const struct wl_traffic *t)
+/* How much longer the launch's streamed bytes take than the copy ceiling's.
+ * DRAM streams at the bytes the warps keep in flight (Little's law), and
+ * a warp that loads little in its life keeps little in flight: the lane
+ * facts were measured with warps whose loads move 128, 256 and 512 bytes
+ * (a float, float2, float4 each), and the launch's warps are placed on
+ * that scale by what their loads move (a log-linear step between two
+ * points; 512 and more: the fastest). A warp without loads, or a device
+ * without the facts: 1. */
+static double lane_slowdown(const struct wl_device_model *d, const struct wl_launch_work *w)
+{
+	static const double at[WL_LANE_WIDTHS] = { 128, 256, 512 };
+	double warps = ceil(w->items / d->warp), bytes, share;
+
+	if (warps <= 0 || d->dram_lane_share[0] <= 0 || d->dram_lane_share[1] <= 0 || d->dram_lane_share[2] <= 0)
+		return 1;
+	bytes = (w->moved_bytes - w->store_moved_bytes) / warps;
+	if (bytes <= 0)
+		return 1;
+	if (bytes <= at[0])
+		share = d->dram_lane_share[0];
+	else if (bytes >= at[2])
+		share = d->dram_lane_share[2];
+	else {
+		int i = bytes < at[1] ? 0 : 1;
+		double f = log2(bytes / at[i]);
+
+		share = d->dram_lane_share[i] * pow(d->dram_lane_share[i + 1] / d->dram_lane_share[i], f);
+	}
+	return share < 1 ? 1 / share : 1;
+}
+
+/* DRAM's time for traffic t of launch w: the streamed bytes in whole
+ * bursts at the copy ceiling, as fast as the warps' loads let it stream;
+ * the sectors read at random at the rate measured for that (else as a
+ * burst each), the scattered writes at theirs. */
+static double dram_ms(const struct wl_device_model *d, const struct wl_launch_work *w, const struct wl_traffic *t)
 {
 	double burst = d->burst_bytes > 32 ? d->burst_bytes : 32;
-	double ms = t->dram_burst_bytes / (d->dram_gbps * 1e6);
+	double ms = t->dram_burst_bytes * lane_slowdown(d, w) / (d->dram_gbps * 1e6);
 
 	ms += d->dram_random_per_us > 0 ? t->dram_random_sectors / d->dram_random_per_us / 1000
 					: t->dram_random_sectors * burst / (d->dram_gbps * 1e6);
@@ -126,7 +168,7 @@ int wl_ceilings_compute(const struct wl_device_model *d, const struct wl_launch_
 	out->hit_share = w->global_requests > 0 ? t->hit_requests / w->global_requests : 0;
 	out->reuse = t->dram_read_bytes < 0.99 * t->l2_read_bytes;
 	out->dram_bytes = t->dram_read_bytes + t->dram_write_bytes;
-	out->ms[WL_CEIL_DRAM] = dram_ms(d, t);
+	out->ms[WL_CEIL_DRAM] = dram_ms(d, w, t);
 	out->cache_bytes = t->l2_read_bytes + t->l2_write_bytes;
 	out->ms[WL_CEIL_CACHE] = cache_ms(d, w, t);
 	out->ms[WL_CEIL_L1] = first_level_ms(d, w);

@@ -70,6 +70,12 @@ static const struct fact_def defs[] = {
 	  "a grid of 32 x 8 work-groups stores 4-byte words down the columns of a square the last-level cache holds (out[x*n + y]): "
 	  "each lane of a warp writes a sector of its own and the group's other warps the rest of those sectors; the sector writes "
 	  "per µs", AT(partial_store_per_us) },
+	{ "dram_lane_gbps", NULL, "GB/s",
+	  "a copy of one element per work-item from one half of a buffer 16 times the last-level cache to the other, bytes read "
+	  "plus written: float4 lanes (value), float2 (lane8) and float (lane4); DRAM streams at the pace of what a full grid's "
+	  "warps keep in flight, a quarter as many bytes with 4-byte lanes", AT(dram_lane16_gbps) },
+	{ "dram_lane_gbps", "lane8", NULL, NULL, AT(dram_lane8_gbps) },
+	{ "dram_lane_gbps", "lane4", NULL, NULL, AT(dram_lane4_gbps) },
 	{ "atomic_per_us", NULL, "atomics per µs",
 	  "every work-item of a full grid adds 1 atomically to random words of a buffer the last-level cache holds: atomics per µs",
 	  AT(atomic_per_us) },

@@ -16,7 +16,7 @@
 
 /* The version of the probes: facts stored by another version are measured
  * again. */
-#define WL_FACTS_VERSION 11
+#define WL_FACTS_VERSION 12
 
 struct wl_facts {
 	double launch_us;		/* an empty kernel's time */
@@ -38,6 +38,8 @@ struct wl_facts {
 	double cache_random_per_us;	/* the same within half the last level */
 	double scatter_per_us;		/* stores of a word to random sectors far beyond it, per µs */
 	double partial_store_per_us;	/* stores of a word to a sector each, the last level merging them, per µs */
+	double dram_lane16_gbps;	/* a copy of one float4 per work-item far beyond the last level */
+	double dram_lane8_gbps, dram_lane4_gbps;	/* the same of a float2, a float */
 	double atomic_per_us;		/* atomic adds to random words the last level holds, per µs */
 	double l1_bytes;		/* what the first level keeps for a kernel without local memory */
 	double issue_per_ns;		/* warp instructions a compute unit issues per ns */

@@ -6,6 +6,8 @@
 #ifndef WL_WORK_H
 #define WL_WORK_H
 
+#define WL_LANE_WIDTHS 3	/* the lane widths DRAM's streaming rate is measured at: 4, 8, 16 bytes */
+
 /* What the model knows of a device; 0 for what it does not. */
 struct wl_device_model {
 	double dram_gbps;		/* the copy ceiling */
@@ -24,6 +26,11 @@ struct wl_device_model {
 	double partial_store_per_us;	/* stores of part of a sector the last level takes per µs, 0: unknown */
 	double atomic_per_us;		/* global atomics the last level serves per µs, 0: unknown */
 	double issue_per_ns;		/* warp instructions per ns per compute unit, 0: unknown */
+	/* DRAM's streaming rate where each warp's loads move 128, 256 and 512
+	 * bytes in its life (a copy of a float, a float2, a float4 per
+	 * work-item: runner/probes/access_facts.c), each a share of the
+	 * fastest of them; 0: unknown. */
+	double dram_lane_share[WL_LANE_WIDTHS];
 };
 
 

@@ -69,6 +69,11 @@ static const char ACCESS_SOURCE[] =
 	"	float4 a = (a0 + a1) + (a2 + a3);\n"
 	"	out[get_global_id(0)] = a.x + a.y + a.z + a.w;\n"
 	"}\n"
+	/* A copy of one element per work-item, of a lane width each: the
+	 * second half of the buffer from the first. */
+	"__kernel void fact_copy_lane4(__global float *buf, uint n) { uint i = get_global_id(0); buf[n + i] = buf[i]; }\n"
+	"__kernel void fact_copy_lane8(__global float2 *buf, uint n) { uint i = get_global_id(0); buf[n + i] = buf[i]; }\n"
+	"__kernel void fact_copy_lane16(__global float4 *buf, uint n) { uint i = get_global_id(0); buf[n + i] = buf[i]; }\n"
 	/* Eight independent multiply-adds, 32 an iteration. */
 	"#define MAD8 a0 = mad(a0, m, c); a1 = mad(a1, m, c); a2 = mad(a2, m, c); a3 = mad(a3, m, c); \\\n"
 	"	a4 = mad(a4, m, c); a5 = mad(a5, m, c); a6 = mad(a6, m, c); a7 = mad(a7, m, c);\n"
@@ -170,6 +175,32 @@ static int random_facts(struct wl_probe *p, const struct access_sizes *z, cl_mem
 	return 0;
 }
 
+/* DRAM's rate by the width of a lane's access: a copy of one element per
+ * work-item (the catalog's copy, seed 000's MyAdd) from one half of the far
+ * span to the other, each half past the last level. A warp of 4-byte lanes
+ * keeps a quarter of the bytes in flight that one of 16-byte lanes does, and
+ * on a GPU whose DRAM needs more in flight than a full grid of such warps
+ * holds, it streams slower: the model's DRAM ceiling for streamed bytes
+ * follows the width of the requests that move them. */
+static int lane_facts(struct wl_probe *p, const struct access_sizes *z, cl_mem buf, struct wl_facts *f)
+{
+	static const char *const names[3] = { "fact_copy_lane4", "fact_copy_lane8", "fact_copy_lane16" };
+	static const size_t widths[3] = { 4, 8, 16 };
+	double *rate[3] = { &f->dram_lane4_gbps, &f->dram_lane8_gbps, &f->dram_lane16_gbps };
+
+	for (int i = 0; i < 3; i++) {
+		size_t local = GROUP, global = z->far / 2 / widths[i] / GROUP * GROUP;
+		cl_uint n = (cl_uint)global;
+		double ms = wl_probe_time(p, names[i], 1, &global, &local, 2,
+					  (const size_t[]){ sizeof(cl_mem), sizeof(cl_uint) }, (const void *[]){ &buf, &n }, 5, 0);
+
+		if (ms < 0)
+			return -1;
+		*rate[i] = 2.0 * (double)global * (double)widths[i] / (ms * 1e6);
+	}
+	return 0;
+}
+
 /* The first level's capacity: one group of 256 per compute unit re-reading
  * its own set, from 16 KB up; the largest read at 90% of the best pace. */
 static int working_set_fact(struct wl_probe *p, cl_mem buf, cl_mem out, size_t room, struct wl_facts *f)
@@ -226,7 +257,7 @@ int wl_access_facts_probe(struct wl_device *dev, long long cache_bytes, struct w
 	if (wl_probe_build(&p, ACCESS_SOURCE, "access pattern") < 0 || !(buf = wl_probe_buffer(&p, room)) ||
 	    !(out = wl_probe_buffer(&p, z.grid * sizeof(cl_uint))))
 		goto out;
-	if (random_facts(&p, &z, buf, out, f) < 0)
+	if (random_facts(&p, &z, buf, out, f) < 0 || lane_facts(&p, &z, buf, f) < 0)
 		goto out;
 	/* A CPU has no warps: no first level the model sizes, no issue slots. */
 	if (z.gpu && (working_set_fact(&p, buf, out, room, f) < 0 || issue_fact(&p, &z, out, f) < 0))

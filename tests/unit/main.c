@@ -122,6 +122,7 @@ const char *check_store_pg;
 	X(ptx_lines_map_to_source_lines)                                                \
 	X(occupancy_by_hand_on_the_h100)                                                \
 	X(ceilings_by_hand)                                                             \
+	X(dram_streams_at_what_warps_keep_in_flight)                                    \
 	X(departures_name_only_causes_the_kernel_can_have)                              \
 	X(catalog_causes_cannot_contradict_the_row)                                     \
 	X(device_model_reads_the_facts)                                                 \

@@ -468,3 +468,38 @@ void test_minplus_first_level_by_hand(void)
 	}
 	wl_catalog_free(m.cat);
 }
+
+/* DRAM's rate by what a warp's loads move in its life: a copy of one float
+ * per work-item (128 bytes a warp) streams at the 4-byte lanes' share of
+ * the copy ceiling, one of a float4 (512) at the whole, one of a float2
+ * (256) at the 8-byte lanes', and between two points on a log scale; a
+ * kernel that stores only, or a device without the facts, at the ceiling. */
+void test_dram_streams_at_what_warps_keep_in_flight(void)
+{
+	struct wl_device_model d = dev;
+	struct wl_ceilings c;
+	/* 10,000 groups of 256 (8 warps): loads moving 1 KiB per group (128
+	 * bytes a warp) and stores as much, in whole bursts. */
+	struct wl_launch_work w = *work(10000, 256, 16, 2048, 2048, 1024, 1024, 0, 0, 0);
+
+	CHECK(wl_ceilings_compute(&d, &w, &c) == 0 && NEAR(c.ms[WL_CEIL_DRAM], 0.02048), "no facts: the ceiling, %g",
+	      c.ms[WL_CEIL_DRAM]);
+	d.dram_lane_share[0] = 0.5;
+	d.dram_lane_share[1] = 0.8;
+	d.dram_lane_share[2] = 1;
+	CHECK(wl_ceilings_compute(&d, &w, &c) == 0 && NEAR(c.ms[WL_CEIL_DRAM], 0.02048 / 0.5),
+	      "128 bytes a warp: at half, %g", c.ms[WL_CEIL_DRAM]);
+	w.moved_bytes = 1024 + 2048, w.burst_bytes = w.moved_bytes;
+	CHECK(wl_ceilings_compute(&d, &w, &c) == 0 && NEAR(c.ms[WL_CEIL_DRAM], 0.03072 / 0.8),
+	      "256 bytes a warp: at the 8-byte lanes' share, %g", c.ms[WL_CEIL_DRAM]);
+	w.moved_bytes = 1024 + 4096, w.burst_bytes = w.moved_bytes;
+	CHECK(wl_ceilings_compute(&d, &w, &c) == 0 && NEAR(c.ms[WL_CEIL_DRAM], 0.0512), "512 bytes a warp: the ceiling, %g",
+	      c.ms[WL_CEIL_DRAM]);
+	w.moved_bytes = 1024 + 8 * 181.0193359837562, w.burst_bytes = w.moved_bytes;	/* 128 * 2^0.5 a warp */
+	CHECK(wl_ceilings_compute(&d, &w, &c) == 0 &&
+	      NEAR(c.ms[WL_CEIL_DRAM], w.burst_bytes * 10000 / 1e12 * 1e3 / (0.5 * sqrt(0.8 / 0.5))),
+	      "halfway from 128 to 256 on a log scale: halfway between the shares, %g", c.ms[WL_CEIL_DRAM]);
+	w.moved_bytes = w.store_moved_bytes = 1024, w.burst_bytes = 1024;
+	CHECK(wl_ceilings_compute(&d, &w, &c) == 0 && NEAR(c.ms[WL_CEIL_DRAM], 0.01024), "stores only: the ceiling, %g",
+	      c.ms[WL_CEIL_DRAM]);
+}
