@@ -164,30 +164,48 @@ static int by_exec(const void *x, const void *y)
 	return 0;
 }
 
-/* A site whose deltas (the last group's addresses less the first's, for
- * the executions both made) are not one distance for at least half of them
- * makes its buffer irregular. */
-static void irregular_site(struct wl_requests *s, struct wl_launch_work *w, int site, long long *delta, size_t nd)
+/* The most deltas that are one distance, of nd (sorted here). */
+static size_t one_distance(long long *delta, size_t nd)
 {
 	size_t best = 0, run = 0;
 
-	if (site < 0 || site >= s->nsites || s->sites[site].local || s->sites[site].buffer < 0)
-		return;
 	qsort(delta, nd, sizeof(*delta), cmp_ll);
 	for (size_t d = 0; d < nd; d++) {
 		run = d > 0 && delta[d] == delta[d - 1] ? run + 1 : 1;
 		if (run > best)
 			best = run;
 	}
-	if (2 * best < nd)
-		w->buffers[s->sites[site].buffer].irregular = 1;
+	return best;
+}
+
+/* A site whose deltas (the last group's addresses less the first's, for
+ * the executions both made) are not one distance for at least half of them
+ * makes its buffer irregular — unless the pages they fall in are: a gather
+ * at random within a window of WL_MODEL_PAGE that moves with the group
+ * reads, across the launch, the buffer page by page, and DRAM streams it
+ * (each sector it reads a burst, as the group's bursts say) rather than
+ * serving sectors scattered over the whole buffer. deltas and pages hold
+ * the same executions' addresses, first and last. */
+static void irregular_site(struct wl_requests *s, struct wl_launch_work *w, int site, long long *delta,
+			   const long long *first, size_t nd)
+{
+	if (site < 0 || site >= s->nsites || s->sites[site].local || s->sites[site].buffer < 0)
+		return;
+	if (2 * one_distance(delta, nd) >= nd)
+		return;
+	/* The deltas again, of the pages: the last's page less the first's. */
+	for (size_t d = 0; d < nd; d++)
+		delta[d] = (first[d] + delta[d]) / WL_MODEL_PAGE - first[d] / WL_MODEL_PAGE;
+	if (2 * one_distance(delta, nd) >= nd)
+		return;
+	w->buffers[s->sites[site].buffer].irregular = 1;
 }
 
 int wl_requests_regularity(struct wl_requests *s, struct wl_launch_work *w, int last)
 {
 	struct exec *e[2] = { NULL, NULL };
 	size_t n[2] = { 0, 0 }, cap = s->naddr;
-	long long *delta = NULL, last_site = -1;
+	long long *delta = NULL, *first = NULL, last_site = -1;
 	int rc = -1;
 
 	if (cap == 0 || last == 0)
@@ -195,7 +213,8 @@ int wl_requests_regularity(struct wl_requests *s, struct wl_launch_work *w, int 
 	e[0] = malloc(cap * sizeof(*e[0]));
 	e[1] = malloc(cap * sizeof(*e[1]));
 	delta = malloc(cap * sizeof(*delta));
-	if (!e[0] || !e[1] || !delta)
+	first = malloc(cap * sizeof(*first));
+	if (!e[0] || !e[1] || !delta || !first)
 		goto out;
 	for (size_t i = 0; i < s->nreq; i++) {
 		const struct request *r = &s->req[i];
@@ -216,7 +235,7 @@ int wl_requests_regularity(struct wl_requests *s, struct wl_launch_work *w, int 
 		int c = end ? 0 : by_exec(&e[0][i], &e[1][j]);
 
 		if (nd > 0 && (end || (c == 0 && site != last_site))) {
-			irregular_site(s, w, (int)last_site, delta, nd);
+			irregular_site(s, w, (int)last_site, delta, first, nd);
 			nd = 0;
 		}
 		if (end)
@@ -227,6 +246,7 @@ int wl_requests_regularity(struct wl_requests *s, struct wl_launch_work *w, int 
 			j++;
 		} else {
 			last_site = site;
+			first[nd] = e[0][i].addr;
 			delta[nd++] = e[1][j++].addr - e[0][i++].addr;
 		}
 	}
@@ -235,5 +255,6 @@ out:
 	free(e[0]);
 	free(e[1]);
 	free(delta);
+	free(first);
 	return rc;
 }

@@ -9,6 +9,7 @@
 #define WL_MODEL_SECTOR 32
 #define WL_MODEL_LINE 128
 #define WL_MODEL_BURST 64		/* DRAM moves sectors in pairs */
+#define WL_MODEL_PAGE 65536		/* a GPU's small page: what its TLB maps, a window a gather can stay in */
 #define WL_MODEL_BANKS 32
 #define WL_MODEL_BANK_BYTES 4
 #define WL_MODEL_LANES_MAX 64		/* NVIDIA's warps are 32, AMD's wavefronts 64 */

@@ -133,3 +133,65 @@ void test_trace_refuses_what_it_cannot_read(void)
 	free(many);
 	free(tr);
 }
+
+/* Counts of two groups (0 and 15, the launch's first and last) of one
+ * warp each: every lane loads 4 bytes at at(g, lane) from buffer 0 and
+ * stores 4 bytes at st(g, lane) into buffer 1. */
+static int two_groups(long long (*at)(int, int), long long (*st)(int, int), struct wl_launch_work *w)
+{
+	const struct wl_request_site sites[2] = { { WL_OP_LOAD, 0, 0 }, { WL_OP_STORE, 0, 1 } };
+	struct wl_requests *s = wl_requests_new(32, 2, sites);
+	struct wl_site_figures figs[2];
+	struct wl_error err = { 0 };
+	int lanes[32], groups[2] = { 0, 15 }, rc = -1;
+	long long a[32], b[32];
+
+	memset(w, 0, sizeof(*w));
+	for (int i = 0; i < 32; i++)
+		lanes[i] = i;
+	for (int g = 0; s && g < 2; g++) {
+		wl_requests_group(s, groups[g], 1, 0);
+		for (int i = 0; i < 32; i++) {
+			a[i] = at(groups[g], i);
+			b[i] = st(groups[g], i);
+		}
+		if (wl_requests_add(s, groups[g], 0, 0, 0, lanes, a, 32, 4, 1) < 0 ||
+		    wl_requests_add(s, groups[g], 0, 1, 0, lanes, b, 32, 4, 1) < 0)
+			goto out;
+	}
+	rc = s ? wl_requests_count(s, figs, w, &err) : -1;
+out:
+	wl_requests_free(s);
+	return rc;
+}
+
+/* A hash of the lane the same in every group, within a 4 KiB window at
+ * the group's own 64 KiB page; the same over a window as large as the
+ * launch; a plain copy's. */
+static long long in_page(int g, int lane) { return (long long)g * 65536 + (long long)((lane * 1103 + 7) % 1024) * 4; }
+static long long anywhere(int g, int lane)
+{
+	long long x = (long long)g * 32 + lane;
+
+	return ((x * x * 2654435761LL) >> 7) % 1048576 * 4;
+}
+static long long plain(int g, int lane) { return (long long)g * 128 + lane * 4; }
+/* Stores: a word every 8 (each its own sector, four to a line); a word
+ * every 32 (a line each). */
+static long long every8(int g, int lane) { return (long long)g * 1024 + lane * 32; }
+static long long every32(int g, int lane) { return (long long)g * 4096 + lane * 128; }
+
+void test_gathers_in_a_page_and_stores_in_part_by_line(void)
+{
+	struct wl_launch_work w;
+
+	CHECK(two_groups(in_page, plain, &w) == 0 && !w.buffers[0].irregular && !w.buffers[1].irregular,
+	      "a gather that stays in the group's page moves with the group");
+	CHECK(two_groups(anywhere, plain, &w) == 0 && w.buffers[0].irregular, "a gather over the whole buffer is irregular");
+	CHECK(two_groups(plain, every8, &w) == 0 && w.partial_store_sectors == 8,
+	      "32 sectors written in part in 8 lines: 8 lines, %g", w.partial_store_sectors);
+	CHECK(two_groups(plain, every32, &w) == 0 && w.partial_store_sectors == 32,
+	      "a sector in part in each of 32 lines: 32, %g", w.partial_store_sectors);
+	CHECK(two_groups(plain, plain, &w) == 0 && w.partial_store_sectors == 0, "whole sectors: none, %g",
+	      w.partial_store_sectors);
+}
