@@ -30,7 +30,8 @@ const char *check_store_pg;
 	X(store_finds_runs_by_any_part_of_their_label)                          \
 	X(store_keeps_each_build_once)                                          \
 	X(store_merges_an_import_under_new_ids)                                 \
-	X(copy_ceiling_is_as_of_the_runs_end)
+	X(copy_ceiling_is_as_of_the_runs_end)                                   \
+	X(copy_ceiling_is_the_best_recent_copy_of_the_runs_cache_mode)
 
 #define TESTS(X)                                                                        \
 	X(catalog_loads_repository_catalog)                                             \
