@@ -139,7 +139,8 @@ const char *check_store_pg;
 	X(counters_are_written_into_their_results_later)                     \
 	X(device_languages_say_why)                                                     \
 	X(counters_evaluate_from_an_h100_image)                                         \
-	X(id_map_maps_each_id_once)
+	X(id_map_maps_each_id_once)                                                     \
+	X(untraceable_kernels_say_what_the_simulator_cannot_run)
 
 #define DECLARE(name) void test_##name(void);
 TESTS(DECLARE)
