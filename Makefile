@@ -134,13 +134,19 @@ $(BUILD)/libwarplab-trace.so: runner/trace/oclgrind_trace.cpp $(BUILD)/pic/model
 # (runner/trace/cuda_ir.cpp): C++ by LLVM's interface, against LLVM 14,
 # Oclgrind's; LLVM's headers are the system's, their warnings theirs.
 LLVM_CONFIG ?= llvm-config-14
-$(BUILD)/warplab-cuda-ir: runner/trace/cuda_ir.cpp
+# An intrinsic is worded as the tracer words an OpenCL kernel's
+# (runner/trace/untraceable.c, linked in).
+$(BUILD)/warplab-cuda-ir: runner/trace/cuda_ir.cpp runner/trace/untraceable.h $(BUILD)/pic/runner/trace/untraceable.o
 	@mkdir -p $(dir $@)
 	$(CXX) -std=c++17 -O2 -g -Wall -Wextra -Werror -fno-rtti -fno-exceptions \
 		-isystem $$($(LLVM_CONFIG) --includedir) $(CXXFLAGS) $(LDFLAGS) -o $@ $< \
-		-L$$($(LLVM_CONFIG) --libdir) -lLLVM-14
+		$(BUILD)/pic/runner/trace/untraceable.o -L$$($(LLVM_CONFIG) --libdir) -lLLVM-14
 
 $(BUILD)/pic/model/sample.o: model/sample.c model/sample.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -fPIC $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/pic/runner/trace/untraceable.o: runner/trace/untraceable.c runner/trace/untraceable.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -fPIC $(CFLAGS) -c -o $@ $<
 

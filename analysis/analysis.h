@@ -226,7 +226,7 @@ int wl_run_add_cache_marks(struct wl_run *run);
 int wl_run_add_drops(struct wl_run *run);
 
 /* "ceiling" (wl_store_copy_ceiling of the catalog's built-in copy variants
- * as of the run's end, or null); each result's "peak_pct" where the run
+ * in the run's cache mode as of the run's end, or null); each result's "peak_pct" where the run
  * recorded the GPU's theoretical peak and, for bandwidth results,
  * "ceiling_pct". */
 int wl_run_add_ceiling(struct wl_run *run, struct wl_store *st, struct wl_error *err);

@@ -164,15 +164,20 @@ const struct wl_run_trace *wl_run_trace_of(const struct wl_run *run, const struc
  * "conflict_degree", "accesses"}, and at the point it was traced, whether
  * the two agree (counts equal, the efficiency within 1%: a declaration may
  * leave out a __constant read or sample its loops); elsewhere trace_agrees
- * is null, the pattern at another point being another question. */
+ * is null, the pattern at another point being another question. Where the
+ * tracer said why it took none (the simulator cannot run the kernel), that
+ * is "trace_error": the declaration stands unchecked. */
 static void attach_trace(json_t *o, const struct wl_run *run, const struct wl_result *r)
 {
 	const struct wl_run_trace *t = wl_run_trace_of(run, r);
 	const json_t *tr = t ? json_object_get(t->figures, "traced") : NULL;
+	const json_t *why = t ? json_object_get(t->figures, "error") : NULL;
 	const char *keys[] = { "sectors_per_request", "conflict_degree", "efficiency" };
 	int agree = 1;
 
 	json_object_set_new(o, "source", json_string("declared"));
+	if (json_is_string(why))
+		json_object_set(o, "trace_error", (json_t *)why);
 	if (!tr)
 		return;
 	json_object_set_new(o, "trace_agrees", json_null());

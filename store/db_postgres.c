@@ -46,6 +46,7 @@ static const char *const pg_dialect[][2] = {
 	 * answers; LIKE's wildcards in the text are escaped. */
 	{ "label_match", "lower(r.label) LIKE '%' || replace(replace(replace("
 			 "lower(?6), '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'" },
+	{ "run_cache", "(CASE WHEN CAST(r.request AS json)->>'cache' = 'cold' THEN 'cold' ELSE 'hot' END)" },
 	/* Runners on several hosts claim at once: each skips the rows the
 	 * others are taking. */
 	{ "skip_locked", " FOR UPDATE SKIP LOCKED" },

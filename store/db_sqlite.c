@@ -37,6 +37,9 @@ static const char *const sqlite_dialect[][2] = {
 	 * the trigram index (migration 8) first. */
 	{ "label_match", "r.id IN (SELECT rowid FROM run_labels WHERE run_labels MATCH"
 			 " '\"' || replace(?6, '\"', '\"\"') || '\"')" },
+	/* Run r's cache mode as request.h reads it: its request's "cache" when
+	 * "cold", else hot (runs queued before cold mode timed hot). */
+	{ "run_cache", "(CASE WHEN json_extract(r.request, '$.cache') = 'cold' THEN 'cold' ELSE 'hot' END)" },
 	/* Claims need no row locks: writers take turns. */
 	{ "skip_locked", "" },
 	{ NULL, NULL },

@@ -80,15 +80,24 @@ int wl_store_changes(struct wl_store *st, long long after, long long limit, json
  * WL_ERR_CONFLICT when the run has finished. */
 int wl_store_cancel_run(struct wl_store *st, long long id, struct wl_error *err);
 
-/* The device's copy ceiling as of time `before` (RFC 3339; NULL: now): the best
- * verified GB/s of a built-in copy variant (variants[0..nvariants), at most
- * WL_STORE_CEILING_VARIANTS: the catalog's names) in the latest copy run on
- * device_id that finished by then with one, as {"run", "gbps", "variant",
- * "params", "url"}; *out is NULL when there is none. A custom kernel never
+/* The device's copy ceiling as of time `before` (RFC 3339; NULL: now), for a
+ * run in cache mode `cache` ("hot" or "cold"; anything else reads as hot):
+ * the best verified GB/s of a built-in copy variant (variants[0..nvariants),
+ * at most WL_STORE_CEILING_VARIANTS: the catalog's names) over the last
+ * WL_STORE_CEILING_RUNS copy runs on device_id in that cache mode that
+ * finished by then with one; where that mode has none, over the last of the
+ * other mode. As {"run", "gbps", "variant", "params", "cache" (the mode of
+ * the copy run it came from), "url"}; *out is NULL when there is none. The
+ * best of several, so that one copy slowed by a busy host does not lower
+ * it; of the last few, so that a device that has become slower (a driver,
+ * a clock, a card swapped under the same id) is judged by what it does now
+ * once that many copies have run; by runs rather than days, so that a
+ * device whose copies are rare keeps its ceiling. A custom kernel never
  * sets it. A finished run asks as of its own end, so later copy runs never
- * change it. */
+ * change it. -1 only when the store fails (err set). */
 #define WL_STORE_CEILING_VARIANTS 8
-int wl_store_copy_ceiling(struct wl_store *st, const char *device_id, const char *before,
+#define WL_STORE_CEILING_RUNS 5
+int wl_store_copy_ceiling(struct wl_store *st, const char *device_id, const char *before, const char *cache,
 			  const char *const *variants, size_t nvariants, json_t **out, struct wl_error *err);
 
 /* Up to limit ids of finished ("done") runs of experiment on device_id older

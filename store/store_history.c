@@ -43,21 +43,33 @@ int wl_store_previous_runs(struct wl_store *st, const char *device_id, const cha
 	return 0;
 }
 
-/* The built-in copy variants' names come as ?3..?10 (NULL where fewer):
- * a custom kernel never sets the ceiling. */
+/* The copy ceiling (store.h): the best verified result of a built-in copy
+ * variant (their names ?3..?10, NULL where fewer: a custom kernel never sets
+ * it) in the last ?11 copy runs on device ?1 in cache mode ?12 that finished
+ * by ?2 (NULL: now) with such a result; where that mode has none, in the last
+ * ?11 of the other mode. Each half is a backward seek on
+ * runs_by_device_experiment (migration 3) that stops at its ?11th run, so
+ * the cost does not grow with the history. A run's mode is its request's
+ * "cache", read as request.h reads it: "cold", else hot. */
+#define RECENT_COPY \
+	"SELECT r.id, {run_cache} AS cache FROM runs r WHERE r.device_id = ?1 AND r.experiment = 'copy'" \
+	" AND r.status = 'done' AND r.finished_at <= COALESCE(?2, {now})" \
+	" AND EXISTS (SELECT 1 FROM results b WHERE b.run_id = r.id" \
+	"   AND b.variant IN (?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)" \
+	"   AND b.verified = 1 AND b.median_ms > 0 AND b.bytes > 0)"
 static const char SQL_COPY_CEILING[] =
-	"SELECT s.run_id, s.variant, s.params, s.bytes / (s.median_ms * 1e6) AS gbps FROM results s"
-	" WHERE s.run_id = (SELECT r.id FROM runs r WHERE r.experiment = 'copy' AND r.device_id = ?1"
-	"   AND r.status = 'done' AND r.finished_at <= COALESCE(?2, {now})"
-	"   AND EXISTS (SELECT 1 FROM results b WHERE b.run_id = r.id"
-	"     AND b.variant IN (?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
-	"     AND b.verified = 1 AND b.median_ms > 0 AND b.bytes > 0)"
-	"   ORDER BY r.finished_at DESC, r.id DESC LIMIT 1)"
-	" AND s.variant IN (?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
+	"SELECT s.run_id, s.variant, s.params, s.bytes / (s.median_ms * 1e6) AS gbps, w.cache FROM ("
+	"  SELECT id, cache, 0 AS other FROM (" RECENT_COPY " AND {run_cache} = ?12"
+	"    ORDER BY r.finished_at DESC, r.id DESC LIMIT ?11) mine"
+	"  UNION ALL"
+	"  SELECT id, cache, 1 AS other FROM (" RECENT_COPY " AND {run_cache} <> ?12"
+	"    ORDER BY r.finished_at DESC, r.id DESC LIMIT ?11) theirs"
+	" ) w JOIN results s ON s.run_id = w.id"
+	" WHERE s.variant IN (?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
 	" AND s.verified = 1 AND s.median_ms > 0 AND s.bytes > 0"
-	" ORDER BY gbps DESC LIMIT 1";
+	" ORDER BY w.other, gbps DESC, s.run_id DESC LIMIT 1";
 
-int wl_store_copy_ceiling(struct wl_store *st, const char *device_id, const char *before,
+int wl_store_copy_ceiling(struct wl_store *st, const char *device_id, const char *before, const char *cache,
 			  const char *const *variants, size_t nvariants, json_t **out, struct wl_error *err)
 {
 	struct wl_db_stmt *s = store_stmt(st, SQL_COPY_CEILING, err);
@@ -70,11 +82,13 @@ int wl_store_copy_ceiling(struct wl_store *st, const char *device_id, const char
 	wl_db_bind_text(s, 2, before);
 	for (size_t i = 0; i < WL_STORE_CEILING_VARIANTS; i++)
 		wl_db_bind_text(s, (int)i + 3, i < nvariants ? variants[i] : NULL);
+	wl_db_bind_int64(s, 11, WL_STORE_CEILING_RUNS);
+	wl_db_bind_text(s, 12, cache && strcmp(cache, "cold") == 0 ? "cold" : "hot");
 	rc = wl_db_step(s);
 	if (rc == WL_DB_ROW)
-		*out = json_pack("{s:I, s:o, s:o, s:f, s:o}", "run", (json_int_t)wl_db_col_int64(s, 0),
+		*out = json_pack("{s:I, s:o, s:o, s:f, s:o, s:o}", "run", (json_int_t)wl_db_col_int64(s, 0),
 				 "variant", store_col_text(s, 1), "params", store_col_json(s, 2), "gbps",
-				 wl_db_col_double(s, 3), "url",
+				 wl_db_col_double(s, 3), "cache", store_col_text(s, 4), "url",
 				 json_sprintf("/runs/%lld", (long long)wl_db_col_int64(s, 0)));
 	wl_db_reset(s);
 	if (rc != WL_DB_ROW && rc != WL_DB_DONE) {

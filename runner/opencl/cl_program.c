@@ -94,6 +94,17 @@ void wl_program_cache_drop_device(struct wl_program_cache *cache, const struct w
 	}
 }
 
+size_t wl_program_cache_programs(const struct wl_program_cache *cache, const struct wl_device *dev, cl_program *out,
+				 size_t cap)
+{
+	size_t n = 0;
+
+	for (const struct cached_program *c = cache->head; c && n < cap; c = c->next)
+		if (c->dev == dev)
+			out[n++] = c->program;
+	return n;
+}
+
 const char *wl_program_cache_build_log(const struct wl_program_cache *cache)
 {
 	return cache->build_log ? cache->build_log : "";

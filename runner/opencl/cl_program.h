@@ -65,6 +65,11 @@ int wl_program_account(const struct wl_program_cache *cache, const struct wl_dev
 /* How many programs were compiled from source and how many loaded from disk. */
 void wl_program_cache_counts(const struct wl_program_cache *cache, long *built, long *loaded);
 
+/* The programs the cache holds for dev, the newest first, into out[0..cap);
+ * how many. The cache owns them (valid until they are dropped). */
+size_t wl_program_cache_programs(const struct wl_program_cache *cache, const struct wl_device *dev, cl_program *out,
+				 size_t cap);
+
 /* The compiler's whole log of the last build that failed, or "". The cache
  * owns it. */
 const char *wl_program_cache_build_log(const struct wl_program_cache *cache);

@@ -58,6 +58,8 @@
 #include <set>
 #include <string>
 
+#include "untraceable.h"
+
 using namespace llvm;
 
 namespace {
@@ -74,6 +76,17 @@ std::string line_of(const Instruction &I)
 	if (const DebugLoc &dl = I.getDebugLoc())
 		return " at line " + std::to_string(dl.getLine());
 	return "";
+}
+
+// An intrinsic clang made of plain code, named for what it computes and
+// where it came from, as an OpenCL kernel's is (untraceable.h).
+std::string intrinsic_of(StringRef name, const Instruction &I)
+{
+	char phrase[384];
+	const DebugLoc &dl = I.getDebugLoc();
+
+	wl_intrinsic_phrase(name.str().c_str(), dl ? dl.getLine() : 0, phrase, sizeof(phrase));
+	return phrase;
 }
 
 // The intrinsics Oclgrind 21.10 runs (WorkItemBuiltins.cpp), by prefix.
@@ -134,8 +147,7 @@ bool refuse_constructs(Module &M, Refused &r)
 					if (name.startswith("llvm.") && !simulator_runs(name) &&
 					    !name.startswith("llvm.assume") &&
 					    !name.startswith("llvm.experimental.noalias")) {
-						r.why = "the LLVM intrinsic " + name.str() + line_of(I) +
-							", which the simulator does not run";
+						r.why = intrinsic_of(name, I);
 						return true;
 					}
 				}

@@ -143,9 +143,10 @@ static int defines(const char *options, char **copy, char **argv, size_t *n, siz
 }
 
 /* The first lines of a compiler's log, the temporary folder left out of
- * its paths ("kernel.cu:5:12: error: ..."), into err's message after
- * what. */
-static void said(struct wl_error *err, enum wl_error_kind kind, const char *what, const char *dir, char *log)
+ * its paths ("kernel.cu:5:12: error: ..."), into err's message between
+ * what and after. */
+static void said(struct wl_error *err, enum wl_error_kind kind, const char *what, const char *dir, char *log,
+		 const char *after)
 {
 	size_t n, cut = strlen(dir);
 	char *at;
@@ -156,7 +157,7 @@ static void said(struct wl_error *err, enum wl_error_kind kind, const char *what
 
 	while (n > 0 && (log[n - 1] == '\n' || log[n - 1] == ' '))
 		n--;
-	wl_error_set(err, kind, "%s%s%.*s", what, n ? ": " : "", (int)(n > 600 ? 600 : n), log);
+	wl_error_set(err, kind, "%s%s%.*s%s", what, n ? ": " : "", (int)(n > 600 ? 600 : n), log, after);
 }
 
 static int write_file(const char *path, const char *text, size_t len)
@@ -206,7 +207,7 @@ static int compile(const char *dir, const char *kernels_dir, const struct wl_sou
 	rc = run_child(argv, log, log_len);
 	free(copy);
 	if (rc != 0) {
-		said(err, WL_ERR_BUILD, "clang cannot compile the CUDA kernel for the simulator", dir, log);
+		said(err, WL_ERR_BUILD, "clang cannot compile the CUDA kernel for the simulator", dir, log, "");
 		return -1;
 	}
 	if (wl_trace_helper_path(WL_CUDA_IR, ir, sizeof(ir)) < 0) {
@@ -216,11 +217,12 @@ static int compile(const char *dir, const char *kernels_dir, const struct wl_sou
 	char *conv[] = { ir, raw, out, shared, NULL };
 	rc = run_child(conv, log, log_len);
 	if (rc == 2) {
-		said(err, WL_ERR_CONFIG, "the simulator cannot run this CUDA kernel as written", dir, log);
+		said(err, WL_ERR_CONFIG, "not traced: the simulator cannot run this CUDA kernel as written", dir, log,
+		     "; the kernel's measurements stand");
 		return -1;
 	}
 	if (rc != 0) {
-		said(err, WL_ERR_INTERNAL, WL_CUDA_IR " failed", dir, log);
+		said(err, WL_ERR_INTERNAL, WL_CUDA_IR " failed", dir, log, "");
 		return -1;
 	}
 	return 0;

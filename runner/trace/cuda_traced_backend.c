@@ -77,6 +77,15 @@ static int program_for(struct traced_call *c, cl_program *out, struct wl_error *
 	return 0;
 }
 
+size_t wl_cuda_traced_programs(cl_program *out, size_t cap)
+{
+	size_t n = 0;
+
+	for (; n < traced.n && n < cap; n++)
+		out[n] = traced.list[n].program;
+	return n;
+}
+
 void wl_cuda_traced_release(void)
 {
 	for (size_t i = 0; i < traced.n; i++) {

@@ -7,10 +7,15 @@
 #define WL_CUDA_TRACED_BACKEND_H
 
 #include "backend.h"
+#include "cl_device.h"
 
 /* The backend, its kernels' header read from kernels_dir (kept, not
  * copied). */
 const struct wl_backend *wl_cuda_traced_backend(const char *kernels_dir);
+
+/* The programs it has built in this process, the oldest first, into
+ * out[0..cap); how many. It owns them. */
+size_t wl_cuda_traced_programs(cl_program *out, size_t cap);
 
 /* Release the programs it built (at the traced process's end). */
 void wl_cuda_traced_release(void);

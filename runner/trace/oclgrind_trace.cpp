@@ -35,6 +35,13 @@
 // A work-item's first WARPLAB_TRACE_PER_ITEM executions of each site are
 // recorded (default 256) and all are counted, so a long loop is sampled
 // rather than cut; WARPLAB_TRACE_MAX caps the records in all.
+//
+// What stops the simulator is said on stderr, where the tracer reads why a
+// kernel was not traced (runner/trace/untraceable.h): a fatal error while a
+// work-group runs (an instruction Oclgrind does not run) comes to log() and
+// is written as Oclgrind writes the ones it meets when it makes a kernel (a
+// function it does not have); warplab_trace_call_line() finds such a call's
+// source line in the program's bitcode for the tracer.
 // C++ because Oclgrind's plugin interface is; everything else is the C side's.
 #include <oclgrind/Context.h>
 #include <oclgrind/KernelInvocation.h>
@@ -48,6 +55,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fcntl.h>
 #include <string>
 #include <unistd.h>
@@ -61,6 +69,25 @@
 extern "C" unsigned LLVMGetDebugLocLine(void *value);
 // Its opcode (LLVM-C's LLVMOpcode), the same way.
 extern "C" int LLVMGetInstructionOpcode(void *value);
+// And what reads a program's bitcode and walks its calls (opaque handles).
+extern "C" {
+void *LLVMContextCreate(void);
+void LLVMContextDispose(void *context);
+void *LLVMCreateMemoryBufferWithMemoryRangeCopy(const char *data, size_t len, const char *name);
+void LLVMDisposeMemoryBuffer(void *buffer);
+int LLVMParseBitcodeInContext2(void *context, void *buffer, void **module);
+void LLVMDisposeModule(void *module);
+void *LLVMGetNamedFunction(void *module, const char *name);
+void *LLVMGetFirstFunction(void *module);
+void *LLVMGetNextFunction(void *function);
+void *LLVMGetFirstBasicBlock(void *function);
+void *LLVMGetNextBasicBlock(void *block);
+void *LLVMGetFirstInstruction(void *block);
+void *LLVMGetNextInstruction(void *instruction);
+void *LLVMIsACallInst(void *value);
+void *LLVMGetCalledValue(void *call);
+const char *LLVMGetValueName2(void *value, size_t *len);
+}
 
 namespace
 {
@@ -191,6 +218,15 @@ public:
 		if (g >= 0 && works(LLVMGetInstructionOpcode((void *)instruction)))
 			m_instructions[(size_t)g * m_local.x * m_local.y * m_local.z + lid.x +
 				       m_local.x * (lid.y + m_local.y * lid.z)]++;
+	}
+
+	// A fatal error ends the work-group that met it, and the launch goes
+	// on without it: said on stderr, so that the tracer refuses the trace
+	// and says why rather than count what is left.
+	void log(oclgrind::MessageType type, const char *message) override
+	{
+		if (type == oclgrind::ERROR && strncmp(message, "OCLGRIND FATAL ERROR", 20) == 0)
+			fprintf(stderr, "\n%s\n", message);
 	}
 
 	bool isThreadSafe() const override
@@ -397,6 +433,63 @@ private:
 	int m_fd = -1;
 };
 } // namespace
+
+namespace
+{
+// A function's name as Oclgrind says it: an OpenCL built-in's base name
+// (_Z8popcountj is popcount), any other as it is.
+std::string said_name(const char *name, size_t len)
+{
+	std::string full(name, len);
+
+	if (full.compare(0, 2, "_Z") != 0)
+		return full;
+	size_t digits = full.find_first_not_of("0123456789", 2);
+	size_t n = strtoul(full.c_str() + 2, nullptr, 10);
+
+	return digits == std::string::npos ? full : full.substr(digits, n);
+}
+
+// The line of the first call of callee in function, or 0.
+unsigned call_line(void *function, const char *callee)
+{
+	for (void *b = LLVMGetFirstBasicBlock(function); b; b = LLVMGetNextBasicBlock(b))
+		for (void *i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i)) {
+			void *called = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : nullptr;
+			size_t len = 0;
+			const char *name = called ? LLVMGetValueName2(called, &len) : nullptr;
+
+			if (name && said_name(name, len) == callee && LLVMGetDebugLocLine(i))
+				return LLVMGetDebugLocLine(i);
+		}
+	return 0;
+}
+} // namespace
+
+// The source line of the first call of callee (named as Oclgrind names it
+// when it cannot run it) in the program whose bitcode (Oclgrind's program
+// binary) is bits[0..len), in kernel first, then in any function; 0 where
+// the program does not define kernel, has no such call, or no line for it.
+// Called by the tracer (dlsym) after Oclgrind refused to make the kernel.
+extern "C" unsigned warplab_trace_call_line(const void *bits, size_t len, const char *kernel, const char *callee)
+{
+	void *context = LLVMContextCreate(), *module = nullptr, *function;
+	void *buffer = LLVMCreateMemoryBufferWithMemoryRangeCopy((const char *)bits, len, "program");
+	unsigned line = 0;
+
+	if (buffer && LLVMParseBitcodeInContext2(context, buffer, &module) == 0 && module &&
+	    (function = LLVMGetNamedFunction(module, kernel)) && LLVMGetFirstBasicBlock(function)) {
+		line = call_line(function, callee);
+		for (void *f = LLVMGetFirstFunction(module); !line && f; f = LLVMGetNextFunction(f))
+			line = call_line(f, callee);
+	}
+	if (module)
+		LLVMDisposeModule(module);
+	if (buffer)
+		LLVMDisposeMemoryBuffer(buffer);
+	LLVMContextDispose(context);
+	return line;
+}
 
 extern "C" bool initializePlugins(oclgrind::Context *context)
 {

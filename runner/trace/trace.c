@@ -6,6 +6,8 @@
  *
  * A CUDA run's kernel is traced as itself: compiled for the simulator
  * (cuda_oclgrind.h) and called as CUDA calls it (cuda_traced_backend.h).
+ * What the simulator cannot run is said in words, with its line
+ * (untraceable.h, from what Oclgrind writes: oclgrind_said.h).
  *
  * The process runs twice: first as called, where it sets Oclgrind up (the
  * runtime preloaded, the plugin, only the first and last work-groups run,
@@ -36,12 +38,14 @@
 #include "experiments.h"
 #include "json_strict.h"
 #include "log.h"
+#include "oclgrind_said.h"
 #include "points.h"
 #include "request.h"
 #include "request_own.h"
 #include "source.h"
 #include "trace_model.h"
 #include "trace_json.h"
+#include "untraceable.h"
 #include "warp_model.h"
 
 #define OCLGRIND_RUNTIME "/usr/lib/oclgrind/liboclgrind-rt.so"
@@ -285,7 +289,37 @@ static json_t *declared_json(const struct traced *t)
 			 p.has_local ? json_real(p.conflict_degree) : json_null());
 }
 
-/* The traced run itself, under Oclgrind: prints the JSON. */
+/* Run the kernel once in the simulator, keeping what Oclgrind says: where
+ * it stopped at something it does not implement, err says so in words
+ * (untraceable.h) rather than as the OpenCL error that followed, and the
+ * run fails even where the launch itself returned (a fatal error while a
+ * work-group runs leaves the others to finish without it). Where stderr
+ * cannot be kept, the kernel runs all the same, without the words. */
+static int run_said(struct traced *t, struct wl_device *dev, struct wl_program_cache *programs, struct wl_error *err)
+{
+	cl_program list[16];
+	struct wl_said_programs made = { list, 0 };
+	struct wl_said said;
+	struct wl_error ignored;
+	char *log, why[sizeof(err->msg)];
+	int rc;
+
+	if (wl_said_begin(&said, &ignored) < 0) {
+		wl_log_warn("%s: a kernel the simulator cannot run is told only by its OpenCL error", ignored.msg);
+		return run_once(t, dev, programs, err);
+	}
+	rc = run_once(t, dev, programs, err);
+	log = wl_said_end(&said);
+	made.n = wl_program_cache_programs(programs, dev, list, 16);
+	made.n += wl_cuda_traced_programs(list + made.n, 16 - made.n);
+	if (wl_untraceable_reason(log, wl_said_call_line, &made, why, sizeof(why))) {
+		wl_error_set(err, WL_ERR_CONFIG, "%s", why);
+		rc = -1;
+	}
+	free(log);
+	return rc;
+}
+
 /* The traced run itself, under Oclgrind: the kernel launched once at the
  * point while the plugin writes the trace to WARPLAB_TRACE_OUT. */
 static int traced_run(const struct wl_trace_config *cfg, const char *spec, struct wl_error *err)
@@ -312,7 +346,7 @@ static int traced_run(const struct wl_trace_config *cfg, const char *spec, struc
 		devs.list[0].compute_units = (cl_uint)t.compute_units;
 	programs = wl_program_cache_new("");
 	if (!programs || wl_cl_device_open(&devs.list[0], err) < 0 ||
-	    run_once(&t, &devs.list[0], programs, err) < 0)
+	    run_said(&t, &devs.list[0], programs, err) < 0)
 		goto out;
 	rc = 0;
 out:

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "api.h"
+#include "request.h"
 #include "run_check.h"
 #include "store.h"
 
@@ -18,27 +19,37 @@ static long long variants_of(const json_t *request)
 			   json_array_size(json_object_get(request, "kernels")));
 }
 
-/* Where no copy run has set the device's ceiling yet: what to do first. */
-static json_t *ceiling_hint(struct wl_server *srv, struct wl_store *st, const char *device, const char *experiment,
+/* Where no copy run in the request's cache mode has set the device's
+ * ceiling yet: what to do first. */
+static json_t *ceiling_hint(struct wl_server *srv, struct wl_store *st, const char *device, const json_t *request,
 			    struct wl_error *err)
 {
 	const struct wl_experiment *copy = wl_catalog_find(srv->catalog, "copy");
-	const char *ids[WL_STORE_CEILING_VARIANTS];
-	json_t *ceiling = NULL;
+	const char *experiment = json_string_value(json_object_get(request, "experiment"));
+	const char *mode = wl_cache_mode_name(wl_request_cache(request)), *ids[WL_STORE_CEILING_VARIANTS], *from;
+	const struct wl_experiment *exp;
+	json_t *ceiling = NULL, *hint;
 	size_t n = 0;
 
 	for (; copy && n < copy->nvariants && n < WL_STORE_CEILING_VARIANTS; n++)
 		ids[n] = copy->variants[n].id;
 	if (!device || !n || strcmp(experiment, "copy") == 0)
 		return json_null();
-	if (wl_store_copy_ceiling(st, device, NULL, ids, n, &ceiling, err) < 0)
+	if (wl_store_copy_ceiling(st, device, NULL, mode, ids, n, &ceiling, err) < 0)
 		return NULL;
-	if (ceiling) {
-		json_decref(ceiling);
-		return json_null();
-	}
-	return json_sprintf("No copy run has finished on %s yet: run copy first (a few seconds) and this run's "
-			    "bandwidths are also shown as a share of the device's ceiling.", device);
+	if (!ceiling)
+		return json_sprintf("No copy run has finished on %s yet: run copy first (a few seconds) and this run's "
+				    "bandwidths are also shown as a share of the device's ceiling.", device);
+	/* A bandwidth run whose ceiling stands in from the other cache mode's
+	 * copies is told so. */
+	from = json_string_value(json_object_get(ceiling, "cache"));
+	exp = wl_catalog_find(srv->catalog, experiment);
+	hint = !from || strcmp(from, mode) == 0 || !exp || exp->metric != WL_METRIC_BANDWIDTH ? json_null() :
+		json_sprintf("No %s copy run has finished on %s yet: this run's bandwidths will be shown as a share "
+			     "of the %s copies' ceiling; run copy with \"cache\": \"%s\" first for one of its own mode.",
+			     mode, device, from, mode);
+	json_decref(ceiling);
+	return hint;
 }
 
 static json_t *estimate(struct wl_server *srv, struct wl_store *st, const json_t *request, const json_t *device,
@@ -53,7 +64,7 @@ static json_t *estimate(struct wl_server *srv, struct wl_store *st, const json_t
 
 	if (id && wl_store_run_pace(st, experiment, id, &runs, &seconds, &done, err) < 0)
 		return NULL;
-	if (!(hint = ceiling_hint(srv, st, id, experiment, err)))
+	if (!(hint = ceiling_hint(srv, st, id, request, err)))
 		return NULL;
 	return json_pack("{s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:o}", "experiment", experiment, "points",
 			 (json_int_t)(variants > 0 ? measurements / variants : measurements), "variants",

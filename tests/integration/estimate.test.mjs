@@ -2,7 +2,8 @@
 // points, variants and measurements of a request checked as POST /api/runs
 // checks it, the time at the pace of the device's last runs of the same
 // experiment once there are some, and a hint to run copy first while the
-// device has no copy ceiling. Nothing is queued.
+// device has no copy ceiling (or none of the request's cache mode). Nothing
+// is queued.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 
@@ -35,6 +36,10 @@ test('an_estimate_counts_the_request_and_times_it_from_the_devices_history', asy
   const pace = (Date.parse(t.finished_at) - Date.parse(t.started_at)) / 1000 / t.progress.total;
   assert.ok(Math.abs(e.json.estimate_s - 20 * pace) < 1e-6 * Math.max(1, 20 * pace), `${e.json.estimate_s} against ${20 * pace}`);
   assert.equal(e.json.hint, null);
+  // A hot run on a device whose copies ran cold: the cold ceiling stands in, and says so.
+  e = await ask({ experiment: 'strided', cache: 'hot' });
+  assert.equal(e.status, 200, e.text);
+  assert.match(e.json.hint, /No hot copy run has finished on \S+ yet: .* share of the cold copies' ceiling/);
   // A request POST /api/runs would refuse is refused here the same way.
   e = await ask({ experiment: 'transpose', params: { n: 1000 } });
   assert.equal(e.status, 400);

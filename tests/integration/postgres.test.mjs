@@ -51,6 +51,10 @@ test('forty_runs_are_shared_between_hosts_none_twice_none_lost', async () => {
     assert.equal(run.requeues, 0);
     assert.equal(run.results.length, run.progress.total, `run ${id} holds each result once`);
     assert.ok(run.results.every((r) => r.verified));
+    // The copy ceiling on PostgreSQL: the best of the device's recent cold
+    // copies as of this run's end, its own among them.
+    assert.equal(run.ceiling?.cache, 'cold', JSON.stringify(run.ceiling));
+    assert.ok(run.ceiling.gbps >= run.results[0].gbps * (1 - 1e-9), `${run.ceiling.gbps} against ${run.results[0].gbps}`);
     hosts.add(run.device.id.split('-')[0] + '-' + run.device.id.split('-')[1]);
   }
   assert.deepEqual([...hosts].sort(), ['gpu-a', 'gpu-b'], 'both hosts ran some');

@@ -133,9 +133,23 @@ test('a_cuda_kernel_the_simulator_cannot_run_says_which_construct_and_where', as
     'float v;\n\tasm("ld.global.f32 %0, [%1];" : "=f"(v) : "l"(idata + y * n + x));\n\todata[x * n + y] = v;');
   const shuffle = NAIVE.replace('idata[y * n + x]', '__shfl_down_sync(0xffffffff, idata[y * n + x], 1)');
   const typo = NAIVE.replace('idata[y * n + x];', 'idata[y * n + x] oops;');
+  // A hand-written bit reversal (lines 5-10), which clang makes one
+  // llvm.bitreverse; and a function the simulator does not have, which it
+  // refuses when it makes the kernel, as it does an OpenCL kernel's.
+  const reversed = NAIVE.replace('odata[x * n + y] = idata[y * n + x];', `unsigned r = x;
+	r = ((r >> 1) & 0x55555555u) | ((r & 0x55555555u) << 1);
+	r = ((r >> 2) & 0x33333333u) | ((r & 0x33333333u) << 2);
+	r = ((r >> 4) & 0x0F0F0F0Fu) | ((r & 0x0F0F0F0Fu) << 4);
+	r = ((r >> 8) & 0x00FF00FFu) | ((r & 0x00FF00FFu) << 8);
+	r = (r >> 16) | (r << 16);
+	odata[x * n + y] = idata[y * n + r % n];`);
+  const external = 'extern "C" __device__ unsigned __nv_brev(unsigned);\n' +
+    NAIVE.replace('idata[y * n + x]', 'idata[y * n + __nv_brev(x) % n]');
   const cases = [
-    [asm, /cannot run this CUDA kernel as written: inline PTX \(asm\) at line 6/],
+    [asm, /not traced: the simulator cannot run this CUDA kernel as written: inline PTX \(asm\) at line 6; the kernel's measurements stand/],
     [shuffle, /cannot run this CUDA kernel as written: __shfl_down_sync \(a warp-level function\) at line 5/],
+    [reversed, /cannot run this CUDA kernel as written: llvm\.bitreverse\.i32 \(a bit reversal, which the compiler made of line 10\)/],
+    [external, /not traced: the simulator cannot run __nv_brev, a function it does not have \(at line 6\); the kernel's measurements stand/],
     [typo, /clang cannot compile the CUDA kernel for the simulator: kernel\.cu:5:\d+: error: expected ';'/],
   ];
   for (const [source, said] of cases) {

@@ -30,7 +30,8 @@ const char *check_store_pg;
 	X(store_finds_runs_by_any_part_of_their_label)                          \
 	X(store_keeps_each_build_once)                                          \
 	X(store_merges_an_import_under_new_ids)                                 \
-	X(copy_ceiling_is_as_of_the_runs_end)
+	X(copy_ceiling_is_as_of_the_runs_end)                                   \
+	X(copy_ceiling_is_the_best_recent_copy_of_the_runs_cache_mode)
 
 #define TESTS(X)                                                                        \
 	X(catalog_loads_repository_catalog)                                             \
@@ -140,7 +141,8 @@ const char *check_store_pg;
 	X(counters_are_written_into_their_results_later)                     \
 	X(device_languages_say_why)                                                     \
 	X(counters_evaluate_from_an_h100_image)                                         \
-	X(id_map_maps_each_id_once)
+	X(id_map_maps_each_id_once)                                                     \
+	X(untraceable_kernels_say_what_the_simulator_cannot_run)
 
 #define DECLARE(name) void test_##name(void);
 TESTS(DECLARE)

@@ -1,14 +1,11 @@
 /* Drop detection on synthetic sweeps: the seed's partition-camping curve, a
- * steep rise, noise, and the edges; and the copy ceiling's "as of the run's
- * end" rule. */
+ * steep rise, noise, and the edges. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "check.h"
 #include "analysis.h"
-#include "store.h"
 
 /* Seed 003 on a GTX 280: 75 GB/s, 19 at multiples of 512, 35 at other multiples
  * of 256, 62 at other multiples of 128. */
@@ -113,78 +110,4 @@ void test_drops_ignore_rises_noise_and_edges(void)
 	CHECK(wl_pow2_divisor(4000) == 32 && wl_pow2_divisor(4096) == 4096 && wl_pow2_divisor(384) == 128 &&
 		      wl_pow2_divisor(7) == 1,
 	      "largest power of two dividing n");
-}
-
-void test_copy_ceiling_is_as_of_the_runs_end(void)
-{
-	char path[300];
-	struct wl_store *st = NULL;
-	struct wl_error err;
-	long long runner, copy1, copy2, copy3;
-	json_t *ceiling = NULL, *info = json_pack("{s:s, s:s}", "id", "gpu-0", "type", "gpu");
-	const char *ids[] = { "gpu-0" };
-	struct wl_claim_devices devs = { ids, 1, "gpu-0", "gpu-0", NULL, NULL };
-	struct wl_claim c;
-	struct wl_result_row fast = { .variant = "float4", .params_json = "{}", .median_ms = 1.0,
-				      .min_ms = 1, .max_ms = 1, .reps = 1, .bytes = 2e9, .verified = 1 };
-	struct wl_result_row slow = { .variant = "float", .params_json = "{}", .median_ms = 2.0,
-				      .min_ms = 2, .max_ms = 2, .reps = 1, .bytes = 2e9, .verified = 1 };
-	struct wl_result_row wrong = { .variant = "float2", .params_json = "{}", .median_ms = 0.1,
-				       .min_ms = 0.1, .max_ms = 0.1, .reps = 1, .bytes = 2e9, .verified = 0 };
-	/* A custom kernel, verified and faster than any built-in: never the ceiling. */
-	struct wl_result_row mine = { .variant = "mine", .params_json = "{}", .median_ms = 0.5,
-				      .min_ms = 0.5, .max_ms = 0.5, .reps = 1, .bytes = 2e9, .verified = 1 };
-	const char *copies[] = { "float", "float2", "float4" };
-	struct wl_new_run run = { "copy", NULL, "{}", "gpu-0", "gpu-0", 3, 100, NULL };
-
-	if (check_store_target("ceiling", path, sizeof(path)) < 0 || wl_store_open(path, &st, &err) < 0) {
-		CHECK(0, "%s", err.msg);
-		return;
-	}
-	wl_store_register_runner(st, "h", getpid(), "t", &runner, &err);
-	wl_store_upsert_device(st, runner, 0, info, &err);
-	CHECK(wl_store_copy_ceiling(st, "gpu-0", NULL, copies, 3, &ceiling, &err) == 0 && !ceiling, "no copy run yet");
-	wl_store_insert_run(st, &run, &copy1, &err);
-	wl_store_claim_run(st, runner, &devs, &c, &err);
-	wl_claim_free(&c);
-	wl_store_add_result(st, runner, copy1, &slow, &err);
-	wl_store_add_result(st, runner, copy1, &fast, &err);
-	wl_store_add_result(st, runner, copy1, &wrong, &err);
-	wl_store_add_result(st, runner, copy1, &mine, &err);
-	wl_store_finish_run(st, runner, copy1, "done", NULL, &err);
-	CHECK(wl_store_copy_ceiling(st, "gpu-0", NULL, copies, 3, &ceiling, &err) == 0 && ceiling, "%s", err.msg);
-	CHECK(ceiling && json_real_value(json_object_get(ceiling, "gbps")) == 2000.0,
-	      "the best verified built-in: 2e9 bytes in 1 ms = 2000 GB/s (the unverified one and the custom kernel do not count)");
-	CHECK(ceiling && json_integer_value(json_object_get(ceiling, "run")) == copy1, "from run 1");
-	json_decref(ceiling);
-	/* A run that finished before any copy run has no ceiling, now or later. */
-	CHECK(wl_store_copy_ceiling(st, "gpu-0", "2000-01-01T00:00:00.000Z", copies, 3, &ceiling, &err) == 0 &&
-		      !ceiling,
-	      "nothing before 2000");
-	/* A later copy run is the ceiling for later runs only. */
-	wl_store_insert_run(st, &run, &copy2, &err);
-	wl_store_claim_run(st, runner, &devs, &c, &err);
-	wl_claim_free(&c);
-	slow.median_ms = 4.0;
-	wl_store_add_result(st, runner, copy2, &slow, &err);
-	/* Finished in the same millisecond or later: the later run wins a tie. */
-	wl_store_finish_run(st, runner, copy2, "done", NULL, &err);
-	CHECK(wl_store_copy_ceiling(st, "gpu-0", NULL, copies, 3, &ceiling, &err) == 0 &&
-		      json_integer_value(json_object_get(ceiling, "run")) == copy2,
-	      "now the latest copy run");
-	json_decref(ceiling);
-	/* A copy run of custom kernels alone leaves the ceiling where it was. */
-	wl_store_insert_run(st, &run, &copy3, &err);
-	wl_store_claim_run(st, runner, &devs, &c, &err);
-	wl_claim_free(&c);
-	wl_store_add_result(st, runner, copy3, &mine, &err);
-	wl_store_finish_run(st, runner, copy3, "done", NULL, &err);
-	CHECK(wl_store_copy_ceiling(st, "gpu-0", NULL, copies, 3, &ceiling, &err) == 0 &&
-		      json_integer_value(json_object_get(ceiling, "run")) == copy2,
-	      "a run of custom kernels alone is no copy ceiling");
-	json_decref(ceiling);
-	CHECK(wl_store_copy_ceiling(st, "gpu-1", NULL, copies, 3, &ceiling, &err) == 0 && !ceiling,
-	      "another device has its own ceiling");
-	json_decref(info);
-	wl_store_close(st);
 }
