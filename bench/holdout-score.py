@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """How well the model predicts kernels it was never tuned on: the holdout
-suite's custom kernels (bench/holdout/, submitted without an accesses
-declaration, so predicted from their traces). For every custom result with a
-prediction ratio (predicted ms over measured ms) a row per kernel and point,
-then the summary: points, within 2x, 1.5x and 1.25x, the median and the
-geometric-mean factor (factor = max(r, 1/r)). A custom point without a ratio
-is a miss, counted per reason (no prediction, the prediction's error, still
-pending, a prediction without a time, not measured). With --by-kind the
-summary has a row per kind of kernel (bench/holdout/kinds.json).
+suite's custom kernels and the variants of its own experiments
+(bench/holdout/, submitted without an accesses declaration, so predicted from
+their traces). For every such result with a prediction ratio (predicted ms
+over measured ms) a row per kernel and point, then the summary: points,
+within 2x, 1.5x and 1.25x, the median and the geometric-mean factor (factor =
+max(r, 1/r)). A point without a ratio is a miss, counted per reason (no
+prediction, the prediction's error, still pending, a prediction without a
+time, not measured). With --by-kind the summary has a row per kind of kernel
+(bench/holdout/kinds.json).
 Reads bench/lab.py's run JSONs (OUT_DIR/run-*.json). Standard library only.
 
 usage: holdout-score.py OUT_DIR [--by-kind]
@@ -90,12 +91,18 @@ def main():
             kinds = json.load(f)
     rows, factors, misses = [], {}, {}
     for run in load_runs(args[0]):
-        likes = {k['name']: k['like'] for k in run['request'].get('kernels', [])}
+        # An own experiment's run (the request keeps its definition): every
+        # variant is the suite's; otherwise only the custom kernels are.
+        own = 'definition' in run['request']
+        if own:
+            likes = {v['id']: None for v in run['request']['definition']['variants']}
+        else:
+            likes = {k['name']: k['like'] for k in run['request'].get('kernels', [])}
         if not likes:
             continue
         seen = set()
         for r in run['results']:
-            if not r.get('custom'):
+            if not (own or r.get('custom')):
                 continue
             name = r['variant']
             group = kinds.get(name, {}).get('kind', '(not in kinds.json)') if by_kind else 'all'
@@ -108,9 +115,10 @@ def main():
             ratio = p['ratio']
             factors.setdefault(group, []).append(max(ratio, 1 / ratio))
             point = ', '.join(f'{k}={v}' for k, v in r['params'].items())
-            rows.append(f"| {name} | {run['experiment']}/{likes.get(name, '?')} | {point} | {fmt(r['median_ms'])} | "
+            where = f"own {run['experiment']}" if own else f"{run['experiment']}/{likes.get(name, '?')}"
+            rows.append(f"| {name} | {where} | {point} | {fmt(r['median_ms'])} | "
                         f"{fmt(p.get('ms'))} | {ratio:.3g} | {p.get('model') or ''} | {p.get('binding') or ''} | "
-                        f"{'yes' if r.get('verified') else 'no'} |")
+                        f"{'yes' if r.get('verified') else '–' if r.get('verified') is None else 'no'} |")
         # Points the run never reached (it failed, was cancelled or timed out).
         for name in likes:
             for point in expected_points(run):
@@ -134,7 +142,7 @@ def main():
     for g in groups:
         for why, names in misses.get(g, {}).items():
             reasons.setdefault(why, []).extend(names)
-    print(f'\nmisses (custom points without a ratio): {sum(len(v) for v in reasons.values())}')
+    print(f'\nmisses (points without a ratio): {sum(len(v) for v in reasons.values())}')
     for why, names in sorted(reasons.items(), key=lambda kv: -len(kv[1])):
         shown = ', '.join(sorted(set(names)))
         print(f'- {len(names)}: {why} — {shown}')

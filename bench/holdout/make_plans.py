@@ -7,10 +7,19 @@ go in runs of at most 8, built-ins left out but for the few named below.
 Run from the repository's root after adding a kernel to kinds.json.
 Standard library only.
 
+A kernel no built-in variant can stand in for (it needs a buffer no harness
+has, such as an index array) is a variant of an experiment of the suite's
+own (docs/own-experiments.md): its kinds.json entry has "family": "own" and
+"experiment": ID, the definition is bench/holdout/own/ID.json (its kernels'
+source a "source_file", which bench/lab.py reads), and its sizes are in OWN
+below. Each such experiment is one run of every variant it defines, put
+before the copy runs.
+
 With --language cuda it writes bench/plans/holdout-cuda.json instead: the GPU
 plan's runs in CUDA ("language": "cuda" in every run), each custom kernel's
-source its CUDA form bench/holdout/cuda/NAME.cu. A kernel without one is left
-out (and a family left with none, with it).
+source its CUDA form bench/holdout/cuda/NAME.cu, and an own experiment's
+bench/holdout/cuda/ID.cu. A kernel without one is left out (and a family
+left with none, with it).
 
 usage: python3 bench/holdout/make_plans.py [--language opencl|cuda]
 """
@@ -20,6 +29,7 @@ import os
 
 KINDS = 'bench/holdout/kinds.json'
 CUDA_DIR = 'bench/holdout/cuda'
+OWN_DIR = 'bench/holdout/own'
 
 # family: (GPU plan's params, small plan's params, built-in variants kept).
 # The arithmetic behind the sizes is in bench/holdout/README.md. The copy
@@ -43,6 +53,13 @@ FAMILIES = [
 ]
 MOST_PER_RUN = 8
 
+# The suite's own experiments: id: (GPU plan's params, small plan's params).
+# holdout_chase's next[] is n uints: 4 MiB inside the last level, 256 MiB far
+# beyond it; n = 4096 (256 work-items) on a CPU.
+OWN = {
+    'holdout_chase': ({'n': [1048576, 67108864]}, {'n': 4096}),
+}
+
 
 def even_runs(names):
     """names cut into the fewest runs of at most MOST_PER_RUN, evenly."""
@@ -57,6 +74,28 @@ def cuda_source(name):
     return path if os.path.isfile(path) else None
 
 
+def own_runs(kinds, small, cuda):
+    """One run per own experiment named in kinds.json, every variant of its
+    definition, each of which must have its kinds.json entry."""
+    runs = []
+    for exp in sorted({k['experiment'] for k in kinds.values() if k['family'] == 'own'}):
+        with open(f'{OWN_DIR}/{exp}.json') as f:
+            definition = json.load(f)
+        missing = [v['id'] for v in definition['variants'] if kinds.get(v['id'], {}).get('experiment') != exp]
+        if missing:
+            raise SystemExit(f'{OWN_DIR}/{exp}.json: variants without a kinds.json entry: {", ".join(missing)}')
+        if cuda:
+            source = cuda_source(exp)
+            if not source:
+                continue
+            definition['source_file'] = source
+        big_params, small_params = OWN[exp]
+        runs.append({'experiment': definition, **({'language': 'cuda'} if cuda else {}),
+                     'params': small_params if small else big_params, 'repeat': 20,
+                     'label': f'holdout cuda own {exp}' if cuda else f'holdout own {exp}'})
+    return runs
+
+
 def plan(kinds, small, ceiling_n, language='opencl'):
     cuda = language == 'cuda'
     # The request's language right after its experiment (absent in OpenCL,
@@ -65,6 +104,8 @@ def plan(kinds, small, ceiling_n, language='opencl'):
     runs = [{'experiment': 'copy', **lang, 'params': {'n': ceiling_n}, 'repeat': 20,
              'label': 'copy ceiling, CUDA' if cuda else 'copy ceiling'}]
     for family, big_params, small_params, keep in FAMILIES:
+        if family == 'copy':  # the copy runs stay last (see FAMILIES)
+            runs += own_runs(kinds, small, cuda)
         names = [n for n, k in kinds.items() if k['family'] == family and (not cuda or cuda_source(n))]
         if not names:
             continue
@@ -79,10 +120,15 @@ def plan(kinds, small, ceiling_n, language='opencl'):
 
 
 def write(runs, path):
-    """One line per run and per kernel, as the other plans are laid out."""
+    """One line per run and per kernel, as the other plans are laid out (an
+    own experiment's definition on a line of its own)."""
     lines = []
     for run in runs:
         kernels = run.pop('kernels', None)
+        if isinstance(run['experiment'], dict):
+            rest = {k: v for k, v in run.items() if k != 'experiment'}
+            lines.append('  {"experiment":\n    ' + json.dumps(run['experiment']) + ',\n   ' + json.dumps(rest)[1:])
+            continue
         text = json.dumps(run)
         if kernels:
             text = (text[:-1] + ',\n   "kernels": [\n' + ',\n'.join('     ' + json.dumps(k) for k in kernels)
