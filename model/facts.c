@@ -68,8 +68,8 @@ static const struct fact_def defs[] = {
 	  AT(scatter_per_us) },
 	{ "partial_store_per_us", NULL, "stores per µs",
 	  "a grid of 32 x 8 work-groups stores 4-byte words down the columns of a square the last-level cache holds (out[x*n + y]): "
-	  "each lane of a warp writes a sector of a line of its own and the group's other warps the rest of those sectors; the "
-	  "lines written in part per µs (the last level merges a request's stores to one line)", AT(partial_store_per_us) },
+	  "each lane of a warp writes a sector of its own and the group's other warps the rest of those sectors; the sector writes "
+	  "per µs", AT(partial_store_per_us) },
 	{ "dram_lane_gbps", NULL, "GB/s",
 	  "a copy of one element per work-item from one half of a buffer 16 times the last-level cache to the other, bytes read "
 	  "plus written: float4 lanes (value), float2 (lane8) and float (lane4); DRAM streams at the pace of what a full grid's "

@@ -180,32 +180,33 @@ static size_t one_distance(long long *delta, size_t nd)
 
 /* A site whose deltas (the last group's addresses less the first's, for
  * the executions both made) are not one distance for at least half of them
- * makes its buffer irregular — unless the pages they fall in are: a gather
- * at random within a window of WL_MODEL_PAGE that moves with the group
- * reads, across the launch, the buffer page by page, and DRAM streams it
- * (each sector it reads a burst, as the group's bursts say) rather than
- * serving sectors scattered over the whole buffer. deltas and pages hold
- * the same executions' addresses, first and last. */
+ * makes its buffer irregular. Where the pages they fall in are (pages: the
+ * last's page less the first's, the same executions), the site gathers at
+ * random within a window of WL_MODEL_PAGE that moves with the group: the
+ * last level serves it at random, but across the launch the buffer is read
+ * page by page, and DRAM streams it (each sector a burst where the group's
+ * bursts say so) rather than serving sectors scattered over all of it. A
+ * buffer is paged where every irregular site on it is (marks: 1 a paged
+ * site, 2 a scattered one; wl_requests_regularity settles them). */
 static void irregular_site(struct wl_requests *s, struct wl_launch_work *w, int site, long long *delta,
-			   const long long *first, size_t nd)
+			   long long *pages, size_t nd)
 {
+	struct wl_buffer_use *u;
+
 	if (site < 0 || site >= s->nsites || s->sites[site].local || s->sites[site].buffer < 0)
 		return;
+	u = &w->buffers[s->sites[site].buffer];
 	if (2 * one_distance(delta, nd) >= nd)
 		return;
-	/* The deltas again, of the pages: the last's page less the first's. */
-	for (size_t d = 0; d < nd; d++)
-		delta[d] = (first[d] + delta[d]) / WL_MODEL_PAGE - first[d] / WL_MODEL_PAGE;
-	if (2 * one_distance(delta, nd) >= nd)
-		return;
-	w->buffers[s->sites[site].buffer].irregular = 1;
+	u->irregular = 1;
+	u->paged |= 2 * one_distance(pages, nd) >= nd ? 1 : 2;
 }
 
 int wl_requests_regularity(struct wl_requests *s, struct wl_launch_work *w, int last)
 {
 	struct exec *e[2] = { NULL, NULL };
 	size_t n[2] = { 0, 0 }, cap = s->naddr;
-	long long *delta = NULL, *first = NULL, last_site = -1;
+	long long *delta = NULL, *pages = NULL, last_site = -1;
 	int rc = -1;
 
 	if (cap == 0 || last == 0)
@@ -213,8 +214,8 @@ int wl_requests_regularity(struct wl_requests *s, struct wl_launch_work *w, int 
 	e[0] = malloc(cap * sizeof(*e[0]));
 	e[1] = malloc(cap * sizeof(*e[1]));
 	delta = malloc(cap * sizeof(*delta));
-	first = malloc(cap * sizeof(*first));
-	if (!e[0] || !e[1] || !delta || !first)
+	pages = malloc(cap * sizeof(*pages));
+	if (!e[0] || !e[1] || !delta || !pages)
 		goto out;
 	for (size_t i = 0; i < s->nreq; i++) {
 		const struct request *r = &s->req[i];
@@ -235,7 +236,7 @@ int wl_requests_regularity(struct wl_requests *s, struct wl_launch_work *w, int 
 		int c = end ? 0 : by_exec(&e[0][i], &e[1][j]);
 
 		if (nd > 0 && (end || (c == 0 && site != last_site))) {
-			irregular_site(s, w, (int)last_site, delta, first, nd);
+			irregular_site(s, w, (int)last_site, delta, pages, nd);
 			nd = 0;
 		}
 		if (end)
@@ -246,15 +247,17 @@ int wl_requests_regularity(struct wl_requests *s, struct wl_launch_work *w, int 
 			j++;
 		} else {
 			last_site = site;
-			first[nd] = e[0][i].addr;
+			pages[nd] = e[1][j].addr / WL_MODEL_PAGE - e[0][i].addr / WL_MODEL_PAGE;
 			delta[nd++] = e[1][j++].addr - e[0][i++].addr;
 		}
 	}
+	for (int b = 0; b < w->nbuffers; b++)
+		w->buffers[b].paged = w->buffers[b].paged == 1;
 	rc = 0;
 out:
 	free(e[0]);
 	free(e[1]);
 	free(delta);
-	free(first);
+	free(pages);
 	return rc;
 }

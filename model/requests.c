@@ -274,13 +274,8 @@ out:
 }
 
 
-/* The lines holding the sectors store request r writes in part (fewer
- * than 32 of their bytes). Lines, not sectors: the first level sends a
- * request's stores to one line to the last level together, each sector
- * with the mask of its bytes, and the last level merges them there; what
- * costs is a line written in part, which the probe of partial stores
- * (one sector of a line per lane: runner/probes/access_facts.c) times. */
-static int partial_lines(const struct wl_requests *s, const struct request *r)
+/* The sectors store request r writes in part (fewer than 32 of their bytes). */
+static int partial_sectors(const struct wl_requests *s, const struct request *r)
 {
 	long long sec[WL_MODEL_LANES_MAX * 5], cover[WL_MODEL_LANES_MAX * 5];
 	int n = 0, partial = 0;
@@ -304,17 +299,8 @@ static int partial_lines(const struct wl_requests *s, const struct request *r)
 			x = upto;
 		}
 	}
-	for (int j = 0; j < n; j++) {
-		long long line = sec[j] * WL_MODEL_SECTOR / WL_MODEL_LINE;
-		int seen = 0;
-
-		if (cover[j] >= WL_MODEL_SECTOR)
-			continue;
-		/* A line counted once, at its first sector written in part. */
-		for (int k = 0; k < j && !seen; k++)
-			seen = cover[k] < WL_MODEL_SECTOR && sec[k] * WL_MODEL_SECTOR / WL_MODEL_LINE == line;
-		partial += !seen;
-	}
+	for (int j = 0; j < n; j++)
+		partial += cover[j] < WL_MODEL_SECTOR;
 	return partial;
 }
 
@@ -354,7 +340,7 @@ static int site_walk(struct wl_requests *s, struct wl_site_figures *sites, struc
 		if (st->local)
 			continue;
 		if (st->op == WL_OP_STORE)
-			w->partial_store_sectors += q * partial_lines(s, r);
+			w->partial_store_sectors += q * partial_sectors(s, r);
 		else if (st->op == WL_OP_ATOMIC)
 			w->atomic_lanes += q * r->n;
 		x[1] += q * wl_model_units(a, r->n, r->bytes, WL_MODEL_SECTOR, scratch);

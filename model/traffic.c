@@ -27,7 +27,7 @@ struct buffer_need {
 	double stored;			/* its stores' sectors */
 	double reads, writes;		/* the distinct sectors it reads and writes */
 	double read_burst, write_burst;	/* the bytes DRAM moves per byte of them (its bursts) */
-	int irregular;
+	int irregular, paged;
 };
 
 /* Buffer u's distinct sectors read by the launch of groups: read at random,
@@ -157,6 +157,7 @@ static double buffer_needs(const struct wl_device_model *d, const struct wl_laun
 		if (size > 0 && need[b].writes > size)
 			need[b].writes = size;
 		need[b].irregular = u->irregular;
+		need[b].paged = u->paged;
 		need[b].read_burst = burst_share(u->read_bursts, u->read_sectors, d);
 		need[b].write_burst = burst_share(u->written_bursts, u->written_sectors, d);
 		own += need[b].reads + need[b].writes;
@@ -225,15 +226,17 @@ static double dram_moves(const struct wl_device_model *d, const struct wl_launch
 		double reads = x->reads + again_misses(d, u, x->requested, x->reads, w->groups, out->fits) + far;
 
 		missed += reads;
-		/* DRAM moves whole bursts: a sector read at random is one. */
-		out->dram_read_bytes += reads * SECTOR * (x->irregular ? burst : x->read_burst);
+		/* DRAM moves whole bursts: a sector read at random is one; one
+		 * gathered within a page that moves with the group is streamed,
+		 * page by page, though the last level serves it at random. */
+		out->dram_read_bytes += reads * SECTOR * (x->irregular && !x->paged ? burst : x->read_burst);
 		out->dram_write_bytes += x->writes * SECTOR * x->write_burst;
-		if (x->irregular) {
-			out->dram_random_sectors += reads;
+		if (x->irregular)
 			out->l2_random_bytes += (x->requested + far) * SECTOR;
-		} else {
+		if (x->irregular && !x->paged)
+			out->dram_random_sectors += reads;
+		else
 			out->dram_burst_bytes += reads * SECTOR * x->read_burst;
-		}
 		/* Scattered writes past the last level: each store a sector
 		 * DRAM reads and writes again, but for those the last level
 		 * holds. */

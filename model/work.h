@@ -74,6 +74,7 @@ struct wl_buffer_use {
 	double cluster_read_sum;	/* the sum of each one's distinct sectors read */
 	double shared_read_sectors;	/* read by both the first group and the last */
 	int irregular;			/* a site's addresses do not move with the group as one block */
+	int paged;			/* irregular, but each such site's pages move with the group */
 };
 
 /* What a launch asks, from the warp model's counts for one work-group. */
@@ -86,7 +87,7 @@ struct wl_launch_work {
 	double max_warp_local;		/* the busiest warp's */
 	double atomic_requests;		/* global atomic requests, one group */
 	double atomic_lanes;		/* the atomics they make, one per lane */
-	double partial_store_sectors;	/* lines whose sectors its store requests write in part (the last level merges a line's), one group */
+	double partial_store_sectors;	/* stores' sectors written in part by their request, one group */
 	double moved_bytes, burst_bytes;	/* sectors' bytes, bursts' bytes, one group */
 	double store_moved_bytes, store_burst_bytes;	/* the stores' part of each, one group */
 	double local_wavefronts;	/* local-memory passes, one group */

@@ -70,7 +70,7 @@ json_t *wl_work_to_json(const struct wl_launch_work *w)
 			goto fail;
 	}
 	for (int b = 0; b < w->nbuffers && b < WL_BUFFERS_MAX; b++) {
-		json_t *u = json_pack("{s:b}", "irregular", w->buffers[b].irregular);
+		json_t *u = json_pack("{s:b, s:b}", "irregular", w->buffers[b].irregular, "paged", w->buffers[b].paged);
 
 		for (size_t f = 0; u && f < NBUFFER_FIELDS; f++)
 			json_object_set_new(u, buffer_fields[f].key,
@@ -126,6 +126,7 @@ int wl_work_from_json(const json_t *obj, struct wl_launch_work *out)
 			*at(&out->buffers[i], buffer_fields[f].offset) =
 				json_number_value(json_object_get(v, buffer_fields[f].key));
 		out->buffers[i].irregular = json_is_true(json_object_get(v, "irregular"));
+		out->buffers[i].paged = json_is_true(json_object_get(v, "paged"));
 		out->nbuffers = (int)i + 1;
 	}
 	return out->groups > 0 && out->items > 0;

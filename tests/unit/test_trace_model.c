@@ -165,10 +165,13 @@ out:
 	return rc;
 }
 
-/* A hash of the lane the same in every group, within a 4 KiB window at
- * the group's own 64 KiB page; the same over a window as large as the
- * launch; a plain copy's. */
-static long long in_page(int g, int lane) { return (long long)g * 65536 + (long long)((lane * 1103 + 7) % 1024) * 4; }
+/* A hash of group and lane within a 4 KiB window at the group's own 64
+ * KiB page; a hash of group and lane over 4 MiB; a
+ * plain copy's. */
+static long long in_page(int g, int lane)
+{
+	return (long long)g * 65536 + (long long)(((lane * 1103) ^ (g * 2654435761U >> 7)) % 1024) * 4;
+}
 static long long anywhere(int g, int lane)
 {
 	long long x = (long long)g * 32 + lane;
@@ -176,22 +179,13 @@ static long long anywhere(int g, int lane)
 	return ((x * x * 2654435761LL) >> 7) % 1048576 * 4;
 }
 static long long plain(int g, int lane) { return (long long)g * 128 + lane * 4; }
-/* Stores: a word every 8 (each its own sector, four to a line); a word
- * every 32 (a line each). */
-static long long every8(int g, int lane) { return (long long)g * 1024 + lane * 32; }
-static long long every32(int g, int lane) { return (long long)g * 4096 + lane * 128; }
-
-void test_gathers_in_a_page_and_stores_in_part_by_line(void)
+void test_gathers_in_a_page_are_paged(void)
 {
 	struct wl_launch_work w;
 
-	CHECK(two_groups(in_page, plain, &w) == 0 && !w.buffers[0].irregular && !w.buffers[1].irregular,
-	      "a gather that stays in the group's page moves with the group");
-	CHECK(two_groups(anywhere, plain, &w) == 0 && w.buffers[0].irregular, "a gather over the whole buffer is irregular");
-	CHECK(two_groups(plain, every8, &w) == 0 && w.partial_store_sectors == 8,
-	      "32 sectors written in part in 8 lines: 8 lines, %g", w.partial_store_sectors);
-	CHECK(two_groups(plain, every32, &w) == 0 && w.partial_store_sectors == 32,
-	      "a sector in part in each of 32 lines: 32, %g", w.partial_store_sectors);
-	CHECK(two_groups(plain, plain, &w) == 0 && w.partial_store_sectors == 0, "whole sectors: none, %g",
-	      w.partial_store_sectors);
+	CHECK(two_groups(in_page, plain, &w) == 0 && w.buffers[0].irregular && w.buffers[0].paged && !w.buffers[1].irregular,
+	      "a gather that stays in the group's page: irregular, but paged");
+	CHECK(two_groups(anywhere, plain, &w) == 0 && w.buffers[0].irregular && !w.buffers[0].paged,
+	      "a gather over the whole buffer: irregular, not paged");
+	CHECK(two_groups(plain, plain, &w) == 0 && !w.buffers[0].irregular && !w.buffers[0].paged, "a copy: neither");
 }
