@@ -109,10 +109,13 @@ static int by_value(const void *a, const void *b)
 }
 
 /* The figures of f[0..n) as the API shows them, sorting a copy where they
- * are not sorted; NULL when out of memory. */
+ * are not sorted, and whether the rule (model_trust.h) would call them a
+ * poor record; NULL when out of memory. */
 static json_t *figures_json(const double *f, size_t n, int sorted)
 {
 	struct wl_factor_stats s;
+	struct wl_model_record rec;
+	struct wl_trust t;
 	double *copy = NULL;
 
 	if (!sorted && n > 0) {
@@ -124,10 +127,13 @@ static json_t *figures_json(const double *f, size_t n, int sorted)
 	}
 	wl_factor_stats(f, n, &s);
 	free(copy);
-	return json_pack("{s:I, s:I, s:I, s:I, s:o, s:o}", "points", (json_int_t)s.points, "within_2x",
+	/* Whether the rule would call these points a poor record. */
+	rec = (struct wl_model_record){ NULL, s.points, s.median };
+	wl_model_trust(0, &rec, 0, &t);
+	return json_pack("{s:I, s:I, s:I, s:I, s:o, s:o, s:b}", "points", (json_int_t)s.points, "within_2x",
 			 (json_int_t)s.within_2, "within_1_5x", (json_int_t)s.within_1_5, "within_1_25x",
 			 (json_int_t)s.within_1_25, "median_factor", n ? json_real(s.median) : json_null(),
-			 "geomean_factor", n ? json_real(s.geomean) : json_null());
+			 "geomean_factor", n ? json_real(s.geomean) : json_null(), "poor", t.kind == WL_TRUST_POOR_RECORD);
 }
 
 /* The points of a window as the store gives them (by device, family and
