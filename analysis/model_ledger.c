@@ -136,9 +136,9 @@ static json_t *figures_json(const double *f, size_t n, int sorted)
 			 "geomean_factor", n ? json_real(s.geomean) : json_null(), "poor", t.kind == WL_TRUST_POOR_RECORD);
 }
 
-/* The points of a window as the store gives them (by device, family and
- * factor), grouped as they come: every factor in one array, a device's and
- * a family's from where each began. */
+/* The points of a window as the store gives them (by device and family),
+ * grouped as they come: every factor in one array, a device's and a
+ * family's from where each began. */
 struct grouping {
 	double *f;
 	size_t n, cap;
@@ -147,13 +147,14 @@ struct grouping {
 	json_t *devices, *families;	/* the devices closed; the open device's families */
 };
 
-/* Close the open family: its factors are sorted already. */
+/* Close the open family: its factors sorted in place. */
 static int close_family(struct grouping *g)
 {
 	json_t *o;
 
 	if (g->family_from == g->n)
 		return 0;
+	qsort(g->f + g->family_from, g->n - g->family_from, sizeof(*g->f), by_value);
 	o = figures_json(g->f + g->family_from, g->n - g->family_from, 1);
 	if (!o || json_object_set_new(o, "family", json_string(g->family)) < 0 ||
 	    json_array_append_new(g->families, o) < 0)
@@ -205,6 +206,26 @@ static int add_point(void *ctx, const char *device, const char *family, double f
 oom:
 	wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 	return -1;
+}
+
+/* Sort the objects of list by their key's text, byte by byte: the same
+ * order on either engine, whatever its collation. A few entries: an
+ * insertion sort. */
+static void sort_by(json_t *list, const char *key)
+{
+	size_t n = json_array_size(list);
+
+	for (size_t i = 1; i < n; i++) {
+		json_t *o = json_incref(json_array_get(list, i));
+		const char *k = json_string_value(json_object_get(o, key));
+		size_t j = i;
+
+		while (j > 0 && strcmp(json_string_value(json_object_get(json_array_get(list, j - 1), key)), k) > 0) {
+			json_array_set(list, j, json_array_get(list, j - 1));
+			j--;
+		}
+		json_array_set_new(list, j, o);
+	}
 }
 
 static json_t *text_or_null(const char *s)
@@ -265,6 +286,9 @@ int wl_model_accuracy(const struct wl_catalog *cat, struct wl_store *st, const s
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		goto out;
 	}
+	sort_by(g.devices, "device");
+	for (size_t i = 0; i < json_array_size(g.devices); i++)
+		sort_by(json_object_get(json_array_get(g.devices, i), "families"), "family");
 	body = json_pack("{s:s, s:o, s:o, s:o, s:I, s:I, s:I, s:o, s:O}", "model_version", version, "since",
 			 text_or_null(w->since), "until", text_or_null(w->until), "device", text_or_null(w->device),
 			 "scored_now", (json_int_t)scored, "runs_pending", (json_int_t)unscored,

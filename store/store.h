@@ -170,8 +170,9 @@ int wl_store_ledger_unscored(struct wl_store *st, const char *version, const str
 typedef int (*wl_ledger_fn)(void *ctx, const char *device, const char *family, double factor,
 			    struct wl_error *err);
 
-/* Every point scored at version of the runs in w, ordered by device,
- * family and factor. */
+/* Every point scored at version of the runs in w, a device's and within
+ * it a family's together (ordered by device and family; a family's
+ * factors in no order). */
 int wl_store_ledger_each(struct wl_store *st, const char *version, const struct wl_ledger_window *w,
 			 wl_ledger_fn fn, void *ctx, struct wl_error *err);
 

@@ -205,9 +205,12 @@ int wl_store_ledger_unscored(struct wl_store *st, const char *version, const str
 	return 0;
 }
 
+/* By device and family, the order of model_ledger_record, which holds
+ * every column read: no sort, however many points (the caller sorts each
+ * family's factors, a few thousand at a time). */
 #define EACH_POINT(device)                                                                      \
 	"SELECT device_id, family, factor FROM model_ledger WHERE model_version = ?1"             \
-	" AND finished_at >= ?2 AND finished_at < ?3" device " ORDER BY device_id, family, factor"
+	" AND finished_at >= ?2 AND finished_at < ?3" device " ORDER BY device_id, family"
 static const char *const SQL_EACH_POINT[2] = { EACH_POINT(""), EACH_POINT(" AND device_id = ?4") };
 
 int wl_store_ledger_each(struct wl_store *st, const char *version, const struct wl_ledger_window *w,
