@@ -7,6 +7,7 @@
 #include "analysis.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -5,7 +5,6 @@
  * sentence is worded by it here. */
 #include "analysis.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
