@@ -2,6 +2,7 @@
 #include "model_trust.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* A factor as the sentences say it: "1.8×", "113×". */
 static void factor_text(double f, char *out, size_t len)
@@ -41,6 +42,19 @@ int wl_trust_may_name(const struct wl_trust *t, enum wl_trust_claim claim)
 	return 0;
 }
 
+/* A family as a sentence names it: the catalog's experiments by their id,
+ * the ledger's two others in words. */
+static const char *family_words(const char *family)
+{
+	if (!family)
+		return "these kernels";
+	if (strcmp(family, "custom") == 0)
+		return "custom kernels";
+	if (strcmp(family, "own experiment") == 0)
+		return "experiments of one's own";
+	return family;
+}
+
 void wl_trust_words(const struct wl_trust *t, const char *who, char *buf, size_t len)
 {
 	char f[32], m[32];
@@ -53,8 +67,7 @@ void wl_trust_words(const struct wl_trust *t, const char *who, char *buf, size_t
 	} else if (t->kind == WL_TRUST_POOR_RECORD) {
 		factor_text(t->record->median_factor, m, sizeof(m));
 		snprintf(buf, len, "the model's record for %s on this device is poor (its latest %lld points are %s off "
-			 "at the median): it names no cause here", t->record->family ? t->record->family : "these kernels",
-			 t->record->points, m);
+			 "at the median): it names no cause here", family_words(t->record->family), t->record->points, m);
 	}
 }
 

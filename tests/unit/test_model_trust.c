@@ -85,6 +85,16 @@ void test_model_trust_words_departures_and_pairs(void)
 	wl_model_trust(1.2, &rec, 0, &poor_b);
 	wl_trust_pair_words(&poor_a, "a", &poor_b, "b", buf, sizeof(buf));
 	CHECK(strstr(buf, "record for reduction") && !strstr(buf, "; "), "one record, said once: %s", buf);
+	{
+		struct wl_model_record custom = { "custom", 30, 2.2 }, own = { "own experiment", 30, 2.2 };
+
+		wl_model_trust(1, &custom, 0, &poor_a);
+		wl_trust_words(&poor_a, NULL, buf, sizeof(buf));
+		CHECK(strstr(buf, "the model's record for custom kernels on this device is poor"), "custom: %s", buf);
+		wl_model_trust(1, &own, 0, &poor_a);
+		wl_trust_words(&poor_a, NULL, buf, sizeof(buf));
+		CHECK(strstr(buf, "the model's record for experiments of one's own on this device is poor"), "own: %s", buf);
+	}
 }
 
 /* A reduction run of two variants on a device, its results' predictions
