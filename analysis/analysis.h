@@ -430,7 +430,9 @@ const char *wl_result_family(const struct wl_run *run, const struct wl_result *r
 /* "trust" (model_record.c): the model's record on the run's device for the
  * run's family, and for custom kernels where it has some, from the ledger
  * (one read of an index each: the latest WL_TRUST_RECORD_RECENT points at
- * this model's version), as "model_record": [{"family", "points",
+ * this model's version of the runs that ended before it — as of its end,
+ * as its copy ceiling is, so that a finished run reads the same once they
+ * are scored), as "model_record": [{"family", "points",
  * "median_factor", "poor"}]; each result's judgement by model_trust.h's
  * rule (its "prediction" gets "explains": false where the rule says the
  * model does not explain it, with "trust": "point" or "record"), and each

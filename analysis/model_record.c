@@ -24,7 +24,8 @@ static int by_value(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The record of family on the run's device into *rec, from the ledger. */
+/* The record of family on the run's device into *rec, from the ledger:
+ * the latest points of the runs that ended before it. */
 static int read_record(const struct wl_run *run, struct wl_store *st, const char *family,
 		       struct wl_model_record *rec, struct wl_error *err)
 {
@@ -33,8 +34,10 @@ static int read_record(const struct wl_run *run, struct wl_store *st, const char
 
 	memset(rec, 0, sizeof(*rec));
 	rec->family = family;
-	if (wl_store_ledger_recent(st, run->model_version, run->device_id, family, factors, WL_TRUST_RECORD_RECENT, &n,
-				   err) < 0)
+	/* As of the run's end, as its copy ceiling is: the runs before it, so
+	 * that a finished run reads the same once they are scored. */
+	if (wl_store_ledger_recent(st, run->model_version, run->device_id, family, run->finished_at, run->id, factors,
+				   WL_TRUST_RECORD_RECENT, &n, err) < 0)
 		return -1;
 	if (n == 0)
 		return 0;

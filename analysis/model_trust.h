@@ -15,8 +15,9 @@
  *   explain this point"), and claims no cause — no binding ceiling, no
  *   access pattern, no departure cause.
  * - Where the model's record on the device for the point's family is poor
- *   — the median factor of its latest points (at most WL_TRUST_RECORD_RECENT)
- *   over WL_TRUST_RECORD_FACTOR (1.5×), once they are at least
+ *   — the median factor of its latest points (at most WL_TRUST_RECORD_RECENT,
+ *   of the runs that ended before the point's) over WL_TRUST_RECORD_FACTOR
+ *   (1.5×), once they are at least
  *   WL_TRUST_RECORD_MIN — a point it happens to get within 2× is luck as
  *   much as explanation: the sentence says the record is poor and claims no
  *   cause.

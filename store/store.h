@@ -177,10 +177,13 @@ int wl_store_ledger_each(struct wl_store *st, const char *version, const struct 
 			 wl_ledger_fn fn, void *ctx, struct wl_error *err);
 
 /* The factors of the latest points (at most max, newest first: by the
- * runs' end) of device and family scored at version, into factors; *n of
- * them. One read of an index, however long the history. */
+ * runs' end) of device and family scored at version, of the runs that ended
+ * before run before_id did at before (a stored time, runs of the same end
+ * ordered by id; NULL: every run), into factors; *n of them. One read of an
+ * index, however long the history. */
 int wl_store_ledger_recent(struct wl_store *st, const char *version, const char *device, const char *family,
-			   double *factors, size_t max, size_t *n, struct wl_error *err);
+			   const char *before, long long before_id, double *factors, size_t max, size_t *n,
+			   struct wl_error *err);
 
 /* ---- devices and runners ---- */
 

@@ -239,10 +239,11 @@ int wl_store_ledger_each(struct wl_store *st, const char *version, const struct 
 
 static const char SQL_RECENT[] =
 	"SELECT factor FROM model_ledger WHERE model_version = ?1 AND device_id = ?2 AND family = ?3"
-	" ORDER BY finished_at DESC, run_id DESC, seq DESC LIMIT ?4";
+	" AND (finished_at, run_id) < (?5, ?6) ORDER BY finished_at DESC, run_id DESC, seq DESC LIMIT ?4";
 
 int wl_store_ledger_recent(struct wl_store *st, const char *version, const char *device, const char *family,
-			   double *factors, size_t max, size_t *n, struct wl_error *err)
+			   const char *before, long long before_id, double *factors, size_t max, size_t *n,
+			   struct wl_error *err)
 {
 	struct wl_db_stmt *s = store_stmt(st, SQL_RECENT, err);
 	int rc;
@@ -254,6 +255,8 @@ int wl_store_ledger_recent(struct wl_store *st, const char *version, const char 
 	wl_db_bind_text(s, 2, device);
 	wl_db_bind_text(s, 3, family);
 	wl_db_bind_int64(s, 4, (long long)max);
+	wl_db_bind_text(s, 5, before ? before : OPEN_UNTIL);
+	wl_db_bind_int64(s, 6, before ? before_id : 0);
 	while ((rc = wl_db_step(s)) == WL_DB_ROW && *n < max)
 		factors[(*n)++] = wl_db_col_double(s, 0);
 	wl_db_reset(s);

@@ -95,8 +95,11 @@ void test_store_keeps_the_models_ledger(void)
 	      "two points on cpu-0: %lld", t.points);
 	t.points = 0;
 	CHECK(wl_store_ledger_each(st, "m1", &other, tally, &t, &err) == 0 && t.points == 0, "none on another device");
-	CHECK(wl_store_ledger_recent(st, "m1", "cpu-0", "copy", recent, 8, &n, &err) == 0 && n == 2,
+	CHECK(wl_store_ledger_recent(st, "m1", "cpu-0", "copy", NULL, 0, recent, 8, &n, &err) == 0 && n == 2,
 	      "the record: %zu", n);
+	CHECK(wl_store_ledger_recent(st, "m1", "cpu-0", "copy", "2000-01-01T00:00:00.000Z", a, recent, 8, &n, &err) == 0 &&
+		      n == 0,
+	      "as of a time before every run: none");
 	/* Another version's points are never counted with these: its runs are
 	 * to score again, and scoring one replaces its points. */
 	CHECK(wl_store_ledger_unscored(st, "m2", &all, ids, 4, &nids, &unscored, &elsewhere, &err) == 0 &&
