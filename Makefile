@@ -117,6 +117,19 @@ $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WL_CFLAGS) $(call layer_flags,$<) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
+# The model's version (analysis/model_version.c): a hash of the code a
+# prediction is made by — the model, the catalog that reads declarations,
+# the analysis that gathers a run's inputs and the store's copy ceiling —
+# so that a build that may predict differently scores the model's ledger
+# again rather than mixing its points with another's (docs/model.md). The
+# catalog file's own hash joins it when the server loads it.
+MODEL_VERSION_SRC := $(sort $(wildcard model/*.[ch] catalog/*.[ch])) analysis/predictions.c \
+	analysis/prediction_memo.c analysis/build_view.c analysis/derived.c store/store_history.c
+MODEL_HASH := $(shell cat $(MODEL_VERSION_SRC) | sha1sum | cut -c1-12)
+MODEL_VERSION_OBJ := $(BUILD)/obj/analysis/model_version.o $(BUILD)/obj-sanitized/analysis/model_version.o
+$(MODEL_VERSION_OBJ): $(MODEL_VERSION_SRC)
+$(MODEL_VERSION_OBJ): WL_CFLAGS += -DWL_MODEL_HASH='"$(MODEL_HASH)"'
+
 $(BUILD)/warplab-server: $(SERVER_OBJ) $(SHARED_OBJ)
 	$(CC) $(WL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(SERVER_LIBS)
 

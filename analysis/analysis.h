@@ -18,15 +18,19 @@
  *
  * The sections: a run typed once; its derived figures; times told apart
  * beyond the noise (a run's previous, the compare table); drops; the
- * verdict; predictions; energy; counted beside predicted; builds; CSV. */
+ * verdict; predictions; the model's record (its ledger and what a sentence
+ * may say of it); energy; counted beside predicted; builds; CSV. */
 #ifndef WL_ANALYSIS_H
 #define WL_ANALYSIS_H
 
 #include <jansson.h>
 #include <stddef.h>
 
+#include <pthread.h>
+
 #include "catalog.h"
 #include "error.h"
+#include "model_trust.h"
 #include "request.h"
 #include "store.h"
 
@@ -42,6 +46,9 @@
  * What the derivation finds is added to the JSON (for the API's bodies) and
  * to the typed results below (for the steps after it): a finding reads NAN,
  * NULL, 0 (or -1, where its comment says so) until its step has run. */
+
+/* Room for a model version (wl_model_version). */
+#define WL_MODEL_VERSION_MAX 48
 
 enum wl_run_status { WL_RUN_QUEUED, WL_RUN_RUNNING, WL_RUN_DONE, WL_RUN_FAILED, WL_RUN_CANCELLED, WL_RUN_UNKNOWN };
 
@@ -95,6 +102,8 @@ struct wl_result {
 	const json_t *energy_figures;	/* the energy as derived, or NULL (energy) */
 	double energy_per_work;		/*   what variants are compared on, -1: none */
 	const char *energy_key;		/*   its name, or NULL */
+	struct wl_trust trust;		/* what a sentence may say of the model here (trust);
+					 * until then it may cite the model */
 };
 
 /* A custom kernel of the request: its name and like variant (NULL where not
@@ -129,6 +138,7 @@ struct wl_run {
 	const json_t *device;			/* the device's record, or NULL */
 	const char *device_id;
 	int lanes;				/* its warp width, 32 where unknown */
+	int cpu;				/* it has no warp width: a CPU (PoCL) */
 	long long cache_bytes;			/* its measured cache, 0: unknown */
 	double peak_gbps;			/* the GPU's theoretical peak, 0: unknown */
 	size_t nbuiltins, nkernels, nvariants;	/* the request's built-ins, custom kernels, both */
@@ -140,9 +150,13 @@ struct wl_run {
 	struct wl_result *results;		/* in the run's order */
 	struct wl_run_trace *traces;
 	long long *point_block;			/* the results' values, one block */
+	char model_version[WL_MODEL_VERSION_MAX];	/* this server's model (wl_model_version) */
 	/* ---- findings ---- */
 	double ceiling_gbps;			/* the copy ceiling as of the run's end, 0: none */
 	int predictions_pending;		/* a prediction is still being computed */
+	/* The model's record on the run's device for its family and for custom
+	 * kernels (trust); points 0 where none. */
+	struct wl_model_record record, custom_record;
 };
 
 /* Read stored (a run as wl_store_get_run gives it, with or without results)
@@ -190,9 +204,16 @@ double wl_result_rate(const struct wl_run *run, const struct wl_result *r);
  * may then hold some of the figures and is for freeing, not for showing. */
 
 /* Every step below, in order: variants, slowdown, intervals, cache marks,
- * drops, ceiling, occupancy, predictions, counted, energy, verdict,
+ * drops, ceiling, occupancy, predictions, trust, counted, energy, verdict,
  * previous. */
 int wl_run_derive(struct wl_run *run, struct wl_store *st, struct wl_error *err);
+
+/* Run id read from st with its results against cat and derived into *run
+ * (wl_run_free it): what every reader of one run does. -1 with err where
+ * the store fails or the run is not there (WL_ERR_NOT_FOUND), *run then
+ * empty. */
+int wl_run_load(const struct wl_catalog *cat, struct wl_store *st, long long id, struct wl_run *run,
+		struct wl_error *err);
 
 /* "variants": every variant the run measures, in its table's order — the
  * built-ins it names, then its custom kernels — as {"id", "title", "custom"}
@@ -377,6 +398,87 @@ const struct wl_run_trace *wl_run_trace_of(const struct wl_run *run, const struc
  * and forget every prediction: before the catalog its jobs point into is
  * freed (a server that stops). A later derivation starts it again. */
 void wl_predictions_stop(void);
+
+/* ---- the model's record (model_version.c, model_ledger.c, model_record.c) ----
+ *
+ * The ledger keeps every prediction the server made for a finished run
+ * beside its measurement (store.h, "the model's ledger"), so that how right
+ * the model has been — per device and per family, over any window — is a
+ * read rather than a derivation of every run again. A point is a result
+ * whose time stands (verified, or of an experiment that checks nothing) and
+ * whose prediction has a ratio: predicted over measured time, or over the
+ * measured slowdown for an experiment compared on it (banks); its factor is
+ * max(ratio, 1 / ratio), the figure bench/model-score.py counts. Its
+ * family is its experiment (the catalog's families are its experiments:
+ * "copy", "strided", ...; a built-in variant counts under its experiment),
+ * "custom" for a custom kernel, "own experiment" for an experiment of a
+ * request's own. A run is scored once its figures are final
+ * (wl_run_is_final): the first time the server derives it so, or when
+ * GET /api/model/accuracy finds it unscored in its window. Every point
+ * carries the model's version; a run scored by another version is scored
+ * again, never counted with this one's. */
+
+/* This server's model version into out (len bytes, WL_MODEL_VERSION_MAX is
+ * room): the hash of the code predictions are made by (the build's) and
+ * of cat (NULL: none). */
+void wl_model_version(const struct wl_catalog *cat, char *out, size_t len);
+
+/* What result r of run counts under: its experiment's id, "custom" or
+ * "own experiment" (needs the variants step). */
+const char *wl_result_family(const struct wl_run *run, const struct wl_result *r);
+
+/* "trust" (model_record.c): the model's record on the run's device for the
+ * run's family, and for custom kernels where it has some, from the ledger
+ * (one read of an index each: the latest WL_TRUST_RECORD_RECENT points at
+ * this model's version of the runs that ended before it — as of its end,
+ * as its copy ceiling is, so that a finished run reads the same once they
+ * are scored), as "model_record": [{"family", "points",
+ * "median_factor", "poor"}]; each result's judgement by model_trust.h's
+ * rule (its "prediction" gets "explains": false where the rule says the
+ * model does not explain it, with "trust": "point" or "record"), and each
+ * departure sentence as the rule words it. A run on no device reads no
+ * record. -1 when the store fails or out of memory. */
+int wl_run_add_trust(struct wl_run *run, struct wl_store *st, struct wl_error *err);
+
+/* The points of a derived run into *out (n of them, caller frees the array;
+ * the strings are borrowed from run), as the ledger keeps them. -1 only
+ * when out of memory. */
+int wl_ledger_points(const struct wl_run *run, struct wl_ledger_point **out, size_t *n);
+
+/* Score run into the ledger where it is final and not scored at its model
+ * version yet: its points written under turn (the server's writers' lock;
+ * NULL: none), *scored 1 where it is scored at this version now (0: not
+ * final). -1 with err when the store fails: nothing written then. */
+int wl_ledger_score(const struct wl_run *run, struct wl_store *st, pthread_mutex_t *turn, int *scored,
+		    struct wl_error *err);
+
+/* How far one set of factors is off, as GET /api/model/accuracy shows it. */
+struct wl_factor_stats {
+	long long points, within_2, within_1_5, within_1_25;
+	double median, geomean;		/* 0 where there is no point */
+};
+
+/* The figures of n factors sorted ascending (the median of an even count
+ * is the mean of the middle two; the geometric mean exp(mean(ln f))). */
+void wl_factor_stats(const double *sorted, size_t n, struct wl_factor_stats *out);
+
+/* The longest GET /api/model/accuracy scores runs for before it answers,
+ * seconds, and the most runs it looks at: the rest are said to be pending. */
+#define WL_ACCURACY_BUDGET_S 0.25
+#define WL_ACCURACY_BATCH 16
+
+/* GET /api/model/accuracy's body for window w (model_ledger.c): first the
+ * window's finished runs not scored at this version (cat's) are scored,
+ * the newest first, for at most WL_ACCURACY_BUDGET_S (writes under turn),
+ * then the window's points at this version are counted: {"model_version",
+ * "since", "until", "device", "scored_now", "runs_pending",
+ * "runs_pending_other_version", "all": {figures}, "devices": [{"device",
+ * "all": {figures}, "families": [{"family", figures}]}]}, figures being
+ * "points", "within_2x", "within_1_5x", "within_1_25x", "median_factor",
+ * "geomean_factor" (null without points). -1 with err when the store
+ * fails, *out then NULL. */
+int wl_model_accuracy(const struct wl_catalog *cat, struct wl_store *st, const struct wl_ledger_window *w,
+		      pthread_mutex_t *turn, json_t **out, struct wl_error *err);
 
 /* ---- energy (energy_view.c) ----
  *

@@ -1,6 +1,7 @@
 /* Derived figures (see analysis.h): the steps that need no model — the
  * variants, slowdowns, intervals, cache marks and the copy ceiling — and
- * the one derivation that runs every step in order. */
+ * the one derivation that runs every step in order, with the read of a
+ * stored run before it. */
 #include "analysis.h"
 
 #include <math.h>
@@ -210,10 +211,34 @@ int wl_run_derive(struct wl_run *run, struct wl_store *st, struct wl_error *err)
 	}
 	if (wl_run_add_ceiling(run, st, err) < 0 || wl_run_add_occupancy(run, st, err) < 0)
 		return -1;
-	if (wl_run_add_predictions(run) < 0 || wl_run_add_counted(run) < 0 || wl_run_add_energy(run) < 0 ||
-	    wl_run_add_verdict(run) < 0) {
+	if (wl_run_add_predictions(run) < 0) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return -1;
+	}
+	if (wl_run_add_trust(run, st, err) < 0)
+		return -1;
+	if (wl_run_add_counted(run) < 0 || wl_run_add_energy(run) < 0 || wl_run_add_verdict(run) < 0) {
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		return -1;
 	}
 	return wl_run_add_previous(run, st, err);
+}
+
+int wl_run_load(const struct wl_catalog *cat, struct wl_store *st, long long id, struct wl_run *run,
+		struct wl_error *err)
+{
+	json_t *stored = NULL;
+	int rc = -1;
+
+	memset(run, 0, sizeof(*run));
+	if (wl_store_get_run(st, id, 1, &stored, err) < 0 || wl_run_read(cat, stored, run, err) < 0)
+		goto out;
+	if (wl_run_derive(run, st, err) < 0) {
+		wl_run_free(run);
+		goto out;
+	}
+	rc = 0;
+out:
+	json_decref(stored);
+	return rc;
 }

@@ -131,6 +131,8 @@ static void read_device(struct wl_run *run)
 	run->device_id = text(run->device, "id");
 	warp = json_object_get(run->device, "warp_width");
 	run->lanes = json_is_integer(warp) && json_integer_value(warp) > 0 ? (int)json_integer_value(warp) : 32;
+	/* As the model reads a device (model/ceilings.c): no warp width, a CPU. */
+	run->cpu = json_is_object(run->device) && !(json_number_value(warp) > 0);
 	run->cache_bytes = json_integer_value(json_object_get(json_object_get(run->device, "cache"), "bytes"));
 	/* The share of the theoretical peak, where NVML told it. */
 	run->peak_gbps = json_real_value(json_object_get(json_object_get(run->json, "clocks"), "peak_gbps"));
@@ -173,6 +175,7 @@ int wl_run_read(const struct wl_catalog *cat, json_t *stored, struct wl_run *out
 	memset(out, 0, sizeof(*out));
 	out->json = json_incref(stored);
 	out->cat = cat;
+	wl_model_version(cat, out->model_version, sizeof(out->model_version));
 	out->id = json_integer_value(json_object_get(stored, "id"));
 	out->requeues = json_integer_value(json_object_get(stored, "requeues"));
 	out->experiment = text(stored, "experiment");

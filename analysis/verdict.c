@@ -248,7 +248,7 @@ int wl_run_add_verdict(struct wl_run *run)
 	struct point *pts;
 	json_t *list = NULL, *o = NULL, *customs = NULL;
 	size_t n, h;
-	char text[2048];
+	char text[4096];
 	int rc = -1;
 
 	wl_verdict_ctx(run, &c);

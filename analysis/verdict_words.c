@@ -1,12 +1,14 @@
 /* The verdict's sentences (see verdict_words.h). */
 #include "verdict_words.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ceiling_view.h"
+#include "model_trust.h"
 
 void wl_verdict_put(char *buf, size_t len, const char *fmt, ...)
 {
@@ -111,6 +113,13 @@ static const char *binding_of(const struct wl_result *r)
 	return r->binding;
 }
 
+/* Whether the rule lets a sentence name claim of a and b (b NULL: a's
+ * alone). */
+static int may_name(const struct wl_result *a, const struct wl_result *b, enum wl_trust_claim claim)
+{
+	return wl_trust_may_name(&a->trust, claim) && (!b || wl_trust_may_name(&b->trust, claim));
+}
+
 /* What the slowest's accesses do that the fastest's do not: more-way bank
  * conflicts or more sectors per request, as the model counts them; "" where
  * neither. */
@@ -120,10 +129,43 @@ static void pattern_of(const struct wl_result *slow, const struct wl_result *fas
 	double ss = slow->sectors_per_request, sf = fast->sectors_per_request;
 
 	out[0] = '\0';
-	if (cs > 1 && cs > cf * 1.05)
+	if (cs > 1 && cs > cf * 1.05 && may_name(slow, fast, WL_CLAIM_CONFLICTS))
 		snprintf(out, len, "%.3g-way bank conflicts", cs);
-	else if (ss > 0 && sf > 0 && ss > sf * 1.05)
+	else if (ss > 0 && sf > 0 && ss > sf * 1.05 && may_name(slow, fast, WL_CLAIM_SECTORS))
 		snprintf(out, len, "%.3g sectors per request (against %.3g)", ss, sf);
+}
+
+/* " The model is 113× off for x here: it does not explain this point." —
+ * the rule's words (model_trust.h) where a or b (who_a, who_b) may not be
+ * cited, as a sentence; "" where both may. */
+static void trust_sentence(const struct wl_result *a, const char *who_a, const struct wl_result *b,
+			   const char *who_b, char *out, size_t len)
+{
+	char words[768];
+
+	out[0] = '\0';
+	wl_trust_pair_words(&a->trust, who_a, b && b != a ? &b->trust : NULL, who_b, words, sizeof(words));
+	if (words[0])
+		wl_verdict_put(out, len, " %c%s.", toupper((unsigned char)words[0]), words + 1);
+}
+
+/* Whether the model may be cited, with its binding ceilings, for a and b
+ * (NULL: a alone). */
+static int cites(const struct wl_result *a, const struct wl_result *b)
+{
+	return may_name(a, b, WL_CLAIM_BINDING);
+}
+
+/* What the model does not model on a CPU, where the run is on one and its
+ * model said something of it; "" otherwise. */
+static const char *cpu_words(const struct verdict_ctx *c)
+{
+	if (!c->run->cpu)
+		return "";
+	for (size_t i = 0; i < c->run->nresults; i++)
+		if (json_is_object(c->run->results[i].prediction))
+			return " " WL_TRUST_CPU_WORDS;
+	return "";
 }
 
 /* "2,780 GB/s (94% of the copy ceiling)" of result r. */
@@ -168,6 +210,12 @@ static void reason_text(const struct verdict_ctx *c, const struct wl_result *bes
 	char pattern[96] = "";
 
 	out[0] = '\0';
+	/* Where the model misses either point, or its record is poor, it
+	 * names no cause: the rule's words instead. */
+	if (!cites(best, slowest && slowest != best ? slowest : NULL)) {
+		trust_sentence(best, variant_of(c, best), slowest, slowest ? variant_of(c, slowest) : NULL, out, len);
+		return;
+	}
 	if (slowest && slowest != best)
 		pattern_of(slowest, best, pattern, sizeof(pattern));
 	/* Without the device's facts the model has no ceilings, but still its
@@ -230,8 +278,14 @@ void wl_verdict_point_sentence(const struct verdict_ctx *c, const struct wl_resu
 	factors_text(c, best, slowest, reference, f, sizeof(f));
 	rate_text(c, best, r, sizeof(r));
 	wl_verdict_put(buf, len, "%s%s%s", f, r[0] ? "; " : "", r);
-	if (binding_of(best))
+	if (!cites(best, NULL)) {
+		char words[512];
+
+		wl_trust_words(&best->trust, NULL, words, sizeof(words));
+		wl_verdict_put(buf, len, "; %s", words);
+	} else if (binding_of(best)) {
 		wl_verdict_put(buf, len, "; bound by %s", wl_ceiling_words(binding_of(best)));
+	}
 	wl_verdict_put(buf, len, ".");
 }
 
@@ -239,7 +293,7 @@ void wl_verdict_run_sentence(const struct verdict_ctx *c, const json_t *headline
 			     const struct wl_result *slowest, const struct wl_result *reference,
 			     const struct wl_verdict_wins *won, char *buf, size_t len)
 {
-	char at[256], f[256], r[128], why[384], w[256];
+	char at[256], f[256], r[128], why[1024], w[256];
 	int wins = won->wins, judged = won->judged;
 	const json_t *t;
 	size_t i;
@@ -267,7 +321,7 @@ void wl_verdict_run_sentence(const struct verdict_ctx *c, const json_t *headline
 	wl_verdict_put(buf, len, ". %s%s%s %s%s.", judged > 1 && at[0] ? "At " : "", judged > 1 && at[0] ? at : "",
 	    judged > 1 && at[0] ? " it reaches" : "It reaches", r[0] ? r : "its time", f);
 	reason_text(c, best, slowest, why, sizeof(why));
-	wl_verdict_put(buf, len, "%s", why);
+	wl_verdict_put(buf, len, "%s%s", why, cpu_words(c));
 	frugal_text(c, json_object_get(headline, "frugal"), variant_of(c, best), why, sizeof(why));
 	wl_verdict_put(buf, len, "%s", why);
 	json_array_foreach(json_object_get(headline, "unverified_faster"), i, t)
@@ -301,7 +355,12 @@ void wl_verdict_sweep_sentence(const struct verdict_ctx *c, const struct wl_resu
 		}
 	}
 	wl_verdict_put(buf, len, ".");
-	if (binding_of(hi)) {
+	if (!cites(hi, lo && lo != hi ? lo : NULL)) {
+		char why[768];
+
+		trust_sentence(hi, at_hi[0] ? at_hi : variant_of(c, hi), lo, at_lo[0] ? at_lo : NULL, why, sizeof(why));
+		wl_verdict_put(buf, len, "%s", why);
+	} else if (binding_of(hi)) {
 		const char *b = binding_of(hi), *s = lo && lo != hi ? binding_of(lo) : NULL;
 		char pattern[96] = "";
 
@@ -317,6 +376,7 @@ void wl_verdict_sweep_sentence(const struct verdict_ctx *c, const struct wl_resu
 			    pattern[0] ? " with " : "", pattern);
 		wl_verdict_put(buf, len, ".");
 	}
+	wl_verdict_put(buf, len, "%s", cpu_words(c));
 }
 
 void wl_verdict_ctx(const struct wl_run *run, struct verdict_ctx *out)

@@ -2,7 +2,10 @@
  * how much and why, in words built only from the figures beside them — the
  * winner's rate and share of the copy ceiling, its factor over the slowest
  * and the reference, the model's binding ceilings and the slowest's access
- * pattern — so a sentence cannot say what the numbers do not. */
+ * pattern — so a sentence cannot say what the numbers do not; and what it
+ * says of the model only as far as model_trust.h's rule lets it (each
+ * result's trust), plainly saying where the model does not explain a point
+ * and, on a CPU, what the model leaves out. */
 #ifndef WL_VERDICT_WORDS_H
 #define WL_VERDICT_WORDS_H
 

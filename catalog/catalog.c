@@ -15,6 +15,7 @@
 #include "catalog_load.h"
 #include "gpu_limits.h"
 #include "json_strict.h"
+#include "source.h"
 
 void wl_catalog_free(struct wl_catalog *cat)
 {
@@ -84,6 +85,28 @@ static int catalog_from_json(const json_t *root, struct wl_catalog *cat, struct 
 					   &cat->nexperiments, err);
 }
 
+/* cat->hash from the parsed file root and the limits beside it: its JSON
+ * with sorted keys, so that spacing and key order do not change it. */
+static int catalog_hash(const json_t *root, struct wl_catalog *cat, struct wl_error *err)
+{
+	const json_t *parts[2] = { root, cat->gpu_limits };
+	uint64_t h = 0;
+
+	for (int i = 0; i < 2; i++) {
+		char *text = parts[i] ? json_dumps(parts[i], JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+
+		if (parts[i] && !text) {
+			wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+			return -1;
+		}
+		if (text)
+			h = h * 1099511628211ULL ^ wl_fnv1a64(text, strlen(text));
+		free(text);
+	}
+	cat->hash = h;
+	return 0;
+}
+
 int wl_catalog_load(const char *path, struct wl_catalog **out, struct wl_error *err)
 {
 	json_error_t jerr;
@@ -116,7 +139,7 @@ int wl_catalog_load(const char *path, struct wl_catalog **out, struct wl_error *
 		wl_error_set(err, WL_ERR_CONFIG, "%s: %s", path, inner);
 		goto out;
 	}
-	if (gpu_limits_load(cat, err) < 0)
+	if (gpu_limits_load(cat, err) < 0 || catalog_hash(root, cat, err) < 0)
 		goto out;
 	*out = cat;
 	cat = NULL;

@@ -16,6 +16,7 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "catalog_cost.h"
 #include "error.h"
@@ -30,6 +31,10 @@ struct wl_catalog {
 	/* The architectures' occupancy limits, gpu_limits.json beside
 	 * catalog.json (occupancy.h), or NULL where there is none. Owned. */
 	json_t *gpu_limits;
+	/* FNV-1a of the catalog as read (its JSON with sorted keys, then the
+	 * architectures' limits): what the model's version says of the
+	 * declarations its predictions are made from. */
+	uint64_t hash;
 };
 
 /* Load and check the catalog at path: every field typed, every formula naming

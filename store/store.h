@@ -126,6 +126,74 @@ int wl_store_run_durations(struct wl_store *st, long long counts[WL_STORE_DURATI
  * kept as runs change, so it costs the same however long the history. */
 int wl_store_count_runs(struct wl_store *st, json_t **out, struct wl_error *err);
 
+/* ---- the model's ledger (store_ledger.c) ----
+ *
+ * Each finished run's predictions beside its measurements, as the server
+ * scored them, one row per point, with the version of the model that made
+ * them: the model's record over devices, families and time is read from
+ * here. The store keeps what it is given and interprets nothing: which
+ * results are points, their family and factor are the analysis's
+ * (analysis/model_ledger.c). A run is scored at one version at a time;
+ * scoring it at another replaces its points. Times are as the store keeps
+ * them (RFC 3339 UTC with milliseconds), compared as text. */
+
+/* One point of a run: its result's seq, its variant and family, what was
+ * compared ("time": the median in ms, "slowdown": over the baseline) and
+ * by how much the prediction is off (max(predicted / measured, measured /
+ * predicted)). */
+struct wl_ledger_point {
+	long long seq;
+	const char *variant, *family, *compared_on;
+	double predicted, measured, factor;
+};
+
+/* A window of runs by their end: since (included) and until (excluded) as
+ * stored times, NULL for open ends; device NULL for every device. */
+struct wl_ledger_window {
+	const char *since, *until, *device;
+};
+
+/* The version run_id is scored at into buf (len bytes), "" where it is not
+ * scored. -1 with err when the store fails (buf then ""). */
+int wl_store_ledger_version(struct wl_store *st, long long run_id, char *buf, size_t len, struct wl_error *err);
+
+/* Score run_id at version: its points (n of them, none for a run without
+ * one) replace whatever it had, with its device and end copied from the
+ * run, in one transaction; nothing is written where it is scored at
+ * version already (*written 0, else 1). WL_ERR_CONFLICT where the run has
+ * not finished or names no device. */
+int wl_store_ledger_put(struct wl_store *st, long long run_id, const char *version,
+			const struct wl_ledger_point *points, size_t n, int *written, struct wl_error *err);
+
+/* The finished runs of w not scored at version: *unscored of them in all,
+ * *elsewhere of those scored at another version, and into ids (room for
+ * max) the newest of them whose explanations are not still pending (the
+ * ones that can be scored now), *nids of them. Runs that name no device
+ * (cancelled before they ran) have nothing to score and are not counted. */
+int wl_store_ledger_unscored(struct wl_store *st, const char *version, const struct wl_ledger_window *w,
+			     long long *ids, size_t max, size_t *nids, long long *unscored, long long *elsewhere,
+			     struct wl_error *err);
+
+/* Called with each point's device, family and factor; a negative return
+ * stops the walk (err set by the callee). */
+typedef int (*wl_ledger_fn)(void *ctx, const char *device, const char *family, double factor,
+			    struct wl_error *err);
+
+/* Every point scored at version of the runs in w, a device's and within
+ * it a family's together (ordered by device and family; a family's
+ * factors in no order). */
+int wl_store_ledger_each(struct wl_store *st, const char *version, const struct wl_ledger_window *w,
+			 wl_ledger_fn fn, void *ctx, struct wl_error *err);
+
+/* The factors of the latest points (at most max, newest first: by the
+ * runs' end) of device and family scored at version, of the runs that ended
+ * before run before_id did at before (a stored time, runs of the same end
+ * ordered by id; NULL: every run), into factors; *n of them. One read of an
+ * index, however long the history. */
+int wl_store_ledger_recent(struct wl_store *st, const char *version, const char *device, const char *family,
+			   const char *before, long long before_id, double *factors, size_t max, size_t *n,
+			   struct wl_error *err);
+
 /* ---- devices and runners ---- */
 
 /* Devices as GET /api/devices shows them; a device is online when its runner has

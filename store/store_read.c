@@ -18,7 +18,7 @@ static const char SQL_GET_RUN[] =
 
 static const char SQL_GET_RESULTS[] =
 	"SELECT variant, params, median_ms, min_ms, max_ms, reps, bytes, ops, verified, error, note,"
-	" extra, ci_low_ms, ci_high_ms, spread, stopped, discarded, energy FROM results WHERE run_id = ?1"
+	" extra, ci_low_ms, ci_high_ms, spread, stopped, discarded, energy, seq FROM results WHERE run_id = ?1"
 	" ORDER BY seq";
 static const char SQL_GET_SAMPLES[] =
 	"SELECT seq, variant, params, samples FROM results WHERE run_id = ?1 ORDER BY seq";
@@ -80,6 +80,7 @@ static int get_results(struct wl_store *st, long long id, json_t *results, struc
 			json_object_set_new(row, "stopped", store_col_text(s, 15));
 			json_object_set_new(row, "discarded", json_integer(wl_db_col_int64(s, 16)));
 			json_object_set_new(row, "energy", store_col_json(s, 17));
+			json_object_set_new(row, "seq", json_integer(wl_db_col_int64(s, 18)));
 		}
 		if (!row || json_array_append_new(results, row) < 0) {
 			wl_db_reset(s);

@@ -451,6 +451,70 @@ const struct store_migration store_migrations[] = {
 		"ALTER TABLE results ADD COLUMN energy TEXT;",
 		"ALTER TABLE results ADD COLUMN energy text;",
 	},
+	/* 15: the model's ledger: each finished run's predictions beside its
+	 * measurements, as the server scored them (analysis/model_ledger.c),
+	 * one row per point with the model's version, so that its record over
+	 * a device, a family and a time window is read from an index rather
+	 * than by deriving every run again. model_ledger_runs says which runs
+	 * are scored, and at which version (a run with no point is scored
+	 * too); a run scored at another version is scored again, never mixed
+	 * in. The record a sentence is weighed by is the latest points of a
+	 * device and family (model_ledger_record, in its order, with the factor
+	 * so that it answers alone: a million points by device and family in
+	 * one walk of it, no sort); the window's runs not yet scored are found
+	 * by their end (runs_by_finish). Derived
+	 * from the results, so an export leaves it out: a store imported is
+	 * scored again. */
+	{
+		"CREATE TABLE model_ledger_runs ("
+		"  run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,"
+		"  model_version TEXT NOT NULL,"
+		"  points INTEGER NOT NULL,"
+		"  scored_at TEXT NOT NULL"
+		");"
+		"CREATE TABLE model_ledger ("
+		"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+		"  seq INTEGER NOT NULL,"
+		"  model_version TEXT NOT NULL,"
+		"  device_id TEXT NOT NULL,"
+		"  family TEXT NOT NULL,"
+		"  variant TEXT NOT NULL,"
+		"  compared_on TEXT NOT NULL CHECK (compared_on IN ('time','slowdown')),"
+		"  predicted REAL NOT NULL,"
+		"  measured REAL NOT NULL,"
+		"  factor REAL NOT NULL,"
+		"  finished_at TEXT NOT NULL,"
+		"  PRIMARY KEY (run_id, seq)"
+		") WITHOUT ROWID;"
+		"CREATE INDEX model_ledger_window ON model_ledger(model_version, finished_at);"
+		"CREATE INDEX model_ledger_record ON model_ledger(model_version, device_id, family, finished_at,"
+		"  run_id, seq, factor);"
+		"CREATE INDEX runs_by_finish ON runs(finished_at) WHERE finished_at IS NOT NULL;",
+		"CREATE TABLE model_ledger_runs ("
+		"  run_id bigint PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,"
+		"  model_version text NOT NULL,"
+		"  points bigint NOT NULL,"
+		"  scored_at text NOT NULL"
+		");"
+		"CREATE TABLE model_ledger ("
+		"  run_id bigint NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+		"  seq bigint NOT NULL,"
+		"  model_version text NOT NULL,"
+		"  device_id text NOT NULL,"
+		"  family text NOT NULL,"
+		"  variant text NOT NULL,"
+		"  compared_on text NOT NULL CHECK (compared_on IN ('time','slowdown')),"
+		"  predicted double precision NOT NULL,"
+		"  measured double precision NOT NULL,"
+		"  factor double precision NOT NULL,"
+		"  finished_at text NOT NULL,"
+		"  PRIMARY KEY (run_id, seq)"
+		");"
+		"CREATE INDEX model_ledger_window ON model_ledger(model_version, finished_at);"
+		"CREATE INDEX model_ledger_record ON model_ledger(model_version, device_id, family, finished_at,"
+		"  run_id, seq, factor);"
+		"CREATE INDEX runs_by_finish ON runs(finished_at) WHERE finished_at IS NOT NULL;",
+	},
 };
 
 const int store_nmigrations = (int)(sizeof(store_migrations) / sizeof(store_migrations[0]));

@@ -3,7 +3,8 @@
  * (api_compiler), an estimate (api_estimate), live streams (api_events and
  * their hub, events), kernel sources (api_sources), a pasted source's
  * kernels and a draft experiment over them (api_scan), the catalog, devices
- * and health (api_info), /metrics (api_metrics), the pages that negotiate
+ * and health (api_info), the model's record (api_model), /metrics
+ * (api_metrics), the pages that negotiate
  * (api_pages) — with what a run request must pass (run_check) and the store
  * handles they share (store_pool). A handler reads the store, asks
  * analysis/ what the results say, and fills a response (server/http/). The
@@ -95,6 +96,7 @@ wl_handler wl_api_events;	/* GET /api/events */
 wl_handler wl_api_experiments;	/* GET /api/experiments (api_info.c) */
 wl_handler wl_api_devices;	/* GET /api/devices */
 wl_handler wl_api_health;	/* GET /api/health */
+wl_handler wl_api_model_accuracy;	/* GET /api/model/accuracy (api_model.c) */
 wl_handler wl_api_metrics;	/* GET /metrics (api_metrics.c) */
 
 /* ---- the pages that negotiate (api_pages.c) ---- */

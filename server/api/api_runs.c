@@ -9,6 +9,7 @@
 #include "analysis.h"
 #include "api.h"
 #include "cacheable.h"
+#include "log.h"
 #include "request.h"
 #include "run_check.h"
 #include "store.h"
@@ -246,28 +247,6 @@ void wl_api_list_runs(struct wl_server *srv, const struct wl_request *req, const
 #define JSON_TYPE "application/json; charset=utf-8"
 #define CSV_TYPE "text/csv; charset=utf-8"
 
-/* Run id with its results, derived by analysis/ into *run (wl_run_free
- * it); -1 with err where the store fails or it is not there, *run then
- * empty. */
-static int derived_run(struct wl_server *srv, struct wl_store *st, long long id, struct wl_run *run,
-		       struct wl_error *err)
-{
-	json_t *stored = NULL;
-	int rc = -1;
-
-	memset(run, 0, sizeof(*run));
-	if (wl_store_get_run(st, id, 1, &stored, err) < 0 || wl_run_read(srv->catalog, stored, run, err) < 0)
-		goto out;
-	if (wl_run_derive(run, st, err) < 0) {
-		wl_run_free(run);
-		goto out;
-	}
-	rc = 0;
-out:
-	json_decref(stored);
-	return rc;
-}
-
 /* How a derived run goes into a body. */
 struct rendering {
 	const char *key;	/* the body cache's name for it, before the run's id */
@@ -287,6 +266,21 @@ static const struct rendering as_json = { "run", JSON_TYPE, render_json, "out of
 /* The CSV carries the figures the page shows beside each time. */
 static const struct rendering as_csv = { "csv", CSV_TYPE, wl_results_csv, "cannot build the CSV" };
 
+/* A run read final goes into the model's ledger (analysis.h) at once, so
+ * that the model's record and GET /api/model/accuracy have it without
+ * deriving it again: the first such read writes it; later ones find it
+ * scored (one key read) or its body kept. A failure is the ledger's, not
+ * the reader's: logged, and left for a later read to score. */
+static void score(struct wl_server *srv, struct wl_store *st, const struct wl_run *run)
+{
+	struct wl_error err;
+	int scored;
+
+	wl_error_clear(&err);
+	if (wl_ledger_score(run, st, &srv->write_lock, &scored, &err) < 0)
+		wl_log_warn("run %lld: not scored into the model's ledger: %s", run->id, err.msg);
+}
+
 /* Answer with run id derived and rendered as r says: from the body cache
  * where it is kept, else from the store, kept once it reads the same from
  * now on (wl_run_is_final). */
@@ -305,7 +299,7 @@ static void derived_body(struct wl_server *srv, const struct wl_request *req, lo
 	st = store_or_503(srv, resp);
 	if (!st)
 		return;
-	if (derived_run(srv, st, id, &run, &err) < 0) {
+	if (wl_run_load(srv->catalog, st, id, &run, &err) < 0) {
 		wl_response_from_error(resp, &err);
 	} else {
 		if (r->render(&run, &body, &len) < 0)
@@ -313,6 +307,7 @@ static void derived_body(struct wl_server *srv, const struct wl_request *req, lo
 		else
 			wl_respond_cacheable(srv->bodies, req, wl_run_is_final(&run) ? key : NULL, body, len, r->type,
 					     resp);
+		score(srv, st, &run);
 		free(body);
 		wl_run_free(&run);
 	}

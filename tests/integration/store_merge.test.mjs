@@ -47,14 +47,16 @@ function renamed(value, ids, key = '') {
   return value;
 }
 
-// value less what it says of the "previous" run (the run's, each result's):
-// the server finds that run by id among the store's runs of the same
-// experiment and device, so an imported run (its id after the store's own)
-// rightly gets one of the store's own.
-function withoutPrevious(value) {
-  if (Array.isArray(value)) return value.map(withoutPrevious);
+// value less what it says of the store's other runs: the "previous" run
+// (the run's, each result's), which the server finds by id among the store's
+// runs of the same experiment and device, so an imported run (its id after
+// the store's own) rightly gets one of the store's own; and the model's
+// record on the device ("model_record"), read from the store's ledger of
+// its other runs, which the store's own runs join.
+function withoutHistory(value) {
+  if (Array.isArray(value)) return value.map(withoutHistory);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'previous').map(([k, v]) => [k, withoutPrevious(v)]));
+    return Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'previous' && k !== 'model_record').map(([k, v]) => [k, withoutHistory(v)]));
   }
   return value;
 }
@@ -90,8 +92,8 @@ async function checkMerged(lab, ownIds, newIds) {
   for (const id of ownIds) assert.deepEqual(await read(lab, id), answers.into[id], `run ${id} of the store reads as before`);
   const ids = new Map(fromIds.map((id, k) => [id, newIds[k]]));
   for (const [k, id] of fromIds.entries()) {
-    const merged = withoutPrevious(await read(lab, newIds[k]));
-    assert.deepEqual(merged, withoutPrevious(renamed(answers.from[id], ids)), `run ${id} of the other lab reads as run ${newIds[k]}`);
+    const merged = withoutHistory(await read(lab, newIds[k]));
+    assert.deepEqual(merged, withoutHistory(renamed(answers.from[id], ids)), `run ${id} of the other lab reads as run ${newIds[k]}`);
   }
   const transpose = (await lab.get(`/api/runs/${newIds[1]}`)).json;
   assert.ok(transpose.traces.length > 0, 'the traces came along');

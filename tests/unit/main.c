@@ -30,6 +30,7 @@ const char *check_store_pg;
 	X(store_finds_runs_by_any_part_of_their_label)                          \
 	X(store_keeps_each_build_once)                                          \
 	X(store_merges_an_import_under_new_ids)                                 \
+	X(store_keeps_the_models_ledger)                                        \
 	X(copy_ceiling_is_as_of_the_runs_end)                                   \
 	X(copy_ceiling_is_the_best_recent_copy_of_the_runs_cache_mode)
 
@@ -126,6 +127,11 @@ const char *check_store_pg;
 	X(ceilings_by_hand)                                                             \
 	X(dram_streams_at_what_warps_keep_in_flight)                                    \
 	X(departures_name_only_causes_the_kernel_can_have)                              \
+	X(model_trust_weighs_each_case)                                                 \
+	X(model_trust_words_departures_and_pairs)                                       \
+	X(verdict_claims_no_cause_where_the_model_misses)                               \
+	X(factor_stats_count_within_and_take_medians)                                   \
+	X(model_record_weighs_a_runs_sentences)                                         \
 	X(catalog_causes_cannot_contradict_the_row)                                     \
 	X(device_model_reads_the_facts)                                                 \
 	X(declared_barriers_are_counted)                                                \

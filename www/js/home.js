@@ -2,11 +2,13 @@
 // ?again=ID), "Your own experiment" (own_form.js; pre-filled the same way
 // from a run of one), recent runs kept current by the status stream (polled
 // while any is queued or running when the stream fails), with selection for
-// the compare page, and the devices.
+// the compare page, the devices, and the model's record on each (record.js),
+// read again when a run finishes.
 import { banner, getJSON, liveStream, postJSON } from './api.js';
 import { RunForm } from './form.js';
 import { OwnForm } from './own_form.js';
 import { el, fmtAge, fmtBytes, fmtLocalTime } from './format.js';
+import { loadRecord } from './record.js';
 import { runCells } from './run_rows.js';
 
 let form = null;
@@ -57,7 +59,10 @@ function renderRuns(runs) {
   }));
 }
 
+let knownDevices = [];
+
 function renderDevices(devices) {
+  knownDevices = devices;
   const body = document.querySelector('#devices tbody');
   if (devices.length === 0) {
     body.replaceChildren(el('tr', {}, el('td', { colspan: '10', class: 'muted' }, 'No device registered yet: is warplab-runner started?')));
@@ -138,6 +143,8 @@ function applyChange(r) {
   const i = runs.findIndex((x) => x.id === r.id);
   if (i >= 0) {
     if ((runs[i].change || 0) >= r.change) return;
+    // A run that ends adds to the model's record.
+    if (r.status === 'done' && runs[i].status !== 'done') recordSoon();
     runs[i] = r;
   } else if (runs.length === 0 || r.id > runs[0].id) {
     runs = [r, ...runs].slice(0, 25);
@@ -164,6 +171,14 @@ function devicesSoon(ms = 300) {
     }
     if (stream) devicesSoon(30000);
   }, ms);
+}
+
+// The model's record, read again a little after a run ends (its points are
+// scored as its page is read, or as the record is asked for).
+let recordTimer = null;
+function recordSoon(ms = 1500) {
+  clearTimeout(recordTimer);
+  recordTimer = setTimeout(() => loadRecord(document.getElementById('record'), knownDevices), ms);
 }
 
 // The status stream (see liveStream); after three failures the page stays
@@ -230,6 +245,8 @@ async function main() {
     }
   }
   refresh();
+  knownDevices = devices;
+  loadRecord(document.getElementById('record'), devices);
 }
 
 main();
