@@ -94,11 +94,14 @@ int wl_store_cancel_run(struct wl_store *st, long long id, struct wl_error *err)
  * once that many copies have run; by runs rather than days, so that a
  * device whose copies are rare keeps its ceiling. A custom kernel never
  * sets it. A finished run asks as of its own end, so later copy runs never
- * change it. -1 only when the store fails (err set). */
+ * change it; nor do runs merged in from another store later (they take
+ * ids after its own): upto_id (> 0) is the run's id, and no copy run of a
+ * later id counts. -1 only when the store fails (err set). */
 #define WL_STORE_CEILING_VARIANTS 8
 #define WL_STORE_CEILING_RUNS 5
-int wl_store_copy_ceiling(struct wl_store *st, const char *device_id, const char *before, const char *cache,
-			  const char *const *variants, size_t nvariants, json_t **out, struct wl_error *err);
+int wl_store_copy_ceiling(struct wl_store *st, const char *device_id, const char *before, long long upto_id,
+			  const char *cache, const char *const *variants, size_t nvariants, json_t **out,
+			  struct wl_error *err);
 
 /* Up to limit ids of finished ("done") runs of experiment on device_id older
  * than run before_id, newest first, as a JSON array the caller owns. */

@@ -53,7 +53,7 @@ int wl_store_previous_runs(struct wl_store *st, const char *device_id, const cha
  * "cache", read as request.h reads it: "cold", else hot. */
 #define RECENT_COPY \
 	"SELECT r.id, {run_cache} AS cache FROM runs r WHERE r.device_id = ?1 AND r.experiment = 'copy'" \
-	" AND r.status = 'done' AND r.finished_at <= COALESCE(?2, {now})" \
+	" AND r.status = 'done' AND r.finished_at <= COALESCE(?2, {now}) AND r.id <= COALESCE(?13, r.id)" \
 	" AND EXISTS (SELECT 1 FROM results b WHERE b.run_id = r.id" \
 	"   AND b.variant IN (?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)" \
 	"   AND b.verified = 1 AND b.median_ms > 0 AND b.bytes > 0)"
@@ -69,8 +69,9 @@ static const char SQL_COPY_CEILING[] =
 	" AND s.verified = 1 AND s.median_ms > 0 AND s.bytes > 0"
 	" ORDER BY w.other, gbps DESC, s.run_id DESC LIMIT 1";
 
-int wl_store_copy_ceiling(struct wl_store *st, const char *device_id, const char *before, const char *cache,
-			  const char *const *variants, size_t nvariants, json_t **out, struct wl_error *err)
+int wl_store_copy_ceiling(struct wl_store *st, const char *device_id, const char *before, long long upto_id,
+			  const char *cache, const char *const *variants, size_t nvariants, json_t **out,
+			  struct wl_error *err)
 {
 	struct wl_db_stmt *s = store_stmt(st, SQL_COPY_CEILING, err);
 	int rc;
@@ -84,6 +85,10 @@ int wl_store_copy_ceiling(struct wl_store *st, const char *device_id, const char
 		wl_db_bind_text(s, (int)i + 3, i < nvariants ? variants[i] : NULL);
 	wl_db_bind_int64(s, 11, WL_STORE_CEILING_RUNS);
 	wl_db_bind_text(s, 12, cache && strcmp(cache, "cold") == 0 ? "cold" : "hot");
+	if (upto_id > 0)
+		wl_db_bind_int64(s, 13, upto_id);
+	else
+		wl_db_bind_null(s, 13);
 	rc = wl_db_step(s);
 	if (rc == WL_DB_ROW)
 		*out = json_pack("{s:I, s:o, s:o, s:f, s:o, s:o}", "run", (json_int_t)wl_db_col_int64(s, 0),

@@ -35,7 +35,7 @@ static json_t *ceiling_hint(struct wl_server *srv, struct wl_store *st, const ch
 		ids[n] = copy->variants[n].id;
 	if (!device || !n || strcmp(experiment, "copy") == 0)
 		return json_null();
-	if (wl_store_copy_ceiling(st, device, NULL, mode, ids, n, &ceiling, err) < 0)
+	if (wl_store_copy_ceiling(st, device, NULL, 0, mode, ids, n, &ceiling, err) < 0)
 		return NULL;
 	if (!ceiling)
 		return json_sprintf("No copy run has finished on %s yet: run copy first (a few seconds) and this run's "

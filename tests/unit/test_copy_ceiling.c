@@ -57,17 +57,24 @@ static long long copy_run(struct wl_store *st, long long runner, const char *dev
 
 /* The ceiling's GB/s, run and mode into *gbps, *run and mode (0, 0 and ""
  * where there is none). */
-static void ceiling_of(struct wl_store *st, const char *device, const char *before, const char *cache, double *gbps,
-		       long long *run, char *mode, size_t len)
+static void ceiling_upto(struct wl_store *st, const char *device, const char *before, long long upto,
+			 const char *cache, double *gbps, long long *run, char *mode, size_t len)
 {
 	struct wl_error err;
 	json_t *c = NULL;
 
-	CHECK(wl_store_copy_ceiling(st, device, before, cache, copies, 3, &c, &err) == 0, "%s", err.msg);
+	CHECK(wl_store_copy_ceiling(st, device, before, upto, cache, copies, 3, &c, &err) == 0, "%s", err.msg);
 	*gbps = json_real_value(json_object_get(c, "gbps"));
 	*run = json_integer_value(json_object_get(c, "run"));
 	snprintf(mode, len, "%s", c ? json_string_value(json_object_get(c, "cache")) : "");
 	json_decref(c);
+}
+
+/* The same for any run's id. */
+static void ceiling_of(struct wl_store *st, const char *device, const char *before, const char *cache, double *gbps,
+		       long long *run, char *mode, size_t len)
+{
+	ceiling_upto(st, device, before, 0, cache, gbps, run, mode, len);
 }
 
 /* The time a run finished, as the store keeps it, into out. */
@@ -121,6 +128,17 @@ void test_copy_ceiling_is_as_of_the_runs_end(void)
 	CHECK(run == first, "as of the first run's end: run %lld", run);
 	ceiling_of(st, "gpu-1", NULL, "hot", &gbps, &run, mode, sizeof(mode));
 	CHECK(run == 0, "another device has its own ceiling");
+	/* A faster copy of a later id — as runs merged in from another store
+	 * take, whatever their end — is not the first run's. */
+	{
+		const struct wl_result_row faster = row("float4", 0.5, 1);
+		long long later = copy_run(st, runner, "gpu-0", "{}", &faster, 1);
+
+		ceiling_of(st, "gpu-0", NULL, "hot", &gbps, &run, mode, sizeof(mode));
+		CHECK(run == later && gbps == 4000.0, "the faster one is the ceiling now: run %lld", run);
+		ceiling_upto(st, "gpu-0", NULL, first, "hot", &gbps, &run, mode, sizeof(mode));
+		CHECK(run == first && gbps == 2000.0, "but not of run %lld, whose id is before it: run %lld", first, run);
+	}
 	wl_store_close(st);
 }
 
