@@ -56,14 +56,14 @@ static const struct fact_def defs[] = {
 	  AT(burst_bytes) },
 	{ "burst_bytes", "ratio", NULL, NULL, AT(burst_ratio) },
 	{ "dram_random_per_us", NULL, "sectors per µs",
-	  "every work-item of a full grid reads 4-byte words of random 32-byte sectors of a buffer 16 times the last-level cache, "
+	  "every work-item of a full grid reads 4-byte words of random 32-byte sectors of a buffer of 16 times the last-level cache (the power of two below it; at most 1 GiB, 64 MiB on a CPU), "
 	  "four independent loads at a time: the sectors DRAM serves per µs where nothing is near anything else",
 	  AT(dram_random_per_us) },
 	{ "cache_random_per_us", NULL, "sectors per µs",
 	  "the same over half the last-level cache, read once before: the sectors it serves per µs at random",
 	  AT(cache_random_per_us) },
 	{ "scatter_per_us", NULL, "stores per µs",
-	  "every work-item of a full grid stores 4-byte words to random 32-byte sectors of a buffer 16 times the last-level cache: "
+	  "every work-item of a full grid stores 4-byte words to random 32-byte sectors of a buffer of 16 times the last-level cache (the power of two below it; at most 1 GiB, 64 MiB on a CPU): "
 	  "the stores per µs, each a sector DRAM must read and write again",
 	  AT(scatter_per_us) },
 	{ "partial_store_per_us", NULL, "stores per µs",
@@ -71,7 +71,7 @@ static const struct fact_def defs[] = {
 	  "each lane of a warp writes a sector of its own and the group's other warps the rest of those sectors; the sector writes "
 	  "per µs", AT(partial_store_per_us) },
 	{ "dram_lane_gbps", NULL, "GB/s",
-	  "a copy of one element per work-item from one half of a buffer 16 times the last-level cache to the other, bytes read "
+	  "a copy of one element per work-item from one half of a buffer of 16 times the last-level cache (the power of two below it; at most 1 GiB, 64 MiB on a CPU) to the other, bytes read "
 	  "plus written: float4 lanes (value), float2 (lane8) and float (lane4); DRAM streams at the pace of what a full grid's "
 	  "warps keep in flight, a quarter as many bytes with 4-byte lanes", AT(dram_lane16_gbps) },
 	{ "dram_lane_gbps", "lane8", NULL, NULL, AT(dram_lane8_gbps) },

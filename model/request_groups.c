@@ -202,6 +202,67 @@ static void irregular_site(struct wl_requests *s, struct wl_launch_work *w, int 
 	u->paged |= 2 * one_distance(pages, nd) >= nd ? 1 : 2;
 }
 
+/* Whether request r's lanes scramble their addresses: nearly each lane
+ * in a sector of its own, the request across more than a page, and at
+ * least one step in eight from one lane to the next going back. A stride,
+ * or rows of one (a 2-D group's warp over two rows, a transpose's column),
+ * only goes forward; a hash of the lane's index taken modulo the buffer
+ * (i * c mod n), or a bit reversal of it, keeps wrapping back across the
+ * buffer: the group's addresses move with it as one block (the sampled
+ * groups' deltas are one distance), but they are random all the same. */
+static int scrambled(const struct wl_requests *s, const struct request *r)
+{
+	long long scratch[WL_MODEL_LANES_MAX * 34], lo, hi;
+	const long long *addr = s->addr + r->at;
+	int back = 0;
+
+	if (r->n < 8 || r->n > WL_MODEL_LANES_MAX || r->bytes > 128)
+		return 0;
+	lo = hi = addr[0];
+	for (int i = 1; i < r->n; i++) {
+		lo = addr[i] < lo ? addr[i] : lo;
+		hi = addr[i] > hi ? addr[i] : hi;
+		back += addr[i] < addr[i - 1];
+	}
+	return hi - lo > WL_MODEL_PAGE && 8 * back >= r->n - 1 &&
+	       2 * wl_model_units(addr, r->n, r->bytes, WL_MODEL_SECTOR, scratch) > r->n;
+}
+
+/* Mark irregular (and scattered, not paged) each buffer with a global site
+ * at least half of whose made requests of eight lanes or more scramble
+ * their addresses, across the sampled groups: the group's addresses move
+ * with it as one block, but it reads (or writes) at random across the
+ * buffer all the same. */
+static void scrambled_sites(const struct wl_requests *s, struct wl_launch_work *w)
+{
+	for (int site = 0; site < s->nsites; site++) {
+		const struct wl_request_site *st = &s->sites[site];
+		size_t made = 0, mixed = 0;
+
+		if (st->local || st->buffer < 0 || st->buffer >= WL_BUFFERS_MAX)
+			continue;
+		for (size_t i = 0; i < s->nreq; i++) {
+			if (s->req[i].site != site || s->req[i].n < 8)
+				continue;
+			made++;
+			mixed += scrambled(s, &s->req[i]);
+		}
+		if (made > 0 && 2 * mixed >= made) {
+			w->buffers[st->buffer].irregular = 1;
+			w->buffers[st->buffer].paged |= 2;
+		}
+	}
+}
+
+/* The scrambled sites marked too, a buffer is paged where every irregular
+ * site on it is. */
+static void settle(const struct wl_requests *s, struct wl_launch_work *w)
+{
+	scrambled_sites(s, w);
+	for (int b = 0; b < w->nbuffers; b++)
+		w->buffers[b].paged = w->buffers[b].paged == 1;
+}
+
 int wl_requests_regularity(struct wl_requests *s, struct wl_launch_work *w, int last)
 {
 	struct exec *e[2] = { NULL, NULL };
@@ -209,8 +270,12 @@ int wl_requests_regularity(struct wl_requests *s, struct wl_launch_work *w, int 
 	long long *delta = NULL, *pages = NULL, last_site = -1;
 	int rc = -1;
 
-	if (cap == 0 || last == 0)
+	if (cap == 0)
 		return 0;
+	if (last == 0) {
+		settle(s, w);
+		return 0;
+	}
 	e[0] = malloc(cap * sizeof(*e[0]));
 	e[1] = malloc(cap * sizeof(*e[1]));
 	delta = malloc(cap * sizeof(*delta));
@@ -251,8 +316,7 @@ int wl_requests_regularity(struct wl_requests *s, struct wl_launch_work *w, int 
 			delta[nd++] = e[1][j++].addr - e[0][i++].addr;
 		}
 	}
-	for (int b = 0; b < w->nbuffers; b++)
-		w->buffers[b].paged = w->buffers[b].paged == 1;
+	settle(s, w);
 	rc = 0;
 out:
 	free(e[0]);

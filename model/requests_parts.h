@@ -34,8 +34,9 @@ struct wl_requests {
 int wl_requests_buffers(struct wl_requests *s, struct wl_launch_work *w, int last);
 
 /* Mark irregular each buffer with a site whose addresses in the last
- * sampled group are not the first's moved by one distance. -1 when out of
- * memory. */
+ * sampled group are not the first's moved by one distance, or whose
+ * requests scramble their lanes' addresses across more than a page. -1
+ * when out of memory. */
 int wl_requests_regularity(struct wl_requests *s, struct wl_launch_work *w, int last);
 
 #endif

@@ -121,6 +121,7 @@ const char *check_store_pg;
 	X(trace_groups_warp_requests_for_32_and_64_lanes)                               \
 	X(trace_refuses_what_it_cannot_read)                                            \
 	X(gathers_in_a_page_are_paged)                                                   \
+	X(scrambled_lanes_are_irregular)                                                 \
 	X(ptxas_figures_from_the_h100)                                                  \
 	X(ptx_lines_map_to_source_lines)                                                \
 	X(occupancy_by_hand_on_the_h100)                                                \

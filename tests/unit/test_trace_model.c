@@ -189,3 +189,24 @@ void test_gathers_in_a_page_are_paged(void)
 	      "a gather over the whole buffer: irregular, not paged");
 	CHECK(two_groups(plain, plain, &w) == 0 && !w.buffers[0].irregular && !w.buffers[0].paged, "a copy: neither");
 }
+
+/* A linear hash of the work-item's index modulo 4 Mi words (spmv's
+ * columns): the groups' deltas are one distance, but each warp's lanes
+ * keep wrapping back across 16 MiB; a transpose's column store, 128 KiB
+ * from lane to lane; a 2-D group's warp over two rows 4 MiB apart. */
+static long long linear_hash(int g, int lane)
+{
+	return (((long long)g * 32 + lane) * 0x2334E9LL % 4194304) * 4;
+}
+static long long column(int g, int lane) { return (long long)lane * 131072 + g * 4; }
+static long long two_rows(int g, int lane) { return (long long)(lane / 16) * 4194304 + g * 64 + (lane % 16) * 4; }
+void test_scrambled_lanes_are_irregular(void)
+{
+	struct wl_launch_work w;
+
+	CHECK(two_groups(linear_hash, plain, &w) == 0 && w.buffers[0].irregular && !w.buffers[0].paged,
+	      "a linear hash modulo the buffer: irregular, scattered");
+	CHECK(two_groups(column, plain, &w) == 0 && !w.buffers[0].irregular, "a column, lane by lane: regular");
+	CHECK(two_groups(two_rows, plain, &w) == 0 && !w.buffers[0].irregular, "two rows of a 2-D group: regular");
+}
+
