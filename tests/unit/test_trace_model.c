@@ -191,9 +191,10 @@ void test_gathers_in_a_page_are_paged(void)
 }
 
 /* A linear hash of the work-item's index modulo 4 Mi words (spmv's
- * columns): the groups' deltas are one distance, but each warp's lanes
- * keep wrapping back across 16 MiB; a transpose's column store, 128 KiB
- * from lane to lane; a 2-D group's warp over two rows 4 MiB apart. */
+ * columns): the groups' deltas are one distance for 30 of the 32 lanes,
+ * but each warp's lanes keep wrapping back across 16 MiB; a column of a
+ * matrix 32 Ki floats wide, 128 KiB from lane to lane; a 2-D group's warp
+ * over two rows 4 MiB apart. */
 static long long linear_hash(int g, int lane)
 {
 	return (((long long)g * 32 + lane) * 0x2334E9LL % 4194304) * 4;
