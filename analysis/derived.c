@@ -123,8 +123,8 @@ int wl_run_add_ceiling(struct wl_run *run, struct wl_store *st, struct wl_error 
 	     c && ncopies < c->nvariants && ncopies < WL_STORE_CEILING_VARIANTS; ncopies++)
 		copies[ncopies] = c->variants[ncopies].id;
 	if (run->device_id && ncopies &&
-	    wl_store_copy_ceiling(st, run->device_id, run->finished_at, run->id, wl_cache_mode_name(run->settings.cache), copies,
-				  ncopies, &ceiling, err) < 0)
+	    wl_store_copy_ceiling(st, run->device_id, run->finished_at, run->id, wl_cache_mode_name(run->settings.cache),
+				  copies, ncopies, &ceiling, err) < 0)
 		return -1;
 	run->ceiling_gbps = json_real_value(json_object_get(ceiling, "gbps"));
 	for (i = 0; i < run->nresults; i++) {

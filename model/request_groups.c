@@ -235,22 +235,25 @@ static int scrambled(const struct wl_requests *s, const struct request *r)
  * buffer all the same. */
 static void scrambled_sites(const struct wl_requests *s, struct wl_launch_work *w)
 {
+	size_t made[WL_REQUEST_SITES] = { 0 }, mixed[WL_REQUEST_SITES] = { 0 };
+
+	/* One pass over the requests, each counted for its site. */
+	for (size_t i = 0; i < s->nreq; i++) {
+		const struct request *r = &s->req[i];
+
+		if (r->site < 0 || r->site >= s->nsites || r->n < 8)
+			continue;
+		made[r->site]++;
+		mixed[r->site] += scrambled(s, r);
+	}
 	for (int site = 0; site < s->nsites; site++) {
 		const struct wl_request_site *st = &s->sites[site];
-		size_t made = 0, mixed = 0;
 
-		if (st->local || st->buffer < 0 || st->buffer >= WL_BUFFERS_MAX)
+		if (st->local || st->buffer < 0 || st->buffer >= WL_BUFFERS_MAX || made[site] == 0 ||
+		    2 * mixed[site] < made[site])
 			continue;
-		for (size_t i = 0; i < s->nreq; i++) {
-			if (s->req[i].site != site || s->req[i].n < 8)
-				continue;
-			made++;
-			mixed += scrambled(s, &s->req[i]);
-		}
-		if (made > 0 && 2 * mixed >= made) {
-			w->buffers[st->buffer].irregular = 1;
-			w->buffers[st->buffer].paged |= 2;
-		}
+		w->buffers[st->buffer].irregular = 1;
+		w->buffers[st->buffer].paged |= 2;
 	}
 }
 
