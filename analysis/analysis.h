@@ -282,6 +282,16 @@ int wl_run_add_counted(struct wl_run *run);
  * then "energy_error" where the device could not measure it. */
 int wl_run_add_energy(struct wl_run *run);
 
+/* A tuning run's "tuning" (tuning_view.c; none for another run): {"params"
+ * tuned, "strategy", "objective", "space" (configurations at each size),
+ * "budget" (random) or null, "sizes": [{"at" (the untuned params),
+ * "configurations" measured there, "best": {"config" (the tuned params),
+ * "variant", "median_ms"} of the fastest verified result or null,
+ * "baseline": {"config", "median_ms"} of the same variant at the catalog's
+ * default settings where it was measured, else null, "margin": baseline
+ * over best, or null}]}. -1 only when out of memory. */
+int wl_run_add_tuning(struct wl_run *run);
+
 /* "verdict" (verdict.c): null while nothing is measured, else {"sentence",
  * "so_far" (the run is still measuring), "fastest" (the winner at the
  * headline point, or null), "headline" (that point's params: the one of

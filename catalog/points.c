@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tuning.h"
+
 struct collect_ctx {
 	long long *values;
 	size_t n;
@@ -26,7 +28,7 @@ int wl_request_points(const struct wl_experiment *exp, const json_t *normalized,
 	json_t *params = json_object_get(normalized, "params");
 	long long *lists[64] = { 0 }, counts[64];
 	size_t total = 1;
-	int rc = -1;
+	int rc = -1, tuning = json_object_get(normalized, "restrict") || json_object_get(normalized, "tune");
 
 	memset(out, 0, sizeof(*out));
 	if (exp->nparams > 64) {
@@ -73,7 +75,9 @@ int wl_request_points(const struct wl_experiment *exp, const json_t *normalized,
 		for (size_t p = 0; p < exp->nparams; p++) {
 			int q = exp->params[p].multiple_of_param;
 
-			if (q >= 0 && row[p] % row[q]) {
+			/* A tuning run's space holds settings that do not
+			 * go together: wl_tuning_select leaves them out. */
+			if (q >= 0 && row[p] % row[q] && !tuning) {
 				char field[160];
 
 				snprintf(field, sizeof(field), "params.%s", exp->params[p].name);
@@ -84,7 +88,8 @@ int wl_request_points(const struct wl_experiment *exp, const json_t *normalized,
 			}
 		}
 	}
-	rc = 0;
+	/* A tuning run measures what its restrictions and strategy leave. */
+	rc = wl_tuning_select(exp, normalized, out, err);
 out:
 	for (size_t p = 0; p < exp->nparams && p < 64; p++)
 		free(lists[p]);

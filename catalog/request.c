@@ -17,6 +17,7 @@
 #include "json_strict.h"
 #include "param_spec.h"
 #include "points.h"
+#include "tuning.h"
 
 /* Characters, not bytes: jansson guarantees valid UTF-8. */
 static size_t utf8_length(const char *s)
@@ -132,7 +133,7 @@ static int validate_top(const json_t *body, struct wl_error *err)
 {
 	static const char *const allowed[] = { "experiment", "definition", "variants", "kernels", "params",
 					       "device", "language", "repeat", "seed", "label", "cache",
-					       "noise", "budget_ms", "counters", "energy", NULL };
+					       "noise", "budget_ms", "counters", "energy", "restrict", "tune", NULL };
 	const char *key;
 	char list[200];
 
@@ -482,7 +483,7 @@ static int validate(const struct wl_catalog *cat, const json_t *body, const enum
 	json_t *out = NULL, *variants = NULL, *params = NULL, *kernels = NULL, *v;
 	struct wl_points pts = { 0 };
 	long long points, nvariants;
-	int rc = -1;
+	int rc = -1, tuning;
 
 	wl_error_clear(err);
 	if (validate_top(body, err) < 0)
@@ -521,8 +522,13 @@ static int validate(const struct wl_catalog *cat, const json_t *body, const enum
 	    validate_scalars(body, out, err) < 0 || validate_sampling(exp, body, out, err) < 0 ||
 	    validate_counters(body, out, err) < 0 || validate_energy(body, out, err) < 0)
 		goto out;
+	if (wl_tuning_validate(exp, body, params, cat->max_list, out, err) < 0)
+		goto out;
 	nvariants = (long long)(json_array_size(variants) + json_array_size(kernels));
-	if (points * nvariants > cat->max_measurements) {
+	/* A tuning run's measurements are what its restrictions and strategy
+	 * leave of the params' product: counted once expanded. */
+	tuning = json_object_get(out, "restrict") || json_object_get(out, "tune");
+	if (!tuning && points * nvariants > cat->max_measurements) {
 		wl_error_field(err, WL_ERR_TOO_MANY_POINTS, "params",
 			       "params: %lld variant(s) x %s%lld point(s) is more than the %lld measurements a run may hold",
 			       nvariants, points > cat->max_measurements ? "over " : "",
@@ -538,6 +544,13 @@ static int validate(const struct wl_catalog *cat, const json_t *body, const enum
 	if (wl_request_points(exp, out, &pts, err) < 0 || (own.own && wl_request_own_sizes(&own, &pts, err) < 0))
 		goto out;
 	*measurements = (long long)pts.count * nvariants;
+	if (*measurements > cat->max_measurements) {
+		wl_error_field(err, WL_ERR_TOO_MANY_POINTS, json_object_get(out, "tune") ? "tune" : "restrict",
+			       "%s: %lld variant(s) x %zu configuration(s) left to measure is more than the %lld "
+			       "measurements a run may hold", json_object_get(out, "tune") ? "tune" : "restrict",
+			       nvariants, pts.count, cat->max_measurements);
+		goto out;
+	}
 	*normalized = out;
 	out = NULL;
 	rc = 0;

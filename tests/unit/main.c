@@ -53,6 +53,8 @@ const char *check_store_pg;
 	X(run_request_reads_absent_fields_as_older_requests_ran)                        \
 	X(run_request_refuses_what_no_validator_writes)                                 \
 	X(points_expand_in_catalog_order)                                               \
+	X(tuning_selects_the_space)                                                     \
+	X(tuning_refuses_bad_requests)                                                  \
 	X(device_check_refuses_what_does_not_fit)                                       \
 	STORE_TESTS(X)                                                                  \
 	X(stats_summarise_samples)                                                      \

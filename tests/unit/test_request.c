@@ -297,6 +297,136 @@ void test_points_expand_in_catalog_order(void)
 	wl_catalog_free(cat);
 }
 
+/* Each expanded point of a tuning request meets the catalog's constraints
+ * and the restrictions; (tile, rows) as a pair of the transpose. */
+static int tuned_points_hold(const struct wl_experiment *t, const struct wl_points *pts, long long max_product)
+{
+	int tile = wl_experiment_param(t, "tile"), rows = wl_experiment_param(t, "rows"), n = wl_experiment_param(t, "n");
+
+	for (size_t i = 0; i < pts->count; i++) {
+		const long long *row = pts->values + i * pts->nparams;
+
+		if (row[tile] % row[rows] || row[n] % row[tile] || row[tile] * row[rows] > max_product)
+			return 0;
+	}
+	return 1;
+}
+
+/* A tuning request: the params marked to tune form the space at each size,
+ * settings that do not go together and those a restriction rules out are
+ * left out (not refused), "exhaustive" measures all that is left and
+ * "random" a budget of it per size, the same budget for the same seed. */
+void test_tuning_selects_the_space(void)
+{
+	struct wl_catalog *cat = check_load_catalog();
+	const struct wl_experiment *t = cat ? wl_catalog_find(cat, "transpose") : NULL;
+	json_t *norm = NULL, *again = NULL;
+	struct wl_points pts = { 0 }, same = { 0 };
+	struct wl_error err;
+	long long count = 0;
+
+	if (!t)
+		return;
+	/* tile 8: rows 1-8 (4); tile 16: rows 1-8, 16x16 over 128 (4); tile
+	 * 32: rows 1-4 (3): 11 configurations, 5 variants each. */
+	CHECK(validate(cat,
+		       "{\"experiment\":\"transpose\",\"params\":{\"n\":256,\"tile\":[8,16,32],\"rows\":[1,2,4,8,16]},"
+		       "\"restrict\":[\"tile * rows <= 128\"],\"tune\":{\"params\":[\"tile\",\"rows\"]}}",
+		       &norm, &count, &err) == 0, "%s", err.msg);
+	CHECK(count == 11 * 5, "%lld measurements, expected 55", count);
+	CHECK(json_is_string(json_object_get(json_object_get(norm, "tune"), "strategy")) &&
+		      strcmp(json_string_value(json_object_get(json_object_get(norm, "tune"), "strategy")), "exhaustive") == 0 &&
+		      json_integer_value(json_object_get(json_object_get(norm, "tune"), "space")) == 15,
+	      "the strategy defaults to exhaustive over a space of 3 x 5");
+	CHECK(wl_request_points(t, norm, &pts, &err) == 0 && pts.count == 11 && tuned_points_hold(t, &pts, 128),
+	      "11 points, each allowed: %zu (%s)", pts.count, err.msg);
+	wl_points_free(&pts);
+	json_decref(norm);
+	norm = NULL;
+	/* Random: 4 of the 11 at each of two sizes, the same 4 again. */
+	CHECK(validate(cat,
+		       "{\"experiment\":\"transpose\",\"variants\":[\"tiled\"],\"seed\":7,\"params\":{\"n\":[256,512],"
+		       "\"tile\":[8,16,32],\"rows\":[1,2,4,8,16]},\"restrict\":[\"tile * rows <= 128\"],"
+		       "\"tune\":{\"params\":[\"tile\",\"rows\"],\"strategy\":\"random\",\"budget\":4}}",
+		       &norm, &count, &err) == 0, "%s", err.msg);
+	CHECK(count == 8, "%lld measurements, expected 4 at each of 2 sizes", count);
+	again = json_deep_copy(norm);
+	CHECK(norm && wl_request_points(t, norm, &pts, &err) == 0 && wl_request_points(t, again, &same, &err) == 0,
+	      "%s", err.msg);
+	CHECK(pts.count == 8 && tuned_points_hold(t, &pts, 128), "8 allowed points, got %zu", pts.count);
+	CHECK(same.count == pts.count && memcmp(same.values, pts.values, pts.count * pts.nparams * sizeof(long long)) == 0,
+	      "the same seed draws the same configurations");
+	if (pts.count == 8) {
+		int n = wl_experiment_param(t, "n");
+
+		CHECK(pts.values[3 * pts.nparams + n] == 256 && pts.values[4 * pts.nparams + n] == 512,
+		      "4 at n = 256, then 4 at n = 512");
+	}
+	wl_points_free(&pts);
+	wl_points_free(&same);
+	json_decref(again);
+	json_decref(norm);
+	norm = NULL;
+	/* Another seed, another draw (of C(11, 4) = 330 ways). */
+	CHECK(validate(cat,
+		       "{\"experiment\":\"transpose\",\"variants\":[\"tiled\"],\"seed\":8,\"params\":{\"n\":256,"
+		       "\"tile\":[8,16,32],\"rows\":[1,2,4,8,16]},\"restrict\":[\"tile * rows <= 128\"],"
+		       "\"tune\":{\"params\":[\"tile\",\"rows\"],\"strategy\":\"random\",\"budget\":4}}",
+		       &norm, &count, &err) == 0 && wl_request_points(t, norm, &pts, &err) == 0, "%s", err.msg);
+	json_decref(norm);
+	norm = json_loads("{\"experiment\":\"transpose\",\"variants\":[\"tiled\"],\"seed\":7,\"params\":{\"n\":256,"
+			  "\"tile\":[8,16,32],\"rows\":[1,2,4,8,16]},\"restrict\":[\"tile * rows <= 128\"],"
+			  "\"tune\":{\"params\":[\"tile\",\"rows\"],\"strategy\":\"random\",\"budget\":4}}", 0, NULL);
+	CHECK(wl_request_points(t, norm, &same, &err) == 0 && same.count == 4 && pts.count == 4 &&
+		      memcmp(same.values, pts.values, 4 * pts.nparams * sizeof(long long)) != 0,
+	      "seeds 7 and 8 draw different configurations");
+	wl_points_free(&pts);
+	wl_points_free(&same);
+	json_decref(norm);
+	wl_catalog_free(cat);
+}
+
+/* Bad tuning requests: each a 4xx naming the field. */
+void test_tuning_refuses_bad_requests(void)
+{
+	static const struct {
+		const char *body;
+		enum wl_error_kind kind;
+		const char *field, *message;
+	} rows[] = {
+		{ "{\"experiment\":\"transpose\",\"tune\":{\"params\":[\"m\"]}}", WL_ERR_INVALID_PARAM, "tune.params[0]", "'m' is not a parameter of transpose (allowed: n, tile, rows)" },
+		{ "{\"experiment\":\"transpose\",\"tune\":{\"params\":[]}}", WL_ERR_INVALID_FIELD, "tune.params", "an empty list" },
+		{ "{\"experiment\":\"transpose\",\"tune\":{\"params\":[\"tile\",\"tile\"]}}", WL_ERR_INVALID_PARAM, "tune.params[1]", "tuned twice" },
+		{ "{\"experiment\":\"transpose\",\"tune\":{\"params\":[\"tile\"],\"strategy\":\"random\",\"budget\":0}}", WL_ERR_INVALID_FIELD, "tune.budget", "0 is not allowed" },
+		{ "{\"experiment\":\"transpose\",\"tune\":{\"params\":[\"tile\"],\"strategy\":\"random\"}}", WL_ERR_INVALID_FIELD, "tune.budget", "nothing is not allowed" },
+		{ "{\"experiment\":\"transpose\",\"tune\":{\"params\":[\"tile\"],\"budget\":4}}", WL_ERR_INVALID_FIELD, "tune.budget", "a budget is for \"random\"" },
+		{ "{\"experiment\":\"transpose\",\"tune\":{\"params\":[\"tile\"],\"strategy\":\"annealing\"}}", WL_ERR_INVALID_FIELD, "tune.strategy", "'annealing' is not allowed (allowed: exhaustive, random)" },
+		{ "{\"experiment\":\"transpose\",\"tune\":{\"params\":[\"tile\"],\"speed\":1}}", WL_ERR_INVALID_FIELD, "tune.speed", "unknown field" },
+		{ "{\"experiment\":\"transpose\",\"tune\":[\"tile\"]}", WL_ERR_INVALID_FIELD, "tune", "expected an object" },
+		{ "{\"experiment\":\"transpose\",\"restrict\":[\"tile *\"]}", WL_ERR_INVALID_FIELD, "restrict[0]", "restrict[0]:" },
+		{ "{\"experiment\":\"transpose\",\"restrict\":[\"colour > 2\"]}", WL_ERR_INVALID_FIELD, "restrict[0]", "names allowed: n, tile, rows" },
+		{ "{\"experiment\":\"transpose\",\"restrict\":\"tile < 8\"}", WL_ERR_INVALID_FIELD, "restrict", "expected a list" },
+		{ "{\"experiment\":\"transpose\",\"params\":{\"n\":256,\"tile\":[8,16]},\"restrict\":[\"tile > 64\"]}", WL_ERR_INVALID_FIELD, "restrict", "none of the 2 configurations" },
+		{ "{\"experiment\":\"banks\",\"params\":{\"groups\":{\"from\":1,\"to\":1024,\"step\":1},\"iters\":{\"from\":32,\"to\":32768,\"step\":32}},\"tune\":{\"params\":[\"groups\",\"iters\"],\"strategy\":\"random\",\"budget\":10}}", WL_ERR_TOO_MANY_POINTS, "tune.params", "more than the 100000 a tuning run may search" },
+		{ "{\"experiment\":\"transpose\",\"params\":{\"n\":{\"from\":256,\"to\":8192,\"step\":256},\"tile\":[8,16,32],\"rows\":[1,2,4,8]},\"tune\":{\"params\":[\"tile\",\"rows\"]}}", WL_ERR_TOO_MANY_POINTS, "tune", "left to measure is more than the 1024 measurements" },
+	};
+	struct wl_catalog *cat = check_load_catalog();
+
+	for (size_t i = 0; cat && i < sizeof(rows) / sizeof(rows[0]); i++) {
+		json_t *norm = NULL;
+		long long count = 0;
+		struct wl_error err;
+
+		wl_error_clear(&err);
+		CHECK(validate(cat, rows[i].body, &norm, &count, &err) < 0, "row %zu accepted: %s", i, rows[i].body);
+		CHECK(err.kind == rows[i].kind, "row %zu: kind %d, expected %d (%s)", i, err.kind, rows[i].kind, err.msg);
+		CHECK(strcmp(err.field, rows[i].field) == 0, "row %zu: field '%s', expected '%s'", i, err.field, rows[i].field);
+		CHECK(strstr(err.msg, rows[i].message) != NULL, "row %zu: '%s' lacks '%s'", i, err.msg, rows[i].message);
+		json_decref(norm);
+	}
+	wl_catalog_free(cat);
+}
+
 void test_device_check_refuses_what_does_not_fit(void)
 {
 	static const struct {

@@ -1,0 +1,40 @@
+/* A run that tunes: which of its params form the space of settings searched
+ * at each size (the others stay the ordinary sweep), the restrictions
+ * between params that every measured configuration must meet, and how the
+ * space is searched — every allowed configuration ("exhaustive"), or a
+ * budget of them drawn at random with the run's seed ("random"). Validated
+ * from a request into its normalized form, and applied to a run's points
+ * (points.h): the server and the runner expand the same points from it. */
+#ifndef WL_TUNING_H
+#define WL_TUNING_H
+
+#include <jansson.h>
+
+#include "catalog.h"
+#include "error.h"
+
+#define WL_TUNE_SPACE_MAX 100000	/* configurations of one size's space */
+#define WL_RESTRICT_MAX 16		/* restrictions in one request */
+
+struct wl_points;
+
+/* Read body's "restrict" (a list of the catalog's expressions over exp's
+ * params, each a condition a configuration must meet) and "tune"
+ * ({"params": [names], "strategy": "exhaustive" | "random", "budget": n,
+ * "objective": "time"}) into out's "restrict" and "tune", defaults filled
+ * in; params the normalized params of the request (their specs). Returns 0
+ * (nothing written where body has neither), or -1 with err naming the
+ * field, its value and what is allowed; out then partly written. */
+int wl_tuning_validate(const struct wl_experiment *exp, const json_t *body, const json_t *params,
+		       long long max_list, json_t *out, struct wl_error *err);
+
+/* Apply a normalized request's restrictions and strategy to its points,
+ * in place: the points that break a restriction dropped; under "random",
+ * at each size (each set of the untuned params' values) at most the budget
+ * of what is left, drawn with the request's seed, kept in their order.
+ * Returns 0, or -1 with err where the restrictions leave no point or
+ * memory runs out (pts then emptied). */
+int wl_tuning_select(const struct wl_experiment *exp, const json_t *normalized, struct wl_points *pts,
+		     struct wl_error *err);
+
+#endif

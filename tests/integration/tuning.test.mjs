@@ -1,0 +1,87 @@
+// A tuning run on PoCL end to end: the transpose's tile and rows marked to
+// tune, restrictions between them, "random" with a budget measuring exactly
+// that many configurations, "exhaustive" every one the restrictions allow,
+// the run's "tuning" naming the fastest and its margin over the catalog's
+// settings, and bad requests refused naming the field.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+
+import { Lab } from './harness.mjs';
+
+const lab = new Lab('tuning');
+const SPACE = { n: 256, tile: [8, 16, 32], rows: [1, 2, 4, 8, 16] };
+
+before(async () => {
+  await lab.startServer();
+  await lab.startRunner();
+});
+after(() => lab.close());
+
+const config = (r) => `${r.params.tile}x${r.params.rows}`;
+
+test('random_strategy_measures_exactly_its_budget_of_allowed_configurations', async () => {
+  const run = await lab.postDone({
+    experiment: 'transpose', variants: ['tiled'], seed: 11, repeat: 3, params: SPACE,
+    restrict: ['tile * rows <= 128'], tune: { params: ['tile', 'rows'], strategy: 'random', budget: 4 },
+  });
+  assert.equal(run.results.length, 4, JSON.stringify(run.results.map(config)));
+  assert.equal(new Set(run.results.map(config)).size, 4, 'four different configurations');
+  for (const r of run.results) {
+    assert.equal(r.verified, true, `${config(r)}: ${r.error}`);
+    assert.ok(r.params.tile * r.params.rows <= 128 && r.params.tile % r.params.rows === 0, config(r));
+  }
+  assert.deepEqual(run.request.tune, { params: ['tile', 'rows'], strategy: 'random', objective: 'time', space: 15, budget: 4 });
+  const size = run.tuning.sizes[0];
+  assert.equal(run.tuning.sizes.length, 1);
+  assert.deepEqual(size.at, { n: 256 });
+  assert.equal(size.configurations, 4);
+  const fastest = run.results.reduce((a, b) => (b.median_ms < a.median_ms ? b : a));
+  assert.deepEqual(size.best.config, { tile: fastest.params.tile, rows: fastest.params.rows });
+  assert.equal(size.best.median_ms, fastest.median_ms);
+  // The catalog's 32 x 8 is ruled out here: no baseline to compare with.
+  assert.equal(size.baseline, null);
+  assert.equal(size.margin, null);
+  // Run again as stored: the same configurations, drawn with the same seed.
+  const again = await lab.postDone(run.request);
+  assert.deepEqual(again.results.map(config), run.results.map(config));
+});
+
+test('exhaustive_strategy_measures_every_allowed_configuration_and_its_margin', async () => {
+  const run = await lab.postDone({
+    experiment: 'transpose', variants: ['tiled', 'padded'], repeat: 3,
+    params: { n: 256, tile: [16, 32], rows: [4, 8, 32] }, restrict: ['rows < 32'],
+    tune: { params: ['tile', 'rows'] },
+  });
+  // rows 32 is ruled out, and is no divisor of 16 either: 2 x 2 left.
+  assert.deepEqual([...new Set(run.results.map(config))].sort(), ['16x4', '16x8', '32x4', '32x8']);
+  assert.equal(run.results.length, 8);
+  const size = run.tuning.sizes[0];
+  assert.equal(run.tuning.strategy, 'exhaustive');
+  assert.equal(size.configurations, 4);
+  const best = run.results.filter((r) => r.verified).reduce((a, b) => (b.median_ms < a.median_ms ? b : a));
+  assert.equal(size.best.variant, best.variant);
+  assert.equal(size.best.median_ms, best.median_ms);
+  const base = run.results.find((r) => r.variant === best.variant && r.params.tile === 32 && r.params.rows === 8);
+  assert.deepEqual(size.baseline, { config: { tile: 32, rows: 8 }, median_ms: base.median_ms });
+  assert.ok(Math.abs(size.margin - base.median_ms / best.median_ms) < 1e-12 && size.margin >= 1, String(size.margin));
+});
+
+test('bad_tuning_requests_are_refused_naming_the_field', async () => {
+  const cases = [
+    [{ tune: { params: ['tile'], strategy: 'random', budget: 0 } }, 'tune.budget', /0 is not allowed/],
+    [{ tune: { params: ['width'] } }, 'tune.params[0]', /'width' is not a parameter of transpose/],
+    [{ restrict: ['tile * '] }, 'restrict[0]', /restrict\[0\]/],
+    [{ restrict: ['tile > 64'] }, 'restrict', /none of the 15 configurations/],
+    [{ tune: { params: ['tile'], strategy: 'model', budget: 4 } }, 'tune.strategy', /'model' is not allowed/],
+  ];
+  for (const [extra, field, message] of cases) {
+    for (const path of ['/api/runs', '/api/runs/estimate']) {
+      const res = await lab.post(path, { experiment: 'transpose', params: SPACE, ...extra });
+      assert.equal(res.status, 400, `${path} ${JSON.stringify(extra)}: ${res.text}`);
+      assert.equal(res.json.error.field, field, res.text);
+      assert.match(res.json.error.message, message);
+    }
+  }
+  const list = (await lab.get('/api/runs')).json;
+  assert.equal((list.runs || list).filter((r) => r.status === 'queued').length, 0, 'nothing refused was queued');
+});
