@@ -292,6 +292,19 @@ int wl_run_add_energy(struct wl_run *run);
  * over best, or null}]}. -1 only when out of memory. */
 int wl_run_add_tuning(struct wl_run *run);
 
+/* Where normalized (a validated request) tunes with the "model" strategy:
+ * every configuration its params and restrictions allow predicted on device
+ * (its record, with facts; its DRAM rate copy_gbps, or where 0 its float4
+ * copy fact), each scored by its fastest variant, and the best budget of
+ * each size written into its "tune" as "chosen" ([{"params",
+ * "predicted_ms", "rank"}], best first) beside "ranked" (how many were
+ * predicted). 0 (nothing done for another request), or -1 with err on
+ * "tune.strategy" where the model cannot rank it (custom kernels, an
+ * experiment of one's own, a variant without declared accesses, no
+ * measured facts, a space it cannot predict within WL_TUNE_RANK_S). */
+int wl_tuning_rank(const struct wl_catalog *cat, json_t *normalized, const json_t *device, double copy_gbps,
+		   struct wl_error *err);
+
 /* "verdict" (verdict.c): null while nothing is measured, else {"sentence",
  * "so_far" (the run is still measuring), "fastest" (the winner at the
  * headline point, or null), "headline" (that point's params: the one of

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "points.h"
+
 #define TUNED_MAX 64
 
 /* Whether a and b agree on the params marked in which (1: tuned, 0: not). */
@@ -48,8 +50,86 @@ static int usable(const struct wl_result *r)
 	return r->values && r->verified && r->median_ms > 0;
 }
 
+/* The fastest verified median of the configuration at values (its tuned
+ * params) among the size's results, 0 where none. */
+static double config_median(const struct wl_run *run, const long long *values, const unsigned char *tuned)
+{
+	double best = 0;
+
+	for (size_t i = 0; i < run->nresults; i++) {
+		const struct wl_result *r = &run->results[i];
+
+		if (usable(r) && agree(run, r->values, values, tuned, 0) && agree(run, r->values, values, tuned, 1) &&
+		    (best == 0 || r->median_ms < best))
+			best = r->median_ms;
+	}
+	return best;
+}
+
+/* How the model's ranking of the size at values held ({"ranked", "spearman",
+ * "best_predicted", "gap", "configs"}): its chosen configurations there, in
+ * its order, beside their measured order. NULL when out of memory. */
+static json_t *ranking(const struct wl_run *run, const json_t *tune, const long long *at, const unsigned char *tuned)
+{
+	const json_t *chosen = json_object_get(tune, "chosen");
+	long long values[TUNED_MAX];
+	double ms[256], best = 0, top = 0;
+	size_t n = 0, i, rank_of[256];
+	json_t *configs = json_array(), *c, *first = NULL;
+	double d2 = 0;
+
+	json_array_foreach(chosen, i, c) {
+		if (n == 256 || wl_point_from_json(run->exp, json_object_get(c, "params"), values) < 0 ||
+		    !agree(run, values, at, tuned, 0))
+			continue;
+		ms[n] = config_median(run, values, tuned);
+		if (!first) {
+			first = c;
+			top = ms[n];
+		}
+		if (ms[n] > 0 && (best == 0 || ms[n] < best))
+			best = ms[n];
+		json_array_append_new(configs, json_pack("{s:o, s:O, s:O, s:o, s:o}", "config",
+							  params_of(run, values, tuned, 1), "predicted_rank",
+							  json_object_get(c, "rank"), "predicted_ms",
+							  json_object_get(c, "predicted_ms"), "median_ms",
+							  ms[n] > 0 ? json_real(ms[n]) : json_null(), "measured_rank", json_null()));
+		n++;
+	}
+	/* Spearman's rho over the measured ones: their order by the model
+	 * (the choice's) against their order by the clock. */
+	{
+		size_t m = 0, k = 0;
+
+		for (size_t a = 0; a < n; a++) {
+			rank_of[a] = 0;
+			if (ms[a] <= 0)
+				continue;
+			m++;
+			for (size_t b = 0; b < n; b++)
+				rank_of[a] += ms[b] > 0 && (ms[b] < ms[a] || (ms[b] == ms[a] && b < a));
+			json_object_set_new(json_array_get(configs, a), "measured_rank", json_integer((json_int_t)rank_of[a] + 1));
+		}
+		for (size_t a = 0; a < n; a++)
+			if (ms[a] > 0) {
+				double d = (double)rank_of[a] - (double)k++;
+
+				d2 += d * d;
+			}
+		return json_pack("{s:O, s:o, s:o, s:o, s:o}", "ranked", json_object_get(tune, "ranked"), "spearman",
+				 m >= 2 ? json_real(1 - 6 * d2 / ((double)m * ((double)m * m - 1))) : json_null(),
+				 "best_predicted", first ? json_pack("{s:O, s:O, s:o}", "config",
+								     json_object_get(json_array_get(configs, 0), "config"),
+								     "predicted_ms", json_object_get(first, "predicted_ms"),
+								     "median_ms", top > 0 ? json_real(top) : json_null())
+							 : json_null(),
+				 "gap", top > 0 && best > 0 ? json_real(top / best) : json_null(), "configs", configs);
+	}
+}
+
 /* One size's entry: the size's first result is run->results[first]. */
-static json_t *size_entry(const struct wl_run *run, size_t first, const unsigned char *tuned, unsigned char *done)
+static json_t *size_entry(const struct wl_run *run, const json_t *tune, size_t first, const unsigned char *tuned,
+			  unsigned char *done)
 {
 	const struct wl_result *best = NULL, *base = NULL;
 	size_t configs = 0;
@@ -76,13 +156,15 @@ static json_t *size_entry(const struct wl_run *run, size_t first, const unsigned
 		    r->variant && best->variant && strcmp(r->variant, best->variant) == 0)
 			base = r;
 	}
-	o = json_pack("{s:o, s:I, s:o, s:o, s:o}", "at", params_of(run, run->results[first].values, tuned, 0),
+	o = json_pack("{s:o, s:I, s:o, s:o, s:o, s:o}", "at", params_of(run, run->results[first].values, tuned, 0),
 		      "configurations", (json_int_t)configs,
 		      "best", best ? json_pack("{s:o, s:s?, s:f}", "config", params_of(run, best->values, tuned, 1), "variant",
 					      best->variant, "median_ms", best->median_ms) : json_null(),
 		      "baseline", base ? json_pack("{s:o, s:f}", "config", params_of(run, base->values, tuned, 1),
 						   "median_ms", base->median_ms) : json_null(),
-		      "margin", base ? json_real(base->median_ms / best->median_ms) : json_null());
+		      "margin", base ? json_real(base->median_ms / best->median_ms) : json_null(),
+		      "model", json_object_get(tune, "chosen") ? ranking(run, tune, run->results[first].values, tuned)
+							      : json_null());
 	return o;
 }
 
@@ -107,7 +189,7 @@ int wl_run_add_tuning(struct wl_run *run)
 		return -1;
 	}
 	for (i = 0; i < run->nresults; i++)
-		if (!done[i] && run->results[i].values && json_array_append_new(sizes, size_entry(run, i, tuned, done)) < 0)
+		if (!done[i] && run->results[i].values && json_array_append_new(sizes, size_entry(run, tune, i, tuned, done)) < 0)
 			break;
 	free(done);
 	o = json_pack("{s:O, s:O, s:O, s:O, s:O?, s:o}", "params", json_object_get(tune, "params"), "strategy",

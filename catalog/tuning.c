@@ -11,7 +11,7 @@
 #include "param_spec.h"
 #include "points.h"
 
-static const char *const strategies[] = { "exhaustive", "random", NULL };
+static const char *const strategies[] = { "exhaustive", "random", "model", NULL };
 static const char *const objectives[] = { "time", NULL };
 
 /* exp's param names, in its order, as the expressions resolve them. */
@@ -148,9 +148,10 @@ static int one_of(const json_t *tune, const char *key, const char *const *allowe
 static int validate_tune(const struct wl_experiment *exp, const json_t *tune, const json_t *params, long long max_list,
 			 json_t *out, struct wl_error *err)
 {
-	/* "space" is the normalized request's own (computed again), so that a
-	 * stored request runs again as it is. */
-	static const char *const keys[] = { "params", "strategy", "budget", "objective", "space", NULL };
+	/* "space", "ranked" and "chosen" are the normalized request's own
+	 * (computed again), so that a stored request runs again as it is. */
+	static const char *const keys[] = { "params", "strategy", "budget", "objective", "space", "ranked", "chosen",
+					    NULL };
 	json_t *norm = json_object();
 	const json_t *budget;
 	const char *key;
@@ -183,7 +184,7 @@ static int validate_tune(const struct wl_experiment *exp, const json_t *tune, co
 		if (budget) {
 			wl_error_field(err, WL_ERR_INVALID_FIELD, "tune.budget",
 				       "tune.budget: the exhaustive strategy measures every configuration the restrictions "
-				       "allow; a budget is for \"random\"");
+				       "allow; a budget is for \"random\" and \"model\"");
 			return -1;
 		}
 		return 0;
@@ -269,10 +270,10 @@ static int same_size(const struct wl_points *pts, const unsigned char *tuned, si
 	return 1;
 }
 
-/* Under "random": at each size, budget of its rows drawn (a partial
- * Fisher-Yates over them), the rest unmarked in keep. */
-static int draw_budget(const struct wl_experiment *exp, const json_t *tune, uint64_t seed, struct wl_points *pts,
-		       unsigned char *keep)
+/* At each size, budget of its rows kept and the rest unmarked in keep:
+ * drawn where random (a partial Fisher-Yates over them), else the first. */
+static int draw_budget(const struct wl_experiment *exp, const json_t *tune, int random, uint64_t seed,
+		       struct wl_points *pts, unsigned char *keep)
 {
 	size_t budget = (size_t)json_integer_value(json_object_get(tune, "budget")), *rows = malloc(pts->count * sizeof(*rows));
 	unsigned char tuned[64] = { 0 }, *seen = calloc(pts->count ? pts->count : 1, 1);
@@ -301,7 +302,7 @@ static int draw_budget(const struct wl_experiment *exp, const json_t *tune, uint
 				seen[j] = 1;
 				rows[m++] = j;
 			}
-		for (size_t k = 0; k < m && k < budget; k++) {
+		for (size_t k = 0; random && k < m && k < budget; k++) {
 			size_t pick = k + (size_t)(draw(&state) % (m - k)), t = rows[k];
 
 			rows[k] = rows[pick];
@@ -312,6 +313,43 @@ static int draw_budget(const struct wl_experiment *exp, const json_t *tune, uint
 	}
 	free(rows);
 	free(seen);
+	return 0;
+}
+
+/* The model's choice, in its order: each chosen point one of the allowed
+ * rows (keep), which pts then holds in the choice's order. */
+static int take_chosen(const struct wl_experiment *exp, const json_t *chosen, struct wl_points *pts,
+		       const unsigned char *keep, struct wl_error *err)
+{
+	long long *out = calloc(json_array_size(chosen) * pts->nparams + 1, sizeof(*out)), want[64];
+	size_t n = 0, i;
+	json_t *c;
+
+	if (!out) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		wl_points_free(pts);
+		return -1;
+	}
+	json_array_foreach(chosen, i, c) {
+		size_t r = 0;
+
+		if (exp->nparams > 64 || wl_point_from_json(exp, json_object_get(c, "params"), want) < 0)
+			r = pts->count;
+		while (r < pts->count &&
+		       !(keep[r] && memcmp(pts->values + r * pts->nparams, want, pts->nparams * sizeof(*want)) == 0))
+			r++;
+		if (r == pts->count) {
+			free(out);
+			wl_points_free(pts);
+			wl_error_field(err, WL_ERR_INVALID_FIELD, "tune.chosen",
+				       "tune.chosen[%zu]: not a configuration the params and restrictions allow", i);
+			return -1;
+		}
+		memcpy(out + n++ * pts->nparams, want, pts->nparams * sizeof(*want));
+	}
+	free(pts->values);
+	pts->values = out;
+	pts->count = n;
 	return 0;
 }
 
@@ -347,8 +385,15 @@ int wl_tuning_select(const struct wl_experiment *exp, const json_t *normalized, 
 			       "catalog's constraints between params", pts->count);
 		goto fail;
 	}
+	if (tune && json_object_get(tune, "chosen")) {
+		int rc = take_chosen(exp, json_object_get(tune, "chosen"), pts, keep, err);
+
+		free(keep);
+		return rc;
+	}
 	if (tune && json_object_get(tune, "budget") &&
-	    draw_budget(exp, tune, (uint64_t)json_integer_value(json_object_get(normalized, "seed")), pts, keep) < 0) {
+	    draw_budget(exp, tune, strcmp(json_string_value(json_object_get(tune, "strategy")) ?: "", "random") == 0,
+			(uint64_t)json_integer_value(json_object_get(normalized, "seed")), pts, keep) < 0) {
 		free(keep);
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		goto fail;

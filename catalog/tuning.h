@@ -1,8 +1,11 @@
 /* A run that tunes: which of its params form the space of settings searched
  * at each size (the others stay the ordinary sweep), the restrictions
  * between params that every measured configuration must meet, and how the
- * space is searched — every allowed configuration ("exhaustive"), or a
- * budget of them drawn at random with the run's seed ("random"). Validated
+ * space is searched — every allowed configuration ("exhaustive"), a budget
+ * of them drawn at random with the run's seed ("random"), or the budget the
+ * model ranks best ("model": the server ranks the space when the run is
+ * queued, analysis.h's wl_tuning_rank, and the normalized request carries
+ * what it chose, "chosen", best first). Validated
  * from a request into its normalized form, and applied to a run's points
  * (points.h): the server and the runner expand the same points from it. */
 #ifndef WL_TUNING_H
@@ -15,12 +18,13 @@
 
 #define WL_TUNE_SPACE_MAX 100000	/* configurations of one size's space */
 #define WL_RESTRICT_MAX 16		/* restrictions in one request */
+#define WL_TUNE_RANK_S 10		/* the most the model may take to rank a space */
 
 struct wl_points;
 
 /* Read body's "restrict" (a list of the catalog's expressions over exp's
  * params, each a condition a configuration must meet) and "tune"
- * ({"params": [names], "strategy": "exhaustive" | "random", "budget": n,
+ * ({"params": [names], "strategy": "exhaustive" | "random" | "model", "budget": n,
  * "objective": "time"}) into out's "restrict" and "tune", defaults filled
  * in; params the normalized params of the request (their specs). Returns 0
  * (nothing written where body has neither), or -1 with err naming the
@@ -31,7 +35,9 @@ int wl_tuning_validate(const struct wl_experiment *exp, const json_t *body, cons
 /* Apply a normalized request's restrictions and strategy to its points,
  * in place: the points that break a restriction dropped; under "random",
  * at each size (each set of the untuned params' values) at most the budget
- * of what is left, drawn with the request's seed, kept in their order.
+ * of what is left, drawn with the request's seed, kept in their order;
+ * under "model", the ranking's "chosen" points in its order (before the
+ * ranking, the first budget of each size: the same count).
  * Returns 0, or -1 with err where the restrictions leave no point or
  * memory runs out (pts then emptied). */
 int wl_tuning_select(const struct wl_experiment *exp, const json_t *normalized, struct wl_points *pts,

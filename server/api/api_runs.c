@@ -40,6 +40,13 @@ static int create_run(struct wl_server *srv, struct wl_store *st, const json_t *
 
 	if (wl_run_check(srv, st, body, &normalized, &measurements, &device, err) < 0)
 		goto out;
+	/* A model-strategy tuning run is ranked on the device it resolves to
+	 * before it is queued: the runner measures what the ranking chose. */
+	if (wl_tuning_rank(srv->catalog, normalized, device, 0, err) < 0)
+		goto out;
+	if (json_object_get(json_object_get(normalized, "tune"), "chosen"))
+		measurements = (long long)(json_array_size(json_object_get(json_object_get(normalized, "tune"), "chosen")) *
+					   json_array_size(json_object_get(normalized, "variants")));
 	run_device = json_string_value(json_object_get(normalized, "device"));
 	request_text = json_dumps(normalized, JSON_COMPACT);
 	if (!request_text) {

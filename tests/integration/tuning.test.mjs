@@ -1,6 +1,8 @@
 // A tuning run on PoCL end to end: the transpose's tile and rows marked to
 // tune, restrictions between them, "random" with a budget measuring exactly
-// that many configurations, "exhaustive" every one the restrictions allow,
+// that many configurations, "model" measuring the budget it ranks best,
+// best first, with its rank against the measured one (Spearman's rho),
+// "exhaustive" every one the restrictions allow,
 // the run's "tuning" naming the fastest and its margin over the catalog's
 // settings, and bad requests refused naming the field.
 import assert from 'node:assert/strict';
@@ -66,13 +68,38 @@ test('exhaustive_strategy_measures_every_allowed_configuration_and_its_margin', 
   assert.ok(Math.abs(size.margin - base.median_ms / best.median_ms) < 1e-12 && size.margin >= 1, String(size.margin));
 });
 
+test('model_strategy_ranks_the_space_and_measures_its_budget_best_predicted_first', async () => {
+  const run = await lab.postDone({
+    experiment: 'transpose', variants: ['tiled', 'padded'], repeat: 3, params: SPACE,
+    restrict: ['tile * rows <= 128'], tune: { params: ['tile', 'rows'], strategy: 'model', budget: 4 },
+  });
+  const tune = run.request.tune;
+  assert.equal(tune.ranked, 11, 'every allowed configuration predicted');
+  assert.deepEqual(tune.chosen.map((c) => c.rank), [1, 2, 3, 4]);
+  for (let i = 1; i < 4; i++) assert.ok(tune.chosen[i].predicted_ms >= tune.chosen[i - 1].predicted_ms);
+  // Exactly the 4 chosen, both variants each, in the ranking's order.
+  assert.equal(run.results.length, 8);
+  assert.deepEqual([...new Set(run.results.map(config))], tune.chosen.map((c) => `${c.params.tile}x${c.params.rows}`));
+  for (const r of run.results) assert.equal(r.verified, true, `${r.variant} ${config(r)}: ${r.error}`);
+  const model = run.tuning.sizes[0].model;
+  assert.equal(model.configs.length, 4);
+  assert.deepEqual(model.configs.map((c) => c.predicted_rank), [1, 2, 3, 4]);
+  assert.deepEqual([...model.configs.map((c) => c.measured_rank)].sort(), [1, 2, 3, 4]);
+  const d2 = model.configs.reduce((sum, c) => sum + (c.predicted_rank - c.measured_rank) ** 2, 0);
+  assert.ok(Math.abs(model.spearman - (1 - (6 * d2) / (4 * 15))) < 1e-12, `rho ${model.spearman}, d2 ${d2}`);
+  const first = model.configs[0];
+  assert.deepEqual(model.best_predicted.config, first.config);
+  const best = Math.min(...model.configs.map((c) => c.median_ms));
+  assert.ok(Math.abs(model.gap - first.median_ms / best) < 1e-12 && model.gap >= 1);
+});
+
 test('bad_tuning_requests_are_refused_naming_the_field', async () => {
   const cases = [
     [{ tune: { params: ['tile'], strategy: 'random', budget: 0 } }, 'tune.budget', /0 is not allowed/],
     [{ tune: { params: ['width'] } }, 'tune.params[0]', /'width' is not a parameter of transpose/],
     [{ restrict: ['tile * '] }, 'restrict[0]', /restrict\[0\]/],
     [{ restrict: ['tile > 64'] }, 'restrict', /none of the 15 configurations/],
-    [{ tune: { params: ['tile'], strategy: 'model', budget: 4 } }, 'tune.strategy', /'model' is not allowed/],
+    [{ tune: { params: ['tile'], strategy: 'annealing', budget: 4 } }, 'tune.strategy', /'annealing' is not allowed \(allowed: exhaustive, random, model\)/],
   ];
   for (const [extra, field, message] of cases) {
     for (const path of ['/api/runs', '/api/runs/estimate']) {

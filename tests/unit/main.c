@@ -55,6 +55,7 @@ const char *check_store_pg;
 	X(points_expand_in_catalog_order)                                               \
 	X(tuning_selects_the_space)                                                     \
 	X(tuning_refuses_bad_requests)                                                  \
+	X(tuning_rank_says_when_the_model_cannot_rank)                                  \
 	X(device_check_refuses_what_does_not_fit)                                       \
 	STORE_TESTS(X)                                                                  \
 	X(stats_summarise_samples)                                                      \

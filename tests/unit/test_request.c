@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "catalog.h"
 #include "check.h"
 #include "device_fit.h"
@@ -399,8 +400,9 @@ void test_tuning_refuses_bad_requests(void)
 		{ "{\"experiment\":\"transpose\",\"tune\":{\"params\":[\"tile\",\"tile\"]}}", WL_ERR_INVALID_PARAM, "tune.params[1]", "tuned twice" },
 		{ "{\"experiment\":\"transpose\",\"tune\":{\"params\":[\"tile\"],\"strategy\":\"random\",\"budget\":0}}", WL_ERR_INVALID_FIELD, "tune.budget", "0 is not allowed" },
 		{ "{\"experiment\":\"transpose\",\"tune\":{\"params\":[\"tile\"],\"strategy\":\"random\"}}", WL_ERR_INVALID_FIELD, "tune.budget", "nothing is not allowed" },
+		{ "{\"experiment\":\"transpose\",\"tune\":{\"params\":[\"tile\"],\"strategy\":\"model\",\"budget\":-2}}", WL_ERR_INVALID_FIELD, "tune.budget", "-2 is not allowed" },
 		{ "{\"experiment\":\"transpose\",\"tune\":{\"params\":[\"tile\"],\"budget\":4}}", WL_ERR_INVALID_FIELD, "tune.budget", "a budget is for \"random\"" },
-		{ "{\"experiment\":\"transpose\",\"tune\":{\"params\":[\"tile\"],\"strategy\":\"annealing\"}}", WL_ERR_INVALID_FIELD, "tune.strategy", "'annealing' is not allowed (allowed: exhaustive, random)" },
+		{ "{\"experiment\":\"transpose\",\"tune\":{\"params\":[\"tile\"],\"strategy\":\"annealing\"}}", WL_ERR_INVALID_FIELD, "tune.strategy", "'annealing' is not allowed (allowed: exhaustive, random, model)" },
 		{ "{\"experiment\":\"transpose\",\"tune\":{\"params\":[\"tile\"],\"speed\":1}}", WL_ERR_INVALID_FIELD, "tune.speed", "unknown field" },
 		{ "{\"experiment\":\"transpose\",\"tune\":[\"tile\"]}", WL_ERR_INVALID_FIELD, "tune", "expected an object" },
 		{ "{\"experiment\":\"transpose\",\"restrict\":[\"tile *\"]}", WL_ERR_INVALID_FIELD, "restrict[0]", "restrict[0]:" },
@@ -424,6 +426,38 @@ void test_tuning_refuses_bad_requests(void)
 		CHECK(strstr(err.msg, rows[i].message) != NULL, "row %zu: '%s' lacks '%s'", i, err.msg, rows[i].message);
 		json_decref(norm);
 	}
+	wl_catalog_free(cat);
+}
+
+/* The model strategy ranks on a device's measured facts: without a device,
+ * or for custom kernels, it says so on tune.strategy and chooses nothing. */
+void test_tuning_rank_says_when_the_model_cannot_rank(void)
+{
+	struct wl_catalog *cat = check_load_catalog();
+	json_t *norm = NULL;
+	struct wl_error err;
+	long long count = 0;
+
+	if (!cat)
+		return;
+	CHECK(validate(cat,
+		       "{\"experiment\":\"transpose\",\"params\":{\"n\":256,\"tile\":[8,16,32],\"rows\":[1,2,4,8,16]},"
+		       "\"tune\":{\"params\":[\"tile\",\"rows\"],\"strategy\":\"model\",\"budget\":3}}",
+		       &norm, &count, &err) == 0, "%s", err.msg);
+	CHECK(count == 3 * 5, "before the ranking, its budget's count: %lld", count);
+	wl_error_clear(&err);
+	CHECK(norm && wl_tuning_rank(cat, norm, NULL, 0, &err) < 0 && err.kind == WL_ERR_DEVICE_LIMIT &&
+		      strcmp(err.field, "tune.strategy") == 0 && strstr(err.msg, "measured facts"),
+	      "no device: %s", err.msg);
+	CHECK(!json_object_get(json_object_get(norm, "tune"), "chosen"), "nothing chosen");
+	json_decref(norm);
+	norm = json_loads("{\"experiment\":\"transpose\",\"variants\":[\"tiled\"],\"params\":{\"n\":256},"
+			  "\"kernels\":[{\"name\":\"mine\",\"like\":\"tiled\",\"source\":\"\"}],"
+			  "\"tune\":{\"params\":[\"tile\"],\"strategy\":\"model\",\"budget\":1}}", 0, NULL);
+	wl_error_clear(&err);
+	CHECK(norm && wl_tuning_rank(cat, norm, NULL, 0, &err) < 0 && strstr(err.msg, "custom kernels"),
+	      "custom kernels: %s", err.msg);
+	json_decref(norm);
 	wl_catalog_free(cat);
 }
 

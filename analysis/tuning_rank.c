@@ -1,0 +1,205 @@
+/* A tuning run's space ranked by the model before anything is measured (see
+ * analysis.h, wl_tuning_rank): every configuration the restrictions allow,
+ * each requested variant predicted from its declared accesses with the
+ * device's facts, a configuration scored by its fastest variant, and the
+ * best "budget" of each size chosen, best first. */
+#include "analysis.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog_cost.h"
+#include "clock.h"
+#include "points.h"
+#include "predict.h"
+#include "tuning.h"
+#include "warp_model.h"
+#include "work.h"
+
+/* One configuration of the space: its row of values and its score. */
+struct scored {
+	size_t row;
+	double ms;		/* its fastest variant's predicted time */
+	size_t size;		/* the first row of its size */
+};
+
+static int by_size_then_time(const void *a, const void *b)
+{
+	const struct scored *x = a, *y = b;
+
+	if (x->size != y->size)
+		return x->size < y->size ? -1 : 1;
+	if (x->ms != y->ms)
+		return x->ms < y->ms ? -1 : 1;
+	return x->row < y->row ? -1 : x->row > y->row;
+}
+
+/* The predicted time of variant def at values on dm, or -1 with err. */
+static double predict_ms(const struct wl_experiment *exp, const struct wl_variant_def *def, const long long *values,
+			 const struct wl_device_model *dm, int lanes, int hot, double deadline, struct wl_error *err)
+{
+	struct wl_prediction p;
+	struct wl_point_in in = { .exp = exp, .copy_gbps = dm->dram_gbps, .device = dm, .hot = hot,
+				  .declared = def->model, .p = &p };
+	json_t *o;
+	double ms;
+
+	if (wl_model_predict(def->model, values, (int)exp->nparams, lanes, deadline, &p, err) < 0)
+		return -1;
+	in.footprint = wl_variant_cost(exp, def, WL_COST_MEMORY, values);
+	in.work = wl_variant_cost(exp, def, exp->metric == WL_METRIC_BANDWIDTH ? WL_COST_BYTES : WL_COST_OPS, values);
+	o = wl_predict_point(&in);
+	ms = json_is_number(json_object_get(o, "ms")) ? json_number_value(json_object_get(o, "ms")) : -1;
+	json_decref(o);
+	if (ms <= 0)
+		wl_error_set(err, WL_ERR_INTERNAL, "the model gives no time for %s", def->id);
+	return ms;
+}
+
+/* Whether rows a and b of pts are the same size (agree on the params tune
+ * does not name). */
+static int same_size(const struct wl_experiment *exp, const json_t *tuned, const struct wl_points *pts, size_t a,
+		     size_t b)
+{
+	for (size_t p = 0; p < exp->nparams; p++) {
+		int is_tuned = 0;
+		size_t i;
+		json_t *v;
+
+		json_array_foreach(tuned, i, v)
+			is_tuned |= strcmp(json_string_value(v), exp->params[p].name) == 0;
+		if (!is_tuned && pts->values[a * pts->nparams + p] != pts->values[b * pts->nparams + p])
+			return 0;
+	}
+	return 1;
+}
+
+/* The allowed space of normalized (its restrictions, no strategy's
+ * narrowing) into *pts. */
+static int allowed_space(const struct wl_experiment *exp, const json_t *normalized, struct wl_points *pts,
+			 struct wl_error *err)
+{
+	json_t *all = json_deep_copy(normalized);
+	json_t *tune = json_object_get(all, "tune");
+	int rc;
+
+	if (!all || !tune) {
+		json_decref(all);
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return -1;
+	}
+	json_object_set_new(tune, "strategy", json_string("exhaustive"));
+	json_object_del(tune, "budget");
+	json_object_del(tune, "chosen");
+	rc = wl_request_points(exp, all, pts, err);
+	json_decref(all);
+	return rc;
+}
+
+/* The device's measured model, its DRAM rate the float4 copy's fact where
+ * no copy run set it. */
+static int device_model(const json_t *device, double copy_gbps, struct wl_device_model *dm, struct wl_error *err)
+{
+	const json_t *facts = json_object_get(device, "facts");
+	double lane = json_number_value(json_object_get(json_object_get(facts, "dram_lane_gbps"), "value"));
+
+	if (!device || !wl_device_model_from_json(device, copy_gbps > 0 ? copy_gbps : lane, 0, dm) || dm->dram_gbps <= 0) {
+		wl_error_field(err, WL_ERR_DEVICE_LIMIT, "tune.strategy",
+			       "tune.strategy: the model ranks a space with a device's measured facts, and %s has none "
+			       "yet (they are measured when its runner starts); use \"random\" or \"exhaustive\"",
+			       device ? json_string_value(json_object_get(device, "id")) : "no registered device");
+		return -1;
+	}
+	return 0;
+}
+
+int wl_tuning_rank(const struct wl_catalog *cat, json_t *normalized, const json_t *device, double copy_gbps,
+		   struct wl_error *err)
+{
+	json_t *tune = json_object_get(normalized, "tune"), *variants = json_object_get(normalized, "variants");
+	const struct wl_experiment *exp;
+	const struct wl_variant_def *defs[64];
+	struct wl_device_model dm;
+	struct wl_points pts = { 0 };
+	struct scored *s = NULL;
+	json_t *chosen = NULL;
+	size_t nvariants = json_array_size(variants), budget;
+	double deadline = wl_monotonic_s() + WL_TUNE_RANK_S;
+	int lanes, hot, rc = -1;
+
+	if (!tune || strcmp(json_string_value(json_object_get(tune, "strategy")) ?: "", "model") != 0)
+		return 0;
+	exp = wl_catalog_find(cat, json_string_value(json_object_get(normalized, "experiment")));
+	if (!exp || json_object_get(normalized, "definition") || json_array_size(json_object_get(normalized, "kernels"))) {
+		wl_error_field(err, WL_ERR_INVALID_FIELD, "tune.strategy",
+			       "tune.strategy: the model ranks the catalog's own variants, whose accesses it knows; a "
+			       "run with custom kernels or an experiment of your own tunes with \"random\" or "
+			       "\"exhaustive\"");
+		return -1;
+	}
+	for (size_t v = 0; v < nvariants && v < 64; v++) {
+		const char *id = json_string_value(json_array_get(variants, v));
+
+		defs[v] = wl_experiment_variant(exp, id, NULL);
+		if (!defs[v] || !defs[v]->model) {
+			wl_error_field(err, WL_ERR_INVALID_FIELD, "tune.strategy",
+				       "tune.strategy: %s declares no memory accesses, so the model cannot rank it; "
+				       "use \"random\" or \"exhaustive\"", id);
+			return -1;
+		}
+	}
+	if (device_model(device, copy_gbps, &dm, err) < 0 || allowed_space(exp, normalized, &pts, err) < 0)
+		return -1;
+	lanes = (int)json_integer_value(json_object_get(device, "warp_width"));
+	lanes = lanes > 0 ? lanes : 32;
+	hot = strcmp(json_string_value(json_object_get(normalized, "cache")) ?: "", "hot") == 0;
+	budget = (size_t)json_integer_value(json_object_get(tune, "budget"));
+	if (!(s = calloc(pts.count ? pts.count : 1, sizeof(*s))) || !(chosen = json_array())) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		goto out;
+	}
+	for (size_t r = 0; r < pts.count; r++) {
+		const long long *row = pts.values + r * pts.nparams;
+
+		s[r] = (struct scored){ .row = r, .ms = -1, .size = r };
+		for (size_t first = 0; first < r; first++)
+			if (s[first].size == first && same_size(exp, json_object_get(tune, "params"), &pts, first, r)) {
+				s[r].size = first;
+				break;
+			}
+		for (size_t v = 0; v < nvariants; v++) {
+			struct wl_error why;
+			double ms = predict_ms(exp, defs[v], row, &dm, lanes, hot, deadline, &why);
+
+			if (ms < 0) {
+				char at[200];
+
+				wl_point_text(exp, row, at, sizeof(at));
+				wl_error_field(err, WL_ERR_INVALID_FIELD, "tune.strategy",
+					       "tune.strategy: the model could not rank %s at %s (%s) within %d s; use "
+					       "\"random\" or \"exhaustive\"", defs[v]->id, at, why.msg, WL_TUNE_RANK_S);
+				goto out;
+			}
+			if (s[r].ms < 0 || ms < s[r].ms)
+				s[r].ms = ms;
+		}
+	}
+	qsort(s, pts.count, sizeof(*s), by_size_then_time);
+	for (size_t i = 0, rank = 0; i < pts.count; i++) {
+		rank = i > 0 && s[i].size == s[i - 1].size ? rank + 1 : 1;
+		if (rank <= budget &&
+		    json_array_append_new(chosen, json_pack("{s:o, s:f, s:I}", "params", wl_point_to_json(exp, &pts, s[i].row),
+							    "predicted_ms", s[i].ms, "rank", (json_int_t)rank)) < 0) {
+			wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+			goto out;
+		}
+	}
+	json_object_set_new(tune, "ranked", json_integer((json_int_t)pts.count));
+	json_object_set(tune, "chosen", chosen);
+	rc = 0;
+out:
+	json_decref(chosen);
+	free(s);
+	wl_points_free(&pts);
+	return rc;
+}
