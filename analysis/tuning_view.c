@@ -3,6 +3,7 @@
  * settings. */
 #include "analysis.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,6 +128,84 @@ static json_t *ranking(const struct wl_run *run, const json_t *tune, const long 
 	}
 }
 
+/* "tile = 64, rows = 8": an object of params, into out. */
+static void params_text(const json_t *o, char *out, size_t len)
+{
+	const char *key;
+	json_t *v;
+
+	out[0] = '\0';
+	json_object_foreach((json_t *)o, key, v)
+		snprintf(out + strlen(out), len - strlen(out), "%s%s = %lld", out[0] ? ", " : "", key,
+			 (long long)json_integer_value(v));
+}
+
+static void time_text(double ms, char *out, size_t len)
+{
+	snprintf(out, len, ms < 1 ? "%.3g µs" : "%.3g ms", ms < 1 ? ms * 1000 : ms);
+}
+
+/* How much faster a is than b (a below b), as the sentences say it. */
+static void faster_text(double a, double b, char *out, size_t len)
+{
+	double pct = 100 * (b / a - 1);
+
+	snprintf(out, len, pct < 9.95 ? "%.1f%% faster" : b / a < 9.95 ? "%.0f%% faster" : "%.0f× as fast",
+		 b / a < 9.95 ? pct : b / a);
+}
+
+/* The size's sentence from its entry o: what won, by how much over the
+ * catalog's settings, and where the model chose, how its choice held. */
+static json_t *size_sentence(const json_t *o)
+{
+	const json_t *best = json_object_get(o, "best"), *base = json_object_get(o, "baseline");
+	const json_t *model = json_object_get(o, "model");
+	char at[200], config[200], t[40], f[40], text[900];
+	long long n = json_integer_value(json_object_get(o, "configurations"));
+
+	params_text(json_object_get(o, "at"), at, sizeof(at));
+	if (!json_is_object(best)) {
+		snprintf(text, sizeof(text), "At %s none of the %lld configuration%s measured verified.", at, n,
+			 n == 1 ? "" : "s");
+		return json_string(text);
+	}
+	params_text(json_object_get(best, "config"), config, sizeof(config));
+	time_text(json_number_value(json_object_get(best, "median_ms")), t, sizeof(t));
+	snprintf(text, sizeof(text), "At %s the fastest of %lld configuration%s measured is %s with %s: %s", at, n,
+		 n == 1 ? "" : "s", json_string_value(json_object_get(best, "variant")) ?: "?", config, t);
+	if (json_is_object(base)) {
+		params_text(json_object_get(base, "config"), config, sizeof(config));
+		if (json_number_value(json_object_get(o, "margin")) > 1) {
+			faster_text(json_number_value(json_object_get(best, "median_ms")),
+				    json_number_value(json_object_get(base, "median_ms")), f, sizeof(f));
+			snprintf(text + strlen(text), sizeof(text) - strlen(text), ", %s than the catalog's %s", f, config);
+		} else {
+			snprintf(text + strlen(text), sizeof(text) - strlen(text), ": the catalog's own %s", config);
+		}
+	}
+	snprintf(text + strlen(text), sizeof(text) - strlen(text), ".");
+	if (json_is_object(model) && json_is_object(json_object_get(model, "best_predicted")) &&
+	    json_is_number(json_object_get(model, "gap"))) {
+		double gap = json_number_value(json_object_get(model, "gap"));
+
+		params_text(json_object_get(json_object_get(model, "best_predicted"), "config"), config, sizeof(config));
+		snprintf(text + strlen(text), sizeof(text) - strlen(text),
+			 " The model ranked the space and chose these; the one it ranked first (%s) ", config);
+		if (gap > 1) {
+			snprintf(text + strlen(text), sizeof(text) - strlen(text), "took %.1f%% longer than the fastest",
+				 100 * (gap - 1));
+		} else {
+			snprintf(text + strlen(text), sizeof(text) - strlen(text), "is the fastest");
+		}
+		if (json_is_number(json_object_get(model, "spearman")))
+			snprintf(text + strlen(text), sizeof(text) - strlen(text),
+				 ", and its order of them against the measured one has Spearman's rho %.2f",
+				 json_number_value(json_object_get(model, "spearman")));
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), ".");
+	}
+	return json_string(text);
+}
+
 /* One size's entry: the size's first result is run->results[first]. */
 static json_t *size_entry(const struct wl_run *run, const json_t *tune, size_t first, const unsigned char *tuned,
 			  unsigned char *done)
@@ -165,6 +244,10 @@ static json_t *size_entry(const struct wl_run *run, const json_t *tune, size_t f
 		      "margin", base ? json_real(base->median_ms / best->median_ms) : json_null(),
 		      "model", json_object_get(tune, "chosen") ? ranking(run, tune, run->results[first].values, tuned)
 							      : json_null());
+	if (o && json_object_set_new(o, "sentence", size_sentence(o)) < 0) {
+		json_decref(o);
+		return NULL;
+	}
 	return o;
 }
 

@@ -9,14 +9,11 @@
 #include <stddef.h>
 
 #include "catalog.h"
+#include "point_rows.h"
 #include "error.h"
 
-/* A run's points: count rows of nparams values, in the catalog's param order,
- * the last param varying fastest. */
-struct wl_points {
-	size_t count, nparams;
-	long long *values;	/* count * nparams */
-};
+/* A run's points (point_rows.h): the last param varying fastest, or in a
+ * tuning run's order (tuning.h). */
 
 /* Expand a normalized request's params for exp into *out (caller frees with
  * wl_points_free). Checks the constraints between params (n a multiple of

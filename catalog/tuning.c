@@ -9,7 +9,7 @@
 #include "expr.h"
 #include "json_strict.h"
 #include "param_spec.h"
-#include "points.h"
+#include "point_rows.h"
 
 static const char *const strategies[] = { "exhaustive", "random", "model", NULL };
 static const char *const objectives[] = { "time", NULL };
@@ -327,20 +327,23 @@ static int take_chosen(const struct wl_experiment *exp, const json_t *chosen, st
 
 	if (!out) {
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
-		wl_points_free(pts);
 		return -1;
 	}
 	json_array_foreach(chosen, i, c) {
-		size_t r = 0;
+		const json_t *params = json_object_get(c, "params");
+		size_t r = exp->nparams > 64 ? pts->count : 0;
 
-		if (exp->nparams > 64 || wl_point_from_json(exp, json_object_get(c, "params"), want) < 0)
-			r = pts->count;
+		for (size_t p = 0; p < exp->nparams && p < 64; p++) {
+			const json_t *v = json_object_get(params, exp->params[p].name);
+
+			want[p] = json_integer_value(v);
+			r = json_is_integer(v) ? r : pts->count;
+		}
 		while (r < pts->count &&
 		       !(keep[r] && memcmp(pts->values + r * pts->nparams, want, pts->nparams * sizeof(*want)) == 0))
 			r++;
 		if (r == pts->count) {
 			free(out);
-			wl_points_free(pts);
 			wl_error_field(err, WL_ERR_INVALID_FIELD, "tune.chosen",
 				       "tune.chosen[%zu]: not a configuration the params and restrictions allow", i);
 			return -1;
@@ -402,6 +405,5 @@ int wl_tuning_select(const struct wl_experiment *exp, const json_t *normalized, 
 	free(keep);
 	return 0;
 fail:
-	wl_points_free(pts);
 	return -1;
 }

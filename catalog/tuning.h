@@ -15,12 +15,11 @@
 
 #include "catalog.h"
 #include "error.h"
+#include "point_rows.h"
 
 #define WL_TUNE_SPACE_MAX 100000	/* configurations of one size's space */
 #define WL_RESTRICT_MAX 16		/* restrictions in one request */
 #define WL_TUNE_RANK_S 10		/* the most the model may take to rank a space */
-
-struct wl_points;
 
 /* Read body's "restrict" (a list of the catalog's expressions over exp's
  * params, each a condition a configuration must meet) and "tune"
@@ -38,8 +37,9 @@ int wl_tuning_validate(const struct wl_experiment *exp, const json_t *body, cons
  * of what is left, drawn with the request's seed, kept in their order;
  * under "model", the ranking's "chosen" points in its order (before the
  * ranking, the first budget of each size: the same count).
- * Returns 0, or -1 with err where the restrictions leave no point or
- * memory runs out (pts then emptied). */
+ * Returns 0, or -1 with err where the restrictions leave no point, a
+ * chosen point is not among them, or memory runs out (pts then for the
+ * caller to free). */
 int wl_tuning_select(const struct wl_experiment *exp, const json_t *normalized, struct wl_points *pts,
 		     struct wl_error *err);
 

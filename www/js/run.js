@@ -20,6 +20,7 @@ import { renderSources } from './sources.js';
 import { renderHead } from './run_details.js';
 import { renderTable } from './timing_table.js';
 import { renderVerdict } from './verdict.js';
+import { renderTuning } from './tuning.js';
 import { watchCancel } from './cancel.js';
 
 const runId = (location.pathname.match(/^\/runs\/(\d+)$/) || [])[1];
@@ -143,6 +144,7 @@ let run0 = null;
 function renderAll(run) {
   renderHead(run, experiment);
   renderVerdict(run);
+  renderTuning(run);
   watchCancel(run, refresh);
   renderEnergyNote(run);
   renderTable(run, experiment);

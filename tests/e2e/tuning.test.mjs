@@ -1,0 +1,51 @@
+// A tuning run's page in a real browser, against the real server and runner
+// on PoCL: at 1440 and at 390 px the "Tuning" block sits right under the
+// verdict, in the first screen, and says what the server said — the fastest
+// configuration and how the model's ranking held; axe finds nothing serious
+// and the page logs no error.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+
+import { Lab } from '../integration/harness.mjs';
+import { axeSerious, launch, openPage, shot } from './browser.mjs';
+
+const lab = new Lab('e2e-tuning');
+let browser;
+let run;
+
+before(async () => {
+  await lab.startServer();
+  await lab.startRunner();
+  browser = await launch();
+  run = await lab.postDone({
+    experiment: 'transpose', variants: ['tiled', 'padded'], repeat: 3,
+    params: { n: 256, tile: [8, 16, 32], rows: [1, 2, 4, 8, 16] },
+    restrict: ['tile * rows <= 128'], tune: { params: ['tile', 'rows'], strategy: 'model', budget: 4 },
+  });
+});
+after(async () => {
+  if (browser) await browser.close();
+  await lab.close();
+});
+
+for (const [width, height] of [[1440, 900], [390, 844]]) {
+  test(`tuning_block_says_the_fastest_in_the_first_screen_at_${width}`, async () => {
+    const page = await openPage(browser, { width, height });
+    await page.goto(`${lab.base}/runs/${run.id}`);
+    const box = page.locator('#tuning');
+    await box.waitFor({ state: 'visible' });
+    const sentence = run.tuning.sizes[0].sentence;
+    assert.match(sentence, /^At n = 256 the fastest of 4 configurations measured is (tiled|padded) with tile = \d+, rows = \d+: /);
+    assert.match(sentence, /The model ranked the space and chose these; the one it ranked first/);
+    assert.equal((await box.locator('li').innerText()).trim(), sentence);
+    assert.match(await box.locator('p').innerText(), /tile × rows tuned, 15 configurations at each size; measured: the model's best 4 of each size\./);
+    const top = await box.evaluate((e) => e.getBoundingClientRect().top);
+    assert.ok(top < height, `the block starts at ${top} px, below the first ${height}`);
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(wide <= width, `the page scrolls sideways: ${wide} px`);
+    assert.deepEqual(await axeSerious(page), []);
+    assert.deepEqual(page.errors, []);
+    await shot(page, `tuning-${width}`);
+    await page.context().close();
+  });
+}
