@@ -28,18 +28,28 @@ static void known_params(const struct wl_experiment *exp, char *buf, size_t len)
 		wl_list_append(buf, len, exp->params[p].name);
 }
 
+/* A new empty list as obj's key (obj owns it), or NULL with err when out of
+ * memory. */
+static json_t *list_in(json_t *obj, const char *key, struct wl_error *err)
+{
+	json_t *list = json_array();
+
+	if (!list || json_object_set_new(obj, key, list) < 0) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return NULL;
+	}
+	return list;
+}
+
 static int validate_restrict(const struct wl_experiment *exp, const json_t *list, json_t *out, struct wl_error *err)
 {
 	const char *names[64];
-	json_t *kept = json_array();
+	json_t *kept = list_in(out, "restrict", err);
 	size_t i;
 	json_t *v;
 
-	if (!kept) {
-		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+	if (!kept)
 		return -1;
-	}
-	json_object_set_new(out, "restrict", kept);
 	if (!json_is_array(list) || json_array_size(list) > WL_RESTRICT_MAX) {
 		wl_error_field(err, WL_ERR_INVALID_FIELD, "restrict",
 			       "restrict: expected a list of at most %d expressions over the params, got %s",
@@ -75,16 +85,13 @@ static int validate_restrict(const struct wl_experiment *exp, const json_t *list
 static int validate_tuned(const struct wl_experiment *exp, const json_t *list, const json_t *params,
 			  long long max_list, json_t *tune, long long *space, struct wl_error *err)
 {
-	json_t *names = json_array();
+	json_t *names = list_in(tune, "params", err);
 	size_t i;
 	json_t *v;
 
 	*space = 1;
-	if (!names) {
-		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+	if (!names)
 		return -1;
-	}
-	json_object_set_new(tune, "params", names);
 	if (!json_is_array(list) || json_array_size(list) == 0) {
 		wl_error_field(err, WL_ERR_INVALID_FIELD, "tune.params",
 			       "tune.params: expected a list of the params to tune (at least one), got %s",

@@ -25,6 +25,36 @@ static int validate(const struct wl_catalog *cat, const char *text, json_t **nor
 	return rc;
 }
 
+/* A request refused: its body, and the error's kind, field and a part of
+ * its message. */
+struct refusal {
+	const char *body;
+	enum wl_error_kind kind;
+	const char *field, *message;
+};
+
+/* Each of rows refused as it says, leaving no request behind. */
+static void expect_refusals(const struct wl_catalog *cat, const struct refusal *rows, size_t n)
+{
+	for (size_t i = 0; cat && i < n; i++) {
+		json_t *norm = NULL;
+		long long count;
+		struct wl_error err;
+
+		wl_error_clear(&err);
+		CHECK(validate(cat, rows[i].body, &norm, &count, &err) < 0, "row %zu (%s) passed", i,
+		      rows[i].body);
+		CHECK(norm == NULL, "row %zu: no request on failure", i);
+		CHECK(err.kind == rows[i].kind, "row %zu (%s): kind %s, expected %s", i, rows[i].body,
+		      wl_error_code(err.kind), wl_error_code(rows[i].kind));
+		CHECK(strcmp(err.field, rows[i].field) == 0, "row %zu (%s): field '%s', expected '%s'", i,
+		      rows[i].body, err.field, rows[i].field);
+		CHECK(strstr(err.msg, rows[i].message) != NULL, "row %zu (%s): message '%s' lacks '%s'",
+		      i, rows[i].body, err.msg, rows[i].message);
+		json_decref(norm);
+	}
+}
+
 void test_request_accepts_good_requests(void)
 {
 	static const struct {
@@ -61,11 +91,7 @@ void test_request_accepts_good_requests(void)
 
 void test_request_rejects_bad_requests(void)
 {
-	static const struct {
-		const char *body;
-		enum wl_error_kind kind;
-		const char *field, *message;
-	} rows[] = {
+	static const struct refusal rows[] = {
 		{ "[1,2]", WL_ERR_BAD_JSON, "", "must be a JSON object" },
 		{ "{}", WL_ERR_INVALID_FIELD, "experiment", "is required" },
 		{ "{\"experiment\":7}", WL_ERR_INVALID_FIELD, "experiment", "expected a catalog experiment's id" },
@@ -123,23 +149,7 @@ void test_request_rejects_bad_requests(void)
 	};
 	struct wl_catalog *cat = check_load_catalog();
 
-	for (size_t i = 0; cat && i < sizeof(rows) / sizeof(rows[0]); i++) {
-		json_t *norm = NULL;
-		long long count;
-		struct wl_error err;
-
-		wl_error_clear(&err);
-		CHECK(validate(cat, rows[i].body, &norm, &count, &err) < 0, "row %zu (%s) passed", i,
-		      rows[i].body);
-		CHECK(norm == NULL, "row %zu: no request on failure", i);
-		CHECK(err.kind == rows[i].kind, "row %zu (%s): kind %s, expected %s", i, rows[i].body,
-		      wl_error_code(err.kind), wl_error_code(rows[i].kind));
-		CHECK(strcmp(err.field, rows[i].field) == 0, "row %zu (%s): field '%s', expected '%s'", i,
-		      rows[i].body, err.field, rows[i].field);
-		CHECK(strstr(err.msg, rows[i].message) != NULL, "row %zu (%s): message '%s' lacks '%s'",
-		      i, rows[i].body, err.msg, rows[i].message);
-		json_decref(norm);
-	}
+	expect_refusals(cat, rows, sizeof(rows) / sizeof(rows[0]));
 	/* Labels are limited in characters, not bytes. */
 	if (cat) {
 		char body[1200];
@@ -390,11 +400,7 @@ void test_tuning_selects_the_space(void)
 /* Bad tuning requests: each a 4xx naming the field. */
 void test_tuning_refuses_bad_requests(void)
 {
-	static const struct {
-		const char *body;
-		enum wl_error_kind kind;
-		const char *field, *message;
-	} rows[] = {
+	static const struct refusal rows[] = {
 		{ "{\"experiment\":\"transpose\",\"tune\":{\"params\":[\"m\"]}}", WL_ERR_INVALID_PARAM, "tune.params[0]", "'m' is not a parameter of transpose (allowed: n, tile, rows)" },
 		{ "{\"experiment\":\"transpose\",\"tune\":{\"params\":[]}}", WL_ERR_INVALID_FIELD, "tune.params", "an empty list" },
 		{ "{\"experiment\":\"transpose\",\"tune\":{\"params\":[\"tile\",\"tile\"]}}", WL_ERR_INVALID_PARAM, "tune.params[1]", "tuned twice" },
@@ -414,18 +420,7 @@ void test_tuning_refuses_bad_requests(void)
 	};
 	struct wl_catalog *cat = check_load_catalog();
 
-	for (size_t i = 0; cat && i < sizeof(rows) / sizeof(rows[0]); i++) {
-		json_t *norm = NULL;
-		long long count = 0;
-		struct wl_error err;
-
-		wl_error_clear(&err);
-		CHECK(validate(cat, rows[i].body, &norm, &count, &err) < 0, "row %zu accepted: %s", i, rows[i].body);
-		CHECK(err.kind == rows[i].kind, "row %zu: kind %d, expected %d (%s)", i, err.kind, rows[i].kind, err.msg);
-		CHECK(strcmp(err.field, rows[i].field) == 0, "row %zu: field '%s', expected '%s'", i, err.field, rows[i].field);
-		CHECK(strstr(err.msg, rows[i].message) != NULL, "row %zu: '%s' lacks '%s'", i, err.msg, rows[i].message);
-		json_decref(norm);
-	}
+	expect_refusals(cat, rows, sizeof(rows) / sizeof(rows[0]));
 	wl_catalog_free(cat);
 }
 
