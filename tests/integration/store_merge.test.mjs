@@ -26,9 +26,11 @@ function store(args, input) {
 }
 
 // The run as the API shows it at its URL, with its samples and the
-// compiler's account.
+// compiler's account, once its predictions are made: a server computes them
+// on its own thread, which a slow (sanitized) build may not have done yet
+// when the run is first read.
 async function read(lab, id) {
-  const run = (await lab.get(`/api/runs/${id}`)).json;
+  const run = await lab.waitSettled(id);
   const samples = (await lab.get(`/api/runs/${id}/samples`)).json;
   const compiler = await lab.get(`/api/runs/${id}/compiler`);
   assert.equal(run.id, id);
