@@ -56,24 +56,6 @@ static double predict_ms(const struct wl_experiment *exp, const struct wl_varian
 	return ms;
 }
 
-/* Whether rows a and b of pts are the same size (agree on the params tune
- * does not name). */
-static int same_size(const struct wl_experiment *exp, const json_t *tuned, const struct wl_points *pts, size_t a,
-		     size_t b)
-{
-	for (size_t p = 0; p < exp->nparams; p++) {
-		int is_tuned = 0;
-		size_t i;
-		json_t *v;
-
-		json_array_foreach(tuned, i, v)
-			is_tuned |= strcmp(json_string_value(v), exp->params[p].name) == 0;
-		if (!is_tuned && pts->values[a * pts->nparams + p] != pts->values[b * pts->nparams + p])
-			return 0;
-	}
-	return 1;
-}
-
 /* The allowed space of normalized (its restrictions, no strategy's
  * narrowing) into *pts. */
 static int allowed_space(const struct wl_experiment *exp, const json_t *normalized, struct wl_points *pts,
@@ -125,6 +107,7 @@ int wl_tuning_rank(const struct wl_catalog *cat, json_t *normalized, const json_
 	json_t *chosen = NULL;
 	size_t nvariants = json_array_size(variants), budget;
 	double deadline = wl_monotonic_s() + WL_TUNE_RANK_S;
+	unsigned char tuned[WL_TUNED_MAX];
 	int lanes, hot, rc = -1;
 
 	if (!tune || strcmp(json_string_value(json_object_get(tune, "strategy")) ?: "", "model") != 0)
@@ -150,6 +133,7 @@ int wl_tuning_rank(const struct wl_catalog *cat, json_t *normalized, const json_
 	}
 	if (device_model(device, copy_gbps, &dm, err) < 0 || allowed_space(exp, normalized, &pts, err) < 0)
 		return -1;
+	wl_tuned_params(exp, tune, tuned);
 	lanes = (int)json_integer_value(json_object_get(device, "warp_width"));
 	lanes = lanes > 0 ? lanes : 32;
 	hot = strcmp(json_string_value(json_object_get(normalized, "cache")) ?: "", "hot") == 0;
@@ -163,7 +147,8 @@ int wl_tuning_rank(const struct wl_catalog *cat, json_t *normalized, const json_
 
 		s[r] = (struct scored){ .row = r, .ms = -1, .size = r };
 		for (size_t first = 0; first < r; first++)
-			if (s[first].size == first && same_size(exp, json_object_get(tune, "params"), &pts, first, r)) {
+			if (s[first].size == first &&
+			    wl_tuned_agree(pts.values + first * pts.nparams, row, pts.nparams, tuned, 0)) {
 				s[r].size = first;
 				break;
 			}

@@ -8,16 +8,13 @@
 #include <string.h>
 
 #include "points.h"
+#include "tuning.h"
 
-#define TUNED_MAX 64
 
 /* Whether a and b agree on the params marked in which (1: tuned, 0: not). */
 static int agree(const struct wl_run *run, const long long *a, const long long *b, const unsigned char *tuned, int which)
 {
-	for (size_t p = 0; p < run->exp->nparams; p++)
-		if (tuned[p] == which && a[p] != b[p])
-			return 0;
-	return 1;
+	return wl_tuned_agree(a, b, run->exp->nparams, tuned, which);
 }
 
 /* The params of values marked in tuned (which 1) or not (0), as an object. */
@@ -73,14 +70,20 @@ static double config_median(const struct wl_run *run, const long long *values, c
 static json_t *ranking(const struct wl_run *run, const json_t *tune, const long long *at, const unsigned char *tuned)
 {
 	const json_t *chosen = json_object_get(tune, "chosen");
-	long long values[TUNED_MAX];
-	double ms[256], best = 0, top = 0;
-	size_t n = 0, i, rank_of[256];
-	json_t *configs = json_array(), *c, *first = NULL;
+	long long values[WL_TUNED_MAX];
+	double *ms = calloc(json_array_size(chosen) + 1, sizeof(*ms)), best = 0, top = 0;
+	size_t n = 0, i, *rank_of = calloc(json_array_size(chosen) + 1, sizeof(*rank_of));
+	json_t *configs = json_array(), *c, *first = NULL, *o;
 	double d2 = 0;
 
+	if (!ms || !rank_of || !configs) {
+		free(ms);
+		free(rank_of);
+		json_decref(configs);
+		return NULL;
+	}
 	json_array_foreach(chosen, i, c) {
-		if (n == 256 || wl_point_from_json(run->exp, json_object_get(c, "params"), values) < 0 ||
+		if (wl_point_from_json(run->exp, json_object_get(c, "params"), values) < 0 ||
 		    !agree(run, values, at, tuned, 0))
 			continue;
 		ms[n] = config_median(run, values, tuned);
@@ -117,7 +120,7 @@ static json_t *ranking(const struct wl_run *run, const json_t *tune, const long 
 
 				d2 += d * d;
 			}
-		return json_pack("{s:O, s:o, s:o, s:o, s:o}", "ranked", json_object_get(tune, "ranked"), "spearman",
+		o = json_pack("{s:O, s:o, s:o, s:o, s:o}", "ranked", json_object_get(tune, "ranked"), "spearman",
 				 m >= 2 ? json_real(1 - 6 * d2 / ((double)m * ((double)m * m - 1))) : json_null(),
 				 "best_predicted", first ? json_pack("{s:O, s:O, s:o}", "config",
 								     json_object_get(json_array_get(configs, 0), "config"),
@@ -126,6 +129,9 @@ static json_t *ranking(const struct wl_run *run, const json_t *tune, const long 
 							 : json_null(),
 				 "gap", top > 0 && best > 0 ? json_real(top / best) : json_null(), "configs", configs);
 	}
+	free(ms);
+	free(rank_of);
+	return o;
 }
 
 /* "tile = 64, rows = 8": an object of params, into out. */
@@ -251,22 +257,38 @@ static json_t *size_entry(const struct wl_run *run, const json_t *tune, size_t f
 	return o;
 }
 
-int wl_run_add_tuning(struct wl_run *run)
+/* "tile × rows tuned, 15 configurations at each size; measured: ..." */
+static json_t *summary(const json_t *tune)
 {
-	const json_t *tune = json_object_get(json_object_get(run->json, "request"), "tune");
-	unsigned char tuned[TUNED_MAX] = { 0 }, *done;
-	json_t *sizes, *o;
+	const char *strategy = json_string_value(json_object_get(tune, "strategy")) ?: "";
+	long long space = json_integer_value(json_object_get(tune, "space"));
+	long long budget = json_integer_value(json_object_get(tune, "budget"));
+	char text[400] = "";
 	size_t i;
 	json_t *v;
 
-	if (!tune || !run->exp || run->exp->nparams > TUNED_MAX)
-		return 0;
-	json_array_foreach(json_object_get(tune, "params"), i, v) {
-		int p = wl_experiment_param(run->exp, json_string_value(v));
+	json_array_foreach(json_object_get(tune, "params"), i, v)
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), "%s%s", i ? " × " : "", json_string_value(v));
+	snprintf(text + strlen(text), sizeof(text) - strlen(text), " tuned, %lld configuration%s at each size; measured: ",
+		 space, space == 1 ? "" : "s");
+	if (strcmp(strategy, "model") == 0)
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), "the model's best %lld of each size.", budget);
+	else if (strcmp(strategy, "random") == 0)
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), "%lld at random at each size.", budget);
+	else
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), "every configuration the restrictions allow.");
+	return json_string(text);
+}
 
-		if (p >= 0)
-			tuned[p] = 1;
-	}
+int wl_run_add_tuning(struct wl_run *run)
+{
+	const json_t *tune = json_object_get(json_object_get(run->json, "request"), "tune");
+	unsigned char tuned[WL_TUNED_MAX], *done;
+	json_t *sizes, *o;
+	size_t i;
+
+	if (!tune || !run->exp || wl_tuned_params(run->exp, tune, tuned) < 0)
+		return 0;
 	if (!(sizes = json_array()) || !(done = calloc(run->nresults ? run->nresults : 1, 1))) {
 		json_decref(sizes);
 		return -1;
@@ -275,8 +297,9 @@ int wl_run_add_tuning(struct wl_run *run)
 		if (!done[i] && run->results[i].values && json_array_append_new(sizes, size_entry(run, tune, i, tuned, done)) < 0)
 			break;
 	free(done);
-	o = json_pack("{s:O, s:O, s:O, s:O, s:O?, s:o}", "params", json_object_get(tune, "params"), "strategy",
+	o = json_pack("{s:O, s:O, s:O, s:O, s:O?, s:o, s:o}", "params", json_object_get(tune, "params"), "strategy",
 		      json_object_get(tune, "strategy"), "objective", json_object_get(tune, "objective"), "space",
-		      json_object_get(tune, "space"), "budget", json_object_get(tune, "budget"), "sizes", sizes);
+		      json_object_get(tune, "space"), "budget", json_object_get(tune, "budget"), "summary", summary(tune),
+		      "sizes", sizes);
 	return o && json_object_set_new(run->json, "tuning", o) == 0 ? 0 : -1;
 }

@@ -268,11 +268,27 @@ static void compact(struct wl_points *pts, const unsigned char *keep)
 	pts->count = n;
 }
 
-/* Whether rows a and b have the same values of the untuned params. */
-static int same_size(const struct wl_points *pts, const unsigned char *tuned, size_t a, size_t b)
+int wl_tuned_params(const struct wl_experiment *exp, const json_t *tune, unsigned char *tuned)
 {
-	for (size_t p = 0; p < pts->nparams; p++)
-		if (!tuned[p] && pts->values[a * pts->nparams + p] != pts->values[b * pts->nparams + p])
+	size_t i;
+	json_t *v;
+
+	memset(tuned, 0, WL_TUNED_MAX);
+	if (exp->nparams > WL_TUNED_MAX)
+		return -1;
+	json_array_foreach(json_object_get(tune, "params"), i, v) {
+		int p = wl_experiment_param(exp, json_string_value(v));
+
+		if (p >= 0)
+			tuned[p] = 1;
+	}
+	return 0;
+}
+
+int wl_tuned_agree(const long long *a, const long long *b, size_t nparams, const unsigned char *tuned, int side)
+{
+	for (size_t p = 0; p < nparams; p++)
+		if (tuned[p] == side && a[p] != b[p])
 			return 0;
 	return 1;
 }
@@ -283,21 +299,14 @@ static int draw_budget(const struct wl_experiment *exp, const json_t *tune, int 
 		       struct wl_points *pts, unsigned char *keep)
 {
 	size_t budget = (size_t)json_integer_value(json_object_get(tune, "budget")), *rows = malloc(pts->count * sizeof(*rows));
-	unsigned char tuned[64] = { 0 }, *seen = calloc(pts->count ? pts->count : 1, 1);
-	size_t i;
-	json_t *v;
+	unsigned char tuned[WL_TUNED_MAX], *seen = calloc(pts->count ? pts->count : 1, 1);
 
 	if (!rows || !seen) {
 		free(rows);
 		free(seen);
 		return -1;
 	}
-	json_array_foreach(json_object_get(tune, "params"), i, v) {
-		int p = wl_experiment_param(exp, json_string_value(v));
-
-		if (p >= 0 && p < 64)
-			tuned[p] = 1;
-	}
+	wl_tuned_params(exp, tune, tuned);
 	for (size_t first = 0; first < pts->count; first++) {
 		size_t m = 0;
 		uint64_t state = seed ^ (0x5bd1e995ull * (first + 1));
@@ -305,7 +314,9 @@ static int draw_budget(const struct wl_experiment *exp, const json_t *tune, int 
 		if (seen[first] || !keep[first])
 			continue;
 		for (size_t j = first; j < pts->count; j++)
-			if (!seen[j] && keep[j] && same_size(pts, tuned, first, j)) {
+			if (!seen[j] && keep[j] &&
+			    wl_tuned_agree(pts->values + first * pts->nparams, pts->values + j * pts->nparams, pts->nparams,
+					   tuned, 0)) {
 				seen[j] = 1;
 				rows[m++] = j;
 			}

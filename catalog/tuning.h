@@ -21,6 +21,17 @@
 #define WL_RESTRICT_MAX 16		/* restrictions in one request */
 #define WL_TUNE_RANK_S 10		/* the most the model may take to rank a space */
 
+#define WL_TUNED_MAX 64		/* params a tuned experiment may have */
+
+/* Mark in tuned[] (exp->nparams of them, at most WL_TUNED_MAX) the params a
+ * normalized "tune" names. Returns 0, or -1 where exp has more params than
+ * that (tuned then all 0). */
+int wl_tuned_params(const struct wl_experiment *exp, const json_t *tune, unsigned char *tuned);
+
+/* Whether rows a and b (nparams values each) agree on the params whose
+ * tuned[] mark is side: 0, the same size; 1, the same configuration. */
+int wl_tuned_agree(const long long *a, const long long *b, size_t nparams, const unsigned char *tuned, int side);
+
 /* Read body's "restrict" (a list of the catalog's expressions over exp's
  * params, each a condition a configuration must meet) and "tune"
  * ({"params": [names], "strategy": "exhaustive" | "random" | "model", "budget": n,

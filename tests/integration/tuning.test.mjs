@@ -33,6 +33,7 @@ test('random_strategy_measures_exactly_its_budget_of_allowed_configurations', as
     assert.ok(r.params.tile * r.params.rows <= 128 && r.params.tile % r.params.rows === 0, config(r));
   }
   assert.deepEqual(run.request.tune, { params: ['tile', 'rows'], strategy: 'random', objective: 'time', space: 15, budget: 4 });
+  assert.equal(run.tuning.summary, 'tile × rows tuned, 15 configurations at each size; measured: 4 at random at each size.');
   const size = run.tuning.sizes[0];
   assert.equal(run.tuning.sizes.length, 1);
   assert.deepEqual(size.at, { n: 256 });
