@@ -289,8 +289,18 @@ int wl_run_add_energy(struct wl_run *run);
  * "variant", "median_ms"} of the fastest verified result or null,
  * "baseline": {"config", "median_ms"} of the same variant at the catalog's
  * default settings where it was measured, else null, "margin": baseline
- * over best, or null}]}. -1 only when out of memory. */
+ * over best, or null, its sentences, "against" and "why" the best wins
+ * there (wl_tuning_why), and "space": each configuration's fastest result,
+ * fastest first, with its prediction}]} (docs/api.md). -1 only when out of
+ * memory. */
 int wl_run_add_tuning(struct wl_run *run);
+
+/* Why best, a tuning run's fastest result at a size, beats other there (its
+ * configuration other_config, as text): a sentence of what the model's
+ * figures and the compiler's occupancy say differs between the two, or that
+ * none does (tuning_why.c); JSON null where there is no other; NULL when out
+ * of memory. */
+json_t *wl_tuning_why(const struct wl_result *best, const struct wl_result *other, const char *other_config);
 
 /* Where normalized (a validated request) tunes with the "model" strategy:
  * every configuration its params and restrictions allow predicted on device

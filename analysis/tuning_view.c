@@ -160,20 +160,26 @@ static void faster_text(double a, double b, char *out, size_t len)
 		 b / a < 9.95 ? pct : b / a);
 }
 
-/* The size's sentence from its entry o: what won, by how much over the
- * catalog's settings, and where the model chose, how its choice held. */
-static json_t *size_sentence(const json_t *o)
+/* The size's sentences from its entry o, set in it: "best_sentence", what
+ * won and by how much over the catalog's settings; "model_sentence", where
+ * the model chose, how its choice held (else null); and "sentence", the two
+ * together. -1 when out of memory. */
+static int size_sentences(json_t *o)
 {
 	const json_t *best = json_object_get(o, "best"), *base = json_object_get(o, "baseline");
 	const json_t *model = json_object_get(o, "model");
 	char at[200], config[200], t[40], f[40], text[900];
 	long long n = json_integer_value(json_object_get(o, "configurations"));
+	size_t model_at;
 
 	params_text(json_object_get(o, "at"), at, sizeof(at));
 	if (!json_is_object(best)) {
 		snprintf(text, sizeof(text), "At %s none of the %lld configuration%s measured verified.", at, n,
 			 n == 1 ? "" : "s");
-		return json_string(text);
+		if (json_object_set_new(o, "sentence", json_string(text)) < 0 ||
+		    json_object_set_new(o, "model_sentence", json_null()) < 0)
+			return -1;
+		return json_object_set_new(o, "best_sentence", json_string(text));
 	}
 	params_text(json_object_get(best, "config"), config, sizeof(config));
 	time_text(json_number_value(json_object_get(best, "median_ms")), t, sizeof(t));
@@ -190,6 +196,7 @@ static json_t *size_sentence(const json_t *o)
 		}
 	}
 	snprintf(text + strlen(text), sizeof(text) - strlen(text), ".");
+	model_at = strlen(text);
 	if (json_is_object(model) && json_is_object(json_object_get(model, "best_predicted")) &&
 	    json_is_number(json_object_get(model, "gap"))) {
 		double gap = json_number_value(json_object_get(model, "gap"));
@@ -209,14 +216,90 @@ static json_t *size_sentence(const json_t *o)
 				 json_number_value(json_object_get(model, "spearman")));
 		snprintf(text + strlen(text), sizeof(text) - strlen(text), ".");
 	}
-	return json_string(text);
+	if (json_object_set_new(o, "sentence", json_string(text)) < 0 ||
+	    json_object_set_new(o, "model_sentence", text[model_at] ? json_string(text + model_at + 1) : json_null()) < 0)
+		return -1;
+	text[model_at] = '\0';
+	return json_object_set_new(o, "best_sentence", json_string(text));
+}
+
+/* What the best result at a size is set against to say why it wins: the
+ * same variant at the catalog's settings (base) where that is not the best
+ * itself, else the slowest verified configuration of its variant there. */
+static const struct wl_result *against(const struct wl_run *run, const struct wl_result *best,
+				       const struct wl_result *base, const unsigned char *tuned)
+{
+	const struct wl_result *slow = NULL;
+
+	if (!best)
+		return NULL;
+	if (base && base != best)
+		return base;
+	for (size_t i = 0; i < run->nresults; i++) {
+		const struct wl_result *r = &run->results[i];
+
+		if (usable(r) && agree(run, r->values, best->values, tuned, 0) && !agree(run, r->values, best->values, tuned, 1) &&
+		    r->variant && best->variant && strcmp(r->variant, best->variant) == 0 && (!slow || r->median_ms > slow->median_ms))
+			slow = r;
+	}
+	return slow;
+}
+
+/* The space measured at the size of run->results[first], for its chart: each
+ * configuration once, by its fastest verified result ({"config", "label",
+ * "variant", "median_ms", "predicted_ms" (that result's prediction, or the
+ * model's ranking where the result has none; null where neither)}),
+ * fastest first. NULL when out of memory. */
+static json_t *space_points(const struct wl_run *run, const json_t *tune, size_t first, const unsigned char *tuned)
+{
+	json_t *list = json_array();
+	size_t n = 0;
+
+	for (size_t i = first; list && i < run->nresults; i++) {
+		const struct wl_result *r = &run->results[i], *fast = NULL;
+		const json_t *predicted = NULL, *c;
+		long long values[WL_TUNED_MAX];
+		char label[200];
+		json_t *config;
+		size_t k, at = 0;
+
+		if (!usable(r) || !agree(run, r->values, run->results[first].values, tuned, 0))
+			continue;
+		for (size_t j = first; j < run->nresults; j++) {
+			const struct wl_result *q = &run->results[j];
+
+			if (usable(q) && agree(run, q->values, r->values, tuned, 0) && agree(run, q->values, r->values, tuned, 1) &&
+			    (!fast || q->median_ms < fast->median_ms || (q->median_ms == fast->median_ms && q < fast)))
+				fast = q;
+		}
+		if (fast != r)
+			continue;
+		if (r->prediction && json_is_number(json_object_get(r->prediction, "ms")))
+			predicted = json_object_get(r->prediction, "ms");
+		json_array_foreach(json_object_get(tune, "chosen"), k, c)
+			if (!predicted && wl_point_from_json(run->exp, json_object_get(c, "params"), values) == 0 &&
+			    agree(run, values, r->values, tuned, 0) && agree(run, values, r->values, tuned, 1))
+				predicted = json_object_get(c, "predicted_ms");
+		config = params_of(run, r->values, tuned, 1);
+		params_text(config, label, sizeof(label));
+		while (at < n && json_number_value(json_object_get(json_array_get(list, at), "median_ms")) <= r->median_ms)
+			at++;
+		if (json_array_insert_new(list, at, json_pack("{s:o, s:s, s:s?, s:f, s:O?}", "config", config, "label", label,
+							     "variant", r->variant, "median_ms", r->median_ms,
+							     "predicted_ms", predicted)) < 0) {
+			json_decref(list);
+			return NULL;
+		}
+		n++;
+	}
+	return list;
 }
 
 /* One size's entry: the size's first result is run->results[first]. */
 static json_t *size_entry(const struct wl_run *run, const json_t *tune, size_t first, const unsigned char *tuned,
 			  unsigned char *done)
 {
-	const struct wl_result *best = NULL, *base = NULL;
+	const struct wl_result *best = NULL, *base = NULL, *other;
 	size_t configs = 0;
 	json_t *o;
 
@@ -250,7 +333,27 @@ static json_t *size_entry(const struct wl_run *run, const json_t *tune, size_t f
 		      "margin", base ? json_real(base->median_ms / best->median_ms) : json_null(),
 		      "model", json_object_get(tune, "chosen") ? ranking(run, tune, run->results[first].values, tuned)
 							      : json_null());
-	if (o && json_object_set_new(o, "sentence", size_sentence(o)) < 0) {
+	if (o && size_sentences(o) < 0) {
+		json_decref(o);
+		return NULL;
+	}
+	other = against(run, best, base, tuned);
+	if (o && other) {
+		json_t *config = params_of(run, other->values, tuned, 1);
+		char text[200] = "";
+
+		params_text(config, text, sizeof(text));
+		if (json_object_set_new(o, "against", json_pack("{s:o, s:s?, s:f}", "config", config, "variant", other->variant,
+								 "median_ms", other->median_ms)) < 0 ||
+		    json_object_set_new(o, "why", wl_tuning_why(best, other, text)) < 0) {
+			json_decref(o);
+			return NULL;
+		}
+	} else if (o && (json_object_set_new(o, "against", json_null()) < 0 || json_object_set_new(o, "why", json_null()) < 0)) {
+		json_decref(o);
+		return NULL;
+	}
+	if (o && json_object_set_new(o, "space", space_points(run, tune, first, tuned)) < 0) {
 		json_decref(o);
 		return NULL;
 	}

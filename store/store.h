@@ -38,6 +38,8 @@ struct wl_new_run {
 	long long queue_limit;		/* refuse with WL_ERR_QUEUE_FULL at this many queued */
 	const char *language;		/* "opencl" or "cuda" (wl_language_name's), or NULL:
 					 * none, which reads as the default (language.h) */
+	int shared;			/* its points may be measured by several devices
+					 * of one model at once (store_shared.c) */
 };
 
 /* Insert a queued run; *id is its id once committed. */
@@ -236,6 +238,8 @@ struct wl_claim {
 	char *experiment;
 	char *request_json;
 	char *device_id;
+	int shared;			/* its points are shared (store_shared.c) */
+	int helper;			/* joined, not claimed: another device holds it */
 };
 void wl_claim_free(struct wl_claim *c);
 
@@ -249,6 +253,10 @@ struct wl_claim_devices {
 	 * default language alone (language.h). A run in another language
 	 * waits for a device that runs it. */
 	const char *languages;
+	/* The devices' model (their description's name): a shared run
+	 * claimed by one is joined by idle devices of the same model alone;
+	 * NULL joins none. */
+	const char *model;
 };
 
 /* Claim the oldest queued run this runner can serve, in one immediate
@@ -295,11 +303,14 @@ struct wl_result_row {
 	const char *stopped;		/* why sampling stopped: noise, budget, max; or NULL */
 	long long discarded;		/* samples dropped (taken while the GPU throttled) */
 	const float *samples;		/* reps samples in ms, or NULL */
+	long long seq;			/* its place in the run; 0: after the last */
+	const char *device_id;		/* the device that measured it, or NULL */
 };
 
 /* Append a result and advance the run's progress, in one transaction. Only the
- * runner that holds the run may: WL_ERR_CONFLICT otherwise (a worker that
- * outlived its supervisor cannot write into a run claimed again since). */
+ * runner that holds the run, or one that measures an unfinished point of a
+ * shared run, may: WL_ERR_CONFLICT otherwise (a worker that outlived its
+ * supervisor cannot write into a run claimed again since). */
 int wl_store_add_result(struct wl_store *st, long long runner_id, long long run_id,
 			const struct wl_result_row *r, struct wl_error *err);
 
@@ -391,6 +402,48 @@ int wl_store_put_trace(struct wl_store *st, long long run_id, const char *varian
  * "params", "samples_ms": [...]}]}. Caller owns *out. */
 int wl_store_get_samples(struct wl_store *st, long long id, json_t **out, struct wl_error *err);
 
+/* A shared run's points (store_shared.c): a tuning run measured by every
+ * idle device of its device's model at once, one point at a time each. */
+
+/* Open run_id's npoints points of rows results each, none taken (rows left
+ * by an earlier attempt are replaced); point i's results are seq i * rows + 1
+ * to (i + 1) * rows. -1 with err: none opened. */
+int wl_store_open_points(struct wl_store *st, long long run_id, long long npoints, long long rows,
+			 struct wl_error *err);
+
+/* Take the first free point of run_id for device_id of runner_id: *point is
+ * its index, or -1 when none is free, or the run no longer runs or was asked
+ * to stop. -1 with err (*point -1): nothing taken. */
+int wl_store_take_point(struct wl_store *st, long long runner_id, long long run_id, const char *device_id,
+			long long *point, struct wl_error *err);
+
+/* Mark the point device_id took measured (its results are written). */
+int wl_store_point_measured(struct wl_store *st, long long run_id, long long point, const char *device_id,
+			    struct wl_error *err);
+
+/* How many of run_id's points are free and how many taken but not yet
+ * measured (*busy), and whether it still runs. */
+int wl_store_points_left(struct wl_store *st, long long run_id, long long *free_points, long long *busy,
+			 int *running, struct wl_error *err);
+
+/* Give back the points of run_id that device_id took and did not finish,
+ * for another device to take, dropping what of them it wrote; *helper says
+ * whether device_id joined the run rather than holding it (the run itself is
+ * then not device_id's to settle). */
+int wl_store_release_points(struct wl_store *st, long long run_id, const char *device_id, int *helper,
+			    struct wl_error *err);
+
+/* The oldest running shared run that device_id (of devs' model and
+ * languages) can join: one with a free point, held by another device of the
+ * same model. out->id 0: none; out->helper set otherwise. */
+int wl_store_join_run(struct wl_store *st, const char *device_id, const struct wl_claim_devices *devs,
+		      struct wl_claim *out, struct wl_error *err);
+
+/* Fail shared run run_id from device_id, which measures a point of it and
+ * met an error there (the run's own device notices at its next write). */
+int wl_store_fail_shared(struct wl_store *st, long long run_id, const char *device_id, const char *error,
+			 struct wl_error *err);
+
 /* Whether a cancel was asked for the run. */
 int wl_store_cancel_requested(struct wl_store *st, long long run_id, int *requested,
 			      struct wl_error *err);
@@ -414,7 +467,8 @@ int wl_store_release_run(struct wl_store *st, long long run_id, long long max_at
 /* Recover runs left "running" by runners that are gone: a runner that stopped,
  * whose heartbeat is older than window_s, or whose pid no longer exists on this
  * host. Each is requeued (results dropped) while it has had fewer than
- * max_attempts tries, else failed with the reason. */
+ * max_attempts tries, else failed with the reason. The points such runners
+ * took in shared runs and did not finish are given back. */
 int wl_store_recover(struct wl_store *st, long long self_runner_id, const char *host,
 		     long long window_s, long long max_attempts, int *requeued, int *failed,
 		     struct wl_error *err);

@@ -33,13 +33,13 @@ void wl_claim_free(struct wl_claim *c)
 	"  AND {strpos}(?5, ',' || coalesce(language, '" WL_LANG_DEFAULT_NAME "') || ',') > 0"
 
 static const char SQL_NEXT_QUEUED[] =
-	"SELECT id, experiment, request, device_id, device_req, attempts FROM runs"
+	"SELECT id, experiment, request, device_id, device_req, attempts, shared FROM runs"
 	" WHERE " QUEUED_FOR " ORDER BY id LIMIT 1{skip_locked}";
 static const char SQL_ANY_QUEUED[] = "SELECT 1 FROM runs WHERE " QUEUED_FOR " LIMIT 1";
 
 static const char SQL_MARK_RUNNING[] =
 	"UPDATE runs SET status = 'running', runner_id = ?2, started_at = {now},"
-	" device_id = ?3, device = (SELECT info FROM devices WHERE id = ?3),"
+	" device_id = ?3, device = (SELECT info FROM devices WHERE id = ?3), device_model = ?4,"
 	" attempts = attempts + 1, done = 0, error = NULL WHERE id = ?1 AND status = 'queued'";
 
 static char *dup_col(struct wl_db_stmt *s, int col)
@@ -141,6 +141,7 @@ int wl_store_claim_run(struct wl_store *st, long long runner_id,
 	out->request_json = dup_col(s, 2);
 	out->device_id = dup_col(s, 3);
 	out->attempt = wl_db_col_int64(s, 5) + 1;
+	out->shared = wl_db_col_int64(s, 6) != 0;
 	if (!out->device_id) {
 		const char *req = wl_db_col_text(s, 4);
 
@@ -160,6 +161,7 @@ int wl_store_claim_run(struct wl_store *st, long long runner_id,
 	wl_db_bind_int64(s, 1, out->id);
 	wl_db_bind_int64(s, 2, runner_id);
 	wl_db_bind_text(s, 3, out->device_id);
+	wl_db_bind_text(s, 4, devs->model);
 	rc = wl_db_step(s);
 	wl_db_reset(s);
 	if (rc != WL_DB_DONE) {

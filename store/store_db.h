@@ -39,6 +39,11 @@ int store_run_row(struct wl_store *st, const char *sql, long long id, const char
 /* A write transaction (writers take turns), a read one (one snapshot), and
  * their end. Each 0, or -1 with err set and no transaction open (a commit
  * that fails has rolled back). */
+/* Inside a write transaction: give back the points of shared run run_id
+ * that device_id took and did not finish, dropping what it wrote of them
+ * and counting the run's progress again (store_shared.c). */
+int store_give_points_back(struct wl_store *st, long long run_id, const char *device_id, struct wl_error *err);
+
 int store_begin(struct wl_store *st, struct wl_error *err);
 int store_begin_read(struct wl_store *st, struct wl_error *err);
 int store_commit(struct wl_store *st, struct wl_error *err);

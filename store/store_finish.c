@@ -46,6 +46,7 @@ int wl_store_finish_run(struct wl_store *st, long long runner_id, long long run_
 }
 
 static const char SQL_DROP_RESULTS[] = "DELETE FROM results WHERE run_id = ?1";
+static const char SQL_DROP_POINTS[] = "DELETE FROM run_points WHERE run_id = ?1";
 /* attempts_delta is 0 when the run's attempt counts (the runner died under it)
  * and -1 when the runner gave it back on purpose. A run that did not name its
  * device goes back to any matching device, on any host, not the one it had. */
@@ -61,7 +62,8 @@ static int requeue_locked(struct wl_store *st, long long run_id, int attempts_de
 	struct wl_db_stmt *s;
 	int rc;
 
-	if (store_step_id(st, SQL_DROP_RESULTS, run_id, NULL, NULL, "drop partial results", err) < 0)
+	if (store_step_id(st, SQL_DROP_RESULTS, run_id, NULL, NULL, "drop partial results", err) < 0 ||
+	    store_step_id(st, SQL_DROP_POINTS, run_id, NULL, NULL, "drop a shared run's points", err) < 0)
 		return -1;
 	s = store_stmt(st, SQL_REQUEUE, err);
 	if (!s)
@@ -184,6 +186,51 @@ static const char *runner_gone(struct wl_db_stmt *s, const char *host)
 	return NULL;
 }
 
+/* Points of shared runs taken by other runners and not finished, by run
+ * and device, with the same runner columns as SQL_ORPHANS for runner_gone. */
+static const char SQL_HELPERS[] =
+	"SELECT DISTINCT p.run_id, p.device_id, u.id, u.host, u.pid, u.stopped_at IS NOT NULL,"
+	" u.last_seen IS NULL OR {secs:u.last_seen} <= {secs:'now'} - ?2"
+	" FROM run_points p LEFT JOIN runners u ON u.id = p.runner_id"
+	" WHERE p.done = 0 AND p.runner_id IS NOT NULL AND p.runner_id != ?1";
+
+/* Give back the points that runners now gone took and did not finish, for
+ * the devices still there to take (inside the caller's transaction). */
+static int free_gone_helpers(struct wl_store *st, long long self_runner_id, const char *host, long long window_s,
+			     struct wl_error *err)
+{
+	struct {
+		long long run_id;
+		char device[128];
+	} gone[64];
+	size_t n = 0;
+	struct wl_db_stmt *s = store_stmt(st, SQL_HELPERS, err);
+	int rc = WL_DB_DONE;
+
+	if (!s)
+		return -1;
+	wl_db_bind_int64(s, 1, self_runner_id);
+	wl_db_bind_int64(s, 2, window_s);
+	while (n < sizeof(gone) / sizeof(gone[0]) && (rc = wl_db_step(s)) == WL_DB_ROW) {
+		const char *device = wl_db_col_text(s, 1);
+
+		if (!device || !runner_gone(s, host))
+			continue;
+		gone[n].run_id = wl_db_col_int64(s, 0);
+		snprintf(gone[n].device, sizeof(gone[n].device), "%s", device);
+		n++;
+	}
+	wl_db_reset(s);
+	if (rc != WL_DB_ROW && rc != WL_DB_DONE) {
+		store_fail(st, err, "find points of runners gone");
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (store_give_points_back(st, gone[i].run_id, gone[i].device, err) < 0)
+			return -1;
+	return 0;
+}
+
 int wl_store_recover(struct wl_store *st, long long self_runner_id, const char *host,
 		     long long window_s, long long max_attempts, int *requeued, int *failed,
 		     struct wl_error *err)
@@ -226,6 +273,8 @@ int wl_store_recover(struct wl_store *st, long long self_runner_id, const char *
 			goto fail;
 		(*failed)++;
 	}
+	if (free_gone_helpers(st, self_runner_id, host, window_s, err) < 0)
+		goto fail;
 	return store_commit(st, err);
 fail:
 	store_rollback(st);

@@ -13,9 +13,9 @@
 static const char SQL_COUNT_QUEUED[] = "SELECT count(*) FROM runs WHERE status = 'queued'";
 
 static const char SQL_INSERT_RUN[] =
-	"INSERT INTO runs (experiment, label, status, request, device_req, device_id, total, language, created_at,"
-	" change_seq)"
-	" VALUES (?1, ?2, 'queued', ?3, ?4, ?5, ?6, ?7, {now},"
+	"INSERT INTO runs (experiment, label, status, request, device_req, device_id, total, language, shared,"
+	" created_at, change_seq)"
+	" VALUES (?1, ?2, 'queued', ?3, ?4, ?5, ?6, ?7, ?8, {now},"
 	" (SELECT coalesce(max(change_seq), 0) + 1 FROM runs)) RETURNING id";
 
 int wl_store_insert_run(struct wl_store *st, const struct wl_new_run *run, long long *id,
@@ -50,6 +50,7 @@ int wl_store_insert_run(struct wl_store *st, const struct wl_new_run *run, long 
 	wl_db_bind_text(s, 5, run->device_id);
 	wl_db_bind_int64(s, 6, run->total);
 	wl_db_bind_text(s, 7, run->language);
+	wl_db_bind_int64(s, 8, run->shared ? 1 : 0);
 	if (wl_db_step(s) != WL_DB_ROW) {
 		store_fail(st, err, "insert run");
 		wl_db_reset(s);

@@ -18,7 +18,8 @@ static const char SQL_GET_RUN[] =
 
 static const char SQL_GET_RESULTS[] =
 	"SELECT variant, params, median_ms, min_ms, max_ms, reps, bytes, ops, verified, error, note,"
-	" extra, ci_low_ms, ci_high_ms, spread, stopped, discarded, energy, seq FROM results WHERE run_id = ?1"
+	" extra, ci_low_ms, ci_high_ms, spread, stopped, discarded, energy, seq, runner_id, device_id"
+	" FROM results WHERE run_id = ?1"
 	" ORDER BY seq";
 static const char SQL_GET_SAMPLES[] =
 	"SELECT seq, variant, params, samples FROM results WHERE run_id = ?1 ORDER BY seq";
@@ -81,6 +82,12 @@ static int get_results(struct wl_store *st, long long id, json_t *results, struc
 			json_object_set_new(row, "discarded", json_integer(wl_db_col_int64(s, 16)));
 			json_object_set_new(row, "energy", store_col_json(s, 17));
 			json_object_set_new(row, "seq", json_integer(wl_db_col_int64(s, 18)));
+			/* Who measured it, where it was recorded (a shared run's
+			 * points are measured by several devices). */
+			if (!wl_db_col_null(s, 19))
+				json_object_set_new(row, "runner_id", json_integer(wl_db_col_int64(s, 19)));
+			if (!wl_db_col_null(s, 20))
+				json_object_set_new(row, "device_id", store_col_text(s, 20));
 		}
 		if (!row || json_array_append_new(results, row) < 0) {
 			wl_db_reset(s);

@@ -12,11 +12,16 @@
 
 static const char SQL_INSERT_RESULT[] =
 	"INSERT INTO results (run_id, seq, variant, params, median_ms, min_ms, max_ms, reps, bytes,"
-	" ops, verified, error, note, extra, ci_low_ms, ci_high_ms, spread, stopped, discarded, samples, energy)"
-	" VALUES (?1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM results WHERE run_id = ?1), ?2, ?3, ?4,"
-	" ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)";
+	" ops, verified, error, note, extra, ci_low_ms, ci_high_ms, spread, stopped, discarded, samples, energy,"
+	" runner_id, device_id)"
+	" VALUES (?1, coalesce(CAST(?23 AS BIGINT), (SELECT COALESCE(MAX(seq), 0) + 1 FROM results WHERE run_id = ?1)), ?2, ?3, ?4,"
+	" ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)";
+/* The run's own runner writes its results, and so does a device that holds
+ * an unfinished point of a shared run (store_shared.c). */
 static const char SQL_ADVANCE[] =
-	"UPDATE runs SET done = done + 1 WHERE id = ?1 AND status = 'running' AND runner_id = ?2";
+	"UPDATE runs SET done = done + 1 WHERE id = ?1 AND status = 'running' AND (runner_id = ?2"
+	" OR (shared = 1 AND EXISTS (SELECT 1 FROM run_points p WHERE p.run_id = ?1 AND p.runner_id = ?2"
+	"  AND p.done = 0)))";
 
 static void bind_positive_or_null(struct wl_db_stmt *s, int i, double v)
 {
@@ -85,6 +90,12 @@ static int insert_result(struct wl_store *st, long long runner_id, long long run
 	else
 		wl_db_bind_null(s, 19);
 	wl_db_bind_text(s, 20, r->energy_json);
+	wl_db_bind_int64(s, 21, runner_id);
+	wl_db_bind_text(s, 22, r->device_id);
+	if (r->seq > 0)
+		wl_db_bind_int64(s, 23, r->seq);
+	else
+		wl_db_bind_null(s, 23);
 	rc = wl_db_step(s);
 	wl_db_reset(s);
 	if (rc != WL_DB_DONE) {

@@ -515,6 +515,43 @@ const struct store_migration store_migrations[] = {
 		"  run_id, seq, factor);"
 		"CREATE INDEX runs_by_finish ON runs(finished_at) WHERE finished_at IS NOT NULL;",
 	},
+	/* 16: a tuning run's points shared between the devices of one model
+	 * (store_shared.c). The device that claims the run opens one row per
+	 * point in run_points; it and any idle device of the same model and
+	 * language take them one at a time, so a row names who measures it and
+	 * whether it is done, and how many results a point holds (its results
+	 * are seq point * rows + 1 to (point + 1) * rows). The rows last while the run runs: a requeue
+	 * removes them with the results, and a finished run's are kept for its
+	 * record of who measured what, which its results also carry (runner_id,
+	 * device_id). */
+	{
+		"ALTER TABLE runs ADD COLUMN shared INTEGER DEFAULT 0;"
+		"ALTER TABLE runs ADD COLUMN device_model TEXT;"
+		"ALTER TABLE results ADD COLUMN runner_id INTEGER;"
+		"ALTER TABLE results ADD COLUMN device_id TEXT;"
+		"CREATE TABLE run_points ("
+		"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+		"  point INTEGER NOT NULL,"
+		"  runner_id INTEGER,"
+		"  device_id TEXT,"
+		"  done INTEGER NOT NULL DEFAULT 0,"
+		"  rows INTEGER NOT NULL,"
+		"  PRIMARY KEY (run_id, point)"
+		") WITHOUT ROWID;",
+		"ALTER TABLE runs ADD COLUMN shared integer DEFAULT 0;"
+		"ALTER TABLE runs ADD COLUMN device_model text;"
+		"ALTER TABLE results ADD COLUMN runner_id bigint;"
+		"ALTER TABLE results ADD COLUMN device_id text;"
+		"CREATE TABLE run_points ("
+		"  run_id bigint NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+		"  point bigint NOT NULL,"
+		"  runner_id bigint,"
+		"  device_id text,"
+		"  done integer NOT NULL DEFAULT 0,"
+		"  rows bigint NOT NULL,"
+		"  PRIMARY KEY (run_id, point)"
+		");",
+	},
 };
 
 const int store_nmigrations = (int)(sizeof(store_migrations) / sizeof(store_migrations[0]));

@@ -34,7 +34,8 @@ const struct table store_tables[] = {
 		  { "requeues", COL_INT }, { "cancel_requested", COL_INT }, { "source_hash", COL_TEXT },
 		  { "runner_version", COL_TEXT }, { "clocks", COL_TEXT }, { "flush_bytes", COL_INT },
 		  { "budget", COL_TEXT }, { "change_seq", COL_CHANGE }, { "explain", COL_TEXT },
-		  { "explained_at", COL_TEXT }, { "explain_ms", COL_REAL }, { "language", COL_TEXT }, } },
+		  { "explained_at", COL_TEXT }, { "explain_ms", COL_REAL }, { "language", COL_TEXT },
+		  { "shared", COL_INT }, { "device_model", COL_TEXT }, } },
 	{ "results", "run_id, seq", MERGE_ADD, {
 		  { "run_id", COL_RUN_ID }, { "seq", COL_INT }, { "variant", COL_TEXT }, { "params", COL_TEXT },
 		  { "median_ms", COL_REAL }, { "min_ms", COL_REAL }, { "max_ms", COL_REAL },
@@ -42,7 +43,8 @@ const struct table store_tables[] = {
 		  { "error", COL_TEXT }, { "note", COL_TEXT }, { "extra", COL_TEXT },
 		  { "ci_low_ms", COL_REAL }, { "ci_high_ms", COL_REAL }, { "spread", COL_REAL },
 		  { "stopped", COL_TEXT }, { "discarded", COL_INT }, { "samples", COL_SAMPLES },
-		  { "energy", COL_TEXT }, { NULL, 0 } } },
+		  { "energy", COL_TEXT }, { "runner_id", COL_RUNNER_ID }, { "device_id", COL_TEXT },
+		  { NULL, 0 } } },
 	{ "traces", "run_id, variant, params", MERGE_ADD, {
 		  { "run_id", COL_RUN_ID }, { "variant", COL_TEXT }, { "params", COL_TEXT },
 		  { "figures", COL_TEXT }, { NULL, 0 } } },

@@ -19,6 +19,10 @@
 #include "result_rows.h"
 #include "rng.h"
 
+/* How often a shared run's own device looks whether the points others took
+ * are measured, once none is left to take. */
+#define SHARED_WAIT_MS 50
+
 long long wl_point_deadline(const struct wl_experiment *exp, const struct wl_variant_def *const *variants,
 			    size_t nvariants, const long long *values, long long repeat, long long warmup,
 			    double per_variant_s, long long max_s)
@@ -304,15 +308,19 @@ static void note_builds(struct wl_executor *ex, long long run_id, const struct w
 		wl_log_warn("run %lld: builds not recorded: %s", run_id, err.msg);
 }
 
-/* Measure every variant at one point; -1 with err set stops the run, and
- * *store_failed says whether the store (not the device) was at fault. */
+/* Measure every variant at one point, its results after the run's *rows
+ * (placed: at exactly that place, as a shared run's points land in any
+ * order); -1 with err set stops the run, and *store_failed says whether the
+ * store (not the device) was at fault. */
 static int run_point(struct wl_executor *ex, long long run_id, const struct wl_experiment_ops *ops,
 		     struct wl_point *pt, const struct wl_run_variant *variants, size_t nvariants,
-		     size_t flush_bytes, const json_t *params, long long *rows, int *store_failed, struct wl_error *err)
+		     size_t flush_bytes, const json_t *params, long long *rows, int placed, int *store_failed,
+		     struct wl_error *err)
 {
 	struct point_run r = { .ex = ex, .run_id = run_id, .ops = ops, .pt = pt,
 			       .variants = variants, .nvariants = nvariants, .flush_bytes = flush_bytes,
-			       .pr = { .last_ms = wl_now_ms() }, .seq_base = *rows };
+			       .pr = { .last_ms = wl_now_ms(), .first_seq = placed ? *rows + 1 : 0 },
+			       .seq_base = *rows };
 	struct wl_budget_span span;
 	long measured;
 	int rc = -1;
@@ -450,15 +458,25 @@ static void note_energy_facts(struct wl_executor *ex, const struct wl_run_plan *
 
 /* Before a point: a runner that is stopping requeues the run, a cancel or
  * a device that will not open ends it (the counters its launches wait for
- * are given up). 0: the point may run; 1: the run ends here with *rc (-1
- * with err: the store failed). */
-static int run_ends_before_point(struct wl_executor *ex, long long run_id, struct wl_run_plan *plan, int *rc,
-				 struct wl_error *err)
+ * are given up); a helper (a device that joined a shared run) just leaves.
+ * 0: the point may run; 1: the run ends here with *rc (-1 with err: the
+ * store failed). */
+static int run_ends_before_point(struct wl_executor *ex, long long run_id, struct wl_run_plan *plan, int helper,
+				 int *rc, struct wl_error *err)
 {
 	struct wl_error why;
 	int cancel = 0;
 
 	*rc = -1;
+	if (helper) {
+		/* A device that joined leaves between points; the run and its
+		 * points are its own device's to settle. */
+		*rc = 0;
+		if (*ex->stop || wl_store_cancel_requested(ex->store, run_id, &cancel, err) < 0 || cancel)
+			return 1;
+		wl_error_clear(&why);
+		return plan->backend->open(plan->dev, &why) < 0;
+	}
 	if (*ex->stop) {
 		give_up_counts(ex, run_id, plan, NULL);
 		*rc = wl_store_requeue_run(ex->store, ex->runner_id, run_id, err);
@@ -482,41 +500,115 @@ static int run_ends_before_point(struct wl_executor *ex, long long run_id, struc
 	return 0;
 }
 
+/* Which point comes next, after point *i (-1 before the first): the next
+ * for a run of its own; for a shared run the first nobody has taken, and
+ * once none is free, the run's own device waits for the points the others
+ * measure, taking any they give back. 0 with *i set (-1: none left); 1: the
+ * run ended first, with *rc as run_ends_before_point says. */
+static int next_point(struct wl_executor *ex, const struct wl_claim *claim, struct wl_run_plan *plan,
+		      long long *i, int *rc, struct wl_error *err)
+{
+	if (!claim->shared) {
+		if (++*i >= (long long)plan->req.pts.count) {
+			*i = -1;
+			return 0;
+		}
+		return run_ends_before_point(ex, claim->id, plan, 0, rc, err);
+	}
+	for (;;) {
+		long long free_points, busy;
+		int running;
+
+		if (run_ends_before_point(ex, claim->id, plan, claim->helper, rc, err))
+			return 1;
+		*rc = -1;
+		if (wl_store_take_point(ex->store, ex->runner_id, claim->id, plan->dev->id, i, err) < 0)
+			return 1;
+		if (*i >= 0 || claim->helper)
+			return 0;
+		if (wl_store_points_left(ex->store, claim->id, &free_points, &busy, &running, err) < 0)
+			return 1;
+		if (!running) {
+			/* A device that joined failed it, saying why. */
+			*rc = 0;
+			return 1;
+		}
+		if (!free_points && !busy)
+			return 0;
+		if (!free_points)
+			usleep(SHARED_WAIT_MS * 1000);
+	}
+}
+
+/* A shared run's point i met an error (msg): the run's own device fails the
+ * run, a device that joined fails it too, as the one that found why. */
+static int point_failed(struct wl_executor *ex, const struct wl_claim *claim, const char *msg,
+			struct wl_error *err)
+{
+	if (!claim->helper)
+		return finish(ex, claim->id, "failed", msg, err);
+	wl_log_info("run %lld failed on %s, which joined it: %s", claim->id, claim->device_id, msg);
+	return wl_store_fail_shared(ex->store, claim->id, claim->device_id, msg, err);
+}
+
+/* What the run's own device records before its first point: the family's
+ * source, kept by its hash so the run's page shows the built-in kernels as
+ * they were (an own experiment's is named for the experiment, its text in
+ * its definition), the runner's version, the clocks, and a shared run's
+ * points opened for others to join. A device that joined records none. */
+static int record_start(struct wl_executor *ex, const struct wl_claim *claim, struct wl_run_plan *plan,
+			json_t **clocks_start, struct wl_error *err)
+{
+	if (claim->helper)
+		return 0;
+	if (wl_store_put_source(ex->store, plan->source.hash,
+				plan->exp->own ? plan->exp->id : plan->backend->family_source(plan->exp),
+				plan->source.text, err) < 0 ||
+	    wl_store_set_run_provenance(ex->store, claim->id, plan->source_hash, ex->version, err) < 0 ||
+	    wl_run_record_clocks(ex->store, claim->id, plan->dev, wl_run_plan_flush_bytes(plan, ex->flush_max),
+				 clocks_start, err) < 0)
+		return -1;
+	return claim->shared ? wl_store_open_points(ex->store, claim->id, (long long)plan->req.pts.count,
+						    (long long)plan->nvariants, err)
+			     : 0;
+}
+
 int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct wl_error *err)
 {
 	struct wl_run_plan plan;
 	struct wl_error why;
-	long long rows = 0;
+	long long rows = 0, i = -1;
 	json_t *clocks_start = NULL;
 	double started = wl_now_ms();
 	int rc = -1, later;
 
-	wl_log_info("run %lld (%s) started on %s, attempt %lld", claim->id, claim->experiment,
-		    claim->device_id, claim->attempt);
+	wl_log_info("run %lld (%s) %s on %s, attempt %lld", claim->id, claim->experiment,
+		    claim->helper ? "joined" : "started", claim->device_id, claim->attempt);
 	wl_error_clear(&why);
 	if (wl_run_plan_make(ex->cat, ex->devs, ex->kernels_dir, ex->unconfined, claim, &plan, &why) < 0) {
-		rc = finish(ex, claim->id, "failed", why.msg, err);
+		rc = claim->helper ? 0 : finish(ex, claim->id, "failed", why.msg, err);
 		goto out;
 	}
-	/* The family's source is kept by its hash, so the run's page can show the
-	 * built-in kernels as they were when it ran; an own experiment's is
-	 * named for the experiment (its text is in its definition). */
-	if (wl_store_put_source(ex->store, plan.source.hash, plan.exp->own ? plan.exp->id : plan.backend->family_source(plan.exp),
-				plan.source.text, err) < 0 ||
-	    wl_store_set_run_provenance(ex->store, claim->id, plan.source_hash, ex->version, err) < 0 ||
-	    wl_run_record_clocks(ex->store, claim->id, plan.dev, wl_run_plan_flush_bytes(&plan, ex->flush_max),
-			  &clocks_start, err) < 0)
+	if (record_start(ex, claim, &plan, &clocks_start, err) < 0)
 		goto out;
 
 	later = counts_later(&plan);
 	if (settle_counts(ex, claim->id, &plan, err) < 0)
 		goto out;
-	for (size_t i = 0; i < plan.req.pts.count; i++) {
-		struct wl_point pt = {
+	for (;;) {
+		struct wl_point pt;
+		json_t *params;
+		int store_failed = 0;
+
+		if (next_point(ex, claim, &plan, &i, &rc, err))
+			goto out;
+		if (i < 0)
+			break;
+		pt = (struct wl_point){
 			.dev = plan.dev,
 			.exp = plan.exp,
-			.values = plan.req.pts.values + i * plan.req.pts.nparams,
-			.seed = wl_rng_derive(plan.seed, i),
+			.values = plan.req.pts.values + (size_t)i * plan.req.pts.nparams,
+			.seed = wl_rng_derive(plan.seed, (size_t)i),
 			.warmup = ex->warmup,
 			.warm = &plan.warm,
 			.repeat = plan.repeat,
@@ -532,12 +624,7 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 			.count_later = later,
 			.run_id = claim->id,
 		};
-		json_t *params;
-		int store_failed = 0;
-
-		if (run_ends_before_point(ex, claim->id, &plan, &rc, err))
-			goto out;
-		params = wl_point_to_json(plan.exp, &plan.req.pts, i);
+		params = wl_point_to_json(plan.exp, &plan.req.pts, (size_t)i);
 		if (!params) {
 			wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 			goto out;
@@ -546,9 +633,13 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 					       wl_run_plan_extra_seconds(&plan, ex->warmup, ex->flush_max), ex->point_timeout_max);
 		if (ex->on_point)
 			ex->on_point(ex->hook_ctx, claim->id, pt.point_s);
+		/* A shared run's results keep the points' order, whoever
+		 * measures them. */
+		if (claim->shared)
+			rows = i * (long long)plan.nvariants;
 		if (run_point(ex, claim->id, plan.ops, &pt, plan.variants, plan.nvariants,
 			      wl_run_plan_flush_bytes(&plan, ex->flush_max),
-			      params, &rows, &store_failed, &why) < 0) {
+			      params, &rows, claim->shared, &store_failed, &why) < 0) {
 			char msg[sizeof(why.msg) + 256], where[200];
 
 			json_decref(params);
@@ -560,14 +651,20 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 			}
 			wl_point_text(plan.exp, pt.values, where, sizeof(where));
 			snprintf(msg, sizeof(msg), "at %s, %s", where, why.msg);
-			rc = finish(ex, claim->id, "failed", msg, err);
+			rc = point_failed(ex, claim, msg, err);
 			if (may_be_lost(plan.backend, &why))
 				device_reset(ex, plan.backend, plan.dev);
 			goto out;
 		}
 		json_decref(params);
+		if (claim->shared && wl_store_point_measured(ex->store, claim->id, i, plan.dev->id, err) < 0)
+			goto out;
 		if (settle_counts(ex, claim->id, &plan, err) < 0)
 			goto out;
+	}
+	if (claim->helper) {
+		rc = 0;
+		goto out;
 	}
 	if (
 	    wl_run_record_clocks(ex->store, claim->id, plan.dev, wl_run_plan_flush_bytes(&plan, ex->flush_max),

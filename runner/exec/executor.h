@@ -82,8 +82,10 @@ long long wl_point_deadline(const struct wl_experiment *exp, const struct wl_var
 long long wl_probe_deadline(const struct wl_experiment *exp, const struct wl_variant_def *v, const long long *values,
 			    long long max_s);
 
-/* Run claim to its end. Returns -1 only when the outcome could not be recorded
- * in the store. */
+/* Run claim to its end; a claim that joined a shared run (claim->helper)
+ * measures the points it can take and leaves the run's end to the device
+ * that holds it. Returns -1 only when the outcome could not be recorded in
+ * the store. */
 int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct wl_error *err);
 
 #endif

@@ -67,6 +67,8 @@ int wl_point_results_record(struct wl_store *st, long long runner_id, long long 
 							  .error = pr->failures[k] };
 		else
 			measurement_row(pt, &variants[k], params_text, &pr->ms[k], &rows[i]);
+		rows[i].device_id = pt->dev->id;
+		rows[i].seq = pr->first_seq ? pr->first_seq + (long long)k : 0;
 	}
 	rc = wl_store_add_results(st, runner_id, run_id, rows, n, err);
 	free(rows);

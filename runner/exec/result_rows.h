@@ -23,6 +23,8 @@ struct wl_point_results {
 	char **failures;		/* a custom kernel's failure text, or NULL */
 	size_t recorded;		/* variants [0, recorded) are in the store */
 	double last_ms;			/* when they were last written */
+	long long first_seq;		/* variant 0's place in the run (a shared run's
+					 * points land in any order); 0: after the last */
 };
 
 /* Write variants [pr->recorded, upto) of the point in one transaction; their

@@ -261,14 +261,24 @@ static void describe_exit(int status, char *buf, size_t len)
 
 /* Settle the run the dead worker was in: a timeout fails it, a stop past
  * --stop-timeout requeues it, a crash in a custom kernel fails it, any other
- * death counts as one of its attempts. */
+ * death counts as one of its attempts; a shared run it had joined gets its
+ * points back. */
 static void settle(struct wl_store *st, long long runner_id, const struct runner_config *cfg,
 		   const struct worker *w, int wstatus)
 {
 	struct wl_error err;
 	char why[256];
-	int requeued = 0;
+	int requeued = 0, helper = 0;
 
+	/* A worker that joined another device's shared run gives its points
+	 * back for the others to measure; the run is not its to settle. */
+	if (w->run_id && wl_store_release_points(st, w->run_id, w->device, &helper, &err) < 0)
+		wl_log_error("run %lld: %s", w->run_id, err.msg);
+	if (helper) {
+		wl_log_warn("run %lld: the device process of %s, which joined it, ended; its points go back to the others",
+			    w->run_id, w->device);
+		return;
+	}
 	if (w->timed_out) {
 		char msg[600];
 

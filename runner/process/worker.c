@@ -1,7 +1,8 @@
 /* The runner's worker process: the only one that opens OpenCL, one per
  * device. It loads the catalog, enumerates the devices, keeps the one in its
  * slot and registers it under the runner id the supervisor gave it, then
- * claims queued runs for that device one at a time and executes them, telling
+ * claims queued runs for that device one at a time (when none waits, joins a
+ * shared run another device of its model holds) and executes them, telling
  * the supervisor over its pipe when each point starts and how long it may
  * take. SIGTERM stops it after the current point, the run requeued. */
 #include <errno.h>
@@ -356,6 +357,7 @@ static void claim_devices(const struct wl_device *dev, int runner_has_gpu, const
 	out->gpu_id = dev->is_gpu ? dev->id : NULL;
 	out->cpu_id = dev->is_gpu ? NULL : dev->id;
 	out->auto_id = dev->is_gpu || !runner_has_gpu ? dev->id : NULL;
+	out->model = json_string_value(json_object_get(dev->info, "name"));
 }
 
 /* Claim and execute runs until stopped; wake (or NULL: polling alone) is
@@ -379,6 +381,9 @@ static void serve(struct wl_store *st, struct wl_executor *ex, struct wl_wakeup 
 			wl_wakeup_wait(wake, poll_ms);
 			continue;
 		}
+		/* Idle: a shared run another device of this model holds. */
+		if (claim.id == 0 && wl_store_join_run(st, ex->devs->list[0].id, &cd, &claim, &err) < 0)
+			wl_log_warn("join: %s", err.msg);
 		if (claim.id == 0) {
 			/* Idle: the explanations of done runs, then sleep. */
 			int explained = wl_explain_counts(ex, &cd, &err);

@@ -71,6 +71,10 @@ static int create_run(struct wl_server *srv, struct wl_store *st, const json_t *
 			.queue_limit = srv->cfg->queue_limit,
 		};
 
+		/* A tuning run's configurations are measured by every idle
+		 * device of the model that claims it, unless it names its one
+		 * device. */
+		run.shared = json_object_get(normalized, "tune") && !run.device_id;
 		pthread_mutex_lock(&srv->write_lock);
 		rc = wl_store_insert_run(st, &run, id, err);
 		pthread_mutex_unlock(&srv->write_lock);

@@ -1,8 +1,9 @@
 // A tuning run's page in a real browser, against the real server and runner
 // on PoCL: at 1440 and at 390 px the "Tuning" block sits right under the
 // verdict, in the first screen, and says what the server said — the fastest
-// configuration and how the model's ranking held; axe finds nothing serious
-// and the page logs no error.
+// configuration, how the model's ranking held and why it wins — with the
+// space measured as a chart and its numbers as a table; axe finds nothing
+// serious and the page logs no error.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
@@ -22,6 +23,8 @@ before(async () => {
     params: { n: 256, tile: [8, 16, 32], rows: [1, 2, 4, 8, 16] },
     restrict: ['tile * rows <= 128'], tune: { params: ['tile', 'rows'], strategy: 'model', budget: 4 },
   });
+  // The reason waits for the model's figures of each result.
+  run = await lab.waitRun(run.id, (r) => !r.predictions_pending);
 });
 after(async () => {
   if (browser) await browser.close();
@@ -34,18 +37,29 @@ for (const [width, height] of [[1440, 900], [390, 844]]) {
     await page.goto(`${lab.base}/runs/${run.id}`);
     const box = page.locator('#tuning');
     await box.waitFor({ state: 'visible' });
+    await shot(page, `tuning-${width}`);
     const sentence = run.tuning.sizes[0].sentence;
     assert.match(sentence, /^At n = 256 the fastest of 4 configurations measured is (tiled|padded) with tile = \d+, rows = \d+: /);
     assert.match(sentence, /The model ranked the space and chose these; the one it ranked first/);
-    assert.equal((await box.locator('li').innerText()).trim(), sentence);
-    assert.match(await box.locator('p').innerText(), /tile × rows tuned, 15 configurations at each size; measured: the model's best 4 of each size\./);
+    const size = run.tuning.sizes[0];
+    assert.equal(sentence, `${size.best_sentence} ${size.model_sentence}`);
+    assert.equal((await box.locator('.tuning-sentence').innerText()).trim(), size.best_sentence);
+    assert.equal((await box.locator('.tuning-model').innerText()).trim(), size.model_sentence);
+    assert.match(size.why, /^Against tile = \d+, rows = \d+ \((tiled|padded), [\d.]+ ms\): /);
+    assert.equal((await box.locator('.tuning-why').innerText()).trim(), `Why it wins. ${size.why}`);
+    const why = await box.locator('.tuning-why').evaluate((e) => e.getBoundingClientRect().bottom);
+    assert.ok(why < height, `the reason ends at ${why} px, below the first ${height}`);
+    // The space: a chart, and a table row per configuration measured.
+    assert.equal(size.space.length, 4);
+    assert.equal(await box.locator('canvas').count(), 1);
+    assert.deepEqual(await box.locator('table tbody th').allTextContents(), size.space.map((c) => c.label));
+    assert.match(await box.locator('.tuning-summary').innerText(), /tile × rows tuned, 15 configurations at each size; measured: the model's best 4 of each size\./);
     const top = await box.evaluate((e) => e.getBoundingClientRect().top);
     assert.ok(top < height, `the block starts at ${top} px, below the first ${height}`);
     const wide = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(wide <= width, `the page scrolls sideways: ${wide} px`);
     assert.deepEqual(await axeSerious(page), []);
     assert.deepEqual(page.errors, []);
-    await shot(page, `tuning-${width}`);
     await page.context().close();
   });
 }

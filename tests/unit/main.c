@@ -19,6 +19,7 @@ const char *check_store_pg;
 	X(store_queues_and_reads_runs)                                          \
 	X(store_claims_oldest_run_for_its_devices)                              \
 	X(store_claims_only_runs_in_its_languages)                              \
+	X(store_shares_a_run_point_by_point)                                   \
 	X(store_records_progress_and_results)                                   \
 	X(store_recovers_runs_of_dead_runners)                                  \
 	X(store_refuses_when_queue_full)                                        \
@@ -56,6 +57,7 @@ const char *check_store_pg;
 	X(tuning_selects_the_space)                                                     \
 	X(tuning_refuses_bad_requests)                                                  \
 	X(tuning_rank_says_when_the_model_cannot_rank)                                  \
+	X(tuning_why_names_what_differs)                                                \
 	X(device_check_refuses_what_does_not_fit)                                       \
 	STORE_TESTS(X)                                                                  \
 	X(stats_summarise_samples)                                                      \

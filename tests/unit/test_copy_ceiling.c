@@ -38,8 +38,8 @@ static long long copy_run(struct wl_store *st, long long runner, const char *dev
 			  const struct wl_result_row *rows, size_t n)
 {
 	const char *ids[] = { device };
-	struct wl_claim_devices devs = { ids, 1, device, device, NULL, NULL };
-	struct wl_new_run run = { "copy", NULL, request, device, device, (long long)n, 100, NULL };
+	struct wl_claim_devices devs = { ids, 1, device, device, NULL, NULL, NULL };
+	struct wl_new_run run = { "copy", NULL, request, device, device, (long long)n, 100, NULL, 0 };
 	struct wl_error err;
 	struct wl_claim c;
 	long long id = -1;

@@ -73,7 +73,7 @@ static long long run_with_pending_counters(struct wl_store *st, long long runner
 {
 	struct wl_cuda_device *cd = wl_cuda_of(dev)->cd;
 	const char *ids[] = { "gpu-0" };
-	struct wl_claim_devices devs = { ids, 1, "gpu-0", NULL, "gpu-0", NULL };
+	struct wl_claim_devices devs = { ids, 1, "gpu-0", NULL, "gpu-0", NULL, NULL };
 	struct wl_cuda_call call = { .nbuffers = 1, .buffers = { 0x1000 } };
 	struct wl_launch l = { .backend = &wl_backend_cuda, .handle = &call, .dims = 1, .global = { 256 }, .local = { 256 } };
 	struct wl_result_row rows[2] = {
@@ -120,7 +120,7 @@ void test_counters_are_written_into_their_results_later(void)
 	struct wl_device dev = { .api[WL_LANG_CUDA] = &side };
 	struct wl_devices none = { 0 };
 	const char *ids[] = { "gpu-0" };
-	struct wl_claim_devices devs = { ids, 1, "gpu-0", NULL, "gpu-0", NULL };
+	struct wl_claim_devices devs = { ids, 1, "gpu-0", NULL, "gpu-0", NULL, NULL };
 	struct wl_catalog *cat = check_load_catalog();
 	struct wl_executor ex = { .store = st, .cat = cat, .devs = &none,
 				  .trace_off = "no tracing in this test" };

@@ -17,7 +17,7 @@ static long long finished_run(struct wl_store *st, long long runner, const char 
 			      const char *const *variants, const double *ms)
 {
 	const char *ids[] = { "cpu-0" };
-	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0", NULL };
+	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0", NULL, NULL };
 	struct wl_error err;
 	struct wl_claim c;
 	long long id = check_queue_run(st, experiment, "cpu-0");

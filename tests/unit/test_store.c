@@ -108,7 +108,7 @@ void test_store_claims_oldest_run_for_its_devices(void)
 	struct wl_error err;
 	struct wl_claim c;
 	const char *ids[] = { "cpu-0" };
-	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0", NULL };
+	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0", NULL, NULL };
 	long long runner, a, b, other;
 
 	if (!st)
@@ -143,7 +143,7 @@ void test_store_records_progress_and_results(void)
 {
 	struct wl_store *st = check_fresh_store("results");
 	const char *ids[] = { "cpu-0" };
-	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0", NULL };
+	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0", NULL, NULL };
 	struct wl_result_row ok = { .variant = "naive", .params_json = "{\"n\":256}", .median_ms = 2.0,
 				    .min_ms = 1.5, .max_ms = 3.0, .reps = 10, .bytes = 524288,
 				    .verified = 1, .extra_json = "{\"predicted_degree\":2}" };
@@ -214,7 +214,7 @@ void test_store_recovers_runs_of_dead_runners(void)
 {
 	struct wl_store *st = check_fresh_store("recover");
 	const char *ids[] = { "cpu-0" };
-	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0", NULL };
+	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0", NULL, NULL };
 	struct wl_result_row row = { .variant = "naive", .params_json = "{\"n\":256}", .median_ms = 2.0,
 				     .min_ms = 1.5, .max_ms = 3.0, .reps = 10, .bytes = 524288, .verified = 1 };
 	struct wl_error err;
@@ -285,7 +285,7 @@ void test_store_recovers_runs_of_dead_runners(void)
 void test_store_refuses_when_queue_full(void)
 {
 	struct wl_store *st = check_fresh_store("full");
-	struct wl_new_run run = { "copy", NULL, "{}", "auto", NULL, 3, 2, NULL };
+	struct wl_new_run run = { "copy", NULL, "{}", "auto", NULL, 3, 2, NULL, 0 };
 	struct wl_error err;
 	long long id;
 
@@ -342,7 +342,7 @@ void test_store_cancels_queued_and_running_runs(void)
 {
 	struct wl_store *st = check_fresh_store("cancel");
 	const char *ids[] = { "cpu-0" };
-	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0", NULL };
+	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0", NULL, NULL };
 	struct wl_error err;
 	struct wl_claim c;
 	long long runner, queued, running;
@@ -373,7 +373,7 @@ void test_store_releases_a_run_whose_worker_died(void)
 {
 	struct wl_store *st = check_fresh_store("release");
 	const char *ids[] = { "cpu-0" };
-	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0", NULL };
+	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0", NULL, NULL };
 	struct wl_error err;
 	struct wl_claim c;
 	long long runner, id;
@@ -402,7 +402,7 @@ void test_store_releases_a_run_whose_worker_died(void)
 	/* A run that did not name its device goes back to any device, not the
 	 * one it had (in a lab, that one's host may be the one that died). */
 	{
-		struct wl_new_run any = { "copy", NULL, "{}", "auto", NULL, 1, 100, NULL };
+		struct wl_new_run any = { "copy", NULL, "{}", "auto", NULL, 1, 100, NULL, 0 };
 		long long free_run = 0;
 
 		wl_store_insert_run(st, &any, &free_run, &err);
@@ -438,7 +438,7 @@ void test_store_numbers_every_visible_change(void)
 {
 	struct wl_store *st = check_fresh_store("changes");
 	const char *ids[] = { "cpu-0" };
-	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0", NULL };
+	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0", NULL, NULL };
 	struct wl_result_row ok = { .variant = "naive", .params_json = "{\"n\":256}", .median_ms = 2.0,
 				    .reps = 1, .bytes = 1024, .verified = 1 };
 	struct wl_wakeup *watch = NULL;
@@ -510,7 +510,7 @@ void test_store_keeps_run_totals_as_runs_change(void)
 {
 	struct wl_store *st = check_fresh_store("totals");
 	const char *ids[] = { "cpu-0" };
-	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0", NULL };
+	struct wl_claim_devices devs = { ids, 1, "cpu-0", NULL, "cpu-0", NULL, NULL };
 	long long counts[WL_STORE_DURATION_BUCKETS], total = -1, runner, a, b;
 	double sum = -1;
 	struct wl_error err;
@@ -568,7 +568,7 @@ void test_store_finds_runs_by_any_part_of_their_label(void)
 	if (!st)
 		return;
 	for (int i = 0; i <= 4; i++) {
-		struct wl_new_run run = { "copy", labels[i], "{}", "auto", NULL, 1, 100, NULL };
+		struct wl_new_run run = { "copy", labels[i], "{}", "auto", NULL, 1, 100, NULL, 0 };
 		long long id;
 
 		CHECK(wl_store_insert_run(st, &run, &id, &err) == 0, "%s", err.msg);

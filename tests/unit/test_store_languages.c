@@ -15,8 +15,8 @@ void test_store_claims_only_runs_in_its_languages(void)
 	struct wl_error err;
 	struct wl_claim c;
 	const char *ids[] = { "gpu-0" };
-	struct wl_claim_devices opencl = { ids, 1, "gpu-0", "gpu-0", NULL, NULL };
-	struct wl_claim_devices both = { ids, 1, "gpu-0", "gpu-0", NULL, ",opencl,cuda," };
+	struct wl_claim_devices opencl = { ids, 1, "gpu-0", "gpu-0", NULL, NULL, NULL };
+	struct wl_claim_devices both = { ids, 1, "gpu-0", "gpu-0", NULL, ",opencl,cuda,", NULL };
 	struct wl_new_run run = { .experiment = "copy", .request_json = "{\"language\":\"cuda\"}", .device_req = "gpu",
 				  .language = "cuda", .total = 1, .queue_limit = 1000 };
 	long long runner, cuda = 0, plain;
