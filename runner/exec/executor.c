@@ -595,6 +595,8 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 	later = counts_later(&plan);
 	if (settle_counts(ex, claim->id, &plan, err) < 0)
 		goto out;
+	if (ex->build_ahead)
+		ex->build_ahead(ex->build_ahead_ctx, &plan);
 	for (;;) {
 		struct wl_point pt;
 		json_t *params;

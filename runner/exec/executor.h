@@ -19,6 +19,8 @@
  * for a lost context. */
 #define WL_EXIT_DEVICE_LOST 75
 
+struct wl_run_plan;
+
 struct wl_executor {
 	struct wl_store *store;
 	const struct wl_catalog *cat;
@@ -49,6 +51,11 @@ struct wl_executor {
 	 * was running, and where, if the process dies. */
 	void (*on_custom)(void *ctx, const char *name, const char *point);
 	void *hook_ctx;
+	/* Told a run's plan before its first point, to build what its points
+	 * will build ahead of them (into programs); NULL: each point builds
+	 * its own as it comes. */
+	void (*build_ahead)(void *ctx, const struct wl_run_plan *plan);
+	void *build_ahead_ctx;
 	/* Verifies a variant while the next is timed; NULL: verification runs
 	 * in turn. Not owned. */
 	struct wl_checker *checker;

@@ -380,12 +380,16 @@ struct wl_program_ahead {
 	double ms;		/* the thread's time, building */
 };
 
+/* The programs in parallel on the host's cores: OpenCL's calls are
+ * thread-safe but for a kernel's arguments, and each program is its own. */
 static void *ahead_main(void *arg)
 {
 	struct wl_program_ahead *a = arg;
 	double started = wl_now_ms();
+	int count = (int)a->count;
 
-	for (size_t i = 0; i < a->count; i++) {
+#pragma omp parallel for schedule(dynamic, 1)
+	for (int i = 0; i < count; i++) {
 		struct ahead_item *it = &a->items[i];
 		struct wl_error err;
 

@@ -26,8 +26,9 @@ int wl_program_get(struct wl_program_cache *cache, struct wl_device *dev,
 		   const struct wl_source *src, const char *options, cl_program *out,
 		   struct wl_error *err);
 
-/* Programs built ahead, on a thread of their own, while the worker does
- * something else (it describes its device): srcs[i] with options[i] for dev,
+/* Programs built ahead, on a thread of their own (which builds them in
+ * parallel on the host's cores), while the worker does something else (it
+ * describes its device, or waits to measure): srcs[i] with options[i] for dev,
  * each from disk or source as wl_program_get would, but kept aside until the
  * join adds them to the cache. The thread touches nothing of the cache, and
  * of dev only its context, device and compiler: dev->info may change

@@ -138,6 +138,89 @@ static void cuda_start(struct cuda_ahead *c, const struct wl_catalog *cat, const
 	c->started = pthread_create(&c->thread, NULL, cuda_main, c) == 0;
 }
 
+/* Build ahead the programs of plan's points [*next, ...) that fit one batch,
+ * OpenCL's on a thread building in parallel, joined here; *next is where
+ * the next batch starts. Returns how many programs were added. */
+static size_t opencl_batch(const struct wl_run_plan *plan, struct wl_program_cache *programs, size_t *next,
+			   size_t *wanted)
+{
+	struct wanted w = { .count = 0 };
+	const char *options[AHEAD_MAX];
+	struct wl_program_ahead *building;
+	struct wl_error err;
+	double ms;
+
+	for (; *next < plan->req.pts.count && w.count < AHEAD_MAX; ++*next) {
+		const struct wl_point pt = { .dev = plan->dev, .exp = plan->exp,
+					     .values = plan->req.pts.values + *next * plan->req.pts.nparams };
+		char opts[128];
+
+		wl_experiment_options(plan->ops, &pt, opts, sizeof(opts));
+		want(&w, &plan->source, opts);
+	}
+	for (size_t i = 0; i < w.count; i++)
+		options[i] = w.options[i];
+	*wanted += w.count;
+	building = wl_program_ahead_start(programs, plan->dev, w.srcs, options, w.count, &err);
+	if (!building && err.msg[0])
+		wl_log_warn("programs not built ahead: %s", err.msg);
+	return wl_program_ahead_join(programs, building, &ms);
+}
+
+/* The CUDA modules of plan's points compiled by NVRTC in parallel, batch by
+ * batch, and adopted for the points to find. Returns how many compiled. */
+static size_t cuda_batches(const struct wl_run_plan *plan, size_t *wanted)
+{
+	const struct wl_cuda_side *side = wl_cuda_of(plan->dev);
+	size_t compiled = 0, next = 0;
+	int arch;
+
+	if (!side || !side->nv || !side->nv->handle || side->ordinal < 0 || (arch = wl_cuda_arch(side->ordinal)) < 0)
+		return 0;
+	while (next < plan->req.pts.count) {
+		struct cuda_ahead c = { .nv = side->nv, .arch = arch };
+
+		for (; next < plan->req.pts.count && c.modules.count < AHEAD_MAX; next++) {
+			const struct wl_point pt = { .dev = plan->dev, .exp = plan->exp,
+						     .values = plan->req.pts.values + next * plan->req.pts.nparams };
+			char opts[128];
+
+			wl_experiment_options(plan->ops, &pt, opts, sizeof(opts));
+			want(&c.modules, &plan->source, opts);
+		}
+		*wanted += c.modules.count;
+		cuda_main(&c);
+		for (size_t i = 0; i < c.modules.count; i++) {
+			compiled += c.compiled[i] != NULL;
+			wl_cuda_compiled_adopt(c.compiled[i]);
+		}
+	}
+	return compiled;
+}
+
+void wl_run_build_ahead(const struct wl_run_plan *plan, struct wl_program_cache *programs, enum wl_build_ahead when)
+{
+	double started = wl_now_ms();
+	size_t built = 0, wanted = 0, next = 0;
+
+	/* Someone else's code is built only at its point, under the point's
+	 * deadline; a run of one point gains nothing. */
+	if (when == WL_AHEAD_NEVER || (when == WL_AHEAD_GPU && !plan->dev->is_gpu) || plan->req.pts.count < 2 ||
+	    plan->exp->own)
+		return;
+	for (size_t k = 0; k < plan->nvariants; k++)
+		if (plan->variants[k].custom)
+			return;
+	if (plan->backend == &wl_backend_opencl)
+		while (next < plan->req.pts.count)
+			built += opencl_batch(plan, programs, &next, &wanted);
+	else if (plan->backend == &wl_backend_cuda)
+		built = cuda_batches(plan, &wanted);
+	if (wanted > 1)
+		wl_log_info("%zu of the run's %zu programs built ahead, in parallel, in %.0f ms", built, wanted,
+			    wl_now_ms() - started);
+}
+
 static void ahead_free(struct wl_catalog_ahead *a)
 {
 	for (size_t i = 0; i < a->nplans; i++) {

@@ -35,4 +35,14 @@ struct wl_catalog_ahead *wl_catalog_ahead_start(const struct wl_catalog *cat, st
  * log, and free a. */
 void wl_catalog_ahead_join(struct wl_catalog_ahead *a, struct wl_program_cache *programs);
 
+/* Before a run of several points (a sweep, a tuning run's configurations)
+ * measures its first: the programs all its points build, built (OpenCL) or
+ * compiled (CUDA) in parallel on the host's cores, where when says so, and
+ * added to programs, so that the points measure one after another without
+ * waiting for the compiler. A run with someone else's code builds it at its
+ * point, under that point's deadline. What does not build is built again
+ * by its point, which says why. */
+struct wl_run_plan;
+void wl_run_build_ahead(const struct wl_run_plan *plan, struct wl_program_cache *programs, enum wl_build_ahead when);
+
 #endif

@@ -408,13 +408,27 @@ static void serve(struct wl_store *st, struct wl_executor *ex, struct wl_wakeup 
 	}
 }
 
+/* What a run's programs are built ahead into, and when (program_ahead.h). */
+struct run_ahead {
+	struct wl_program_cache *programs;
+	enum wl_build_ahead when;
+};
+
+static void build_run_ahead(void *ctx, const struct wl_run_plan *plan)
+{
+	const struct run_ahead *a = ctx;
+
+	wl_run_build_ahead(plan, a->programs, a->when);
+}
+
 /* Serve runs with an executor over what the worker opened, until stopped;
  * unconfined is why custom kernels may not run here, or NULL. */
 static void serve_runs(const struct runner_config *cfg, struct wl_store *st,
 		       const struct wl_catalog *cat, struct wl_devices *devs,
-		       struct wl_program_cache *programs, struct wl_wakeup *wake,
+		       struct wl_program_cache *programs, enum wl_build_ahead when, struct wl_wakeup *wake,
 		       const char *unconfined, int runner_has_gpu)
 {
+	struct run_ahead ahead = { .programs = programs, .when = when };
 	struct wl_error err;
 	struct wl_executor ex = {
 		.store = st,
@@ -433,6 +447,8 @@ static void serve_runs(const struct runner_config *cfg, struct wl_store *st,
 		.on_point = on_point,
 		.on_probe = on_probe,
 		.on_custom = on_custom,
+		.build_ahead = build_run_ahead,
+		.build_ahead_ctx = &ahead,
 		.trace_off = cfg->no_trace ? "tracing is off on this runner (--no-trace)" :
 					     wl_trace_unavailable(),
 		.trace_seconds = cfg->trace_seconds,
@@ -524,7 +540,7 @@ int wl_work(const struct runner_config *cfg)
 		goto out;
 	}
 	report("%s %zu %s", WL_MSG_READY, found, devs.list[0].id);
-	serve_runs(cfg, st, cat, &devs, programs, wake,
+	serve_runs(cfg, st, cat, &devs, programs, when, wake,
 		   confined || cfg->unconfined_kernels ? NULL : confinement, runner_has_gpu);
 	status = 0;
 out:

@@ -1,6 +1,8 @@
 // The catalog's programs built ahead: a starting worker builds what
 // runs of every experiment at their defaults need while it describes its
-// device, so a first run builds nothing; with --build-ahead never the run
+// device, so a first run builds nothing; a run of several settings (a
+// tuning run) has all its points' programs built in parallel before its
+// first point, so no point builds; with --build-ahead never the run
 // builds its own. On PoCL "always" is asked for: the default, "gpu", leaves a
 // CPU device's cores to its probes. A word other than the three is refused.
 import assert from 'node:assert/strict';
@@ -19,7 +21,7 @@ const BODY = { experiment: 'copy', params: { n: 65536 }, variants: ['float4'], r
 // What the runner said between the run's start and its end.
 function runLog(lab, run) {
   const log = lab.logs.runner;
-  const from = log.indexOf(`run ${run.id} (copy) started`);
+  const from = log.indexOf(`run ${run.id} (${run.experiment}) started`);
   assert.ok(from >= 0, log);
   return log.slice(from, log.indexOf(`run ${run.id} done`, from));
 }
@@ -35,6 +37,23 @@ test('a_first_run_finds_the_catalogs_programs_built_ahead', async () => {
   const run = await ahead.postDone(BODY);
   for (const r of run.results) assert.ok(r.verified, r.error);
   assert.doesNotMatch(runLog(ahead, run), /(built|loaded) program/);
+});
+
+test('a_tuning_runs_programs_are_built_ahead_of_its_points', async () => {
+  const run = await ahead.postDone({
+    experiment: 'transpose', variants: ['tiled'], repeat: 2,
+    params: { n: 256, tile: [8, 16, 32], rows: [1, 2, 4] }, tune: { params: ['tile', 'rows'] },
+  });
+  for (const r of run.results) assert.ok(r.verified, r.error);
+  const log = runLog(ahead, run);
+  const said = log.match(/(\d+) of the run's (\d+) programs built ahead, in parallel/);
+  // 9 settings, each its own program (the catalog's own 32 x 8 is not
+  // among them).
+  assert.ok(said, log);
+  assert.equal(said[1], said[2], 'every one built');
+  assert.equal(Number(said[2]), run.results.length);
+  assert.equal(log.match(/built program \S+ for \S+ \(options '[^']*'\) ahead/g)?.length, run.results.length, log);
+  assert.doesNotMatch(log.slice(log.indexOf(said[0])), /(built|loaded) program \S+ for \S+ \(options '[^']*'\)\n/, 'no point built its own');
 });
 
 test('without_building_ahead_the_run_builds_its_own', async () => {
