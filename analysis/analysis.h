@@ -309,9 +309,10 @@ json_t *wl_tuning_why(const struct wl_result *best, const struct wl_result *othe
  * each size written into its "tune" as "chosen" ([{"params",
  * "predicted_ms", "rank"}], best first) beside "ranked" (how many were
  * predicted). 0 (nothing done for another request), or -1 with err on
- * "tune.strategy" where the model cannot rank it (custom kernels, an
- * experiment of one's own, a variant without declared accesses, no
- * measured facts, a space it cannot predict within WL_TUNE_RANK_S). */
+ * "tune.strategy" where the model cannot rank it (custom kernels, a
+ * variant without declared accesses — the catalog's or an experiment of
+ * one's own —, no measured facts, a space it cannot predict within
+ * WL_TUNE_RANK_S). */
 int wl_tuning_rank(const struct wl_catalog *cat, json_t *normalized, const json_t *device, double copy_gbps,
 		   struct wl_error *err);
 

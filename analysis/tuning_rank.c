@@ -1,6 +1,7 @@
 /* A tuning run's space ranked by the model before anything is measured (see
  * analysis.h, wl_tuning_rank): every configuration the restrictions allow,
- * each requested variant predicted from its declared accesses with the
+ * each requested variant (the catalog's, or an experiment of the user's own
+ * that declares its accesses) predicted from its declared accesses with the
  * device's facts, a configuration scored by its fastest variant, and the
  * best "budget" of each size chosen, best first. */
 #include "analysis.h"
@@ -12,6 +13,7 @@
 #include "clock.h"
 #include "points.h"
 #include "predict.h"
+#include "request_own.h"
 #include "tuning.h"
 #include "warp_model.h"
 #include "work.h"
@@ -99,7 +101,8 @@ int wl_tuning_rank(const struct wl_catalog *cat, json_t *normalized, const json_
 		   struct wl_error *err)
 {
 	json_t *tune = json_object_get(normalized, "tune"), *variants = json_object_get(normalized, "variants");
-	const struct wl_experiment *exp;
+	const struct wl_experiment *exp = NULL;
+	struct wl_experiment own = { 0 };
 	const struct wl_variant_def *defs[64];
 	struct wl_device_model dm;
 	struct wl_points pts = { 0 };
@@ -112,14 +115,17 @@ int wl_tuning_rank(const struct wl_catalog *cat, json_t *normalized, const json_
 
 	if (!tune || strcmp(json_string_value(json_object_get(tune, "strategy")) ?: "", "model") != 0)
 		return 0;
-	exp = wl_catalog_find(cat, json_string_value(json_object_get(normalized, "experiment")));
-	if (!exp || json_object_get(normalized, "definition") || json_array_size(json_object_get(normalized, "kernels"))) {
+	if (json_array_size(json_object_get(normalized, "kernels"))) {
 		wl_error_field(err, WL_ERR_INVALID_FIELD, "tune.strategy",
-			       "tune.strategy: the model ranks the catalog's own variants, whose accesses it knows; a "
-			       "run with custom kernels or an experiment of your own tunes with \"random\" or "
-			       "\"exhaustive\"");
+			       "tune.strategy: the model ranks variants whose accesses are declared (the catalog's, or an "
+			       "experiment of your own whose variants declare them); a run with custom kernels tunes with "
+			       "\"random\" or \"exhaustive\"");
 		return -1;
 	}
+	/* The catalog's experiment, or the request's own (its definition is
+	 * read as when it was checked). */
+	if (wl_request_experiment(cat, normalized, &own, &exp, err) < 0)
+		return -1;
 	for (size_t v = 0; v < nvariants && v < 64; v++) {
 		const char *id = json_string_value(json_array_get(variants, v));
 
@@ -128,11 +134,11 @@ int wl_tuning_rank(const struct wl_catalog *cat, json_t *normalized, const json_
 			wl_error_field(err, WL_ERR_INVALID_FIELD, "tune.strategy",
 				       "tune.strategy: %s declares no memory accesses, so the model cannot rank it; "
 				       "use \"random\" or \"exhaustive\"", id);
-			return -1;
+			goto out;
 		}
 	}
 	if (device_model(device, copy_gbps, &dm, err) < 0 || allowed_space(exp, normalized, &pts, err) < 0)
-		return -1;
+		goto out;
 	wl_tuned_params(exp, tune, tuned);
 	lanes = (int)json_integer_value(json_object_get(device, "warp_width"));
 	lanes = lanes > 0 ? lanes : 32;
@@ -186,5 +192,7 @@ out:
 	json_decref(chosen);
 	free(s);
 	wl_points_free(&pts);
+	if (own.own)
+		wl_experiment_clear(&own);
 	return rc;
 }

@@ -8,7 +8,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { Lab } from './harness.mjs';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { Lab, ROOT } from './harness.mjs';
 
 const lab = new Lab('tuning');
 const SPACE = { n: 256, tile: [8, 16, 32], rows: [1, 2, 4, 8, 16] };
@@ -112,4 +115,32 @@ test('bad_tuning_requests_are_refused_naming_the_field', async () => {
   }
   const list = (await lab.get('/api/runs')).json;
   assert.equal((list.runs || list).filter((r) => r.status === 'queued').length, 0, 'nothing refused was queued');
+});
+
+// The user's own tiled transpose (tests/fixtures/own/tiled.json), its
+// variants' accesses declared as the catalog declares its own: the model
+// ranks its tile sizes and measures the best two, as it does a lesson.
+test('model_strategy_ranks_an_experiment_of_ones_own', async () => {
+  const own = JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/own/tiled.json'), 'utf8')).experiment;
+  const once = { var: 'b', from: '0', while: 'b < 1', next: 'b + 1' };
+  own.variants[0].model = { accesses: [
+    { array: 'in', space: 'global', op: 'load', bytes: 4, index: 'gid1*n + gid0' },
+    { array: 'out', space: 'global', op: 'store', bytes: 4, index: 'gid0*n + gid1' }] };
+  own.variants[1].model = { accesses: [
+    { array: 'in', space: 'global', op: 'load', bytes: 4, index: '(grp1*tile + lid1)*n + grp0*tile + lid0' },
+    { array: 't', space: 'local', op: 'store', bytes: 4, index: 'lid1*(tile + 1) + lid0' },
+    { array: 't', space: 'local', op: 'load', bytes: 4, index: 'lid0*(tile + 1) + lid1' },
+    { array: 'out', space: 'global', op: 'store', bytes: 4, index: '(grp0*tile + lid1)*n + grp1*tile + lid0' }], barriers: once };
+  const run = await lab.postDone({
+    experiment: own, repeat: 3, params: { n: 512, tile: [4, 8, 16, 32] },
+    tune: { params: ['tile'], strategy: 'model', budget: 2 },
+  });
+  const tune = run.request.tune;
+  assert.equal(tune.ranked, 4, 'every tile predicted');
+  assert.deepEqual(tune.chosen.map((c) => c.rank), [1, 2]);
+  const measured = [...new Set(run.results.map((r) => r.params.tile))];
+  assert.deepEqual(measured.sort((a, b) => a - b), tune.chosen.map((c) => c.params.tile).sort((a, b) => a - b));
+  assert.equal(run.results.length, 4, 'two tiles, both variants');
+  for (const r of run.results) assert.equal(r.verified, true, `${r.variant} ${r.params.tile}: ${r.error}`);
+  assert.equal(run.tuning.sizes[0].model.configs.length, 2);
 });
