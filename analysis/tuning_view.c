@@ -161,10 +161,11 @@ static void faster_text(double a, double b, char *out, size_t len)
 }
 
 /* The size's sentences from its entry o, set in it: "best_sentence", what
- * won and by how much over the catalog's settings; "model_sentence", where
+ * won and by how much over the default settings (whose: "the catalog's",
+ * or "the definition's" for an experiment of one's own); "model_sentence", where
  * the model chose, how its choice held (else null); and "sentence", the two
  * together. -1 when out of memory. */
-static int size_sentences(json_t *o)
+static int size_sentences(json_t *o, const char *whose)
 {
 	const json_t *best = json_object_get(o, "best"), *base = json_object_get(o, "baseline");
 	const json_t *model = json_object_get(o, "model");
@@ -190,9 +191,9 @@ static int size_sentences(json_t *o)
 		if (json_number_value(json_object_get(o, "margin")) > 1) {
 			faster_text(json_number_value(json_object_get(best, "median_ms")),
 				    json_number_value(json_object_get(base, "median_ms")), f, sizeof(f));
-			snprintf(text + strlen(text), sizeof(text) - strlen(text), ", %s than the catalog's %s", f, config);
+			snprintf(text + strlen(text), sizeof(text) - strlen(text), ", %s than %s %s", f, whose, config);
 		} else {
-			snprintf(text + strlen(text), sizeof(text) - strlen(text), ": the catalog's own %s", config);
+			snprintf(text + strlen(text), sizeof(text) - strlen(text), ": %s own %s", whose, config);
 		}
 	}
 	snprintf(text + strlen(text), sizeof(text) - strlen(text), ".");
@@ -333,7 +334,8 @@ static json_t *size_entry(const struct wl_run *run, const json_t *tune, size_t f
 		      "margin", base ? json_real(base->median_ms / best->median_ms) : json_null(),
 		      "model", json_object_get(tune, "chosen") ? ranking(run, tune, run->results[first].values, tuned)
 							      : json_null());
-	if (o && size_sentences(o) < 0) {
+	/* The defaults are the catalog's, or those of the user's definition. */
+	if (o && size_sentences(o, run->exp->own ? "the definition's" : "the catalog's") < 0) {
 		json_decref(o);
 		return NULL;
 	}
