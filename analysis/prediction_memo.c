@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "catalog_load.h"
 #include "source.h"
 
 struct entry {
@@ -26,6 +27,12 @@ struct entry {
 	json_t *accesses;		/* owned */
 	long long *values;		/* owned */
 	int lanes;
+	/* An experiment of one's own (the ask's definition): its copy, owned,
+	 * and the ids of the variant and the like variant, read again from it
+	 * for the job (exp, model and like are then NULL: the asker's reading
+	 * is gone by the time the job runs). */
+	json_t *definition;
+	char *variant, *like_id;
 };
 
 static struct {
@@ -53,20 +60,62 @@ void wl_memo_ask_set(struct wl_memo_ask *ask)
 				text ? (unsigned long long)wl_fnv1a64(text, strlen(text)) : 0ULL);
 		free(text);
 	}
+	/* Two users' own experiments may share an id, not their definitions. */
+	if (ask->definition && used > 0 && (size_t)used < sizeof(ask->key)) {
+		char *text = json_dumps(ask->definition, JSON_COMPACT | JSON_SORT_KEYS);
+
+		used += snprintf(ask->key + used, sizeof(ask->key) - (size_t)used, "|d%016llx",
+				 text ? (unsigned long long)wl_fnv1a64(text, strlen(text)) : 0ULL);
+		free(text);
+	}
 	for (size_t i = 0; i < ask->exp->nparams && used > 0 && (size_t)used < sizeof(ask->key); i++)
 		used += snprintf(ask->key + used, sizeof(ask->key) - (size_t)used, "|%lld", ask->values[i]);
 	if (used > 0 && (size_t)used < sizeof(ask->key))
 		snprintf(ask->key + used, sizeof(ask->key) - (size_t)used, "|%d", ask->lanes);
 }
 
+/* Read e's own experiment again into *own and point e's job into it; -1
+ * with err where it no longer reads (it did when asked). */
+static int read_own(struct entry *e, struct wl_experiment *own, struct wl_error *err)
+{
+	const struct wl_variant_def *def;
+
+	if (wl_experiment_load_own(e->definition, own, err) < 0)
+		return -1;
+	e->exp = own;
+	def = e->variant ? wl_experiment_variant(own, e->variant, NULL) : NULL;
+	e->model = def ? def->model : NULL;
+	e->like = e->like_id ? wl_experiment_variant(own, e->like_id, NULL) : NULL;
+	if ((e->variant && !e->model) || (e->like_id && !e->like)) {
+		wl_error_set(err, WL_ERR_INTERNAL, "variant %s of %s not found", e->variant ? e->variant : e->like_id,
+			     own->id);
+		return -1;
+	}
+	return 0;
+}
+
+/* What e's own experiment's job held, freed once it is done or forgotten. */
+static void job_free(struct entry *e)
+{
+	json_decref(e->definition);
+	e->definition = NULL;
+	free(e->variant);
+	free(e->like_id);
+	e->variant = e->like_id = NULL;
+}
+
 /* Compute e (the lock not held). */
 static void compute(struct entry *e)
 {
 	struct wl_model *parsed = NULL;
-	const struct wl_model *m = e->model;
+	struct wl_experiment own = { 0 };
+	const struct wl_model *m;
 	struct wl_error err = { 0 };
-	int rc = -1;
+	int rc = -1, mine = e->definition != NULL;
 
+	if (mine && read_own(e, &own, &err) < 0)
+		goto done;
+	m = e->model;
 	if (!m) {
 		json_t *obj = json_pack("{s:O}", "accesses", e->accesses);
 
@@ -79,7 +128,15 @@ static void compute(struct entry *e)
 	if (m)
 		rc = wl_model_predict(m, e->values, (int)e->exp->nparams, e->lanes, wl_monotonic_s() + WL_MEMO_PREDICT_S,
 				      &e->p, &err);
+done:
 	wl_model_free(parsed);
+	if (mine) {
+		e->exp = NULL;
+		e->model = NULL;
+		e->like = NULL;
+		if (own.id)
+			wl_experiment_clear(&own);
+	}
 	pthread_mutex_lock(&memo.lock);
 	e->state = rc == 0 ? WL_MEMO_DONE : WL_MEMO_FAILED;
 	if (rc < 0)
@@ -88,6 +145,7 @@ static void compute(struct entry *e)
 	e->accesses = NULL;
 	free(e->values);
 	e->values = NULL;
+	job_free(e);
 	pthread_cond_broadcast(&memo.done);
 	pthread_mutex_unlock(&memo.lock);
 }
@@ -141,6 +199,7 @@ static void wipe(void)
 	for (size_t i = 0; i < memo.n; i++) {
 		json_decref(memo.entries[i]->accesses);
 		free(memo.entries[i]->values);
+		job_free(memo.entries[i]);
 		free(memo.entries[i]);
 	}
 	memo.n = memo.next_job = 0;
@@ -189,6 +248,22 @@ static struct entry *find_or_queue(const struct wl_memo_ask *ask)
 	e->like = ask->like;
 	e->accesses = ask->model ? NULL : json_deep_copy(ask->accesses);
 	e->lanes = ask->lanes;
+	if (ask->definition) {
+		e->definition = json_deep_copy(ask->definition);
+		e->variant = ask->model && ask->variant ? strdup(ask->variant) : NULL;
+		e->like_id = ask->like ? strdup(ask->like->id) : NULL;
+		e->exp = NULL;
+		e->model = NULL;
+		e->like = NULL;
+		if (!e->definition || (ask->model && !e->variant) || (ask->like && !e->like_id)) {
+			job_free(e);
+			json_decref(e->accesses);
+			free(e->values);
+			free(e);
+			json_object_del(memo.index, ask->key);
+			return NULL;
+		}
+	}
 	memo.entries[memo.n++] = e;
 	pthread_cond_signal(&memo.queued);
 	return e;

@@ -29,10 +29,16 @@ struct wl_memo_ask {
 	/* What to predict: a built-in variant's model (model), or a custom
 	 * kernel's declared accesses read with its like variant's shape. */
 	const struct wl_experiment *exp;
-	const struct wl_model *model;		/* catalog-owned; or NULL */
+	const struct wl_model *model;		/* catalog-owned (or see definition); or NULL */
 	const char *variant;			/* the built-in's id, with model */
 	const struct wl_variant_def *like;	/* with accesses */
 	const json_t *accesses;			/* borrowed while asking */
+	/* An experiment of the run's own: its definition, borrowed while
+	 * asking. exp, model and like then point into the asker's reading of
+	 * it, which ends with the request: the memo keeps a copy of the
+	 * definition and reads it again for the job. NULL: exp is the
+	 * catalog's. */
+	const json_t *definition;
 	const long long *values;		/* exp->nparams values */
 	int lanes;
 	char key[WL_MEMO_KEY_MAX];

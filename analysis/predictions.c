@@ -17,6 +17,7 @@
 #include "custom_kernels.h"
 #include "predict.h"
 #include "prediction_memo.h"
+#include "request_own.h"
 #include "warp_model.h"
 #include "work_json.h"
 
@@ -265,6 +266,10 @@ static void result_asks(const struct wl_run *run, const struct customs *customs,
 	const struct wl_variant_def *def = r->variant ? wl_experiment_variant(exp, r->variant, NULL) : NULL;
 	struct wl_memo_ask proto = { .exp = exp, .lanes = run->lanes };
 
+	/* The run's own experiment ends with this request; the memo's job
+	 * reads its definition again. */
+	if (run->own)
+		proto.definition = wl_request_own_definition(json_object_get(run->json, "request"));
 	rm->base = (size_t)-1;
 	if (def) {
 		rm->m = def->model;

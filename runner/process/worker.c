@@ -404,6 +404,11 @@ static void serve(struct wl_store *st, struct wl_executor *ex, struct wl_wakeup 
 		if (wl_executor_run(ex, &claim, &err) < 0)
 			wl_log_error("run %lld: could not record its outcome: %s", claim.id, err.msg);
 		report("%s", WL_MSG_IDLE);
+		/* A device that joined and left (it could not run the run, or
+		 * nothing was left to take) looks again at its next poll, not at
+		 * once. */
+		if (claim.helper)
+			wl_wakeup_wait(wake, poll_ms);
 		wl_claim_free(&claim);
 	}
 }
