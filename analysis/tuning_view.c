@@ -385,6 +385,38 @@ static json_t *summary(const json_t *tune)
 	return json_string(text);
 }
 
+/* The request that runs the best configuration of the run's last size
+ * measured with one, as an ordinary run: the run's request without its
+ * search ("tune", "restrict") and the tuned params set to that
+ * configuration ("Run again with the best" on the run page). JSON null where no size has a best; NULL when out of
+ * memory. */
+static json_t *best_request(const struct wl_run *run, const json_t *sizes)
+{
+	const json_t *best = NULL, *size;
+	json_t *req, *config;
+	size_t i;
+
+	json_array_foreach(sizes, i, size)
+		if (json_is_object(json_object_get(size, "best")))
+			best = json_object_get(json_object_get(size, "best"), "config");
+	if (!best)
+		return json_null();
+	if (!(req = json_deep_copy(json_object_get(run->json, "request"))))
+		return NULL;
+	json_object_del(req, "tune");
+	json_object_del(req, "restrict");
+	if (!json_is_object(json_object_get(req, "params")))
+		json_object_set_new(req, "params", json_object());
+	config = json_deep_copy(best);
+	if (!config || json_object_update(json_object_get(req, "params"), config) < 0) {
+		json_decref(config);
+		json_decref(req);
+		return NULL;
+	}
+	json_decref(config);
+	return req;
+}
+
 int wl_run_add_tuning(struct wl_run *run)
 {
 	const json_t *tune = json_object_get(json_object_get(run->json, "request"), "tune");
@@ -402,9 +434,9 @@ int wl_run_add_tuning(struct wl_run *run)
 		if (!done[i] && run->results[i].values && json_array_append_new(sizes, size_entry(run, tune, i, tuned, done)) < 0)
 			break;
 	free(done);
-	o = json_pack("{s:O, s:O, s:O, s:O, s:O?, s:o, s:o}", "params", json_object_get(tune, "params"), "strategy",
+	o = json_pack("{s:O, s:O, s:O, s:O, s:O?, s:o, s:o, s:o}", "params", json_object_get(tune, "params"), "strategy",
 		      json_object_get(tune, "strategy"), "objective", json_object_get(tune, "objective"), "space",
 		      json_object_get(tune, "space"), "budget", json_object_get(tune, "budget"), "summary", summary(tune),
-		      "sizes", sizes);
+		      "best_request", best_request(run, sizes), "sizes", sizes);
 	return o && json_object_set_new(run->json, "tuning", o) == 0 ? 0 : -1;
 }

@@ -53,6 +53,9 @@ for (const [width, height] of [[1440, 900], [390, 844]]) {
     assert.equal(size.space.length, 4);
     assert.equal(await box.locator('canvas').count(), 1);
     assert.deepEqual(await box.locator('table tbody th').allTextContents(), size.space.map((c) => c.label));
+    // "Run again with the best" links to the form.
+    const best = box.locator('#again-best');
+    assert.equal(await best.getAttribute('href'), `/?again=${run.id}&best=1#queue`);
     assert.match(await box.locator('.tuning-summary').innerText(), /tile × rows tuned, 15 configurations at each size; measured: the model's best 4 of each size\./);
     const top = await box.evaluate((e) => e.getBoundingClientRect().top);
     assert.ok(top < height, `the block starts at ${top} px, below the first ${height}`);
@@ -60,6 +63,13 @@ for (const [width, height] of [[1440, 900], [390, 844]]) {
     assert.ok(wide <= width, `the page scrolls sideways: ${wide} px`);
     assert.deepEqual(await axeSerious(page), []);
     assert.deepEqual(page.errors, []);
+    // "Run again with the best" fills the run form with the best's values.
+    if (width === 1440) {
+      await best.click();
+      await page.waitForFunction((v) => document.querySelector('input[name="params.tile.value"]')?.value === String(v), size.best.config.tile);
+      assert.equal(await page.locator('input[name="params.rows.value"]').inputValue(), String(size.best.config.rows));
+      assert.equal(await page.locator('#p-tile-mode').inputValue(), 'value');
+    }
     await page.context().close();
   });
 }

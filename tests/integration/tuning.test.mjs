@@ -70,6 +70,16 @@ test('exhaustive_strategy_measures_every_allowed_configuration_and_its_margin', 
   const base = run.results.find((r) => r.variant === best.variant && r.params.tile === 32 && r.params.rows === 8);
   assert.deepEqual(size.baseline, { config: { tile: 32, rows: 8 }, median_ms: base.median_ms });
   assert.ok(Math.abs(size.margin - base.median_ms / best.median_ms) < 1e-12 && size.margin >= 1, String(size.margin));
+  // "Run again with the best": the request with the search gone and the
+  // best configuration set, which runs as an ordinary run.
+  const again = run.tuning.best_request;
+  assert.equal(again.tune, undefined);
+  assert.equal(again.restrict, undefined);
+  assert.deepEqual({ tile: again.params.tile, rows: again.params.rows }, size.best.config);
+  const ordinary = await lab.postDone(again);
+  assert.equal(ordinary.tuning, undefined, 'an ordinary run');
+  assert.deepEqual(ordinary.results.map((r) => [r.variant, r.params.tile, r.params.rows]),
+    ['tiled', 'padded'].map((v) => [v, size.best.config.tile, size.best.config.rows]));
 });
 
 test('model_strategy_ranks_the_space_and_measures_its_budget_best_predicted_first', async () => {

@@ -1,5 +1,5 @@
 // The home page: the catalog as cards, the run form (pre-filled from a run with
-// ?again=ID), "Your own experiment" (own_form.js; pre-filled the same way
+// ?again=ID, or from a tuning run's best configuration with &best=1), "Your own experiment" (own_form.js; pre-filled the same way
 // from a run of one), recent runs kept current by the status stream (polled
 // while any is queued or running when the stream fails), with selection for
 // the compare page, the devices, and the model's record on each (record.js),
@@ -232,12 +232,16 @@ async function main() {
   if (again) {
     try {
       const run = await getJSON(`/api/runs/${encodeURIComponent(again)}`);
-      if (run.request.definition) {
+      // "Run again with the best" of a tuning run: the server's request
+      // for its best configuration.
+      const best = new URLSearchParams(window.location.search).get('best') && run.tuning?.best_request;
+      const request = best || run.request;
+      if (request.definition) {
         document.getElementById('own-details').open = true;
-        await own.load(run.request);
+        await own.load(request);
         document.getElementById('own').scrollIntoView();
       } else {
-        form.select(run.experiment, run.request);
+        form.select(run.experiment, request);
         document.getElementById('queue').scrollIntoView();
       }
     } catch (err) {

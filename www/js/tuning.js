@@ -1,8 +1,8 @@
 // The run page's tuning block: at each size of a tuning run, the server's
 // sentence on the fastest configuration and its margin over the catalog's
 // settings, why it wins against another configuration, for the model's
-// strategy how its ranking held, the server's summary of the search, and
-// the space
+// strategy how its ranking held, "Run again with the best" (the server's
+// request for it), the server's summary of the search, and the space
 // measured as a chart of measured beside predicted time, with its numbers
 // as a table. Nothing here judges; it only shows.
 import { barChart, fillDataTable } from './charts.js';
@@ -46,6 +46,7 @@ export function renderTuning(run) {
   box.replaceChildren(
     el('h2', { id: 'tuning-h' }, 'Tuning'),
     el('ul', { class: 'tuning-sizes' }, ...sizes.map((s) => s.block)),
+    t.best_request ? el('p', {}, el('a', { id: 'again-best', class: 'button', href: `/?again=${run.id}&best=1#${run.request.definition ? 'own' : 'queue'}` }, 'Run again with the best')) : '',
     el('p', { class: 'muted tuning-summary' }, t.summary));
   for (const s of sizes) {
     if (s.shown.length < 2) continue;
