@@ -3,7 +3,8 @@
 // configurations, the other, idle, joins it and takes them one at a time;
 // each configuration is measured once, every result says which runner and
 // device measured it, and the run reads as one. A runner killed while it
-// measures gives its configurations back, and the other finishes the run.
+// measures gives its configurations back, and the other finishes the run; a
+// cancel ends the run on both, which then serve the next run.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
@@ -20,6 +21,7 @@ const REQUEST = {
 const key = (r) => `${r.params.n}:${r.params.tile}x${r.params.rows}`;
 const host = (r) => r.device_id.split('-').slice(0, 2).join('-');
 const runners = {};
+let killed;
 
 before(async () => {
   await lab.startServer();
@@ -59,9 +61,25 @@ test('a_runner_killed_mid_run_leaves_its_configurations_to_the_other', async () 
   const started = await lab.waitRun(res.json.id, (r) => r.status !== 'queued' && (r.status !== 'running' ||
     r.results?.some((x) => host(x) === helperOf(r))));
   assert.equal(started.status, 'running', 'the run was still running when the helper had measured one');
-  runners[helperOf(started)].kill('SIGKILL');
+  killed = helperOf(started);
+  runners[killed].kill('SIGKILL');
   const run = await lab.waitRun(res.json.id, (r) => !['queued', 'running'].includes(r.status), 180000);
   assertWhole(run);
   assert.equal(run.requeues, 0, 'the run went on, not again from the start');
   assert.ok(run.results.some((r) => host(r) === helperOf(run)), 'what the helper measured before it was killed stays');
+});
+
+test('a_cancel_ends_a_shared_run_on_both_runners', async () => {
+  if (killed) runners[killed] = await lab.startRunner(['--host-name', killed, '--heartbeat', '3']);
+  const res = await lab.post('/api/runs', REQUEST);
+  assert.equal(res.status, 201, res.text);
+  // Cancelled once both hosts have measured some of it.
+  await lab.waitRun(res.json.id, (r) => r.status !== 'queued' && new Set((r.results ?? []).map(host)).size === 2);
+  assert.equal((await lab.post(`/api/runs/${res.json.id}/cancel`, {})).status, 200);
+  const run = await lab.waitRun(res.json.id, (r) => !['queued', 'running'].includes(r.status));
+  assert.equal(run.status, 'cancelled', run.error);
+  assert.ok(run.results.length < 33, `cancelled before the end: ${run.results.length}`);
+  // Neither runner is left inside it: the next runs are served.
+  const next = await Promise.all([1, 2].map(() => lab.postDone({ experiment: 'copy', variants: ['float'], params: { n: 65536 }, repeat: 2 })));
+  for (const r of next) assert.equal(r.status, 'done');
 });
