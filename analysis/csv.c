@@ -81,6 +81,12 @@ static const char *const energy[] = { "j_per_launch", "avg_w", "idle_w", "pj_per
 				      "pj_per_moved_byte" };
 static const char *const later_energy[] = { "nj_per_op", "pj_per_useful_byte_above_idle", "moved_bytes" };
 
+/* A model-strategy tuning run's rank of the row's configuration (each as
+ * tuning_<name>), then the runner and device that measured the row; last,
+ * so that no earlier column moves. */
+static const char *const ranked[] = { "rank", "predicted_ms" };
+static const char *const measured_by[] = { "runner_id" };
+
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 /* ",name" for each of names with prefix. */
@@ -165,6 +171,12 @@ static void put_row(FILE *f, const struct wl_run *run, const struct wl_result *r
 	put_field(f, r->stopped ?: "");
 	put_real(f, r->ceiling_pct);
 	put_energy(f, r);
+	/* A tuning run's: the model's rank of the row's configuration and
+	 * what it predicted when ranking; who measured it. */
+	put_values(f, json_object_get(r->json, "ranked"), ranked, COUNT(ranked));
+	put_values(f, r->json, measured_by, COUNT(measured_by));
+	fputc(',', f);
+	put_field(f, json_string_value(json_object_get(r->json, "device_id")) ?: "");
 	fputs("\r\n", f);
 }
 
@@ -211,7 +223,9 @@ int wl_results_csv(const struct wl_run *run, char **out, size_t *len)
 	put_header(f, "energy_", energy, COUNT(energy));
 	fputs(",energy_throttled", f);
 	put_header(f, "energy_", later_energy, COUNT(later_energy));
-	fputs(",energy_moved_bytes_from,energy_error\r\n", f);
+	fputs(",energy_moved_bytes_from,energy_error", f);
+	put_header(f, "tuning_", ranked, COUNT(ranked));
+	fputs(",runner_id,device_id\r\n", f);
 	for (i = 0; i < run->nresults; i++)
 		put_row(f, run, &run->results[i], names, nnames);
 	if (fclose(f) != 0) {

@@ -417,6 +417,32 @@ static json_t *best_request(const struct wl_run *run, const json_t *sizes)
 	return req;
 }
 
+/* Each result of a model-strategy run gets "ranked": {"rank", "predicted_ms"},
+ * the model's rank of its configuration at its size and the time it
+ * predicted when it ranked the space (the CSV's tuning columns). -1 when
+ * out of memory. */
+static int mark_ranks(struct wl_run *run, const json_t *tune)
+{
+	const json_t *c;
+	long long values[WL_TUNED_MAX];
+	size_t k;
+
+	json_array_foreach(json_object_get(tune, "chosen"), k, c) {
+		if (wl_point_from_json(run->exp, json_object_get(c, "params"), values) < 0)
+			continue;
+		for (size_t i = 0; i < run->nresults; i++) {
+			const struct wl_result *r = &run->results[i];
+
+			if (r->values && memcmp(r->values, values, run->exp->nparams * sizeof(*values)) == 0 &&
+			    json_object_set_new(r->json, "ranked", json_pack("{s:O, s:O}", "rank", json_object_get(c, "rank"),
+									      "predicted_ms",
+									      json_object_get(c, "predicted_ms"))) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
 int wl_run_add_tuning(struct wl_run *run)
 {
 	const json_t *tune = json_object_get(json_object_get(run->json, "request"), "tune");
@@ -438,5 +464,7 @@ int wl_run_add_tuning(struct wl_run *run)
 		      json_object_get(tune, "strategy"), "objective", json_object_get(tune, "objective"), "space",
 		      json_object_get(tune, "space"), "budget", json_object_get(tune, "budget"), "summary", summary(tune),
 		      "best_request", best_request(run, sizes), "sizes", sizes);
-	return o && json_object_set_new(run->json, "tuning", o) == 0 ? 0 : -1;
+	if (!o || json_object_set_new(run->json, "tuning", o) < 0)
+		return -1;
+	return mark_ranks(run, tune);
 }
