@@ -515,7 +515,7 @@ static int next_point(struct wl_executor *ex, const struct wl_claim *claim, stru
 		}
 		return run_ends_before_point(ex, claim->id, plan, 0, rc, err);
 	}
-	for (;;) {
+	for (long waits = 0;; waits++) {
 		long long free_points, busy;
 		int running;
 
@@ -535,8 +535,16 @@ static int next_point(struct wl_executor *ex, const struct wl_claim *claim, stru
 		}
 		if (!free_points && !busy)
 			return 0;
-		if (!free_points)
-			usleep(SHARED_WAIT_MS * 1000);
+		if (free_points)
+			continue;
+		/* Waiting is no point of its own: the supervisor, which stops a
+		 * point that overruns, is told about once a second that the
+		 * wait may last as long as the longest point (a device that
+		 * joined and hangs is stopped by its own supervisor, and its
+		 * point comes back). */
+		if (ex->on_point && waits % (1000 / SHARED_WAIT_MS) == 0)
+			ex->on_point(ex->hook_ctx, claim->id, ex->point_timeout_max);
+		usleep(SHARED_WAIT_MS * 1000);
 	}
 }
 
