@@ -127,6 +127,14 @@ void wl_cuda_compiled_free(struct wl_cuda_compiled *list)
 	}
 }
 
+int wl_cuda_compiled_has(const struct wl_source *src, const char *options)
+{
+	for (const struct wl_cuda_compiled *c = ahead; c; c = c->next)
+		if (strcmp(c->hash, src->hash) == 0 && strcmp(c->options, options) == 0)
+			return 1;
+	return 0;
+}
+
 struct wl_cuda_compiled *wl_cuda_compiled_take(const struct wl_source *src, const char *options)
 {
 	for (struct wl_cuda_compiled **link = &ahead; *link; link = &(*link)->next) {

@@ -38,6 +38,9 @@ void wl_cuda_compiled_free(struct wl_cuda_compiled *list);
 /* The one after c on its list, or NULL. */
 const struct wl_cuda_compiled *wl_cuda_compiled_next(const struct wl_cuda_compiled *c);
 
+/* Whether the worker's list holds src's module with options (not taken). */
+int wl_cuda_compiled_has(const struct wl_source *src, const char *options);
+
 /* The compiled-ahead module of src with options, taken off the worker's
  * list, alone (its next is NULL: the caller frees it with
  * wl_cuda_compiled_free), or NULL. */

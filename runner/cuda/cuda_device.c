@@ -312,6 +312,14 @@ static int load_module(CUmodule *module, const void *bin, struct wl_error *err)
 	return -1;
 }
 
+int wl_cuda_device_has_module(const struct wl_cuda_device *cd, const struct wl_source *src, const char *options)
+{
+	for (const struct module *m = cd ? cd->modules : NULL; m; m = m->next)
+		if (strcmp(m->hash, src->hash) == 0 && strcmp(m->options, options ? options : "") == 0)
+			return 1;
+	return 0;
+}
+
 /* The module of src with options: loaded already, compiled ahead, or built
  * now. */
 static int module_for(struct wl_cuda_device *cd, const struct wl_source *src, const char *options,

@@ -84,6 +84,9 @@ int wl_cuda_call_given(const struct wl_cuda_call *c);
 /* The device's compute capability as major * 10 + minor. */
 int wl_cuda_device_arch(const struct wl_cuda_device *cd);
 
+/* Whether cd (NULL: none open yet) has src's module with options loaded. */
+int wl_cuda_device_has_module(const struct wl_cuda_device *cd, const struct wl_source *src, const char *options);
+
 /* Buffers: bytes allocated (filled from init when not NULL) into *out (its
  * handle and size; the backend marks it as its own); a fill of a 32-bit
  * pattern; a blocking read into out. -1 with err set, a failed allocation

@@ -167,8 +167,9 @@ static size_t opencl_batch(const struct wl_run_plan *plan, struct wl_program_cac
 	return wl_program_ahead_join(programs, building, &ms);
 }
 
-/* The CUDA modules of plan's points compiled by NVRTC in parallel, batch by
- * batch, and adopted for the points to find. Returns how many compiled. */
+/* The CUDA modules of plan's points that neither the device nor the worker
+ * has, compiled by NVRTC in parallel, batch by batch, and adopted for the
+ * points to find. Returns how many compiled. */
 static size_t cuda_batches(const struct wl_run_plan *plan, size_t *wanted)
 {
 	const struct wl_cuda_side *side = wl_cuda_of(plan->dev);
@@ -186,7 +187,11 @@ static size_t cuda_batches(const struct wl_run_plan *plan, size_t *wanted)
 			char opts[128];
 
 			wl_experiment_options(plan->ops, &pt, opts, sizeof(opts));
-			want(&c.modules, &plan->source, opts);
+			/* What the device has loaded, or the worker has compiled
+			 * already (the catalog's, ahead), is not compiled again. */
+			if (!wl_cuda_device_has_module(side->cd, &plan->source, opts) &&
+			    !wl_cuda_compiled_has(&plan->source, opts))
+				want(&c.modules, &plan->source, opts);
 		}
 		*wanted += c.modules.count;
 		cuda_main(&c);
