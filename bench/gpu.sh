@@ -25,6 +25,9 @@
 #                $OUT/alone), then the plan twice at the same time with
 #                "device": "gpu" (into $OUT/a and $OUT/b), each phase's wall
 #                time in $OUT/phases.txt; bench/side_by_side.py compares them
+#   SHARED=1     wait for every device's worker and post the plan's runs for
+#                "gpu" rather than the first device: a tuning run is then
+#                measured by every GPU of the model (store_shared.c)
 #   LANGUAGE     "cuda" to run the plan's catalog runs in CUDA
 #   COUNTER_DUMP=1  keep each CUDA profile's counter data image and values
 #                (WARPLAB_COUNTER_DUMP, in the store's folder, which the
@@ -100,6 +103,13 @@ done
 port=$(grep -o '(port [0-9]*)' "$out/server.log" | grep -o '[0-9]*')
 device=$(grep -o 'ready: device [^ ]*' "$out/runner.log" | head -n 1 | sed 's/ready: device //')
 echo "runner on $device, server on port $port"
+if [ -n "${SHARED:-}" ]; then
+	# Every worker ready, and the runs posted for "gpu": a tuning run is
+	# then shared by every GPU of the runner's model.
+	want=$(grep -o 'ready: device [^ ]* ([0-9]* of [0-9]*)' "$out/runner.log" | head -n 1 | sed 's/.* of \([0-9]*\))/\1/')
+	until [ "$(grep -c 'ready: device' "$out/runner.log")" -ge "$want" ]; do sleep 0.2; done
+	device=gpu
+fi
 if [ -z "${AT_ONCE:-}" ]; then
 	# A plan with failed points still has a store worth keeping: the
 	# status is said last.
