@@ -13,42 +13,14 @@
 #include "backend.h"
 #include "device.h"
 #include "experiment.h"
-#include "counts_write.h"
 #include "log.h"
 #include "points.h"
 #include "result_rows.h"
 #include "rng.h"
+#include "run_counts.h"
 
-/* How often a shared run's own device looks whether the points others took
- * are measured, once none is left to take. */
+/* How often a shared run's own device looks at the points others measure. */
 #define SHARED_WAIT_MS 50
-
-long long wl_point_deadline(const struct wl_experiment *exp, const struct wl_variant_def *const *variants,
-			    size_t nvariants, const long long *values, long long repeat, long long warmup,
-			    double per_variant_s, long long max_s)
-{
-	double seconds = 60;
-
-	for (size_t k = 0; k < nvariants; k++) {
-		double work = wl_variant_cost(exp, variants[k], exp->metric == WL_METRIC_BANDWIDTH ?
-								WL_COST_BYTES : WL_COST_OPS, values);
-		double host = wl_variant_cost(exp, variants[k], WL_COST_MEMORY, values);
-
-		seconds += 1 + (double)(repeat + warmup) * work / WL_FLOOR_RATE + host / WL_FLOOR_RATE +
-			   per_variant_s;
-	}
-	return seconds > (double)max_s ? max_s : (long long)seconds + 1;
-}
-
-long long wl_probe_deadline(const struct wl_experiment *exp, const struct wl_variant_def *v, const long long *values,
-			    long long max_s)
-{
-	double work = wl_variant_cost(exp, v, exp->metric == WL_METRIC_BANDWIDTH ? WL_COST_BYTES : WL_COST_OPS, values);
-	double seconds = 20 * work / WL_FLOOR_RATE;
-	long long s = seconds > WL_PROBE_MIN_S ? (long long)seconds + 1 : WL_PROBE_MIN_S;
-
-	return max_s > 0 && s > max_s ? max_s : s;
-}
 
 static int finish(struct wl_executor *ex, long long id, const char *status, const char *msg,
 		  struct wl_error *err)
@@ -63,32 +35,6 @@ static int finish(struct wl_executor *ex, long long id, const char *status, cons
 		wl_log_info("run %lld %s", id, status);
 	free(shown);
 	return rc;
-}
-
-/* A custom kernel's measurement ended in an error (it did not build, or its
- * launch failed): that fails its point, not the run. The text of its result,
- * with the whole build log where there is one; NULL when out of memory. */
-static char *custom_failure_text(struct wl_executor *ex, const struct wl_point *pt,
-				 const struct wl_run_variant *rv, const struct wl_error *why)
-{
-	char *text = NULL, *shown;
-
-	const char *what = rv->own ? "variant" : "custom kernel";
-
-	if (why->kind == WL_ERR_BUILD && rv->own) {
-		if (asprintf(&text, "variant '%s' did not build on %s; build log:\n%s", rv->name, pt->dev->id,
-			     pt->backend->build_log(ex->programs, why)) < 0)
-			text = NULL;
-	} else if (why->kind == WL_ERR_BUILD) {
-		if (asprintf(&text, "custom kernel '%s' did not build on %s (options as for '%s'); build log:\n%s",
-			     rv->name, pt->dev->id, rv->def.id, pt->backend->build_log(ex->programs, why)) < 0)
-			text = NULL;
-	} else if (asprintf(&text, "%s '%s' failed: %s", what, rv->name, why->msg) < 0) {
-		text = NULL;
-	}
-	shown = text ? wl_build_log_for_users(text) : NULL;
-	free(text);
-	return shown;
 }
 
 /* Until the background check in progress has ended (only if it is m's, when m
@@ -250,7 +196,7 @@ static int custom_failed(struct point_run *r, size_t k, const struct wl_error *w
 	const struct wl_run_variant *rv = &r->variants[k];
 
 	wl_log_info("run %lld: custom kernel %s: %s", r->run_id, rv->name, why->msg);
-	r->pr.failures[k] = custom_failure_text(r->ex, r->pt, rv, why);
+	r->pr.failures[k] = wl_custom_failure_text(r->ex->programs, r->pt, rv, why);
 	if (!r->pr.failures[k]) {
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		return -1;
@@ -369,65 +315,6 @@ out:
 	return rc;
 }
 
-/* Whether the runs of dev's deferring backend are traced once their
- * counters are in (their explanation then waits for the traces too). */
-static int traces_follow(const struct wl_executor *ex, const struct wl_device *dev)
-{
-	const struct wl_backend *be = wl_device_deferring(dev);
-
-	return be && be->traced && !ex->trace_off;
-}
-
-/* The counters waiting on the run's device (its own launches' and earlier
- * runs'), profiled now where too many wait, too long, or on too much of
- * the device's memory (else they wait for the runner's idle time, see
- * explain.h); what is settled is written. -1 with the store's error. */
-static int settle_counts(struct wl_executor *ex, long long run_id, struct wl_run_plan *plan, struct wl_error *err)
-{
-	const struct wl_backend *be = plan->dev ? wl_device_deferring(plan->dev) : NULL;
-
-	if (!be)
-		return 0;
-	/* Buffers beyond half the device's memory would crowd the next point
-	 * (one that finds too little memory has them profiled and freed
-	 * first, see wl_cuda_buffer); a run of another backend, which cannot
-	 * ask, finds no more than an eighth kept. */
-	if (be->deferred->due(plan->dev, (size_t)(plan->dev->global_mem / (plan->backend == be ? 2 : 8)))) {
-		double started = wl_now_ms();
-
-		if (ex->on_point)
-			ex->on_point(ex->hook_ctx, run_id, be->deferred->seconds(plan->dev, (size_t)-1));
-		be->deferred->profile(plan->dev, (size_t)-1);
-		wl_budget_add(&plan->budget, WL_PHASE_COUNTERS, started);
-	}
-	return wl_counts_write(ex->store, plan->dev, run_id, traces_follow(ex, plan->dev), err);
-}
-
-/* A run that stops early: its launches still waiting are given up (why:
- * each result says so; NULL, its results are gone) and written. */
-static void give_up_counts(struct wl_executor *ex, long long run_id, struct wl_run_plan *plan, const char *why)
-{
-	const struct wl_backend *be = plan->dev ? wl_device_deferring(plan->dev) : NULL;
-	struct wl_error ignored;
-
-	if (!be)
-		return;
-	be->deferred->drop(plan->dev, why, 0, run_id);
-	if (wl_counts_write(ex->store, plan->dev, run_id, traces_follow(ex, plan->dev), &ignored) < 0)
-		wl_log_warn("run %lld: counters not written: %s", run_id, ignored.msg);
-}
-
-/* Whether the run's counters wait to be profiled together: a CUDA run
- * that counts, without custom kernels (someone else's code is profiled
- * while it is measured, under the supervisor's eye, and alone). */
-static int counts_later(const struct wl_run_plan *plan)
-{
-	for (size_t k = 0; k < plan->nvariants; k++)
-		if (plan->variants[k].custom)
-			return 0;
-	return plan->counters;
-}
-
 /* The run is done; its traces and counters follow (explain.h), and it says
  * they are coming. A runner that cannot trace said so once at start and
  * promises no traces; a CUDA run's launches may leave counters waiting
@@ -461,9 +348,17 @@ static void note_energy_facts(struct wl_executor *ex, const struct wl_run_plan *
  * are given up); a helper (a device that joined a shared run) just leaves.
  * 0: the point may run; 1: the run ends here with *rc (-1 with err: the
  * store failed). */
+/* What counting needs of ex (run_counts.h). */
+static struct wl_run_counting counting_of(const struct wl_executor *ex)
+{
+	return (struct wl_run_counting){ .store = ex->store, .tracing = !ex->trace_off, .on_point = ex->on_point,
+					 .hook_ctx = ex->hook_ctx };
+}
+
 static int run_ends_before_point(struct wl_executor *ex, long long run_id, struct wl_run_plan *plan, int helper,
 				 int *rc, struct wl_error *err)
 {
+	const struct wl_run_counting counting = counting_of(ex);
 	struct wl_error why;
 	int cancel = 0;
 
@@ -478,7 +373,7 @@ static int run_ends_before_point(struct wl_executor *ex, long long run_id, struc
 		return plan->backend->open(plan->dev, &why) < 0;
 	}
 	if (*ex->stop) {
-		give_up_counts(ex, run_id, plan, NULL);
+		wl_run_give_up_counts(&counting, run_id, plan, NULL);
 		*rc = wl_store_requeue_run(ex->store, ex->runner_id, run_id, err);
 		if (*rc == 0)
 			wl_log_info("run %lld requeued: the runner is stopping", run_id);
@@ -487,24 +382,24 @@ static int run_ends_before_point(struct wl_executor *ex, long long run_id, struc
 	if (wl_store_cancel_requested(ex->store, run_id, &cancel, err) < 0)
 		return 1;
 	if (cancel) {
-		give_up_counts(ex, run_id, plan, "not profiled: the run was cancelled");
+		wl_run_give_up_counts(&counting, run_id, plan, "not profiled: the run was cancelled");
 		*rc = finish(ex, run_id, "cancelled", "cancelled while running", err);
 		return 1;
 	}
 	wl_error_clear(&why);
 	if (plan->backend->open(plan->dev, &why) < 0) {
-		give_up_counts(ex, run_id, plan, "not profiled: the run failed");
+		wl_run_give_up_counts(&counting, run_id, plan, "not profiled: the run failed");
 		*rc = finish(ex, run_id, "failed", why.msg, err);
 		return 1;
 	}
 	return 0;
 }
 
-/* Which point comes next, after point *i (-1 before the first): the next
- * for a run of its own; for a shared run the first nobody has taken, and
- * once none is free, the run's own device waits for the points the others
- * measure, taking any they give back. 0 with *i set (-1: none left); 1: the
- * run ended first, with *rc as run_ends_before_point says. */
+/* Which point comes next, after point *i (-1 before the first): the next;
+ * for a shared run the first nobody has taken, and once none is free, the
+ * run's own device waits for those others measure, taking any given back.
+ * 0 with *i set (-1: none left); 1: the run ended first, *rc as
+ * run_ends_before_point says. */
 static int next_point(struct wl_executor *ex, const struct wl_claim *claim, struct wl_run_plan *plan,
 		      long long *i, int *rc, struct wl_error *err)
 {
@@ -537,11 +432,9 @@ static int next_point(struct wl_executor *ex, const struct wl_claim *claim, stru
 			return 0;
 		if (free_points)
 			continue;
-		/* Waiting is no point of its own: the supervisor, which stops a
-		 * point that overruns, is told about once a second that the
-		 * wait may last as long as the longest point (a device that
-		 * joined and hangs is stopped by its own supervisor, and its
-		 * point comes back). */
+		/* The supervisor hears each second that the wait may last the
+		 * longest point (one that joined and hangs is stopped by its
+		 * own supervisor, and its point comes back). */
 		if (ex->on_point && waits % (1000 / SHARED_WAIT_MS) == 0)
 			ex->on_point(ex->hook_ctx, claim->id, ex->point_timeout_max);
 		usleep(SHARED_WAIT_MS * 1000);
@@ -560,10 +453,9 @@ static int point_failed(struct wl_executor *ex, const struct wl_claim *claim, co
 }
 
 /* What the run's own device records before its first point: the family's
- * source, kept by its hash so the run's page shows the built-in kernels as
- * they were (an own experiment's is named for the experiment, its text in
- * its definition), the runner's version, the clocks, and a shared run's
- * points opened for others to join. A device that joined records none. */
+ * source by its hash, so the page shows the kernels as they were (an own
+ * experiment's named for it), the runner's version, the clocks, and a
+ * shared run's points opened for others. A device that joined records none. */
 static int record_start(struct wl_executor *ex, const struct wl_claim *claim, struct wl_run_plan *plan,
 			json_t **clocks_start, struct wl_error *err)
 {
@@ -581,8 +473,22 @@ static int record_start(struct wl_executor *ex, const struct wl_claim *claim, st
 			     : 0;
 }
 
+/* Point i of plan, as the families measure it. */
+static struct wl_point point_at(struct wl_executor *ex, struct wl_run_plan *plan, long long run_id, size_t i, int later)
+{
+	return (struct wl_point){ .dev = plan->dev, .exp = plan->exp,
+				  .values = plan->req.pts.values + i * plan->req.pts.nparams,
+				  .seed = wl_rng_derive(plan->seed, i), .warmup = ex->warmup, .warm = &plan->warm,
+				  .repeat = plan->repeat, .programs = ex->programs, .source = &plan->source,
+				  .sampling = plan->noise_driven ? &plan->sampling : NULL, .budget = &plan->budget,
+				  .checker = ex->checker, .builds = &plan->builds, .backend = plan->backend,
+				  .energy = plan->energy, .uncounted = !plan->counters, .count_later = later,
+				  .run_id = run_id };
+}
+
 int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct wl_error *err)
 {
+	const struct wl_run_counting counting = counting_of(ex);
 	struct wl_run_plan plan;
 	struct wl_error why;
 	long long rows = 0, i = -1;
@@ -600,8 +506,8 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 	if (record_start(ex, claim, &plan, &clocks_start, err) < 0)
 		goto out;
 
-	later = counts_later(&plan);
-	if (settle_counts(ex, claim->id, &plan, err) < 0)
+	later = wl_run_counts_later(&plan);
+	if (wl_run_settle_counts(&counting, claim->id, &plan, err) < 0)
 		goto out;
 	if (ex->build_ahead)
 		ex->build_ahead(ex->build_ahead_ctx, &plan);
@@ -614,26 +520,7 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 			goto out;
 		if (i < 0)
 			break;
-		pt = (struct wl_point){
-			.dev = plan.dev,
-			.exp = plan.exp,
-			.values = plan.req.pts.values + (size_t)i * plan.req.pts.nparams,
-			.seed = wl_rng_derive(plan.seed, (size_t)i),
-			.warmup = ex->warmup,
-			.warm = &plan.warm,
-			.repeat = plan.repeat,
-			.programs = ex->programs,
-			.source = &plan.source,
-			.sampling = plan.noise_driven ? &plan.sampling : NULL,
-			.budget = &plan.budget,
-			.checker = ex->checker,
-			.builds = &plan.builds,
-			.backend = plan.backend,
-			.energy = plan.energy,
-			.uncounted = !plan.counters,
-			.count_later = later,
-			.run_id = claim->id,
-		};
+		pt = point_at(ex, &plan, claim->id, (size_t)i, later);
 		params = wl_point_to_json(plan.exp, &plan.req.pts, (size_t)i);
 		if (!params) {
 			wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
@@ -643,8 +530,7 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 					       wl_run_plan_extra_seconds(&plan, ex->warmup, ex->flush_max), ex->point_timeout_max);
 		if (ex->on_point)
 			ex->on_point(ex->hook_ctx, claim->id, pt.point_s);
-		/* A shared run's results keep the points' order, whoever
-		 * measures them. */
+		/* A shared run's results keep the points' order, whoever measures. */
 		if (claim->shared)
 			rows = i * (long long)plan.nvariants;
 		if (run_point(ex, claim->id, plan.ops, &pt, plan.variants, plan.nvariants,
@@ -653,7 +539,7 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 			char msg[sizeof(why.msg) + 256], where[200];
 
 			json_decref(params);
-			give_up_counts(ex, claim->id, &plan, "not profiled: the run failed");
+			wl_run_give_up_counts(&counting, claim->id, &plan, "not profiled: the run failed");
 			if (store_failed) {
 				/* Nothing more can be recorded; recovery will see to the run. */
 				*err = why;
@@ -669,7 +555,7 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 		json_decref(params);
 		if (claim->shared && wl_store_point_measured(ex->store, claim->id, i, plan.dev->id, err) < 0)
 			goto out;
-		if (settle_counts(ex, claim->id, &plan, err) < 0)
+		if (wl_run_settle_counts(&counting, claim->id, &plan, err) < 0)
 			goto out;
 	}
 	if (claim->helper) {
@@ -684,7 +570,7 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 	rc = finish_done(ex, claim->id, &plan, err);
 out:
 	if (rc < 0)
-		give_up_counts(ex, claim->id, &plan, "not profiled: the run stopped");
+		wl_run_give_up_counts(&counting, claim->id, &plan, "not profiled: the run stopped");
 	json_decref(clocks_start);
 	wl_run_plan_free(&plan);
 	return rc;

@@ -3,8 +3,11 @@
  * budget and clocks. */
 #include "result_rows.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
+#include "backend.h"
+#include "build_log.h"
 #include "log.h"
 
 /* The result row of one measurement at pt; params_text is the point's. */
@@ -132,4 +135,27 @@ int wl_run_record_clocks(struct wl_store *st, long long run_id, const struct wl_
 	rc = wl_store_set_run_clocks(st, run_id, text, (long long)flush_bytes, err);
 	free(text);
 	return rc;
+}
+
+char *wl_custom_failure_text(struct wl_program_cache *programs, const struct wl_point *pt,
+			     const struct wl_run_variant *rv, const struct wl_error *why)
+{
+	char *text = NULL, *shown;
+
+	const char *what = rv->own ? "variant" : "custom kernel";
+
+	if (why->kind == WL_ERR_BUILD && rv->own) {
+		if (asprintf(&text, "variant '%s' did not build on %s; build log:\n%s", rv->name, pt->dev->id,
+			     pt->backend->build_log(programs, why)) < 0)
+			text = NULL;
+	} else if (why->kind == WL_ERR_BUILD) {
+		if (asprintf(&text, "custom kernel '%s' did not build on %s (options as for '%s'); build log:\n%s",
+			     rv->name, pt->dev->id, rv->def.id, pt->backend->build_log(programs, why)) < 0)
+			text = NULL;
+	} else if (asprintf(&text, "%s '%s' failed: %s", what, rv->name, why->msg) < 0) {
+		text = NULL;
+	}
+	shown = text ? wl_build_log_for_users(text) : NULL;
+	free(text);
+	return shown;
 }

@@ -48,4 +48,12 @@ int wl_run_record_budget(struct wl_store *st, long long run_id, struct wl_time_b
 int wl_run_record_clocks(struct wl_store *st, long long run_id, const struct wl_device *dev,
 			 size_t flush_bytes, json_t **start, struct wl_error *err);
 
+/* A custom kernel's (or an own experiment's variant's) measurement ended
+ * in an error (it did not build, or its launch failed): that fails its
+ * point, not the run. The text of its result, with the whole build log
+ * from programs where there is one, host paths taken out; the caller's to
+ * free; NULL when out of memory. */
+char *wl_custom_failure_text(struct wl_program_cache *programs, const struct wl_point *pt,
+			     const struct wl_run_variant *rv, const struct wl_error *why);
+
 #endif
