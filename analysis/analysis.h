@@ -291,9 +291,25 @@ int wl_run_add_energy(struct wl_run *run);
  * default settings where it was measured, else null, "margin": baseline
  * over best, or null, its sentences, "against" and "why" the best wins
  * there (wl_tuning_why), and "space": each configuration's fastest result,
- * fastest first, with its prediction}]} (docs/api.md). -1 only when out of
- * memory. */
+ * fastest first, with its prediction}]} (docs/api.md). By the objective
+ * "energy", "best", "baseline", "margin" and "space" go by joules per
+ * launch (by time where none was measured); for "energy" and "both" each
+ * size also has "energy" (wl_tuning_energy). -1 only when out of memory. */
 int wl_run_add_tuning(struct wl_run *run);
+
+/* A tuning size's "energy" from its entry's "space" (each with "energy_j"):
+ * {"objective", "measured" (configurations with energy), "error" (why_none,
+ * the device's reason, where none has energy), "front" (objective "both":
+ * the entries no other beats on time and energy both, fastest first, each
+ * entry of the space marked "front" true or false; else null), "sentence"}.
+ * by_energy: the size's best went by energy. -1 when out of memory (size
+ * then partly marked). */
+int wl_tuning_energy(json_t *size, const char *objective, int by_energy, const char *why_none);
+
+/* "38.6 µs" or "1.25 ms"; "812 µJ", "1.21 mJ" or "2.3 J": a time in ms and
+ * an energy in joules as the tuning sentences write them, into out. */
+void wl_tuning_time_text(double ms, char *out, size_t len);
+void wl_tuning_energy_text(double j, char *out, size_t len);
 
 /* Why best, a tuning run's fastest result at a size, beats other there (its
  * configuration other_config, as text): a sentence of what the model's

@@ -1,8 +1,10 @@
 /* What a tuning run found (see analysis.h, "tuning"): at each size, the
- * fastest verified configuration and its margin over the catalog's default
+ * best verified configuration by the run's objective (the fastest, or the
+ * one of least energy) and its margin over the catalog's default
  * settings. */
 #include "analysis.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +48,27 @@ static int is_default(const struct wl_run *run, const long long *values, const u
 static int usable(const struct wl_result *r)
 {
 	return r->values && r->verified && r->median_ms > 0;
+}
+
+/* What a result is judged on: its joules per launch (by_energy), else its
+ * median time. */
+static double figure(const struct wl_result *r, int by_energy)
+{
+	return by_energy ? r->j_per_launch : r->median_ms;
+}
+
+/* Whether r is usable and better than best (NULL: none yet) by the
+ * objective; by energy, only a result whose energy was measured is. */
+static int better(const struct wl_result *r, const struct wl_result *best, int by_energy)
+{
+	return usable(r) && (!by_energy || !isnan(r->j_per_launch)) &&
+	       (!best || figure(r, by_energy) < figure(best, by_energy));
+}
+
+/* Joules per launch as JSON: null where not measured. */
+static json_t *energy_json(const struct wl_result *r)
+{
+	return isnan(r->j_per_launch) ? json_null() : json_real(r->j_per_launch);
 }
 
 /* The fastest verified median of the configuration at values (its tuned
@@ -146,11 +169,6 @@ static void params_text(const json_t *o, char *out, size_t len)
 			 (long long)json_integer_value(v));
 }
 
-static void time_text(double ms, char *out, size_t len)
-{
-	snprintf(out, len, ms < 1 ? "%.3g µs" : "%.3g ms", ms < 1 ? ms * 1000 : ms);
-}
-
 /* How much faster a is than b (a below b), as the sentences say it. */
 static void faster_text(double a, double b, char *out, size_t len)
 {
@@ -160,16 +178,54 @@ static void faster_text(double a, double b, char *out, size_t len)
 		 b / a < 9.95 ? pct : b / a);
 }
 
+/* "at n = 4096 the fastest of 60 configurations measured is tiled with
+ * tile = 32, rows = 8: 38.6 µs, 4.1% faster than the catalog's tile = 16,
+ * rows = 4" into text (at least 900 bytes), from the size's entry o; by
+ * energy, the one of least energy per launch, and "less energy". */
+static void best_text(const json_t *o, const char *whose, int by_energy, char *text)
+{
+	const json_t *best = json_object_get(o, "best"), *base = json_object_get(o, "baseline");
+	double fig = json_number_value(json_object_get(best, by_energy ? "energy_j" : "median_ms"));
+	double margin = json_number_value(json_object_get(o, "margin"));
+	long long n = json_integer_value(json_object_get(o, "configurations"));
+	char at[200], config[200], t[40], e[40], f[40];
+
+	params_text(json_object_get(o, "at"), at, sizeof(at));
+	params_text(json_object_get(best, "config"), config, sizeof(config));
+	wl_tuning_time_text(json_number_value(json_object_get(best, "median_ms")), t, sizeof(t));
+	wl_tuning_energy_text(fig, e, sizeof(e));
+	snprintf(text, 900, "At %s the %s of %lld configuration%s measured is %s with %s: %s%s%s%s", at,
+		 by_energy ? "one of least energy" : "fastest", n, n == 1 ? "" : "s",
+		 json_string_value(json_object_get(best, "variant")) ?: "?", config, by_energy ? e : t,
+		 by_energy ? " a launch (" : "", by_energy ? t : "", by_energy ? ")" : "");
+	if (!json_is_object(base))
+		return;
+	params_text(json_object_get(base, "config"), config, sizeof(config));
+	if (by_energy && margin > 1 && margin < 1 + WL_ENERGY_NOISE) {
+		snprintf(text + strlen(text), 900 - strlen(text), ", within the energy counter's noise of %s %s", whose,
+			 config);
+	} else if (by_energy && margin > 1) {
+		snprintf(text + strlen(text), 900 - strlen(text), ", %.0f%% less energy than %s %s", 100 * (1 - 1 / margin),
+			 whose, config);
+	} else if (margin > 1) {
+		faster_text(json_number_value(json_object_get(best, "median_ms")),
+			    json_number_value(json_object_get(base, "median_ms")), f, sizeof(f));
+		snprintf(text + strlen(text), 900 - strlen(text), ", %s than %s %s", f, whose, config);
+	} else {
+		snprintf(text + strlen(text), 900 - strlen(text), ": %s own %s", whose, config);
+	}
+}
+
 /* The size's sentences from its entry o, set in it: "best_sentence", what
  * won and by how much over the default settings (whose: "the catalog's",
  * or "the definition's" for an experiment of one's own); "model_sentence", where
  * the model chose, how its choice held (else null); and "sentence", the two
  * together. -1 when out of memory. */
-static int size_sentences(json_t *o, const char *whose)
+static int size_sentences(json_t *o, const char *whose, int by_energy)
 {
-	const json_t *best = json_object_get(o, "best"), *base = json_object_get(o, "baseline");
+	const json_t *best = json_object_get(o, "best");
 	const json_t *model = json_object_get(o, "model");
-	char at[200], config[200], t[40], f[40], text[900];
+	char at[200], config[200], text[900];
 	long long n = json_integer_value(json_object_get(o, "configurations"));
 	size_t model_at;
 
@@ -182,20 +238,7 @@ static int size_sentences(json_t *o, const char *whose)
 			return -1;
 		return json_object_set_new(o, "best_sentence", json_string(text));
 	}
-	params_text(json_object_get(best, "config"), config, sizeof(config));
-	time_text(json_number_value(json_object_get(best, "median_ms")), t, sizeof(t));
-	snprintf(text, sizeof(text), "At %s the fastest of %lld configuration%s measured is %s with %s: %s", at, n,
-		 n == 1 ? "" : "s", json_string_value(json_object_get(best, "variant")) ?: "?", config, t);
-	if (json_is_object(base)) {
-		params_text(json_object_get(base, "config"), config, sizeof(config));
-		if (json_number_value(json_object_get(o, "margin")) > 1) {
-			faster_text(json_number_value(json_object_get(best, "median_ms")),
-				    json_number_value(json_object_get(base, "median_ms")), f, sizeof(f));
-			snprintf(text + strlen(text), sizeof(text) - strlen(text), ", %s than %s %s", f, whose, config);
-		} else {
-			snprintf(text + strlen(text), sizeof(text) - strlen(text), ": %s own %s", whose, config);
-		}
-	}
+	best_text(o, whose, by_energy, text);
 	snprintf(text + strlen(text), sizeof(text) - strlen(text), ".");
 	model_at = strlen(text);
 	if (json_is_object(model) && json_is_object(json_object_get(model, "best_predicted")) &&
@@ -226,9 +269,10 @@ static int size_sentences(json_t *o, const char *whose)
 
 /* What the best result at a size is set against to say why it wins: the
  * same variant at the catalog's settings (base) where that is not the best
- * itself, else the slowest verified configuration of its variant there. */
+ * itself, else the worst verified configuration of its variant there by
+ * the objective. */
 static const struct wl_result *against(const struct wl_run *run, const struct wl_result *best,
-				       const struct wl_result *base, const unsigned char *tuned)
+				       const struct wl_result *base, const unsigned char *tuned, int by_energy)
 {
 	const struct wl_result *slow = NULL;
 
@@ -239,19 +283,22 @@ static const struct wl_result *against(const struct wl_run *run, const struct wl
 	for (size_t i = 0; i < run->nresults; i++) {
 		const struct wl_result *r = &run->results[i];
 
-		if (usable(r) && agree(run, r->values, best->values, tuned, 0) && !agree(run, r->values, best->values, tuned, 1) &&
-		    r->variant && best->variant && strcmp(r->variant, best->variant) == 0 && (!slow || r->median_ms > slow->median_ms))
+		if (usable(r) && (!by_energy || !isnan(r->j_per_launch)) && agree(run, r->values, best->values, tuned, 0) &&
+		    !agree(run, r->values, best->values, tuned, 1) && r->variant && best->variant &&
+		    strcmp(r->variant, best->variant) == 0 && (!slow || figure(r, by_energy) > figure(slow, by_energy)))
 			slow = r;
 	}
 	return slow;
 }
 
 /* The space measured at the size of run->results[first], for its chart: each
- * configuration once, by its fastest verified result ({"config", "label",
- * "variant", "median_ms", "predicted_ms" (that result's prediction, or the
- * model's ranking where the result has none; null where neither)}),
- * fastest first. NULL when out of memory. */
-static json_t *space_points(const struct wl_run *run, const json_t *tune, size_t first, const unsigned char *tuned)
+ * configuration once, by its best verified result by the objective
+ * ({"config", "label", "variant", "median_ms", "energy_j" (joules per
+ * launch, null where not measured), "predicted_ms" (that result's
+ * prediction, or the model's ranking where the result has none; null where
+ * neither)}), best first. NULL when out of memory. */
+static json_t *space_points(const struct wl_run *run, const json_t *tune, size_t first, const unsigned char *tuned,
+			    int by_energy)
 {
 	json_t *list = json_array();
 	size_t n = 0;
@@ -264,13 +311,14 @@ static json_t *space_points(const struct wl_run *run, const json_t *tune, size_t
 		json_t *config;
 		size_t k, at = 0;
 
-		if (!usable(r) || !agree(run, r->values, run->results[first].values, tuned, 0))
+		if (!better(r, NULL, by_energy) || !agree(run, r->values, run->results[first].values, tuned, 0))
 			continue;
 		for (size_t j = first; j < run->nresults; j++) {
 			const struct wl_result *q = &run->results[j];
 
-			if (usable(q) && agree(run, q->values, r->values, tuned, 0) && agree(run, q->values, r->values, tuned, 1) &&
-			    (!fast || q->median_ms < fast->median_ms || (q->median_ms == fast->median_ms && q < fast)))
+			if (agree(run, q->values, r->values, tuned, 0) && agree(run, q->values, r->values, tuned, 1) &&
+			    (better(q, fast, by_energy) ||
+			     (fast && q < fast && better(q, NULL, by_energy) && figure(q, by_energy) == figure(fast, by_energy))))
 				fast = q;
 		}
 		if (fast != r)
@@ -283,11 +331,12 @@ static json_t *space_points(const struct wl_run *run, const json_t *tune, size_t
 				predicted = json_object_get(c, "predicted_ms");
 		config = params_of(run, r->values, tuned, 1);
 		params_text(config, label, sizeof(label));
-		while (at < n && json_number_value(json_object_get(json_array_get(list, at), "median_ms")) <= r->median_ms)
+		while (at < n && json_number_value(json_object_get(json_array_get(list, at), by_energy ? "energy_j" : "median_ms")) <=
+					 figure(r, by_energy))
 			at++;
-		if (json_array_insert_new(list, at, json_pack("{s:o, s:s, s:s?, s:f, s:O?}", "config", config, "label", label,
-							     "variant", r->variant, "median_ms", r->median_ms,
-							     "predicted_ms", predicted)) < 0) {
+		if (json_array_insert_new(list, at, json_pack("{s:o, s:s, s:s?, s:f, s:o, s:O?}", "config", config, "label",
+							     label, "variant", r->variant, "median_ms", r->median_ms,
+							     "energy_j", energy_json(r), "predicted_ms", predicted)) < 0) {
 			json_decref(list);
 			return NULL;
 		}
@@ -296,14 +345,16 @@ static json_t *space_points(const struct wl_run *run, const json_t *tune, size_t
 	return list;
 }
 
-/* One size's entry: the size's first result is run->results[first]. */
-static json_t *size_entry(const struct wl_run *run, const json_t *tune, size_t first, const unsigned char *tuned,
-			  unsigned char *done)
+/* The size of run->results[first]: its configurations counted into
+ * *configs (each marked done), its best result by the objective (NULL
+ * where none verified) and, by energy, *why_none the device's reason where
+ * no result there has its energy measured. */
+static const struct wl_result *size_best(const struct wl_run *run, size_t first, const unsigned char *tuned,
+					 int by_energy, unsigned char *done, size_t *configs, const char **why_none)
 {
-	const struct wl_result *best = NULL, *base = NULL, *other;
-	size_t configs = 0;
-	json_t *o;
+	const struct wl_result *best = NULL;
 
+	*configs = 0;
 	for (size_t i = first; i < run->nresults; i++) {
 		const struct wl_result *r = &run->results[i];
 		int fresh = 1;
@@ -314,39 +365,61 @@ static json_t *size_entry(const struct wl_run *run, const json_t *tune, size_t f
 		for (size_t j = first; j < i && fresh; j++)
 			fresh = !(run->results[j].values && agree(run, run->results[j].values, run->results[first].values, tuned, 0) &&
 				  agree(run, r->values, run->results[j].values, tuned, 1));
-		configs += fresh;
-		if (usable(r) && (!best || r->median_ms < best->median_ms))
+		*configs += fresh;
+		if (better(r, best, by_energy))
 			best = r;
+		if (!*why_none && r->energy_error)
+			*why_none = r->energy_error;
 	}
+	return best;
+}
+
+/* One size's entry: the size's first result is run->results[first]; the
+ * objective's ("time", "energy" or "both"). */
+static json_t *size_entry(const struct wl_run *run, const json_t *tune, const char *objective, size_t first,
+			  const unsigned char *tuned, unsigned char *done)
+{
+	const struct wl_result *best, *base = NULL, *other;
+	const char *why_none = NULL;
+	int by_energy = strcmp(objective, "energy") == 0;
+	size_t configs;
+	json_t *o;
+
+	/* By energy where any energy was measured, else by time. */
+	best = size_best(run, first, tuned, by_energy, done, &configs, &why_none);
+	if (!best && by_energy)
+		best = size_best(run, first, tuned, by_energy = 0, done, &configs, &why_none);
 	for (size_t i = first; best && i < run->nresults; i++) {
 		const struct wl_result *r = &run->results[i];
 
-		if (usable(r) && agree(run, r->values, best->values, tuned, 0) && is_default(run, r->values, tuned) &&
-		    r->variant && best->variant && strcmp(r->variant, best->variant) == 0)
+		if (better(r, NULL, by_energy) && agree(run, r->values, best->values, tuned, 0) &&
+		    is_default(run, r->values, tuned) && r->variant && best->variant && strcmp(r->variant, best->variant) == 0)
 			base = r;
 	}
 	o = json_pack("{s:o, s:I, s:o, s:o, s:o, s:o}", "at", params_of(run, run->results[first].values, tuned, 0),
 		      "configurations", (json_int_t)configs,
-		      "best", best ? json_pack("{s:o, s:s?, s:f}", "config", params_of(run, best->values, tuned, 1), "variant",
-					      best->variant, "median_ms", best->median_ms) : json_null(),
-		      "baseline", base ? json_pack("{s:o, s:f}", "config", params_of(run, base->values, tuned, 1),
-						   "median_ms", base->median_ms) : json_null(),
-		      "margin", base ? json_real(base->median_ms / best->median_ms) : json_null(),
+		      "best", best ? json_pack("{s:o, s:s?, s:f, s:o}", "config", params_of(run, best->values, tuned, 1),
+					      "variant", best->variant, "median_ms", best->median_ms, "energy_j",
+					      energy_json(best)) : json_null(),
+		      "baseline", base ? json_pack("{s:o, s:f, s:o}", "config", params_of(run, base->values, tuned, 1),
+						   "median_ms", base->median_ms, "energy_j", energy_json(base)) : json_null(),
+		      "margin", base ? json_real(figure(base, by_energy) / figure(best, by_energy)) : json_null(),
 		      "model", json_object_get(tune, "chosen") ? ranking(run, tune, run->results[first].values, tuned)
 							      : json_null());
 	/* The defaults are the catalog's, or those of the user's definition. */
-	if (o && size_sentences(o, run->exp->own ? "the definition's" : "the catalog's") < 0) {
+	if (o && size_sentences(o, run->exp->own ? "the definition's" : "the catalog's", by_energy) < 0) {
 		json_decref(o);
 		return NULL;
 	}
-	other = against(run, best, base, tuned);
+	other = against(run, best, base, tuned, by_energy);
 	if (o && other) {
 		json_t *config = params_of(run, other->values, tuned, 1);
 		char text[200] = "";
 
 		params_text(config, text, sizeof(text));
-		if (json_object_set_new(o, "against", json_pack("{s:o, s:s?, s:f}", "config", config, "variant", other->variant,
-								 "median_ms", other->median_ms)) < 0 ||
+		if (json_object_set_new(o, "against", json_pack("{s:o, s:s?, s:f, s:o}", "config", config, "variant",
+								 other->variant, "median_ms", other->median_ms, "energy_j",
+								 energy_json(other))) < 0 ||
 		    json_object_set_new(o, "why", wl_tuning_why(best, other, text)) < 0) {
 			json_decref(o);
 			return NULL;
@@ -355,7 +428,8 @@ static json_t *size_entry(const struct wl_run *run, const json_t *tune, size_t f
 		json_decref(o);
 		return NULL;
 	}
-	if (o && json_object_set_new(o, "space", space_points(run, tune, first, tuned)) < 0) {
+	if (o && (json_object_set_new(o, "space", space_points(run, tune, first, tuned, by_energy)) < 0 ||
+		  (strcmp(objective, "time") != 0 && wl_tuning_energy(o, objective, by_energy, why_none) < 0))) {
 		json_decref(o);
 		return NULL;
 	}
@@ -366,6 +440,7 @@ static json_t *size_entry(const struct wl_run *run, const json_t *tune, size_t f
 static json_t *summary(const json_t *tune)
 {
 	const char *strategy = json_string_value(json_object_get(tune, "strategy")) ?: "";
+	const char *objective = json_string_value(json_object_get(tune, "objective")) ?: "time";
 	long long space = json_integer_value(json_object_get(tune, "space"));
 	long long budget = json_integer_value(json_object_get(tune, "budget"));
 	char text[400] = "";
@@ -382,6 +457,12 @@ static json_t *summary(const json_t *tune)
 		snprintf(text + strlen(text), sizeof(text) - strlen(text), "%lld at random at each size.", budget);
 	else
 		snprintf(text + strlen(text), sizeof(text) - strlen(text), "every configuration the restrictions allow.");
+	if (strcmp(objective, "energy") == 0)
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), " Searched for the least energy a launch%s.",
+			 strcmp(strategy, "model") == 0 ? " (the model ranks by the time it predicts)" : "");
+	else if (strcmp(objective, "both") == 0)
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), " Searched for time and energy together%s.",
+			 strcmp(strategy, "model") == 0 ? " (the model ranks by the time it predicts)" : "");
 	return json_string(text);
 }
 
@@ -446,6 +527,7 @@ static int mark_ranks(struct wl_run *run, const json_t *tune)
 int wl_run_add_tuning(struct wl_run *run)
 {
 	const json_t *tune = json_object_get(json_object_get(run->json, "request"), "tune");
+	const char *objective = json_string_value(json_object_get(tune, "objective")) ?: "time";
 	unsigned char tuned[WL_TUNED_MAX], *done;
 	json_t *sizes, *o;
 	size_t i;
@@ -457,7 +539,7 @@ int wl_run_add_tuning(struct wl_run *run)
 		return -1;
 	}
 	for (i = 0; i < run->nresults; i++)
-		if (!done[i] && run->results[i].values && json_array_append_new(sizes, size_entry(run, tune, i, tuned, done)) < 0)
+		if (!done[i] && run->results[i].values && json_array_append_new(sizes, size_entry(run, tune, objective, i, tuned, done)) < 0)
 			break;
 	free(done);
 	o = json_pack("{s:O, s:O, s:O, s:O, s:O?, s:o, s:o, s:o}", "params", json_object_get(tune, "params"), "strategy",

@@ -12,7 +12,7 @@
 #include "point_rows.h"
 
 static const char *const strategies[] = { "exhaustive", "random", "model", NULL };
-static const char *const objectives[] = { "time", NULL };
+static const char *const objectives[] = { "time", "energy", "both", NULL };
 
 /* exp's param names, in its order, as the expressions resolve them. */
 static void param_names(const struct wl_experiment *exp, const char **names)
@@ -218,9 +218,27 @@ int wl_tuning_validate(const struct wl_experiment *exp, const json_t *body, cons
 {
 	const json_t *restrict_list = json_object_get(body, "restrict"), *tune = json_object_get(body, "tune");
 
+	const char *objective;
+
 	if (restrict_list && validate_restrict(exp, restrict_list, out, err) < 0)
 		return -1;
-	return tune ? validate_tune(exp, tune, params, max_list, out, err) : 0;
+	if (!tune)
+		return 0;
+	if (validate_tune(exp, tune, params, max_list, out, err) < 0)
+		return -1;
+	/* An objective of energy needs each configuration's energy: it turns
+	 * the run's measuring on, and refuses a request that turns it off. */
+	objective = json_string_value(json_object_get(json_object_get(out, "tune"), "objective"));
+	if (strcmp(objective, "time") == 0)
+		return 0;
+	if (json_is_false(json_object_get(body, "energy"))) {
+		wl_error_field(err, WL_ERR_INVALID_FIELD, "tune.objective",
+			       "tune.objective: '%s' is not allowed with \"energy\": false (it searches by the energy "
+			       "measured; allowed: \"time\", or \"energy\": true)", objective);
+		return -1;
+	}
+	json_object_set_new(out, "energy", json_true());
+	return 0;
 }
 
 /* SplitMix64: the draw of the random strategy, from the run's seed. */

@@ -35,8 +35,9 @@ int wl_tuned_agree(const long long *a, const long long *b, size_t nparams, const
 /* Read body's "restrict" (a list of the catalog's expressions over exp's
  * params, each a condition a configuration must meet) and "tune"
  * ({"params": [names], "strategy": "exhaustive" | "random" | "model", "budget": n,
- * "objective": "time"}) into out's "restrict" and "tune", defaults filled
- * in; params the normalized params of the request (their specs). Returns 0
+ * "objective": "time" | "energy" | "both"}) into out's "restrict" and "tune",
+ * defaults filled in, and out's "energy" true where the objective is not
+ * time alone; params the normalized params of the request (their specs). Returns 0
  * (nothing written where body has neither), or -1 with err naming the
  * field, its value and what is allowed; out then partly written. */
 int wl_tuning_validate(const struct wl_experiment *exp, const json_t *body, const json_t *params,

@@ -349,11 +349,22 @@ void test_tuning_selects_the_space(void)
 		      strcmp(json_string_value(json_object_get(json_object_get(norm, "tune"), "strategy")), "exhaustive") == 0 &&
 		      json_integer_value(json_object_get(json_object_get(norm, "tune"), "space")) == 15,
 	      "the strategy defaults to exhaustive over a space of 3 x 5");
+	CHECK(json_is_false(json_object_get(norm, "energy")) &&
+		      strcmp(json_string_value(json_object_get(json_object_get(norm, "tune"), "objective")) ?: "", "time") == 0,
+	      "the objective defaults to time, energy not measured");
 	CHECK(wl_request_points(t, norm, &pts, &err) == 0 && pts.count == 11 && tuned_points_hold(t, &pts, 128),
 	      "11 points, each allowed: %zu (%s)", pts.count, err.msg);
 	wl_points_free(&pts);
 	json_decref(norm);
 	norm = NULL;
+	/* An objective of energy measures it. */
+	CHECK(validate(cat,
+		       "{\"experiment\":\"transpose\",\"params\":{\"n\":256,\"tile\":[8,16]},"
+		       "\"tune\":{\"params\":[\"tile\"],\"objective\":\"both\"}}", &again, &count, &err) == 0 &&
+		      json_is_true(json_object_get(again, "energy")),
+	      "objective both turns energy on: %s", err.msg);
+	json_decref(again);
+	again = NULL;
 	/* Random: 4 of the 11 at each of two sizes, the same 4 again. */
 	CHECK(validate(cat,
 		       "{\"experiment\":\"transpose\",\"variants\":[\"tiled\"],\"seed\":7,\"params\":{\"n\":[256,512],"
@@ -409,6 +420,8 @@ void test_tuning_refuses_bad_requests(void)
 		{ "{\"experiment\":\"transpose\",\"tune\":{\"params\":[\"tile\"],\"strategy\":\"model\",\"budget\":-2}}", WL_ERR_INVALID_FIELD, "tune.budget", "-2 is not allowed" },
 		{ "{\"experiment\":\"transpose\",\"tune\":{\"params\":[\"tile\"],\"budget\":4}}", WL_ERR_INVALID_FIELD, "tune.budget", "a budget is for \"random\"" },
 		{ "{\"experiment\":\"transpose\",\"tune\":{\"params\":[\"tile\"],\"strategy\":\"annealing\"}}", WL_ERR_INVALID_FIELD, "tune.strategy", "'annealing' is not allowed (allowed: exhaustive, random, model)" },
+		{ "{\"experiment\":\"transpose\",\"tune\":{\"params\":[\"tile\"],\"objective\":\"power\"}}", WL_ERR_INVALID_FIELD, "tune.objective", "'power' is not allowed (allowed: time, energy, both)" },
+		{ "{\"experiment\":\"transpose\",\"energy\":false,\"tune\":{\"params\":[\"tile\"],\"objective\":\"both\"}}", WL_ERR_INVALID_FIELD, "tune.objective", "'both' is not allowed with \"energy\": false" },
 		{ "{\"experiment\":\"transpose\",\"tune\":{\"params\":[\"tile\"],\"speed\":1}}", WL_ERR_INVALID_FIELD, "tune.speed", "unknown field" },
 		{ "{\"experiment\":\"transpose\",\"tune\":[\"tile\"]}", WL_ERR_INVALID_FIELD, "tune", "expected an object" },
 		{ "{\"experiment\":\"transpose\",\"restrict\":[\"tile *\"]}", WL_ERR_INVALID_FIELD, "restrict[0]", "restrict[0]:" },
