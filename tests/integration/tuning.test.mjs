@@ -68,7 +68,7 @@ test('exhaustive_strategy_measures_every_allowed_configuration_and_its_margin', 
   assert.equal(size.best.variant, best.variant);
   assert.equal(size.best.median_ms, best.median_ms);
   const base = run.results.find((r) => r.variant === best.variant && r.params.tile === 32 && r.params.rows === 8);
-  assert.deepEqual(size.baseline, { config: { tile: 32, rows: 8 }, median_ms: base.median_ms });
+  assert.deepEqual(size.baseline, { config: { tile: 32, rows: 8 }, median_ms: base.median_ms, energy_j: null });
   assert.ok(Math.abs(size.margin - base.median_ms / best.median_ms) < 1e-12 && size.margin >= 1, String(size.margin));
   // "Run again with the best": the request with the search gone and the
   // best configuration set, which runs as an ordinary run.
@@ -80,6 +80,28 @@ test('exhaustive_strategy_measures_every_allowed_configuration_and_its_margin', 
   assert.equal(ordinary.tuning, undefined, 'an ordinary run');
   assert.deepEqual(ordinary.results.map((r) => [r.variant, r.params.tile, r.params.rows]),
     ['tiled', 'padded'].map((v) => [v, size.best.config.tile, size.best.config.rows]));
+});
+
+// PoCL has no energy counter: a search for energy measures as ever, and
+// says why its best is the fastest.
+test('energy_objective_without_a_counter_says_why_the_best_is_the_fastest', async () => {
+  const run = await lab.postDone({
+    experiment: 'transpose', variants: ['tiled'], repeat: 3, params: { n: 256, tile: [16, 32], rows: [4, 8] },
+    tune: { params: ['tile', 'rows'], objective: 'energy' },
+  });
+  assert.equal(run.request.energy, true, 'the objective turns energy on');
+  assert.equal(run.results.length, 4);
+  const why = run.results[0].energy_error;
+  assert.match(why, /no energy counter/);
+  const size = run.tuning.sizes[0];
+  const fastest = run.results.filter((r) => r.verified).reduce((a, b) => (b.median_ms < a.median_ms ? b : a));
+  assert.deepEqual(size.best.config, { tile: fastest.params.tile, rows: fastest.params.rows });
+  assert.match(size.best_sentence, /^At n = 256 the fastest of 4 configurations measured/);
+  assert.deepEqual(size.energy, {
+    objective: 'energy', measured: 0, error: why, front: null,
+    sentence: `No configuration's energy was measured here (${why}), so the best is the fastest.`,
+  });
+  assert.match(run.tuning.summary, /Searched for the least energy a launch\.$/);
 });
 
 test('model_strategy_ranks_the_space_and_measures_its_budget_best_predicted_first', async () => {
@@ -128,6 +150,8 @@ test('bad_tuning_requests_are_refused_naming_the_field', async () => {
     [{ restrict: ['tile * '] }, 'restrict[0]', /restrict\[0\]/],
     [{ restrict: ['tile > 64'] }, 'restrict', /none of the 15 configurations/],
     [{ tune: { params: ['tile'], strategy: 'annealing', budget: 4 } }, 'tune.strategy', /'annealing' is not allowed \(allowed: exhaustive, random, model\)/],
+    // Energy turned off by hand cannot go with a search for it.
+    [{ energy: false, tune: { params: ['tile'], objective: 'both' } }, 'tune.objective', /'both' is not allowed with "energy": false/],
   ];
   for (const [extra, field, message] of cases) {
     for (const path of ['/api/runs', '/api/runs/estimate']) {

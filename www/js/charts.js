@@ -184,8 +184,34 @@ export function barChart(canvas, existing, { labels, groups, xTitle, yTitle }) {
   });
 }
 
+// Create a scatter chart on canvas: series [{label, points: [{x, y, meta}],
+// style?, line?}], a series with line joined point to point in x's order
+// (a front); each point's tooltip names it by its meta.
+export function scatterChart(canvas, { series, xTitle, yTitle }) {
+  const datasets = series.filter((s) => s.points.length > 0).map((s, i) => ({
+    label: s.label,
+    data: s.line ? [...s.points].sort((a, b) => a.x - b.x) : s.points,
+    showLine: Boolean(s.line),
+    ...styleFor(s.style ?? i),
+  }));
+  return new window.Chart(canvas, {
+    type: 'scatter',
+    data: { datasets },
+    options: {
+      animation: false,
+      maintainAspectRatio: false,
+      scales: { x: { title: { display: true, text: xTitle } }, y: { title: { display: true, text: yTitle } } },
+      plugins: {
+        legend: { position: 'bottom' },
+        tooltip: { callbacks: { title: (items) => (items.length ? items[0].raw.meta || '' : ''), label: (ctx) => `${ctx.dataset.label}: ${Number(ctx.raw.x).toPrecision(4)}, ${Number(ctx.raw.y).toPrecision(4)}` } },
+      },
+    },
+  });
+}
+
 // A chart's numbers as a table (its text alternative): a row per x value,
-// a column per series; into table (thead and tbody replaced).
+// a column per series (its unit yTitle, or the series' own unit); into
+// table (thead and tbody replaced).
 export function fillDataTable(table, { series, xTitle, yTitle, format = (v) => String(v) }) {
   const drawn = series.filter((s) => s.points.length > 0);
   const xs = [...new Set(drawn.flatMap((s) => s.points.map((p) => p.x)))].sort((a, b) => (typeof a === 'number' && typeof b === 'number' ? a - b : 0));
@@ -196,7 +222,7 @@ export function fillDataTable(table, { series, xTitle, yTitle, format = (v) => S
   const th = (text, attrs = {}) => { const e = document.createElement('th'); e.textContent = text; for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v); return e; };
   const td = (text) => { const e = document.createElement('td'); e.className = 'num'; e.textContent = text; return e; };
   const head = document.createElement('tr');
-  head.append(th(xTitle, { scope: 'col' }), ...drawn.map((s) => th(`${s.label} (${yTitle})`, { scope: 'col', class: 'num' })));
+  head.append(th(xTitle, { scope: 'col' }), ...drawn.map((s) => th(`${s.label} (${s.unit ?? yTitle})`, { scope: 'col', class: 'num' })));
   const rows = xs.map((x) => {
     const tr = document.createElement('tr');
     tr.append(th(Number.isInteger(x) ? fmtCount(x) : String(x), { scope: 'row' }), ...drawn.map((s) => td(cellOf(s, x))));
