@@ -15,6 +15,7 @@
 #include "experiment.h"
 #include "log.h"
 #include "points.h"
+#include "point_setup.h"
 #include "result_rows.h"
 #include "rng.h"
 #include "run_counts.h"
@@ -259,15 +260,14 @@ static void note_builds(struct wl_executor *ex, long long run_id, const struct w
  * order); -1 with err set stops the run, and *store_failed says whether the
  * store (not the device) was at fault. */
 static int run_point(struct wl_executor *ex, long long run_id, const struct wl_experiment_ops *ops,
-		     struct wl_point *pt, const struct wl_run_variant *variants, size_t nvariants,
-		     size_t flush_bytes, const json_t *params, long long *rows, int placed, int *store_failed,
-		     struct wl_error *err)
+		     struct wl_kept_setup *keep, struct wl_point *pt, const struct wl_run_variant *variants,
+		     size_t nvariants, size_t flush_bytes, const json_t *params, long long *rows, int placed,
+		     int *store_failed, struct wl_error *err)
 {
 	struct point_run r = { .ex = ex, .run_id = run_id, .ops = ops, .pt = pt,
 			       .variants = variants, .nvariants = nvariants, .flush_bytes = flush_bytes,
 			       .pr = { .last_ms = wl_now_ms(), .first_seq = placed ? *rows + 1 : 0 },
 			       .seq_base = *rows };
-	struct wl_budget_span span;
 	long measured;
 	int rc = -1;
 
@@ -281,12 +281,8 @@ static int run_point(struct wl_executor *ex, long long run_id, const struct wl_e
 	if (flush_alloc(pt, flush_bytes, &r.flush, err) < 0)
 		goto out;
 	pt->flush = wl_buf_made(&r.flush.buf) ? &r.flush : NULL;
-	/* Setup's own time, less the builds and transfers counted inside it, is
-	 * the inputs and the CPU reference. */
-	wl_budget_span_start(pt->budget, &span);
-	if (ops->setup(pt, &r.state, err) < 0)
+	if (wl_point_setup(ops, keep, pt, &r.state, err) < 0)
 		goto out;
-	wl_budget_span_end(pt->budget, WL_PHASE_INPUTS, &span);
 	measured = measure_variants(&r, err);
 	wait_checks(pt, NULL);
 	if (measured >= 0 && (size_t)measured < nvariants) {
@@ -305,7 +301,7 @@ out:
 	*rows += (long long)r.pr.recorded;
 	wait_checks(pt, NULL);
 	note_builds(ex, run_id, pt);
-	ops->teardown(r.state);
+	wl_point_setup_done(ops, keep, pt, r.state, rc == 0);
 	wl_buf_release(&r.flush.buf);
 	for (size_t i = 0; r.pr.failures && i < nvariants; i++)
 		free(r.pr.failures[i]);
@@ -478,7 +474,7 @@ static struct wl_point point_at(struct wl_executor *ex, struct wl_run_plan *plan
 {
 	return (struct wl_point){ .dev = plan->dev, .exp = plan->exp,
 				  .values = plan->req.pts.values + i * plan->req.pts.nparams,
-				  .seed = wl_rng_derive(plan->seed, i), .warmup = ex->warmup, .warm = &plan->warm,
+				  .seed = wl_run_plan_point_seed(plan, i), .warmup = ex->warmup, .warm = &plan->warm,
 				  .repeat = plan->repeat, .programs = ex->programs, .source = &plan->source,
 				  .sampling = plan->noise_driven ? &plan->sampling : NULL, .budget = &plan->budget,
 				  .checker = ex->checker, .builds = &plan->builds, .backend = plan->backend,
@@ -490,6 +486,7 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 {
 	const struct wl_run_counting counting = counting_of(ex);
 	struct wl_run_plan plan;
+	struct wl_kept_setup keep = { 0 };
 	struct wl_error why;
 	long long rows = 0, i = -1;
 	json_t *clocks_start = NULL;
@@ -533,7 +530,7 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 		/* A shared run's results keep the points' order, whoever measures. */
 		if (claim->shared)
 			rows = i * (long long)plan.nvariants;
-		if (run_point(ex, claim->id, plan.ops, &pt, plan.variants, plan.nvariants,
+		if (run_point(ex, claim->id, plan.ops, &keep, &pt, plan.variants, plan.nvariants,
 			      wl_run_plan_flush_bytes(&plan, ex->flush_max),
 			      params, &rows, claim->shared, &store_failed, &why) < 0) {
 			char msg[sizeof(why.msg) + 256], where[200];
@@ -571,6 +568,8 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 out:
 	if (rc < 0)
 		wl_run_give_up_counts(&counting, claim->id, &plan, "not profiled: the run stopped");
+	if (keep.state)
+		wl_point_setup_end(plan.ops, &keep);
 	json_decref(clocks_start);
 	wl_run_plan_free(&plan);
 	return rc;

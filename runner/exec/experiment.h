@@ -3,7 +3,7 @@
  * of a run the executor calls setup once (allocate, fill inputs from the
  * point's seed, prepare the CPU reference), then measure once per variant
  * (poison the output, time the launches, read back, verify), then
- * teardown. The helpers they share are point.h's and
+ * teardown — or, where the next point can use what setup made, reuse. The helpers they share are point.h's and
  * verify.h's. */
 #ifndef WL_EXPERIMENT_H
 #define WL_EXPERIMENT_H
@@ -23,6 +23,12 @@ struct wl_experiment_ops {
 	int (*measure)(const struct wl_point *pt, void *state, const struct wl_variant_def *v,
 		       struct wl_measurement *res, struct wl_error *err);
 	void (*teardown)(void *state);
+	/* Whether state, set up at point prev, serves pt as it is — the same
+	 * inputs, sizes, scalars and reference — made ready for pt's variants
+	 * where it is (1), or not (0: the executor tears it down and sets pt
+	 * up). A tuning run's configurations of one size share their inputs,
+	 * so only the first is set up. NULL: every point is set up. */
+	int (*reuse)(const struct wl_point *prev, const struct wl_point *pt, void *state);
 	/* The options its source is built with at pt, into out (len bytes):
 	 * one rule for measure, which builds, and for the runner, which builds
 	 * the catalog's programs ahead (program_ahead.h). NULL: none. */

@@ -13,6 +13,8 @@
 #include "energy.h"
 #include "device_fit.h"
 #include "request.h"
+#include "rng.h"
+#include "tuning.h"
 
 static struct wl_device *find_device(struct wl_devices *devs, const char *id)
 {
@@ -31,6 +33,37 @@ void wl_run_plan_free(struct wl_run_plan *p)
 	free(p->defs);
 	wl_source_free(&p->source);
 	wl_build_records_clear(&p->builds);
+	free(p->inputs_of);
+}
+
+/* A tuning run's inputs_of: each point's size's first point. -1 when out of
+ * memory. */
+static int plan_inputs(struct wl_run_plan *p, struct wl_error *why)
+{
+	const json_t *tune = json_object_get(p->req.json, "tune");
+	const struct wl_points *pts = &p->req.pts;
+	unsigned char tuned[WL_TUNED_MAX];
+
+	if (!tune || wl_tuned_params(p->exp, tune, tuned) < 0 || pts->count == 0)
+		return 0;
+	if (!(p->inputs_of = calloc(pts->count, sizeof(*p->inputs_of)))) {
+		wl_error_set(why, WL_ERR_INTERNAL, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < pts->count; i++) {
+		size_t j = 0;
+
+		while (j < i && !wl_tuned_agree(pts->values + i * pts->nparams, pts->values + j * pts->nparams,
+						pts->nparams, tuned, 0))
+			j++;
+		p->inputs_of[i] = j;
+	}
+	return 0;
+}
+
+uint64_t wl_run_plan_point_seed(const struct wl_run_plan *p, size_t i)
+{
+	return wl_rng_derive(p->seed, p->inputs_of ? p->inputs_of[i] : i);
 }
 
 int wl_run_variant_make(const struct wl_experiment *exp, const json_t *request, size_t k,
@@ -218,7 +251,7 @@ int wl_run_plan_make(const struct wl_catalog *cat, struct wl_devices *devs,
 		if (wl_source_load(path, &p->source, why) < 0)
 			return -1;
 	}
-	if (own_variants(p, why) < 0)
+	if (own_variants(p, why) < 0 || plan_inputs(p, why) < 0)
 		return -1;
 	plan_source_hash(p);
 	return 0;

@@ -60,6 +60,10 @@ struct wl_run_plan {
 	 * queued before the field existed were counted). */
 	int counters;
 	int energy;			/* each variant's energy measured (energy.h) */
+	/* A tuning run's configurations at one size share their inputs: point
+	 * i's are made from the seed of point inputs_of[i], the size's first
+	 * (NULL: every point its own). */
+	size_t *inputs_of;
 };
 
 /* Variant k of a normalized request for exp (its built-ins, then its custom
@@ -92,6 +96,12 @@ void wl_run_plan_free(struct wl_run_plan *p);
 int wl_run_plan_defaults(const struct wl_catalog *cat, struct wl_devices *devs, const char *kernels_dir,
 			 const struct wl_experiment *e, const char *device_id, struct wl_run_plan *p,
 			 struct wl_error *why);
+
+/* The seed point i's inputs are made from: the run's seed derived for the
+ * point, or for a tuning run for the first point of i's size, so that
+ * every configuration of a size is measured on the same inputs, whichever
+ * device measures it. */
+uint64_t wl_run_plan_point_seed(const struct wl_run_plan *p, size_t i);
 
 /* The bytes each cold launch of the run writes first, 0 for a hot run. */
 size_t wl_run_plan_flush_bytes(const struct wl_run_plan *p, size_t flush_max);

@@ -44,7 +44,9 @@ json_t *wl_budget_json(const struct wl_time_budget *b)
 
 	for (int i = 0; o && i < WL_PHASES; i++)
 		json_object_set_new(o, names[i], json_real(b->ms[i]));
-	if (o)
+	if (o) {
 		json_object_set_new(o, "other_ms", json_real(other > 0 ? other : 0));
+		json_object_set_new(o, "inputs_made", json_integer(b->inputs_made));
+	}
 	return o;
 }

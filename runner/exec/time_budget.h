@@ -26,6 +26,7 @@ struct wl_time_budget {
 	double ms[WL_PHASES];
 	double kernel_ms;	/* the timed kernels themselves (their samples summed) */
 	double total_ms;	/* the run's wall time */
+	long long inputs_made;	/* points whose setup was made, not kept from the one before */
 };
 
 /* Add the time since since_ms to phase of b (b may be NULL). */
@@ -42,7 +43,8 @@ void wl_budget_span_end(struct wl_time_budget *b, enum wl_phase phase,
 			const struct wl_budget_span *s);
 
 /* {"total_ms", "kernel_ms", "build_ms", "inputs_ms", "transfer_ms",
- * "launch_ms", "verify_ms", "store_ms", "counters_ms", "energy_ms", "other_ms"}.
+ * "launch_ms", "verify_ms", "store_ms", "counters_ms", "energy_ms", "other_ms",
+ * "inputs_made"}.
  * Caller owns. */
 json_t *wl_budget_json(const struct wl_time_budget *b);
 

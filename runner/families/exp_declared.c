@@ -229,6 +229,54 @@ fail:
 	return -1;
 }
 
+/* Whether expression e gives the same at values a and b (both failing
+ * counts as not). */
+static int same_value(const struct wl_expr *e, const long long *a, const long long *b)
+{
+	long long x, y;
+	const char *why;
+
+	return wl_expr_eval(e, a, &x, &why) == 0 && wl_expr_eval(e, b, &y, &why) == 0 && x == y;
+}
+
+/* Whether what setup made at prev is what it would make at pt: the same
+ * seed, sizes, CSR shape, constants and scalars, and a reference that reads
+ * nothing the two differ on. An own check's reference variant is built
+ * with the point's defines, so it is made again at pt's first variant. */
+static int declared_reuse(const struct wl_point *prev, const struct wl_point *pt, void *state)
+{
+	struct declared_state *s = state;
+	const struct wl_exp_data *d = s->d;
+	long long rows = 0, per_row = 0;
+
+	if (prev->exp != pt->exp || pt->exp->data != d || prev->seed != pt->seed || s->in_float != in_float(pt) ||
+	    wl_exp_data_csr(d, pt->values, &rows, &per_row) < 0)
+		return 0;
+	for (size_t i = 0; i < s->nbufs; i++) {
+		const struct declared_buf *b = &s->bufs[i];
+		long long count, bytes;
+		const char *why;
+
+		if (wl_buffer_size(&b->def, pt->values, &count, &bytes, &why) < 0 || (size_t)count != b->count ||
+		    (size_t)bytes != b->bytes || rows != b->at.rows || per_row != b->at.per_row ||
+		    (b->def.init.kind == WL_INIT_CONSTANT && b->def.init.has_expr &&
+		     !same_value(&b->def.init.value_expr, prev->values, pt->values)))
+			return 0;
+	}
+	for (size_t i = 0; i < d->nscalars; i++)
+		if (!d->scalars[i].type.is_float && !same_value(&d->scalars[i].value, prev->values, pt->values))
+			return 0;
+	if (s->reference && !wl_reference_serves(s->reference, prev, pt))
+		return 0;
+	for (size_t i = 0; i < s->nbufs; i++) {
+		free(s->bufs[i].ref);
+		s->bufs[i].ref = NULL;
+	}
+	s->ref_made = 0;
+	s->ref_failed[0] = '\0';
+	return 1;
+}
+
 /* The outputs as they were before any launch: written again, or poisoned
  * where nothing filled them, so an element a kernel does not write is
  * seen. */
@@ -401,4 +449,5 @@ const struct wl_experiment_ops wl_exp_declared = {
 	.measure = declared_measure,
 	.teardown = declared_teardown,
 	.options = declared_options,
+	.reuse = declared_reuse,
 };

@@ -100,10 +100,14 @@ static void banks_check(void *ctx, const struct wl_point *pt, const struct wl_va
 
 static const char *const banks_outputs[] = { "stride", "broadcast", "struct", "soa", NULL };
 
+/* What prepare reads of its point. */
+static const char *const banks_reads[] = { "c", "local", "iters", NULL };
+
 const struct wl_reference wl_ref_banks = {
 	.name = "banks",
 	.outputs = banks_outputs,
 	.prepare = banks_prepare,
 	.check = banks_check,
 	.release = banks_release,
+	.reads = banks_reads,
 };

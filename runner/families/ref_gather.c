@@ -69,11 +69,17 @@ static void gather_check(void *ctx, const struct wl_point *pt, const struct wl_v
 	wl_point_verify(pt, &(struct wl_exact_check){ .got = got, .want = gather_expected, .ctx = g, .n = g->n }, res);
 }
 
+/* What prepare reads of its point: the copy nothing, the gather its
+ * pattern. */
+static const char *const copy_reads[] = { NULL };
+static const char *const gather_reads[] = { "stride", "offset", NULL };
+
 const struct wl_reference wl_ref_copy = {
 	.name = "copy",
 	.prepare = copy_prepare,
 	.check = gather_check,
 	.release = free,
+	.reads = copy_reads,
 };
 
 const struct wl_reference wl_ref_gather = {
@@ -81,4 +87,5 @@ const struct wl_reference wl_ref_gather = {
 	.prepare = gather_prepare,
 	.check = gather_check,
 	.release = free,
+	.reads = gather_reads,
 };

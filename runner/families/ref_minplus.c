@@ -130,9 +130,13 @@ static void minplus_check(void *ctx, const struct wl_point *pt, const struct wl_
 	res->verified = !unwritten && !bad;
 }
 
+/* What prepare reads of its point. */
+static const char *const minplus_reads[] = { "n", NULL };
+
 const struct wl_reference wl_ref_minplus = {
 	.name = "minplus",
 	.prepare = minplus_prepare,
 	.check = minplus_check,
 	.release = minplus_release,
+	.reads = minplus_reads,
 };

@@ -155,10 +155,14 @@ static void myadd_check(void *ctx, const struct wl_point *pt, const struct wl_va
 
 static const char *const myadd_outputs[] = { "rows", "columns", NULL };
 
+/* What prepare reads of its point. */
+static const char *const myadd_reads[] = { "n", NULL };
+
 const struct wl_reference wl_ref_myadd = {
 	.name = "myadd",
 	.outputs = myadd_outputs,
 	.prepare = myadd_prepare,
 	.check = myadd_check,
 	.release = myadd_release,
+	.reads = myadd_reads,
 };

@@ -161,6 +161,9 @@ static void sums_check(void *ctx, const struct wl_point *pt, const struct wl_var
 static const char *const sum_outputs[] = { "per_group", NULL };
 static const char *const dot_outputs[] = { "per_item", "per_group", NULL };
 
+/* What prepare reads of its point: nothing but its buffers. */
+static const char *const sums_reads[] = { NULL };
+
 const struct wl_reference wl_ref_sum = {
 	.name = "sum",
 	.outputs = sum_outputs,
@@ -168,6 +171,7 @@ const struct wl_reference wl_ref_sum = {
 	.extent = sum_extent,
 	.check = sums_check,
 	.release = sums_release,
+	.reads = sums_reads,
 };
 
 const struct wl_reference wl_ref_dot = {
@@ -177,4 +181,5 @@ const struct wl_reference wl_ref_dot = {
 	.extent = dot_extent,
 	.check = sums_check,
 	.release = sums_release,
+	.reads = sums_reads,
 };

@@ -86,10 +86,14 @@ static void transpose_check(void *ctx, const struct wl_point *pt, const struct w
 
 static const char *const transpose_outputs[] = { "transposed", "copied", NULL };
 
+/* What prepare reads of its point. */
+static const char *const transpose_reads[] = { "n", NULL };
+
 const struct wl_reference wl_ref_transpose = {
 	.name = "transpose",
 	.outputs = transpose_outputs,
 	.prepare = transpose_prepare,
 	.check = transpose_check,
 	.release = transpose_release,
+	.reads = transpose_reads,
 };

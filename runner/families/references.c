@@ -29,3 +29,16 @@ void wl_reference_names(char *out, size_t len)
 	for (size_t i = 0; i < sizeof(references) / sizeof(references[0]); i++)
 		wl_list_append(out, len, references[i]->name);
 }
+
+int wl_reference_serves(const struct wl_reference *r, const struct wl_point *a, const struct wl_point *b)
+{
+	if (!r->reads)
+		return memcmp(a->values, b->values, a->exp->nparams * sizeof(*a->values)) == 0;
+	for (size_t i = 0; r->reads[i]; i++) {
+		int p = wl_experiment_param(a->exp, r->reads[i]);
+
+		if (p >= 0 && a->values[p] != b->values[p])
+			return 0;
+	}
+	return 1;
+}

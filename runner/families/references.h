@@ -53,7 +53,15 @@ struct wl_reference {
 		      struct wl_measurement *res);
 	/* Free ctx (after every check has been waited for); NULL ctx is fine. */
 	void (*release)(void *ctx);
+	/* The params prepare reads of its point (NULL-terminated), beside the
+	 * buffers it is given and the point's seed: a reference made at one
+	 * point serves another that agrees on them. NULL: it may read any. */
+	const char *const *reads;
 };
+
+/* Whether the reference r made at point a serves point b: they agree on
+ * every param r reads (on every param where r does not say). */
+int wl_reference_serves(const struct wl_reference *r, const struct wl_point *a, const struct wl_point *b);
 
 /* The reference called name, or NULL. */
 const struct wl_reference *wl_reference_find(const char *name);

@@ -70,6 +70,7 @@ test('exhaustive_strategy_measures_every_allowed_configuration_and_its_margin', 
   const base = run.results.find((r) => r.variant === best.variant && r.params.tile === 32 && r.params.rows === 8);
   assert.deepEqual(size.baseline, { config: { tile: 32, rows: 8 }, median_ms: base.median_ms, energy_j: null });
   assert.ok(Math.abs(size.margin - base.median_ms / best.median_ms) < 1e-12 && size.margin >= 1, String(size.margin));
+  assert.equal(run.budget.inputs_made, 1, 'the four configurations share one setup');
   // "Run again with the best": the request with the search gone and the
   // best configuration set, which runs as an ordinary run.
   const again = run.tuning.best_request;
@@ -191,4 +192,24 @@ test('model_strategy_ranks_an_experiment_of_ones_own', async () => {
   assert.equal(run.results.length, 4, 'two tiles, both variants');
   for (const r of run.results) assert.equal(r.verified, true, `${r.variant} ${r.params.tile}: ${r.error}`);
   assert.equal(run.tuning.sizes[0].model.configs.length, 2);
+  // Its check's reference variant is made again at each configuration, on
+  // the inputs the size's first made.
+  assert.equal(run.budget.inputs_made, 1, JSON.stringify(run.budget));
+});
+
+// The configurations of a size share their inputs: made once a size, each
+// configuration verified against the reference made from them; an
+// ordinary sweep makes each point's own.
+test('configurations_of_a_size_share_their_inputs', async () => {
+  const run = await lab.postDone({
+    experiment: 'transpose', variants: ['tiled', 'padded'], repeat: 3,
+    params: { n: [256, 512], tile: [16, 32], rows: 8 }, tune: { params: ['tile'] },
+  });
+  assert.equal(run.results.length, 8);
+  for (const r of run.results) assert.equal(r.verified, true, `${r.variant} ${JSON.stringify(r.params)}: ${r.error}`);
+  assert.equal(run.budget.inputs_made, 2, `two sizes: ${JSON.stringify(run.budget)}`);
+  const sweep = await lab.postDone({
+    experiment: 'transpose', variants: ['tiled'], repeat: 3, params: { n: 256, tile: [16, 32], rows: 8 },
+  });
+  assert.equal(sweep.budget.inputs_made, 2, `two points of a sweep: ${JSON.stringify(sweep.budget)}`);
 });
