@@ -332,6 +332,21 @@ json_t *wl_tuning_why(const struct wl_result *best, const struct wl_result *othe
 int wl_tuning_rank(const struct wl_catalog *cat, json_t *normalized, const json_t *device, double copy_gbps,
 		   struct wl_error *err);
 
+/* Every configuration a tuning request's params and restrictions allow,
+ * ranked as wl_tuning_rank ranks them (whatever its strategy), into
+ * *ranked: [{"params", "predicted_ms", "rank"}], by size and then rank
+ * (caller owns). 0, or -1 with err as wl_tuning_rank says (*ranked NULL). */
+int wl_tuning_rank_every(const struct wl_catalog *cat, const json_t *normalized, const json_t *device,
+			 json_t **ranked, struct wl_error *err);
+
+/* A tuning run's whole space as CSV, header "<each param>,rank,
+ * predicted_ms,measured_ms,variant,energy_j": a row per configuration of
+ * ranked (wl_tuning_rank_every's, in its order), with the fastest verified
+ * result the run measured of it (by the objective "energy", the one of
+ * least energy), its columns empty where none, into *out (*len bytes,
+ * caller frees). -1 when out of memory (*out NULL). */
+int wl_tuning_space_csv(const struct wl_run *run, const json_t *ranked, char **out, size_t *len);
+
 /* "verdict" (verdict.c): null while nothing is measured, else {"sentence",
  * "so_far" (the run is still measuring), "fastest" (the winner at the
  * headline point, or null), "headline" (that point's params: the one of

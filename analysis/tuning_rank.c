@@ -97,24 +97,39 @@ static int device_model(const json_t *device, double copy_gbps, struct wl_device
 	return 0;
 }
 
-int wl_tuning_rank(const struct wl_catalog *cat, json_t *normalized, const json_t *device, double copy_gbps,
-		   struct wl_error *err)
+/* What ranking a space holds: the experiment (own: the request's, to be
+ * cleared), its allowed points and each one's score, sorted by size and
+ * then predicted time. */
+struct ranking {
+	const struct wl_experiment *exp;
+	struct wl_experiment own;
+	struct wl_points pts;
+	struct scored *s;
+};
+
+static void ranking_free(struct ranking *k)
 {
-	json_t *tune = json_object_get(normalized, "tune"), *variants = json_object_get(normalized, "variants");
-	const struct wl_experiment *exp = NULL;
-	struct wl_experiment own = { 0 };
+	free(k->s);
+	wl_points_free(&k->pts);
+	if (k->own.own)
+		wl_experiment_clear(&k->own);
+}
+
+/* Every configuration normalized's restrictions allow, each variant
+ * predicted on device and the configuration scored by its fastest, into
+ * *k (freed by ranking_free either way). 0, or -1 with err naming why the
+ * model cannot rank it (on tune.strategy). */
+static int rank_space(const struct wl_catalog *cat, const json_t *normalized, const json_t *device, double copy_gbps,
+		      struct ranking *k, struct wl_error *err)
+{
+	const json_t *tune = json_object_get(normalized, "tune"), *variants = json_object_get(normalized, "variants");
 	const struct wl_variant_def *defs[64];
 	struct wl_device_model dm;
-	struct wl_points pts = { 0 };
-	struct scored *s = NULL;
-	json_t *chosen = NULL;
-	size_t nvariants = json_array_size(variants), budget;
+	size_t nvariants = json_array_size(variants);
 	double deadline = wl_monotonic_s() + WL_TUNE_RANK_S;
 	unsigned char tuned[WL_TUNED_MAX];
-	int lanes, hot, rc = -1;
+	int lanes, hot;
 
-	if (!tune || strcmp(json_string_value(json_object_get(tune, "strategy")) ?: "", "model") != 0)
-		return 0;
 	if (json_array_size(json_object_get(normalized, "kernels"))) {
 		wl_error_field(err, WL_ERR_INVALID_FIELD, "tune.strategy",
 			       "tune.strategy: the model ranks variants whose accesses are declared (the catalog's, or an "
@@ -124,75 +139,111 @@ int wl_tuning_rank(const struct wl_catalog *cat, json_t *normalized, const json_
 	}
 	/* The catalog's experiment, or the request's own (its definition is
 	 * read as when it was checked). */
-	if (wl_request_experiment(cat, normalized, &own, &exp, err) < 0)
+	if (wl_request_experiment(cat, normalized, &k->own, &k->exp, err) < 0)
 		return -1;
 	for (size_t v = 0; v < nvariants && v < 64; v++) {
 		const char *id = json_string_value(json_array_get(variants, v));
 
-		defs[v] = wl_experiment_variant(exp, id, NULL);
+		defs[v] = wl_experiment_variant(k->exp, id, NULL);
 		if (!defs[v] || !defs[v]->model) {
 			wl_error_field(err, WL_ERR_INVALID_FIELD, "tune.strategy",
 				       "tune.strategy: %s declares no memory accesses, so the model cannot rank it; "
 				       "use \"random\" or \"exhaustive\"", id);
-			goto out;
+			return -1;
 		}
 	}
-	if (device_model(device, copy_gbps, &dm, err) < 0 || allowed_space(exp, normalized, &pts, err) < 0)
-		goto out;
-	wl_tuned_params(exp, tune, tuned);
+	if (device_model(device, copy_gbps, &dm, err) < 0 || allowed_space(k->exp, normalized, &k->pts, err) < 0)
+		return -1;
+	wl_tuned_params(k->exp, tune, tuned);
 	lanes = (int)json_integer_value(json_object_get(device, "warp_width"));
 	lanes = lanes > 0 ? lanes : 32;
 	hot = strcmp(json_string_value(json_object_get(normalized, "cache")) ?: "", "hot") == 0;
-	budget = (size_t)json_integer_value(json_object_get(tune, "budget"));
-	if (!(s = calloc(pts.count ? pts.count : 1, sizeof(*s))) || !(chosen = json_array())) {
+	if (!(k->s = calloc(k->pts.count ? k->pts.count : 1, sizeof(*k->s)))) {
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
-		goto out;
+		return -1;
 	}
-	for (size_t r = 0; r < pts.count; r++) {
-		const long long *row = pts.values + r * pts.nparams;
+	for (size_t r = 0; r < k->pts.count; r++) {
+		const long long *row = k->pts.values + r * k->pts.nparams;
+		struct scored *sr = &k->s[r];
 
-		s[r] = (struct scored){ .row = r, .ms = -1, .size = r };
+		*sr = (struct scored){ .row = r, .ms = -1, .size = r };
 		for (size_t first = 0; first < r; first++)
-			if (s[first].size == first &&
-			    wl_tuned_agree(pts.values + first * pts.nparams, row, pts.nparams, tuned, 0)) {
-				s[r].size = first;
+			if (k->s[first].size == first &&
+			    wl_tuned_agree(k->pts.values + first * k->pts.nparams, row, k->pts.nparams, tuned, 0)) {
+				sr->size = first;
 				break;
 			}
 		for (size_t v = 0; v < nvariants; v++) {
 			struct wl_error why;
-			double ms = predict_ms(exp, defs[v], row, &dm, lanes, hot, deadline, &why);
+			double ms = predict_ms(k->exp, defs[v], row, &dm, lanes, hot, deadline, &why);
 
 			if (ms < 0) {
 				char at[200];
 
-				wl_point_text(exp, row, at, sizeof(at));
+				wl_point_text(k->exp, row, at, sizeof(at));
 				wl_error_field(err, WL_ERR_INVALID_FIELD, "tune.strategy",
 					       "tune.strategy: the model could not rank %s at %s (%s) within %d s; use "
 					       "\"random\" or \"exhaustive\"", defs[v]->id, at, why.msg, WL_TUNE_RANK_S);
-				goto out;
+				return -1;
 			}
-			if (s[r].ms < 0 || ms < s[r].ms)
-				s[r].ms = ms;
+			if (sr->ms < 0 || ms < sr->ms)
+				sr->ms = ms;
 		}
 	}
-	qsort(s, pts.count, sizeof(*s), by_size_then_time);
-	for (size_t i = 0, rank = 0; i < pts.count; i++) {
-		rank = i > 0 && s[i].size == s[i - 1].size ? rank + 1 : 1;
-		if (rank <= budget &&
-		    json_array_append_new(chosen, json_pack("{s:o, s:f, s:I}", "params", wl_point_to_json(exp, &pts, s[i].row),
-							    "predicted_ms", s[i].ms, "rank", (json_int_t)rank)) < 0) {
-			wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
-			goto out;
+	qsort(k->s, k->pts.count, sizeof(*k->s), by_size_then_time);
+	return 0;
+}
+
+/* The ranked configurations of k whose rank at their size is at most
+ * budget (0: all), as [{"params", "predicted_ms", "rank"}] in order; NULL
+ * with err when out of memory. */
+static json_t *ranked_list(const struct ranking *k, size_t budget, struct wl_error *err)
+{
+	json_t *list = json_array();
+
+	for (size_t i = 0, rank = 0; list && i < k->pts.count; i++) {
+		rank = i > 0 && k->s[i].size == k->s[i - 1].size ? rank + 1 : 1;
+		if ((budget == 0 || rank <= budget) &&
+		    json_array_append_new(list, json_pack("{s:o, s:f, s:I}", "params",
+							  wl_point_to_json(k->exp, &k->pts, k->s[i].row), "predicted_ms",
+							  k->s[i].ms, "rank", (json_int_t)rank)) < 0) {
+			json_decref(list);
+			list = NULL;
 		}
 	}
-	json_object_set_new(tune, "ranked", json_integer((json_int_t)pts.count));
-	json_object_set(tune, "chosen", chosen);
-	rc = 0;
-out:
-	json_decref(chosen);
-	free(s);
-	wl_points_free(&pts);
-	if (own.own)
-		wl_experiment_clear(&own);
+	if (!list)
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+	return list;
+}
+
+int wl_tuning_rank(const struct wl_catalog *cat, json_t *normalized, const json_t *device, double copy_gbps,
+		   struct wl_error *err)
+{
+	json_t *tune = json_object_get(normalized, "tune"), *chosen;
+	struct ranking k = { 0 };
+	int rc = -1;
+
+	if (!tune || strcmp(json_string_value(json_object_get(tune, "strategy")) ?: "", "model") != 0)
+		return 0;
+	if (rank_space(cat, normalized, device, copy_gbps, &k, err) == 0 &&
+	    (chosen = ranked_list(&k, (size_t)json_integer_value(json_object_get(tune, "budget")), err))) {
+		json_object_set_new(tune, "ranked", json_integer((json_int_t)k.pts.count));
+		json_object_set_new(tune, "chosen", chosen);
+		rc = 0;
+	}
+	ranking_free(&k);
+	return rc;
+}
+
+int wl_tuning_rank_every(const struct wl_catalog *cat, const json_t *normalized, const json_t *device,
+			 json_t **ranked, struct wl_error *err)
+{
+	struct ranking k = { 0 };
+	int rc = -1;
+
+	*ranked = NULL;
+	if (rank_space(cat, normalized, device, 0, &k, err) == 0 && (*ranked = ranked_list(&k, 0, err)))
+		rc = 0;
+	ranking_free(&k);
 	return rc;
 }

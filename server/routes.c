@@ -39,6 +39,7 @@ static const struct route routes[] = {
 	{ "POST", "/api/runs/estimate", wl_api_estimate_run, 0, "/api/runs/estimate", NULL },
 	{ "GET", "/api/runs/{id}", wl_api_get_run, 0, "/api/runs/{id}", NULL },
 	{ "GET", "/api/runs/{id}/results.csv", wl_api_run_csv, 0, "/api/runs/{id}/results.csv", NULL },
+	{ "GET", "/api/runs/{id}/space.csv", wl_api_run_space_csv, 0, "/api/runs/{id}/space.csv", NULL },
 	{ "GET", "/api/runs/{id}/samples", wl_api_run_samples, 0, "/api/runs/{id}/samples", NULL },
 	{ "GET", "/api/runs/{id}/sources", wl_api_run_sources, 0, "/api/runs/{id}/sources", NULL },
 	{ "GET", "/api/runs/{id}/compiler", wl_api_run_compiler, 0, "/api/runs/{id}/compiler", NULL },

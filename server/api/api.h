@@ -81,6 +81,7 @@ wl_handler wl_api_create_run;	/* POST /api/runs: checked (run_check.h), queued, 
 wl_handler wl_api_list_runs;	/* GET /api/runs: newest first, filters, keyset paging */
 wl_handler wl_api_get_run;	/* GET /api/runs/{id}: the run with every derived figure */
 wl_handler wl_api_run_csv;	/* GET /api/runs/{id}/results.csv */
+wl_handler wl_api_run_space_csv;	/* GET /api/runs/{id}/space.csv */
 wl_handler wl_api_run_samples;	/* GET /api/runs/{id}/samples */
 wl_handler wl_api_cancel_run;	/* POST /api/runs/{id}/cancel */
 

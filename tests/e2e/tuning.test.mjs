@@ -57,6 +57,11 @@ for (const [width, height] of [[1440, 900], [390, 844]]) {
     const best = box.locator('#again-best');
     assert.equal(await best.getAttribute('href'), `/?again=${run.id}&best=1#queue`);
     assert.match(await box.locator('.tuning-summary').innerText(), /tile × rows tuned, 15 configurations at each size; measured: the model's best 4 of each size\./);
+    // The whole space the model ranked, as CSV.
+    const space = box.locator('#tuning-space-csv');
+    assert.equal(await space.getAttribute('href'), `/api/runs/${run.id}/space.csv`);
+    const csv = await page.evaluate(async (href) => (await fetch(href)).text(), await space.getAttribute('href'));
+    assert.equal(csv.trim().split(/\r\n/).length, 1 + run.request.tune.ranked);
     const top = await box.evaluate((e) => e.getBoundingClientRect().top);
     assert.ok(top < height, `the block starts at ${top} px, below the first ${height}`);
     const wide = await page.evaluate(() => document.documentElement.scrollWidth);

@@ -142,6 +142,27 @@ test('model_strategy_ranks_the_space_and_measures_its_budget_best_predicted_firs
     assert.ok(Math.abs(Number(cells[predictedAt]) - chosen.predicted_ms) <= 1e-8 * chosen.predicted_ms);
     assert.equal(cells[cells.length - 1], r.device_id);
   });
+  // The whole space: every allowed configuration ranked, the measured
+  // ones with their time, the others with the model's alone.
+  const space = (await lab.get(`/api/runs/${run.id}/space.csv`, { raw: true })).text.trim().split(/\r\n/);
+  assert.equal(space[0], 'n,tile,rows,rank,predicted_ms,measured_ms,variant,energy_j');
+  const rows = space.slice(1).map((line) => line.split(','));
+  assert.equal(rows.length, 11, 'a row per allowed configuration');
+  assert.deepEqual(rows.map((c) => Number(c[3])), [...Array(11).keys()].map((k) => k + 1));
+  for (let i = 1; i < rows.length; i++) assert.ok(Number(rows[i][4]) >= Number(rows[i - 1][4]), 'best predicted first');
+  const measuredRows = rows.filter((c) => c[5] !== '');
+  assert.deepEqual(measuredRows.map((c) => `${c[1]}x${c[2]}`), tune.chosen.map((c) => `${c.params.tile}x${c.params.rows}`));
+  for (const c of measuredRows) {
+    const entry = run.tuning.sizes[0].space.find((e) => e.config.tile === Number(c[1]) && e.config.rows === Number(c[2]));
+    assert.ok(Math.abs(Number(c[5]) - entry.median_ms) <= 1e-5 * entry.median_ms, `${c[5]} against ${entry.median_ms}`);
+    assert.equal(c[6], entry.variant);
+  }
+  for (const c of rows) assert.ok(Number(c[1]) * Number(c[2]) <= 128, 'only what the restrictions allow');
+  // A run that tunes nothing has no space.
+  const plain = await lab.postDone({ experiment: 'transpose', variants: ['tiled'], repeat: 3, params: { n: 256 } });
+  const none = await lab.get(`/api/runs/${plain.id}/space.csv`, { raw: true });
+  assert.equal(none.status, 404);
+  assert.match(none.text, /is not a tuning run/);
 });
 
 test('bad_tuning_requests_are_refused_naming_the_field', async () => {

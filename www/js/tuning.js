@@ -60,7 +60,8 @@ export function renderTuning(run) {
     el('h2', { id: 'tuning-h' }, 'Tuning'),
     el('ul', { class: 'tuning-sizes' }, ...sizes.map((s) => s.block)),
     t.best_request ? el('p', {}, el('a', { id: 'again-best', class: 'button', href: `/?again=${run.id}&best=1#${run.request.definition ? 'own' : 'queue'}` }, 'Run again with the best')) : '',
-    el('p', { class: 'muted tuning-summary' }, t.summary));
+    el('p', { class: 'muted tuning-summary' }, t.summary,
+      t.strategy === 'model' ? [' ', el('a', { id: 'tuning-space-csv', href: `/api/runs/${run.id}/space.csv` }, 'Every configuration, ranked (CSV)')] : ''));
   for (const s of sizes) {
     if (s.shown.length < 2) continue;
     if (s.energy) {
