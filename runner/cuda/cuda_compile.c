@@ -4,6 +4,7 @@
  * worker keeps until a run takes them. */
 #include "cuda_compile.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,8 +64,27 @@ static int compile(const struct wl_nvrtc *nv, int arch, const struct wl_source *
 	return 0;
 }
 
-/* The worker's modules compiled ahead, taken by the runs that ask for them. */
+/* The worker's modules compiled ahead, taken by the runs that ask for them,
+ * and those still compiling on a thread of a run's (each a hash and
+ * options): a list guarded by lock, arrived said each time one is done. */
 static struct wl_cuda_compiled *ahead;
+struct coming {
+	char hash[17];
+	char *options;
+	struct coming *next;
+};
+static struct coming *coming;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t arrived = PTHREAD_COND_INITIALIZER;
+
+/* The coming entry of hash and options, its link, or NULL (lock held). */
+static struct coming **coming_link(const char *hash, const char *options)
+{
+	for (struct coming **link = &coming; *link; link = &(*link)->next)
+		if (strcmp((*link)->hash, hash) == 0 && strcmp((*link)->options, options) == 0)
+			return link;
+	return NULL;
+}
 
 static void compiled_free(struct wl_cuda_compiled *c)
 {
@@ -97,6 +117,7 @@ int wl_cuda_compile(const struct wl_nvrtc *nv, int arch, const struct wl_source 
 
 void wl_cuda_compiled_adopt(struct wl_cuda_compiled *list)
 {
+	pthread_mutex_lock(&lock);
 	while (list) {
 		struct wl_cuda_compiled *next = list->next;
 
@@ -104,12 +125,51 @@ void wl_cuda_compiled_adopt(struct wl_cuda_compiled *list)
 		ahead = list;
 		list = next;
 	}
+	pthread_mutex_unlock(&lock);
+}
+
+int wl_cuda_compiled_expect(const struct wl_source *src, const char *options)
+{
+	struct coming *c = calloc(1, sizeof(*c));
+
+	if (!c || !(c->options = strdup(options))) {
+		free(c);
+		return -1;
+	}
+	memcpy(c->hash, src->hash, sizeof(c->hash));
+	pthread_mutex_lock(&lock);
+	c->next = coming;
+	coming = c;
+	pthread_mutex_unlock(&lock);
+	return 0;
+}
+
+void wl_cuda_compiled_arrive(const char *hash, const char *options, struct wl_cuda_compiled *made)
+{
+	struct coming **link, *c = NULL;
+
+	pthread_mutex_lock(&lock);
+	if ((link = coming_link(hash, options)) != NULL) {
+		c = *link;
+		*link = c->next;
+	}
+	if (made) {
+		made->next = ahead;
+		ahead = made;
+	}
+	pthread_cond_broadcast(&arrived);
+	pthread_mutex_unlock(&lock);
+	if (c)
+		free(c->options);
+	free(c);
 }
 
 void wl_cuda_compiled_release(void)
 {
+	pthread_mutex_lock(&lock);
 	wl_cuda_compiled_free(ahead);
 	ahead = NULL;
+	pthread_mutex_unlock(&lock);
 }
 
 const struct wl_cuda_compiled *wl_cuda_compiled_next(const struct wl_cuda_compiled *c)
@@ -127,24 +187,40 @@ void wl_cuda_compiled_free(struct wl_cuda_compiled *list)
 	}
 }
 
+/* The link of src's module with options on the worker's list, or NULL
+ * (lock held). */
+static struct wl_cuda_compiled **ahead_link(const struct wl_source *src, const char *options)
+{
+	for (struct wl_cuda_compiled **link = &ahead; *link; link = &(*link)->next)
+		if (strcmp((*link)->hash, src->hash) == 0 && strcmp((*link)->options, options) == 0)
+			return link;
+	return NULL;
+}
+
 int wl_cuda_compiled_has(const struct wl_source *src, const char *options)
 {
-	for (const struct wl_cuda_compiled *c = ahead; c; c = c->next)
-		if (strcmp(c->hash, src->hash) == 0 && strcmp(c->options, options) == 0)
-			return 1;
-	return 0;
+	int has;
+
+	pthread_mutex_lock(&lock);
+	has = ahead_link(src, options) || coming_link(src->hash, options);
+	pthread_mutex_unlock(&lock);
+	return has;
 }
 
 struct wl_cuda_compiled *wl_cuda_compiled_take(const struct wl_source *src, const char *options)
 {
-	for (struct wl_cuda_compiled **link = &ahead; *link; link = &(*link)->next) {
-		struct wl_cuda_compiled *c = *link;
+	struct wl_cuda_compiled **link, *c = NULL;
 
-		if (strcmp(c->hash, src->hash) == 0 && strcmp(c->options, options) == 0) {
-			*link = c->next;
-			c->next = NULL;	/* one module, off the list: freed alone */
-			return c;
-		}
+	pthread_mutex_lock(&lock);
+	/* One still compiling is waited for: compiling it again here would
+	 * only race the thread that has it nearly done. */
+	while (!(link = ahead_link(src, options)) && coming_link(src->hash, options))
+		pthread_cond_wait(&arrived, &lock);
+	if (link) {
+		c = *link;
+		*link = c->next;
+		c->next = NULL;	/* one module, off the list: freed alone */
 	}
-	return NULL;
+	pthread_mutex_unlock(&lock);
+	return c;
 }

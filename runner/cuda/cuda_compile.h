@@ -1,8 +1,10 @@
 /* CUDA sources compiled with NVRTC to a cubin for a compute capability,
  * with ptxas's report and the PTX for the compiler's account. NVRTC needs no
  * context, so the worker compiles the catalog's CUDA twins ahead, on a
- * thread of their own, before the device's context exists; a run that asks
- * for one takes it rather than compiling (cuda_device.c's modules). */
+ * thread of their own, before the device's context exists, and a run's
+ * modules on a thread of the run's while its first points are measured; a
+ * point that asks for one takes it, waiting where it is still compiling,
+ * rather than compiling it again (cuda_device.c's modules). */
 #ifndef WL_CUDA_COMPILE_H
 #define WL_CUDA_COMPILE_H
 
@@ -38,12 +40,24 @@ void wl_cuda_compiled_free(struct wl_cuda_compiled *list);
 /* The one after c on its list, or NULL. */
 const struct wl_cuda_compiled *wl_cuda_compiled_next(const struct wl_cuda_compiled *c);
 
-/* Whether the worker's list holds src's module with options (not taken). */
+/* A module of src with options is coming: a thread of the worker compiles
+ * it and says when with wl_cuda_compiled_arrive. -1 when out of memory
+ * (then nothing waits for it). */
+int wl_cuda_compiled_expect(const struct wl_source *src, const char *options);
+
+/* The module of the source of hash with options is done, from any thread:
+ * made (NULL: it did not compile, and the run that needs it compiles it
+ * and says why) goes on the worker's list, and whoever waits for it
+ * wakes. */
+void wl_cuda_compiled_arrive(const char *hash, const char *options, struct wl_cuda_compiled *made);
+
+/* Whether the worker's list holds src's module with options (not taken), or
+ * one is coming. */
 int wl_cuda_compiled_has(const struct wl_source *src, const char *options);
 
 /* The compiled-ahead module of src with options, taken off the worker's
  * list, alone (its next is NULL: the caller frees it with
- * wl_cuda_compiled_free), or NULL. */
+ * wl_cuda_compiled_free) — waited for where it is coming — or NULL. */
 struct wl_cuda_compiled *wl_cuda_compiled_take(const struct wl_source *src, const char *options);
 
 #endif

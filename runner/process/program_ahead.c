@@ -167,40 +167,102 @@ static size_t opencl_batch(const struct wl_run_plan *plan, struct wl_program_cac
 	return wl_program_ahead_join(programs, building, &ms);
 }
 
+/* NVRTC's compiles of one run overlap about 4x on an H200's host (20 at
+ * once took 1.17 s, one after another 4.96 s; bench/RESULTS.md): more
+ * threads than that only finish them all later, together, where fewer
+ * hand the first points their modules early. */
+#define CUDA_BEHIND_THREADS 4
+
+/* A run's CUDA modules compiled on a thread of their own while its points
+ * are measured: its source and the options, copied (the thread frees
+ * them: it may outlive the run). */
+struct cuda_behind {
+	const struct wl_nvrtc *nv;
+	int arch;
+	struct wl_source src;
+	char (*options)[128];
+	size_t count;
+};
+
+static void *cuda_behind_main(void *arg)
+{
+	struct cuda_behind *b = arg;
+	int count = (int)b->count;
+
+#pragma omp parallel for schedule(dynamic, 1) num_threads(CUDA_BEHIND_THREADS)
+	for (int i = 0; i < count; i++) {
+		struct wl_cuda_compiled *made = NULL;
+		struct wl_error err;
+
+		/* One that does not compile is compiled again by the point that
+		 * needs it, which says why. */
+		if (wl_cuda_compile(b->nv, b->arch, &b->src, b->options[i], &made, &err) < 0)
+			made = NULL;
+		wl_cuda_compiled_arrive(b->src.hash, b->options[i], made);
+	}
+	wl_source_free(&b->src);
+	free(b->options);
+	free(b);
+	return NULL;
+}
+
 /* The CUDA modules of plan's points that neither the device nor the worker
- * has, compiled by NVRTC in parallel, batch by batch, and adopted for the
- * points to find. Returns how many compiled. */
-static size_t cuda_batches(const struct wl_run_plan *plan, size_t *wanted)
+ * has nor expects, said to be coming and compiled by NVRTC on a thread of
+ * their own, in the points' order, while the run goes on: a point takes
+ * its module as it arrives. Returns how many were sent to compile. */
+static size_t cuda_behind(const struct wl_run_plan *plan)
 {
 	const struct wl_cuda_side *side = wl_cuda_of(plan->dev);
-	size_t compiled = 0, next = 0;
-	int arch;
+	struct cuda_behind *b;
+	struct wl_error err;
+	pthread_attr_t attr;
+	pthread_t thread;
+	int arch, started;
 
-	if (!side || !side->nv || !side->nv->handle || side->ordinal < 0 || (arch = wl_cuda_arch(side->ordinal)) < 0)
+	if (!side || !side->nv || !side->nv->handle || side->ordinal < 0 || (arch = wl_cuda_arch(side->ordinal)) < 0 ||
+	    !(b = calloc(1, sizeof(*b))))
 		return 0;
-	while (next < plan->req.pts.count) {
-		struct cuda_ahead c = { .nv = side->nv, .arch = arch };
-
-		for (; next < plan->req.pts.count && c.modules.count < AHEAD_MAX; next++) {
-			const struct wl_point pt = { .dev = plan->dev, .exp = plan->exp,
-						     .values = plan->req.pts.values + next * plan->req.pts.nparams };
-			char opts[128];
-
-			wl_experiment_options(plan->ops, &pt, opts, sizeof(opts));
-			/* What the device has loaded, or the worker has compiled
-			 * already (the catalog's, ahead), is not compiled again. */
-			if (!wl_cuda_device_has_module(side->cd, &plan->source, opts) &&
-			    !wl_cuda_compiled_has(&plan->source, opts))
-				want(&c.modules, &plan->source, opts);
-		}
-		*wanted += c.modules.count;
-		cuda_main(&c);
-		for (size_t i = 0; i < c.modules.count; i++) {
-			compiled += c.compiled[i] != NULL;
-			wl_cuda_compiled_adopt(c.compiled[i]);
-		}
+	*b = (struct cuda_behind){ .nv = side->nv, .arch = arch };
+	if (!(b->options = calloc(plan->req.pts.count, sizeof(*b->options))) ||
+	    wl_source_from_text(plan->source.text, &b->src, &err) < 0) {
+		free(b->options);
+		free(b);
+		return 0;
 	}
-	return compiled;
+	/* The copy goes by the run's source's name, whatever its text hashes to. */
+	memcpy(b->src.hash, plan->source.hash, sizeof(b->src.hash));
+	for (size_t next = 0; next < plan->req.pts.count; next++) {
+		const struct wl_point pt = { .dev = plan->dev, .exp = plan->exp,
+					     .values = plan->req.pts.values + next * plan->req.pts.nparams };
+		char opts[128];
+
+		wl_experiment_options(plan->ops, &pt, opts, sizeof(opts));
+		/* What the device has loaded, or the worker has compiled or is
+		 * compiling already, is not compiled again. */
+		if (wl_cuda_device_has_module(side->cd, &plan->source, opts) || wl_cuda_compiled_has(&plan->source, opts) ||
+		    wl_cuda_compiled_expect(&plan->source, opts) < 0)
+			continue;
+		snprintf(b->options[b->count++], sizeof(b->options[0]), "%s", opts);
+	}
+	if (b->count == 0) {
+		wl_source_free(&b->src);
+		free(b->options);
+		free(b);
+		return 0;
+	}
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	started = pthread_create(&thread, &attr, cuda_behind_main, b) == 0;
+	pthread_attr_destroy(&attr);
+	if (started)
+		return b->count;
+	/* No thread: nothing is coming after all; each point compiles its own. */
+	for (size_t i = 0; i < b->count; i++)
+		wl_cuda_compiled_arrive(b->src.hash, b->options[i], NULL);
+	wl_source_free(&b->src);
+	free(b->options);
+	free(b);
+	return 0;
 }
 
 void wl_run_build_ahead(const struct wl_run_plan *plan, struct wl_program_cache *programs, enum wl_build_ahead when)
@@ -219,9 +281,9 @@ void wl_run_build_ahead(const struct wl_run_plan *plan, struct wl_program_cache 
 	if (plan->backend == &wl_backend_opencl)
 		while (next < plan->req.pts.count)
 			built += opencl_batch(plan, programs, &next, &wanted);
-	else if (plan->backend == &wl_backend_cuda)
-		built = cuda_batches(plan, &wanted);
-	if (wanted > 1)
+	else if (plan->backend == &wl_backend_cuda && (wanted = cuda_behind(plan)) > 0)
+		wl_log_info("%zu of the run's CUDA modules compiling beside its points", wanted);
+	if (wanted > 1 && plan->backend == &wl_backend_opencl)
 		wl_log_info("%zu of the run's %zu programs built ahead, in parallel, in %.0f ms", built, wanted,
 			    wl_now_ms() - started);
 }
