@@ -34,7 +34,12 @@ struct wl_program_cache {
 	char *build_log;	/* of the last failed build */
 	char *dir;		/* where binaries are kept, or NULL */
 	long built, loaded;
+	/* A run's programs building beside its points (wl_program_behind_start),
+	 * taken one by one as its points ask for them, or NULL. */
+	struct wl_program_ahead *behind;
 };
+
+static void behind_join(struct wl_program_cache *cache);
 
 struct wl_program_cache *wl_program_cache_new(const char *dir)
 {
@@ -67,6 +72,7 @@ void wl_program_cache_free(struct wl_program_cache *cache)
 {
 	if (!cache)
 		return;
+	behind_join(cache);
 	while (cache->head) {
 		struct cached_program *next = cache->head->next;
 
@@ -80,8 +86,11 @@ void wl_program_cache_free(struct wl_program_cache *cache)
 
 void wl_program_cache_drop_device(struct wl_program_cache *cache, const struct wl_device *dev)
 {
-	struct cached_program **link = &cache->head;
+	struct cached_program **link;
 
+	/* What builds beside a run does so in the context about to go. */
+	behind_join(cache);
+	link = &cache->head;
 	while (*link) {
 		struct cached_program *c = *link;
 
@@ -334,6 +343,9 @@ static struct cached_program *cache_add(struct wl_program_cache *cache, const st
 	return c;
 }
 
+static struct cached_program *behind_take(struct wl_program_cache *cache, const struct wl_device *dev,
+					  const struct wl_source *src, const char *options, struct wl_error *err);
+
 int wl_program_get(struct wl_program_cache *cache, struct wl_device *dev,
 		   const struct wl_source *src, const char *options, cl_program *out,
 		   struct wl_error *err)
@@ -343,6 +355,8 @@ int wl_program_get(struct wl_program_cache *cache, struct wl_device *dev,
 	char key[1024], *log;
 	int loaded = 0;
 
+	if (!c)
+		c = behind_take(cache, dev, src, options, err);
 	if (c) {
 		*out = c->program;
 		return 0;
@@ -361,14 +375,16 @@ int wl_program_get(struct wl_program_cache *cache, struct wl_device *dev,
 	return 0;
 }
 
-/* One program of a batch built ahead: what to build, then what came of it. */
+/* One program of a batch built ahead: what to build, then what came of it
+ * (done: the thread is through with it, said under the batch's lock;
+ * taken: a point took it, the worker's own mark). */
 struct ahead_item {
 	const struct wl_source *src;
 	char *options;
 	char key[1024];
 	cl_program program;
 	char *log;
-	int loaded;
+	int loaded, done, taken;
 };
 
 struct wl_program_ahead {
@@ -378,6 +394,9 @@ struct wl_program_ahead {
 	size_t count;
 	pthread_t thread;
 	double ms;		/* the thread's time, building */
+	struct wl_source *own;	/* a run's source, copied: what its items build, or NULL */
+	pthread_mutex_t lock;	/* guards the items' done */
+	pthread_cond_t done_one;
 };
 
 /* The programs in parallel on the host's cores: OpenCL's calls are
@@ -396,6 +415,10 @@ static void *ahead_main(void *arg)
 		/* A program that does not build is built again by the run that
 		 * needs it, which says why. */
 		it->program = build(a->dir, NULL, a->dev, it->src, it->options, it->key, &it->loaded, &it->log, &err);
+		pthread_mutex_lock(&a->lock);
+		it->done = 1;
+		pthread_cond_broadcast(&a->done_one);
+		pthread_mutex_unlock(&a->lock);
 	}
 	a->ms = wl_now_ms() - started;
 	return NULL;
@@ -410,6 +433,11 @@ static void ahead_free(struct wl_program_ahead *a)
 		free(a->items[i].log);
 	}
 	free(a->items);
+	if (a->own)
+		wl_source_free(a->own);
+	free(a->own);
+	pthread_mutex_destroy(&a->lock);
+	pthread_cond_destroy(&a->done_one);
 	free(a);
 }
 
@@ -424,6 +452,8 @@ struct wl_program_ahead *wl_program_ahead_start(const struct wl_program_cache *c
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		return NULL;
 	}
+	pthread_mutex_init(&a->lock, NULL);
+	pthread_cond_init(&a->done_one, NULL);
 	a->dev = dev;
 	a->dir = cache->dir;
 	for (size_t i = 0; i < n; i++) {
@@ -476,4 +506,73 @@ size_t wl_program_ahead_join(struct wl_program_cache *cache, struct wl_program_a
 	}
 	ahead_free(ahead);
 	return added;
+}
+
+/* Join what builds beside a run, keeping what it built that no point took. */
+static void behind_join(struct wl_program_cache *cache)
+{
+	double ms;
+
+	if (cache->behind)
+		wl_program_ahead_join(cache, cache->behind, &ms);
+	cache->behind = NULL;
+}
+
+/* src's program with options for dev from what builds beside the run: waited
+ * for, and added to the cache; NULL where it is not among them or did not
+ * build (the caller builds it, and says why). */
+static struct cached_program *behind_take(struct wl_program_cache *cache, const struct wl_device *dev,
+					  const struct wl_source *src, const char *options, struct wl_error *err)
+{
+	struct wl_program_ahead *b = cache->behind;
+	struct ahead_item *it = NULL;
+	struct cached_program *c;
+
+	for (size_t i = 0; b && b->dev == dev && !it && i < b->count; i++)
+		if (!b->items[i].taken && strcmp(b->items[i].src->hash, src->hash) == 0 &&
+		    strcmp(b->items[i].options, options) == 0)
+			it = &b->items[i];
+	if (!it)
+		return NULL;
+	it->taken = 1;
+	pthread_mutex_lock(&b->lock);
+	while (!it->done)
+		pthread_cond_wait(&b->done_one, &b->lock);
+	pthread_mutex_unlock(&b->lock);
+	if (!it->program)
+		return NULL;
+	c = cache_add(cache, dev, src, options, it->key, it->program, it->log, it->loaded, " beside the run", err);
+	it->program = NULL;	/* the cache's, or released */
+	return c;
+}
+
+size_t wl_program_behind_start(struct wl_program_cache *cache, struct wl_device *dev, const struct wl_source *src,
+			       const char *const *options, size_t n, struct wl_error *err)
+{
+	struct wl_source *own = calloc(1, sizeof(*own));
+	const struct wl_source **srcs = calloc(n ? n : 1, sizeof(*srcs));
+	struct wl_program_ahead *a = NULL;
+
+	behind_join(cache);
+	/* The thread may outlive the run: it builds from a copy, named as the
+	 * run's source is. */
+	if (own && srcs && wl_source_from_text(src->text, own, err) == 0) {
+		memcpy(own->hash, src->hash, sizeof(own->hash));
+		own->keep_binary = src->keep_binary;
+		for (size_t i = 0; i < n; i++)
+			srcs[i] = own;
+		a = wl_program_ahead_start(cache, dev, srcs, options, n, err);
+		if (!a)
+			wl_source_free(own);
+	} else {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+	}
+	free(srcs);
+	if (!a) {
+		free(own);
+		return 0;
+	}
+	a->own = own;
+	cache->behind = a;
+	return a->count;
 }

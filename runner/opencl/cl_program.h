@@ -40,6 +40,16 @@ struct wl_program_ahead *wl_program_ahead_start(const struct wl_program_cache *c
 						const struct wl_source *const *srcs, const char *const *options,
 						size_t n, struct wl_error *err);
 
+/* A run's programs — src with each of options, for dev — built on a thread
+ * of their own while its points are measured, in order: a point's
+ * wl_program_get waits for its own and takes it, and the rest join the
+ * cache when the next batch starts, the device is dropped or the cache is
+ * freed. The thread builds from a copy of src, so the run may end first.
+ * What builds beside an earlier run is joined first. Returns how many are
+ * building (0 with err where none: each point builds its own). */
+size_t wl_program_behind_start(struct wl_program_cache *cache, struct wl_device *dev, const struct wl_source *src,
+			       const char *const *options, size_t n, struct wl_error *err);
+
 /* Wait for ahead (NULL: nothing) and add what built to cache; a program that
  * did not build is left for the run that needs it, which says why. Returns
  * how many were added, the thread's time in *ms; frees ahead. */

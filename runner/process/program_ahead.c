@@ -138,33 +138,53 @@ static void cuda_start(struct cuda_ahead *c, const struct wl_catalog *cat, const
 	c->started = pthread_create(&c->thread, NULL, cuda_main, c) == 0;
 }
 
-/* Build ahead the programs of plan's points [*next, ...) that fit one batch,
- * OpenCL's on a thread building in parallel, joined here; *next is where
- * the next batch starts. Returns how many programs were added. */
-static size_t opencl_batch(const struct wl_run_plan *plan, struct wl_program_cache *programs, size_t *next,
-			   size_t *wanted)
+/* The options each of plan's points builds with, each once, in the
+ * points' order, into a new array (*n of them; the caller frees it), NULL
+ * when out of memory. has (or NULL) says which the worker has already. */
+static char (*point_options(const struct wl_run_plan *plan, int (*has)(const struct wl_run_plan *, const char *),
+			    size_t *n))[128]
 {
-	struct wanted w = { .count = 0 };
-	const char *options[AHEAD_MAX];
-	struct wl_program_ahead *building;
-	struct wl_error err;
-	double ms;
+	char (*options)[128] = calloc(plan->req.pts.count ? plan->req.pts.count : 1, sizeof(*options));
 
-	for (; *next < plan->req.pts.count && w.count < AHEAD_MAX; ++*next) {
+	*n = 0;
+	for (size_t next = 0; options && next < plan->req.pts.count; next++) {
 		const struct wl_point pt = { .dev = plan->dev, .exp = plan->exp,
-					     .values = plan->req.pts.values + *next * plan->req.pts.nparams };
+					     .values = plan->req.pts.values + next * plan->req.pts.nparams };
 		char opts[128];
+		size_t k = 0;
 
 		wl_experiment_options(plan->ops, &pt, opts, sizeof(opts));
-		want(&w, &plan->source, opts);
+		while (k < *n && strcmp(options[k], opts) != 0)
+			k++;
+		if (k == *n && !(has && has(plan, opts)))
+			snprintf(options[(*n)++], sizeof(options[0]), "%s", opts);
 	}
-	for (size_t i = 0; i < w.count; i++)
-		options[i] = w.options[i];
-	*wanted += w.count;
-	building = wl_program_ahead_start(programs, plan->dev, w.srcs, options, w.count, &err);
-	if (!building && err.msg[0])
-		wl_log_warn("programs not built ahead: %s", err.msg);
-	return wl_program_ahead_join(programs, building, &ms);
+	return options;
+}
+
+/* The OpenCL programs of plan's points, built on a thread of their own, in
+ * the points' order, while the run goes on (wl_program_behind_start).
+ * Returns how many are building. */
+static size_t opencl_behind(const struct wl_run_plan *plan, struct wl_program_cache *programs)
+{
+	const char **list;
+	struct wl_error err;
+	size_t n, count = 0;
+	char (*options)[128] = point_options(plan, NULL, &n);
+
+	if (!options || !(list = calloc(n ? n : 1, sizeof(*list)))) {
+		free(options);
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++)
+		list[i] = options[i];
+	wl_error_clear(&err);
+	count = wl_program_behind_start(programs, plan->dev, &plan->source, list, n, &err);
+	if (!count && err.msg[0])
+		wl_log_warn("programs not built beside the run: %s", err.msg);
+	free(list);
+	free(options);
+	return count;
 }
 
 /* NVRTC's compiles of one run overlap about 4x on an H200's host (20 at
@@ -206,6 +226,14 @@ static void *cuda_behind_main(void *arg)
 	return NULL;
 }
 
+/* Whether the device has loaded plan's module with options, or the worker
+ * has it compiled or compiling. */
+static int cuda_has(const struct wl_run_plan *plan, const char *options)
+{
+	return wl_cuda_device_has_module(wl_cuda_of(plan->dev)->cd, &plan->source, options) ||
+	       wl_cuda_compiled_has(&plan->source, options);
+}
+
 /* The CUDA modules of plan's points that neither the device nor the worker
  * has nor expects, said to be coming and compiled by NVRTC on a thread of
  * their own, in the points' order, while the run goes on: a point takes
@@ -217,48 +245,34 @@ static size_t cuda_behind(const struct wl_run_plan *plan)
 	struct wl_error err;
 	pthread_attr_t attr;
 	pthread_t thread;
+	size_t n;
 	int arch, started;
 
 	if (!side || !side->nv || !side->nv->handle || side->ordinal < 0 || (arch = wl_cuda_arch(side->ordinal)) < 0 ||
 	    !(b = calloc(1, sizeof(*b))))
 		return 0;
 	*b = (struct cuda_behind){ .nv = side->nv, .arch = arch };
-	if (!(b->options = calloc(plan->req.pts.count, sizeof(*b->options))) ||
-	    wl_source_from_text(plan->source.text, &b->src, &err) < 0) {
+	if (!(b->options = point_options(plan, cuda_has, &n)) || wl_source_from_text(plan->source.text, &b->src, &err) < 0) {
 		free(b->options);
 		free(b);
 		return 0;
 	}
 	/* The copy goes by the run's source's name, whatever its text hashes to. */
 	memcpy(b->src.hash, plan->source.hash, sizeof(b->src.hash));
-	for (size_t next = 0; next < plan->req.pts.count; next++) {
-		const struct wl_point pt = { .dev = plan->dev, .exp = plan->exp,
-					     .values = plan->req.pts.values + next * plan->req.pts.nparams };
-		char opts[128];
-
-		wl_experiment_options(plan->ops, &pt, opts, sizeof(opts));
-		/* What the device has loaded, or the worker has compiled or is
-		 * compiling already, is not compiled again. */
-		if (wl_cuda_device_has_module(side->cd, &plan->source, opts) || wl_cuda_compiled_has(&plan->source, opts) ||
-		    wl_cuda_compiled_expect(&plan->source, opts) < 0)
-			continue;
-		snprintf(b->options[b->count++], sizeof(b->options[0]), "%s", opts);
+	for (size_t i = 0; i < n; i++)
+		if (wl_cuda_compiled_expect(&plan->source, b->options[i]) == 0 && b->count++ < i)
+			memcpy(b->options[b->count - 1], b->options[i], sizeof(b->options[0]));
+	if (b->count > 0) {
+		pthread_attr_init(&attr);
+		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+		started = pthread_create(&thread, &attr, cuda_behind_main, b) == 0;
+		pthread_attr_destroy(&attr);
+		if (started)
+			return b->count;
+		/* No thread: nothing is coming after all; each point compiles its own. */
+		for (size_t i = 0; i < b->count; i++)
+			wl_cuda_compiled_arrive(b->src.hash, b->options[i], NULL);
 	}
-	if (b->count == 0) {
-		wl_source_free(&b->src);
-		free(b->options);
-		free(b);
-		return 0;
-	}
-	pthread_attr_init(&attr);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	started = pthread_create(&thread, &attr, cuda_behind_main, b) == 0;
-	pthread_attr_destroy(&attr);
-	if (started)
-		return b->count;
-	/* No thread: nothing is coming after all; each point compiles its own. */
-	for (size_t i = 0; i < b->count; i++)
-		wl_cuda_compiled_arrive(b->src.hash, b->options[i], NULL);
 	wl_source_free(&b->src);
 	free(b->options);
 	free(b);
@@ -267,8 +281,7 @@ static size_t cuda_behind(const struct wl_run_plan *plan)
 
 void wl_run_build_ahead(const struct wl_run_plan *plan, struct wl_program_cache *programs, enum wl_build_ahead when)
 {
-	double started = wl_now_ms();
-	size_t built = 0, wanted = 0, next = 0;
+	size_t building = 0;
 
 	/* Someone else's code is built only at its point, under the point's
 	 * deadline; a run of one point gains nothing. */
@@ -279,13 +292,11 @@ void wl_run_build_ahead(const struct wl_run_plan *plan, struct wl_program_cache 
 		if (plan->variants[k].custom)
 			return;
 	if (plan->backend == &wl_backend_opencl)
-		while (next < plan->req.pts.count)
-			built += opencl_batch(plan, programs, &next, &wanted);
-	else if (plan->backend == &wl_backend_cuda && (wanted = cuda_behind(plan)) > 0)
-		wl_log_info("%zu of the run's CUDA modules compiling beside its points", wanted);
-	if (wanted > 1 && plan->backend == &wl_backend_opencl)
-		wl_log_info("%zu of the run's %zu programs built ahead, in parallel, in %.0f ms", built, wanted,
-			    wl_now_ms() - started);
+		building = opencl_behind(plan, programs);
+	else if (plan->backend == &wl_backend_cuda)
+		building = cuda_behind(plan);
+	if (building)
+		wl_log_info("%zu of the run's programs building beside its points", building);
 }
 
 static void ahead_free(struct wl_catalog_ahead *a)
