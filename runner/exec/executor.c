@@ -506,7 +506,9 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 	later = wl_run_counts_later(&plan);
 	if (wl_run_settle_counts(&counting, claim->id, &plan, err) < 0)
 		goto out;
-	if (ex->build_ahead)
+	/* A device that joined a shared run builds only what it takes, at its
+	 * points: the run's own device builds every program beside its points. */
+	if (ex->build_ahead && !claim->helper)
 		ex->build_ahead(ex->build_ahead_ctx, &plan);
 	for (;;) {
 		struct wl_point pt;
