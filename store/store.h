@@ -411,10 +411,10 @@ int wl_store_get_samples(struct wl_store *st, long long id, json_t **out, struct
 int wl_store_open_points(struct wl_store *st, long long run_id, long long npoints, long long rows,
 			 struct wl_error *err);
 
-/* Take the first free point of run_id for device_id of runner_id: *point is
- * its index, or -1 when none is free, or the run no longer runs or was asked
- * to stop. -1 with err (*point -1): nothing taken. */
-int wl_store_take_point(struct wl_store *st, long long runner_id, long long run_id, const char *device_id,
+/* Take the first free point of run_id (the last where last) for device_id
+ * of runner_id: *point is its index, or -1 when none is free, or the run no
+ * longer runs or was asked to stop. -1 with err (*point -1): nothing taken. */
+int wl_store_take_point(struct wl_store *st, long long runner_id, long long run_id, const char *device_id, int last,
 			long long *point, struct wl_error *err);
 
 /* Mark the point device_id took measured (its results are written). */

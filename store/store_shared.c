@@ -53,12 +53,15 @@ fail:
 static const char SQL_FIRST_FREE[] =
 	"SELECT min(p.point) FROM run_points p JOIN runs r ON r.id = p.run_id"
 	" WHERE p.run_id = ?1 AND p.runner_id IS NULL AND r.status = 'running' AND r.cancel_requested = 0";
+static const char SQL_LAST_FREE[] =
+	"SELECT max(p.point) FROM run_points p JOIN runs r ON r.id = p.run_id"
+	" WHERE p.run_id = ?1 AND p.runner_id IS NULL AND r.status = 'running' AND r.cancel_requested = 0";
 static const char SQL_TAKE[] =
 	"UPDATE run_points SET runner_id = ?3, device_id = ?4"
 	" WHERE run_id = ?1 AND point = ?2 AND runner_id IS NULL";
 
 int wl_store_take_point(struct wl_store *st, long long runner_id, long long run_id, const char *device_id,
-			long long *point, struct wl_error *err)
+			int last, long long *point, struct wl_error *err)
 {
 	struct wl_db_stmt *s;
 	int rc;
@@ -66,7 +69,7 @@ int wl_store_take_point(struct wl_store *st, long long runner_id, long long run_
 	*point = -1;
 	if (store_begin(st, err) < 0)
 		return -1;
-	if (!(s = store_stmt(st, SQL_FIRST_FREE, err)))
+	if (!(s = store_stmt(st, last ? SQL_LAST_FREE : SQL_FIRST_FREE, err)))
 		goto fail;
 	wl_db_bind_int64(s, 1, run_id);
 	rc = wl_db_step(s);

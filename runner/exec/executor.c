@@ -413,7 +413,10 @@ static int next_point(struct wl_executor *ex, const struct wl_claim *claim, stru
 		if (run_ends_before_point(ex, claim->id, plan, claim->helper, rc, err))
 			return 1;
 		*rc = -1;
-		if (wl_store_take_point(ex->store, ex->runner_id, claim->id, plan->dev->id, i, err) < 0)
+		/* A device that joined works from the end: it and the run's own
+		 * device, which builds the programs from the start, meet in the
+		 * middle, each having built (or loaded) what it measures. */
+		if (wl_store_take_point(ex->store, ex->runner_id, claim->id, plan->dev->id, claim->helper, i, err) < 0)
 			return 1;
 		if (*i >= 0 || claim->helper)
 			return 0;

@@ -3,6 +3,7 @@
  * binaries kept on disk. */
 #include "cl_program.h"
 
+#include "cl_program_build.h"
 #include "cl_program_disk.h"
 
 #include "backend.h"
@@ -120,103 +121,6 @@ const char *wl_program_cache_build_log(const struct wl_program_cache *cache)
 	return cache->build_log ? cache->build_log : "";
 }
 
-/* The log of program's last build on dev: owned by the caller, "" when
- * there is none, NULL only when out of memory. */
-static char *build_log_of(cl_program program, const struct wl_device *dev)
-{
-	size_t size = 0;
-	char *log;
-
-	if (clGetProgramBuildInfo(program, wl_cl_of(dev)->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) != CL_SUCCESS ||
-	    size == 0)
-		return strdup("");
-	log = calloc(1, size + 1);
-	if (log && clGetProgramBuildInfo(program, wl_cl_of(dev)->device, CL_PROGRAM_BUILD_LOG, size, log, NULL) != CL_SUCCESS)
-		log[0] = '\0';
-	return log;
-}
-
-/* Keep the build log of program on dev in the cache, and its start in err. */
-static void build_failure(struct wl_program_cache *cache, cl_program program,
-			  const struct wl_device *dev, cl_int rc, const char *options,
-			  struct wl_error *err)
-{
-	free(cache->build_log);
-	cache->build_log = build_log_of(program, dev);
-	wl_error_set(err, WL_ERR_BUILD, "kernel build failed on %s (%s, options '%s'): %.900s",
-		     dev->id, wl_cl_error_name(rc), options, wl_program_cache_build_log(cache));
-}
-
-/* What a binary on disk is kept under: the device, its driver and OpenCL
- * version, the build options and the source's hash. */
-static void disk_key(const struct wl_device *dev, const struct wl_source *src,
-		     const char *options, char *out, size_t len)
-{
-	json_t *info = dev->info;
-
-	snprintf(out, len, "%s\n%s\n%s\n%s\n%s\n%s", dev->id,
-		 json_string_value(json_object_get(info, "name")),
-		 json_string_value(json_object_get(info, "driver")),
-		 json_string_value(json_object_get(info, "opencl")), options, src->hash);
-}
-
-/* The options the program is built with: on NVIDIA's OpenCL also
- * -cl-nv-verbose (ptxas reports each kernel's registers, local memory and
- * spills in the log) and -nv-line-info (the PTX names each instruction's
- * source line); neither changes the code (the same PTX, less its .loc lines,
- * and the same registers, seen on the H100). Caller frees. */
-static char *build_options(const struct wl_device *dev, const char *options)
-{
-	char *out = NULL;
-
-	if (asprintf(&out, "%s%s", options, wl_cl_of(dev)->nv_compiler ? " -cl-nv-verbose -nv-line-info" : "") < 0)
-		return NULL;
-	return out;
-}
-
-/* The program from the binary kept on disk, built (linked) for dev, with
- * the log of the build that made it in *log; NULL when there is none or it
- * does not load. */
-static cl_program from_disk(const char *dir, const struct wl_device *dev, const struct wl_source *src,
-			    const char *key, const char *options, char **log)
-{
-	struct wl_program_file file;
-	cl_int rc, status;
-	cl_program program;
-
-	if (!src->keep_binary || wl_program_disk_load(dir, key, src->text, src->len, &file) < 0)
-		return NULL;
-	program = clCreateProgramWithBinary(wl_cl_of(dev)->context, 1, &wl_cl_of(dev)->device, &file.binary_len,
-					    (const unsigned char **)&file.binary, &status, &rc);
-	free(file.binary);
-	if (program && (status != CL_SUCCESS ||
-			clBuildProgram(program, 1, &wl_cl_of(dev)->device, options, NULL, NULL) != CL_SUCCESS)) {
-		clReleaseProgram(program);
-		program = NULL;
-	}
-	if (program)
-		*log = file.log;
-	else
-		free(file.log);
-	return program;
-}
-
-/* The program's binary, which the caller frees; NULL when it gives none. */
-static unsigned char *binary_of(cl_program program, size_t *len)
-{
-	unsigned char *binary;
-
-	*len = 0;
-	if (clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof(*len), len, NULL) != CL_SUCCESS ||
-	    *len == 0 || !(binary = malloc(*len)))
-		return NULL;
-	if (clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof(binary), &binary, NULL) != CL_SUCCESS) {
-		free(binary);
-		return NULL;
-	}
-	return binary;
-}
-
 /* Keep the compiler's account of c's program (its log, and its PTX where the
  * binary is PTX), and the binary on disk for the next runner when src is
  * worth it (best effort). log is the build's, owned by the caller. */
@@ -227,7 +131,7 @@ static void keep_account(struct wl_program_cache *cache, struct cached_program *
 	struct wl_program_file file = { NULL, 0, (char *)log };
 	struct wl_error err;
 
-	file.binary = binary_of(c->program, &file.binary_len);
+	file.binary = wl_program_binary(c->program, &file.binary_len);
 	c->log = wl_build_log_for_users(log);
 	/* Someone's kernel may make megabytes of warnings or of unrolled code:
 	 * what is kept for the run page is bounded. */
@@ -270,55 +174,12 @@ int wl_program_account(const struct wl_program_cache *cache, const struct wl_dev
 	return 0;
 }
 
-/* The program built from src with options for dev, from disk (dir, or NULL)
- * or source, and the log of that build in *log (the caller frees it); NULL
- * with err set when it does not build, its log kept in failures (or not,
- * when NULL). Nothing else of a cache, and of dev only its context, device
- * and compiler, is touched: programs are built ahead on a thread of their own. */
-static cl_program build(const char *dir, struct wl_program_cache *failures, const struct wl_device *dev,
-			const struct wl_source *src, const char *options, const char *key, int *loaded, char **log,
-			struct wl_error *err)
-{
-	char *full = build_options(dev, options);
-	const char *text = src->text;
-	cl_program program = NULL;
-	cl_int rc;
-
-	*log = NULL;
-	if (!full) {
-		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
-		return NULL;
-	}
-	program = dir ? from_disk(dir, dev, src, key, full, log) : NULL;
-	*loaded = program != NULL;
-	if (!program) {
-		program = clCreateProgramWithSource(wl_cl_of(dev)->context, 1, &text, &src->len, &rc);
-		if (!program) {
-			wl_error_set(err, WL_ERR_INTERNAL, "clCreateProgramWithSource: %s", wl_cl_error_name(rc));
-		} else if ((rc = clBuildProgram(program, 1, &wl_cl_of(dev)->device, full, NULL, NULL)) != CL_SUCCESS) {
-			if (failures)
-				build_failure(failures, program, dev, rc, options, err);
-			else
-				wl_error_set(err, WL_ERR_BUILD, "kernel build failed on %s (%s, options '%s')", dev->id,
-					     wl_cl_error_name(rc), options);
-			clReleaseProgram(program);
-			program = NULL;
-		} else if (!(*log = build_log_of(program, dev))) {
-			wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
-			clReleaseProgram(program);
-			program = NULL;
-		}
-	}
-	free(full);
-	return program;
-}
-
 /* Add program (src with options for dev, the log of its build, loaded from
- * disk or not) to the cache, which owns it from then on, even on failure
- * (out of memory: released). */
+ * disk or not, kept on disk already or not) to the cache, which owns it
+ * from then on, even on failure (out of memory: released). */
 static struct cached_program *cache_add(struct wl_program_cache *cache, const struct wl_device *dev,
 					const struct wl_source *src, const char *options, const char *key,
-					cl_program program, const char *log, int loaded, const char *how,
+					cl_program program, const char *log, int loaded, int kept, const char *how,
 					struct wl_error *err)
 {
 	struct cached_program *c = calloc(1, sizeof(*c));
@@ -332,7 +193,7 @@ static struct cached_program *cache_add(struct wl_program_cache *cache, const st
 	c->dev = dev;
 	memcpy(c->hash, src->hash, sizeof(c->hash));
 	c->program = program;
-	keep_account(cache, c, dev, src, key, log, !loaded);
+	keep_account(cache, c, dev, src, key, log, !loaded && !kept);
 	c->next = cache->head;
 	cache->head = c;
 	if (loaded)
@@ -364,11 +225,11 @@ int wl_program_get(struct wl_program_cache *cache, struct wl_device *dev,
 	}
 	if (wl_cl_device_open(dev, err) < 0)
 		return -1;
-	disk_key(dev, src, options, key, sizeof(key));
-	program = build(cache->dir, cache, dev, src, options, key, &loaded, &log, err);
+	wl_program_disk_key(dev, src, options, key, sizeof(key));
+	program = wl_program_build(cache->dir, dev, src, options, key, &loaded, &log, &cache->build_log, err);
 	if (!program)
 		return -1;
-	c = cache_add(cache, dev, src, options, key, program, log, loaded, "", err);
+	c = cache_add(cache, dev, src, options, key, program, log, loaded, 0, "", err);
 	free(log);
 	if (!c)
 		return -1;
@@ -416,7 +277,12 @@ static void *ahead_main(void *arg)
 
 		/* A program that does not build is built again by the run that
 		 * needs it, which says why. */
-		it->program = build(a->dir, NULL, a->dev, it->src, it->options, it->key, &it->loaded, &it->log, &err);
+		it->program = wl_program_build(a->dir, a->dev, it->src, it->options, it->key, &it->loaded, &it->log, NULL,
+					       &err);
+		/* Kept on disk at once, for the workers of this host's other
+		 * devices of the model to load rather than build. */
+		if (it->program && !it->loaded)
+			wl_program_keep(a->dir, a->dev, it->src, it->key, it->program, it->log);
 		pthread_mutex_lock(&a->lock);
 		it->done = 1;
 		pthread_cond_broadcast(&a->done_one);
@@ -471,7 +337,7 @@ static struct wl_program_ahead *ahead_start(const struct wl_program_cache *cache
 			return NULL;
 		}
 		/* The key reads dev->info, which this thread goes on changing. */
-		disk_key(dev, srcs[i], options[i], a->items[a->count].key, sizeof(a->items[a->count].key));
+		wl_program_disk_key(dev, srcs[i], options[i], a->items[a->count].key, sizeof(a->items[a->count].key));
 		a->count++;
 	}
 	if (wl_cl_device_open(dev, err) < 0) {
@@ -509,7 +375,7 @@ size_t wl_program_ahead_join(struct wl_program_cache *cache, struct wl_program_a
 		/* The same program may come twice (two sources of one text). */
 		if (!it->program || cached_find(cache, ahead->dev, it->src, it->options))
 			continue;
-		if (cache_add(cache, ahead->dev, it->src, it->options, it->key, it->program, it->log, it->loaded,
+		if (cache_add(cache, ahead->dev, it->src, it->options, it->key, it->program, it->log, it->loaded, 1,
 			      " ahead", &err))
 			added++;
 		else
@@ -553,7 +419,7 @@ static struct cached_program *behind_take(struct wl_program_cache *cache, const 
 	pthread_mutex_unlock(&b->lock);
 	if (!it->program)
 		return NULL;
-	c = cache_add(cache, dev, src, options, it->key, it->program, it->log, it->loaded, " beside the run", err);
+	c = cache_add(cache, dev, src, options, it->key, it->program, it->log, it->loaded, 1, " beside the run", err);
 	it->program = NULL;	/* the cache's, or released */
 	return c;
 }

@@ -1,8 +1,9 @@
 /* Device binaries (CL_PROGRAM_BINARIES) of built programs, kept in a folder so
  * that a restarted runner or a fresh worker loads them instead of compiling.
- * A file is found by its key (the device, its driver, the build options and
- * the source's hash) and used only when the key and the whole source it holds
- * equal the ones asked for. */
+ * A file is found by its key (the device's model, its driver, the build
+ * options and the source's hash: every device of a model on the host shares
+ * it) and used only when the key and the whole source it holds equal the
+ * ones asked for. */
 #ifndef WL_PROGRAM_DISK_H
 #define WL_PROGRAM_DISK_H
 

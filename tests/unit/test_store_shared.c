@@ -50,7 +50,7 @@ void test_store_shares_a_run_point_by_point(void)
 	struct wl_claim_devices other = { .ids = c_ids, .nids = 1, .gpu_id = "gpu-c", .model = "H100" };
 	struct wl_new_run run = { .experiment = "transpose", .request_json = "{}", .device_req = "gpu", .total = 3,
 				  .queue_limit = 1000, .shared = 1 };
-	long long a, b, id = 0, p = -1, q = -1, free_points = -1, busy = -1, done = -1;
+	long long a, b, id = 0, p = -1, q = -1, none_left = 0, free_points = -1, busy = -1, done = -1;
 	int running = 0, helper = -1, requeued = 0, failed = 0;
 	char who[128];
 
@@ -70,40 +70,42 @@ void test_store_shares_a_run_point_by_point(void)
 		      strcmp(joined.device_id, "gpu-b") == 0,
 	      "an idle device of its model joins it: %lld", joined.id);
 
-	/* Each point once, to whoever asks first. */
-	CHECK(wl_store_take_point(st, a, id, "gpu-a", &p, &err) == 0 && p == 0, "a takes point 0: %lld", p);
-	CHECK(wl_store_take_point(st, b, id, "gpu-b", &q, &err) == 0 && q == 1, "b takes point 1: %lld", q);
+	/* Each point once, to whoever asks first: the run's own device from
+	 * the start, one that joined from the end. */
+	CHECK(wl_store_take_point(st, a, id, "gpu-a", 0, &p, &err) == 0 && p == 0, "a takes point 0: %lld", p);
+	CHECK(wl_store_take_point(st, b, id, "gpu-b", 1, &q, &err) == 0 && q == 2, "b takes point 2: %lld", q);
 	CHECK(add_point_result(st, b, id, q, "gpu-b", &err) == 0, "b writes its point: %s", err.msg);
 	CHECK(wl_store_point_measured(st, id, q, "gpu-b", &err) == 0, "%s", err.msg);
-	CHECK(add_point_result(st, b, id, 2, "gpu-b", &err) < 0 && err.kind == WL_ERR_CONFLICT,
+	CHECK(add_point_result(st, b, id, 1, "gpu-b", &err) < 0 && err.kind == WL_ERR_CONFLICT,
 	      "and nothing more once it holds no point: %s", err.msg);
 
-	/* b takes the last point and dies: it goes back, and a takes it. */
-	CHECK(wl_store_take_point(st, b, id, "gpu-b", &q, &err) == 0 && q == 2, "b takes point 2: %lld", q);
-	CHECK(wl_store_take_point(st, a, id, "gpu-a", &q, &err) == 0 && q == -1, "none is left for a: %lld", q);
+	/* b takes the point left and dies: it goes back, and a takes it. */
+	CHECK(wl_store_take_point(st, b, id, "gpu-b", 1, &q, &err) == 0 && q == 1, "b takes point 1: %lld", q);
+	CHECK(wl_store_take_point(st, a, id, "gpu-a", 0, &none_left, &err) == 0 && none_left == -1,
+	      "none is left for a: %lld", none_left);
 	CHECK(wl_store_points_left(st, id, &free_points, &busy, &running, &err) == 0 && free_points == 0 && busy == 2 &&
 		      running,
 	      "0 free and 2 being measured: %lld, %lld", free_points, busy);
-	CHECK(add_point_result(st, b, id, q, "gpu-b", &err) == 0, "b writes part of point 2: %s", err.msg);
+	CHECK(add_point_result(st, b, id, q, "gpu-b", &err) == 0, "b writes part of point 1: %s", err.msg);
 	CHECK(wl_store_release_points(st, id, "gpu-b", &helper, &err) == 0 && helper == 1,
 	      "b's points go back, and the run is not b's to settle: %d", helper);
-	CHECK(wl_store_take_point(st, a, id, "gpu-a", &q, &err) == 0 && q == 2, "a takes point 2 back: %lld", q);
+	CHECK(wl_store_take_point(st, a, id, "gpu-a", 0, &q, &err) == 0 && q == 1, "a takes point 1 back: %lld", q);
 	CHECK(add_point_result(st, a, id, q, "gpu-a", &err) == 0, "what b wrote of it is gone: %s", err.msg);
 	CHECK(add_point_result(st, a, id, p, "gpu-a", &err) == 0, "%s", err.msg);
 	CHECK(wl_store_point_measured(st, id, p, "gpu-a", &err) == 0 && wl_store_point_measured(st, id, q, "gpu-a", &err) == 0,
 	      "%s", err.msg);
 	CHECK(wl_store_release_points(st, id, "gpu-a", &helper, &err) == 0 && helper == 0, "a holds the run itself");
 	measured_by(st, id, a, who, sizeof(who), &done);
-	CHECK(strcmp(who, "a@1,b@2,a@3") == 0, "the results in the points' order, each with who measured it: %s", who);
+	CHECK(strcmp(who, "a@1,a@2,b@3") == 0, "the results in the points' order, each with who measured it: %s", who);
 	CHECK(done == 3, "progress counts each once: %lld", done);
 
 	/* A runner gone while it measures a point gives it back too. */
 	CHECK(wl_store_open_points(st, id, 2, 1, &err) == 0, "open again: %s", err.msg);
-	CHECK(wl_store_take_point(st, b, id, "gpu-b", &q, &err) == 0 && q == 0, "b takes point 0: %lld", q);
+	CHECK(wl_store_take_point(st, b, id, "gpu-b", 0, &q, &err) == 0 && q == 0, "b takes point 0: %lld", q);
 	CHECK(wl_store_runner_stopped(st, b, &err) == 0, "%s", err.msg);
 	CHECK(wl_store_recover(st, a, "testhost", 3600, 3, &requeued, &failed, &err) == 0 && !requeued && !failed,
 	      "the run stays a's: %s", err.msg);
-	CHECK(wl_store_take_point(st, a, id, "gpu-a", &q, &err) == 0 && q == 0, "a takes the point b left: %lld", q);
+	CHECK(wl_store_take_point(st, a, id, "gpu-a", 0, &q, &err) == 0 && q == 0, "a takes the point b left: %lld", q);
 
 	/* A requeue drops the points with the results. */
 	CHECK(wl_store_requeue_run(st, a, id, &err) == 0, "%s", err.msg);
