@@ -295,6 +295,9 @@ test('copy_link_puts_the_share_url_on_the_clipboard', async () => {
 test('banks_page_sets_slowdown_beside_the_predicted_degree', async () => {
   const id = (await lab.post('/api/runs', { experiment: 'banks', params: { c: [1, 2, 4, 8, 16, 32, 33], local: 64, groups: 8, iters: 64 }, repeat: 2 })).json.id;
   await lab.waitDone(id);
+  // The cells' model figures come once the server has predicted every
+  // point, which a busy machine takes a while to do.
+  await lab.waitRun(id, (r) => !r.predictions_pending);
   const page = await openPage(browser, { width: 1920, height: 1080 });
   await page.goto(`${lab.base}/runs/${id}`);
   await page.waitForSelector('#model:not([hidden])');
