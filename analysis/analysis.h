@@ -19,7 +19,9 @@
  * The sections: a run typed once; its derived figures; times told apart
  * beyond the noise (a run's previous, the compare table); drops; the
  * verdict; predictions; the model's record (its ledger and what a sentence
- * may say of it); energy; counted beside predicted; builds; CSV. */
+ * may say of it); energy; counted beside predicted; builds; CSV. A tuning
+ * run's parts have a header of their own (analysis_tuning.h, included at
+ * the end). */
 #ifndef WL_ANALYSIS_H
 #define WL_ANALYSIS_H
 
@@ -291,61 +293,13 @@ int wl_run_add_energy(struct wl_run *run);
  * default settings where it was measured, else null, "margin": baseline
  * over best, or null, its sentences, "against" and "why" the best wins
  * there (wl_tuning_why), and "space": each configuration's fastest result,
- * fastest first, with its prediction}]} (docs/api.md). By the objective
+ * fastest first, with its prediction}]} (docs/api.md); each "best",
+ * "baseline" and "against" also carries "energy_j". By the objective
  * "energy", "best", "baseline", "margin" and "space" go by joules per
  * launch (by time where none was measured); for "energy" and "both" each
- * size also has "energy" (wl_tuning_energy). -1 only when out of memory. */
+ * size also has "energy" (wl_tuning_energy). -1 only when out of memory.
+ * Its parts, and the ranking before a run is queued: analysis_tuning.h. */
 int wl_run_add_tuning(struct wl_run *run);
-
-/* A tuning size's "energy" from its entry's "space" (each with "energy_j"):
- * {"objective", "measured" (configurations with energy), "error" (why_none,
- * the device's reason, where none has energy), "front" (objective "both":
- * the entries no other beats on time and energy both, fastest first, each
- * entry of the space marked "front" true or false; else null), "sentence"}.
- * by_energy: the size's best went by energy. -1 when out of memory (size
- * then partly marked). */
-int wl_tuning_energy(json_t *size, const char *objective, int by_energy, const char *why_none);
-
-/* "38.6 µs" or "1.25 ms"; "812 µJ", "1.21 mJ" or "2.3 J": a time in ms and
- * an energy in joules as the tuning sentences write them, into out. */
-void wl_tuning_time_text(double ms, char *out, size_t len);
-void wl_tuning_energy_text(double j, char *out, size_t len);
-
-/* Why best, a tuning run's fastest result at a size, beats other there (its
- * configuration other_config, as text): a sentence of what the model's
- * figures and the compiler's occupancy say differs between the two, or that
- * none does (tuning_why.c); JSON null where there is no other; NULL when out
- * of memory. */
-json_t *wl_tuning_why(const struct wl_result *best, const struct wl_result *other, const char *other_config);
-
-/* Where normalized (a validated request) tunes with the "model" strategy:
- * every configuration its params and restrictions allow predicted on device
- * (its record, with facts; its DRAM rate copy_gbps, or where 0 its float4
- * copy fact), each scored by its fastest variant, and the best budget of
- * each size written into its "tune" as "chosen" ([{"params",
- * "predicted_ms", "rank"}], best first) beside "ranked" (how many were
- * predicted). 0 (nothing done for another request), or -1 with err on
- * "tune.strategy" where the model cannot rank it (custom kernels, a
- * variant without declared accesses — the catalog's or an experiment of
- * one's own —, no measured facts, a space it cannot predict within
- * WL_TUNE_RANK_S). */
-int wl_tuning_rank(const struct wl_catalog *cat, json_t *normalized, const json_t *device, double copy_gbps,
-		   struct wl_error *err);
-
-/* Every configuration a tuning request's params and restrictions allow,
- * ranked as wl_tuning_rank ranks them (whatever its strategy), into
- * *ranked: [{"params", "predicted_ms", "rank"}], by size and then rank
- * (caller owns). 0, or -1 with err as wl_tuning_rank says (*ranked NULL). */
-int wl_tuning_rank_every(const struct wl_catalog *cat, const json_t *normalized, const json_t *device,
-			 json_t **ranked, struct wl_error *err);
-
-/* A tuning run's whole space as CSV, header "<each param>,rank,
- * predicted_ms,measured_ms,variant,energy_j": a row per configuration of
- * ranked (wl_tuning_rank_every's, in its order), with the fastest verified
- * result the run measured of it (by the objective "energy", the one of
- * least energy), its columns empty where none, into *out (*len bytes,
- * caller frees). -1 when out of memory (*out NULL). */
-int wl_tuning_space_csv(const struct wl_run *run, const json_t *ranked, char **out, size_t *len);
 
 /* "verdict" (verdict.c): null while nothing is measured, else {"sentence",
  * "so_far" (the run is still measuring), "fastest" (the winner at the
@@ -609,5 +563,7 @@ json_t *wl_compiler_view(const struct wl_run *run, const json_t *builds, const j
  * the experiment (when it left the catalog, the first result's), the
  * header docs/api.md documents. -1 when out of memory, *out then NULL. */
 int wl_results_csv(const struct wl_run *run, char **out, size_t *len);
+
+#include "analysis_tuning.h"
 
 #endif
