@@ -1,13 +1,16 @@
 /* CUDA sources compiled with NVRTC (see cuda_compile.h): OpenCL-style build
  * options made NVRTC's, a cubin for the device's compute capability with
- * ptxas's report, the PTX beside it, and the modules compiled ahead that the
- * worker keeps until a run takes them. */
+ * ptxas's report, the PTX beside it, kept on disk for the next worker, and the
+ * modules compiled ahead that the worker keeps until a run takes them. */
 #include "cuda_compile.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "log.h"
+#include "program_disk.h"
 
 /* OpenCL-style options ("-D X=1 -D Y") as NVRTC's ("-DX=1", "-DY") into
  * words (pointing into buf); -1 where there are too many or one is not a
@@ -64,6 +67,60 @@ static int compile(const struct wl_nvrtc *nv, int arch, const struct wl_source *
 	return 0;
 }
 
+/* Where modules worth keeping are kept on disk (program_disk.h), or NULL. */
+static char *keep_dir;
+
+void wl_cuda_compiled_keep_in(const char *dir)
+{
+	free(keep_dir);
+	keep_dir = dir && *dir ? strdup(dir) : NULL;
+}
+
+void wl_cuda_disk_key(const struct wl_nvrtc *nv, int arch, const struct wl_source *src, const char *options,
+		      char *out, size_t len)
+{
+	/* The cubin is NVRTC's for the compute capability: any device of it
+	 * loads it, whatever its name or driver. */
+	snprintf(out, len, "cuda\nsm_%d\nnvrtc %d.%d\n%s\n%s", arch, nv->major, nv->minor, options, src->hash);
+}
+
+/* src's module with options as kept on disk for arch into c; 0, or -1 with
+ * c untouched where there is none that fits. */
+static int from_disk(const struct wl_nvrtc *nv, int arch, const struct wl_source *src, const char *options,
+		     struct wl_cuda_compiled *c)
+{
+	struct wl_program_file file;
+	char key[1536];
+
+	if (!keep_dir || !src->keep_binary)
+		return -1;
+	wl_cuda_disk_key(nv, arch, src, options, key, sizeof(key));
+	if (wl_program_disk_load(keep_dir, key, src->text, src->len, &file) < 0)
+		return -1;
+	c->bin = (char *)file.binary;
+	c->len = file.binary_len;
+	c->log = file.log;
+	c->ptx = file.ptx && file.ptx[0] ? file.ptx : NULL;
+	if (!c->ptx)
+		free(file.ptx);
+	c->loaded = 1;
+	return 0;
+}
+
+/* c, just compiled, kept on disk where src is worth it (best effort). */
+static void keep(const struct wl_nvrtc *nv, int arch, const struct wl_source *src, const struct wl_cuda_compiled *c)
+{
+	struct wl_program_file file = { (unsigned char *)c->bin, c->len, c->log ? c->log : "", c->ptx };
+	struct wl_error err;
+	char key[1536];
+
+	if (!keep_dir || !src->keep_binary)
+		return;
+	wl_cuda_disk_key(nv, arch, src, c->options, key, sizeof(key));
+	if (wl_program_disk_save(keep_dir, key, src->text, src->len, &file, &err) < 0)
+		wl_log_warn("CUDA module %s not kept: %s", src->hash, err.msg);
+}
+
 /* The worker's modules compiled ahead, taken by the runs that ask for them,
  * and those still compiling on a thread of a run's (each a hash and
  * options): a list guarded by lock, arrived said each time one is done. */
@@ -105,9 +162,12 @@ int wl_cuda_compile(const struct wl_nvrtc *nv, int arch, const struct wl_source 
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		return -1;
 	}
-	if (compile(nv, arch, src, options, &c->bin, &c->len, &c->log, &c->ptx, err) < 0) {
-		compiled_free(c);
-		return -1;
+	if (from_disk(nv, arch, src, options, c) < 0) {
+		if (compile(nv, arch, src, options, &c->bin, &c->len, &c->log, &c->ptx, err) < 0) {
+			compiled_free(c);
+			return -1;
+		}
+		keep(nv, arch, src, c);
 	}
 	memcpy(c->hash, src->hash, sizeof(c->hash));
 	c->next = *list;
@@ -170,6 +230,7 @@ void wl_cuda_compiled_release(void)
 	wl_cuda_compiled_free(ahead);
 	ahead = NULL;
 	pthread_mutex_unlock(&lock);
+	wl_cuda_compiled_keep_in(NULL);
 }
 
 const struct wl_cuda_compiled *wl_cuda_compiled_next(const struct wl_cuda_compiled *c)

@@ -21,12 +21,22 @@ struct wl_cuda_compiled {
 	char hash[17];
 	char *options, *bin, *log, *ptx;
 	size_t len;
+	int loaded;		/* from disk, not compiled */
 	struct wl_cuda_compiled *next;
 };
 
+/* Modules of sources worth keeping (wl_source's keep_binary) are kept in
+ * dir (NULL or "": nowhere), loaded from it rather than compiled: every
+ * device of a compute capability shares them. Called before any compiles. */
+void wl_cuda_compiled_keep_in(const char *dir);
+/* The key src's module with options for arch is kept under on disk. */
+void wl_cuda_disk_key(const struct wl_nvrtc *nv, int arch, const struct wl_source *src, const char *options,
+		      char *out, size_t len);
+
 /* src with options for compute capability arch (wl_cuda_arch of the
- * device's ordinal, -1 unknown) put on *list, from any thread. -1 with err
- * (a source that does not compile, WL_ERR_BUILD with NVRTC's words) adds
+ * device's ordinal, -1 unknown) put on *list, from any thread: loaded from
+ * disk where it is kept there, else compiled (and kept). -1 with err (a
+ * source that does not compile, WL_ERR_BUILD with NVRTC's words) adds
  * nothing. */
 int wl_cuda_compile(const struct wl_nvrtc *nv, int arch, const struct wl_source *src, const char *options,
 		    struct wl_cuda_compiled **list, struct wl_error *err);
@@ -34,7 +44,8 @@ int wl_cuda_compile(const struct wl_nvrtc *nv, int arch, const struct wl_source 
 /* The worker takes list (from the thread that compiled it, joined): a run
  * that asks for one of its modules loads it rather than compiling. */
 void wl_cuda_compiled_adopt(struct wl_cuda_compiled *list);
-/* Free what the worker took and no run asked for (at its end). */
+/* Free what the worker took and no run asked for, and forget where modules
+ * are kept (at its end). */
 void wl_cuda_compiled_release(void);
 void wl_cuda_compiled_free(struct wl_cuda_compiled *list);
 /* The one after c on its list, or NULL. */

@@ -13,6 +13,7 @@
 #include "cuda_api.h"
 #include "cuda_counts.h"
 #include "cupti_counters.h"
+#include "log.h"
 
 /* The open device of the worker (a worker serves one device), for releasing
  * buffers that do not say whose they are. */
@@ -347,6 +348,8 @@ static int module_for(struct wl_cuda_device *cd, const struct wl_source *src, co
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		return -1;
 	}
+	if (made->loaded)
+		wl_log_info("CUDA module %s (options '%s') loaded from disk", src->hash, options);
 	cu.ctx_set(cd->context);
 	loaded = load_module(&m->module, made->bin, err);
 	/* The module's account is the compiler's words; the code is loaded. */

@@ -4,7 +4,7 @@
 #include "cl_program.h"
 
 #include "cl_program_build.h"
-#include "cl_program_disk.h"
+#include "program_disk.h"
 
 #include "backend.h"
 #include "build_log.h"
@@ -128,7 +128,7 @@ static void keep_account(struct wl_program_cache *cache, struct cached_program *
 			 const struct wl_device *dev, const struct wl_source *src, const char *key,
 			 const char *log, int built)
 {
-	struct wl_program_file file = { NULL, 0, (char *)log };
+	struct wl_program_file file = { NULL, 0, (char *)log, NULL };
 	struct wl_error err;
 
 	file.binary = wl_program_binary(c->program, &file.binary_len);

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cl_program_disk.h"
+#include "program_disk.h"
 #include "log.h"
 
 /* The log of program's last build on dev: owned by the caller, "" when
@@ -80,6 +80,7 @@ static cl_program from_disk(const char *dir, const struct wl_device *dev, const 
 	program = clCreateProgramWithBinary(wl_cl_of(dev)->context, 1, &wl_cl_of(dev)->device, &file.binary_len,
 					    (const unsigned char **)&file.binary, &status, &rc);
 	free(file.binary);
+	free(file.ptx);	/* OpenCL's PTX, where there is one, is its binary */
 	if (program && (status != CL_SUCCESS ||
 			clBuildProgram(program, 1, &wl_cl_of(dev)->device, options, NULL, NULL) != CL_SUCCESS)) {
 		clReleaseProgram(program);
@@ -144,7 +145,7 @@ cl_program wl_program_build(const char *dir, const struct wl_device *dev, const 
 void wl_program_keep(const char *dir, const struct wl_device *dev, const struct wl_source *src, const char *key,
 		     cl_program program, const char *log)
 {
-	struct wl_program_file file = { NULL, 0, (char *)log };
+	struct wl_program_file file = { NULL, 0, (char *)log, NULL };
 	struct wl_error err;
 
 	if (!dir || !*dir || !src->keep_binary || !(file.binary = wl_program_binary(program, &file.binary_len)))

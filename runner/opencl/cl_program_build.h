@@ -1,5 +1,5 @@
 /* One OpenCL program built for a device: from the binary kept on disk for
- * exactly its source where there is one (cl_program_disk.h), else from
+ * exactly its source where there is one (program_disk.h), else from
  * source, with the compiler's log; and a built program's binary kept on disk
  * for the next worker. Nothing here knows a cache: the program cache
  * (cl_program.h) and the thread that builds a run's programs beside its

@@ -259,6 +259,7 @@ static size_t cuda_behind(const struct wl_run_plan *plan)
 	}
 	/* The copy goes by the run's source's name, whatever its text hashes to. */
 	memcpy(b->src.hash, plan->source.hash, sizeof(b->src.hash));
+	b->src.keep_binary = plan->source.keep_binary;
 	for (size_t i = 0; i < n; i++)
 		if (wl_cuda_compiled_expect(&plan->source, b->options[i]) == 0 && b->count++ < i)
 			memcpy(b->options[b->count - 1], b->options[i], sizeof(b->options[0]));

@@ -525,6 +525,7 @@ int wl_work(const struct runner_config *cfg)
 	if (!cfg->program_cache && wl_store_beside(cfg->db, "programs", path, sizeof(path)) < 0)
 		path[0] = '\0';
 	programs = wl_program_cache_new(cfg->program_cache ? cfg->program_cache : path);
+	wl_cuda_compiled_keep_in(cfg->program_cache ? cfg->program_cache : path);
 	if (!programs || wl_build_ahead_parse(cfg->build_ahead, &when, &err) < 0) {
 		wl_log_error("%s", programs ? err.msg : "out of memory");
 		goto out;

@@ -13,7 +13,7 @@
 #include "cl_device.h"
 #include "cl_program.h"
 #include "dev_buffer.h"
-#include "cl_program_disk.h"
+#include "program_disk.h"
 #include "experiment.h"
 #include "experiments.h"
 #include "references.h"
@@ -366,14 +366,16 @@ void test_programs_are_kept_on_disk_across_restarts(void)
 	}
 	/* A kept binary answers only for its own key and source. */
 	{
-		struct wl_program_file kept = { (unsigned char *)"BIN", 3, "ptxas info    : Used 8 registers" }, got;
+		struct wl_program_file kept = { (unsigned char *)"BIN", 3, "ptxas info    : Used 8 registers",
+						".version 8.0" }, got;
 
 		CHECK(wl_program_disk_save(dir, "k", "abc", 3, &kept, &err) == 0, "%s", err.msg);
 		CHECK(wl_program_disk_load(dir, "k", "abc", 3, &got) == 0 && got.binary_len == 3 &&
-		      memcmp(got.binary, "BIN", 3) == 0 && strcmp(got.log, kept.log) == 0,
-		      "saved and loaded, with the build's log");
+		      memcmp(got.binary, "BIN", 3) == 0 && strcmp(got.log, kept.log) == 0 &&
+		      strcmp(got.ptx, kept.ptx) == 0, "saved and loaded, with the build's log and PTX");
 		free(got.binary);
 		free(got.log);
+		free(got.ptx);
 		CHECK(wl_program_disk_load(dir, "k", "abd", 3, &got) < 0 && got.binary == NULL, "another source: none");
 		CHECK(wl_program_disk_load(dir, "other", "abc", 3, &got) < 0, "another key: none");
 	}

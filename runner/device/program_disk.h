@@ -1,9 +1,10 @@
-/* Device binaries (CL_PROGRAM_BINARIES) of built programs, kept in a folder so
- * that a restarted runner or a fresh worker loads them instead of compiling.
- * A file is found by its key (the device's model, its driver, the build
- * options and the source's hash: every device of a model on the host shares
- * it) and used only when the key and the whole source it holds equal the
- * ones asked for. */
+/* Device binaries of built programs (OpenCL's CL_PROGRAM_BINARIES, NVRTC's
+ * cubins), kept in a folder so that a restarted runner or a fresh worker
+ * loads them instead of compiling. A file is found by its key (for OpenCL
+ * the device's model, its driver, the build options and the source's hash;
+ * for CUDA the compute capability, NVRTC's version, the options and the hash:
+ * every device of a model on the host shares it) and used only when the key
+ * and the whole source it holds equal the ones asked for. */
 #ifndef WL_PROGRAM_DISK_H
 #define WL_PROGRAM_DISK_H
 
@@ -17,6 +18,8 @@ struct wl_program_file {
 	unsigned char *binary;
 	size_t binary_len;
 	char *log;		/* NUL-terminated, possibly "" */
+	char *ptx;		/* the PTX beside a cubin, NUL-terminated; NULL (or "" as
+				 * loaded) where there is none */
 };
 
 /* The program saved in dir under key for exactly this source: 0 with *out

@@ -4,7 +4,7 @@
  * only a 64-bit hash, and a program must never run code built from another
  * source. Files are written under a temporary name and renamed, so a reader
  * never sees half of one. */
-#include "cl_program_disk.h"
+#include "program_disk.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -16,8 +16,8 @@
 #include "source.h"
 
 /* 2: with the build log, so a loaded program still has the compiler's
- * account of it. */
-#define MAGIC "warplab program binary 2\n"
+ * account of it; 3: and the PTX beside a cubin, for the same reason. */
+#define MAGIC "warplab program binary 3\n"
 
 /* The file's path for key: <dir>/<FNV-1a of key>.bin. */
 static void file_path(const char *dir, const char *key, char *out, size_t len)
@@ -54,8 +54,8 @@ int wl_program_disk_load(const char *dir, const char *key, const char *source, s
 			 struct wl_program_file *out)
 {
 	char path[4096], magic[sizeof(MAGIC) - 1];
-	unsigned char *saved_key = NULL, *saved_source = NULL, *log = NULL;
-	size_t key_len = 0, saved_len = 0, log_len = 0;
+	unsigned char *saved_key = NULL, *saved_source = NULL, *log = NULL, *ptx = NULL;
+	size_t key_len = 0, saved_len = 0, log_len = 0, ptx_len = 0;
 	FILE *f;
 	int rc = -1;
 
@@ -73,19 +73,24 @@ int wl_program_disk_load(const char *dir, const char *key, const char *source, s
 	    read_chunk(f, &saved_source, &saved_len, (size_t)1 << 26) == 0 && saved_len == source_len &&
 	    memcmp(saved_source, source, source_len) == 0 &&
 	    read_chunk(f, &out->binary, &out->binary_len, (size_t)1 << 30) == 0 && out->binary_len > 0 &&
-	    read_chunk(f, &log, &log_len, (size_t)1 << 24) == 0 && (out->log = strndup((char *)log, log_len)))
+	    read_chunk(f, &log, &log_len, (size_t)1 << 24) == 0 && (out->log = strndup((char *)log, log_len)) &&
+	    read_chunk(f, &ptx, &ptx_len, (size_t)1 << 28) == 0 && (out->ptx = strndup((char *)ptx, ptx_len)))
 		rc = 0;
 	fclose(f);
 	free(saved_key);
 	free(saved_source);
 	free(log);
+	free(ptx);
 	if (rc < 0) {
 		free(out->binary);
 		free(out->log);
+		free(out->ptx);
 		memset(out, 0, sizeof(*out));
 	}
 	return rc;
 }
+
+static unsigned saves;
 
 int wl_program_disk_save(const char *dir, const char *key, const char *source, size_t source_len,
 			 const struct wl_program_file *file, struct wl_error *err)
@@ -101,7 +106,8 @@ int wl_program_disk_save(const char *dir, const char *key, const char *source, s
 		return -1;
 	}
 	file_path(dir, key, path, sizeof(path));
-	snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid());
+	/* Unique to this save: threads of one worker save side by side. */
+	snprintf(tmp, sizeof(tmp), "%s.%d.%u.tmp", path, (int)getpid(), __atomic_fetch_add(&saves, 1, __ATOMIC_RELAXED));
 	f = fopen(tmp, "wb");
 	if (!f) {
 		wl_error_set(err, WL_ERR_INTERNAL, "cannot write %s: %s", tmp, strerror(errno));
@@ -110,7 +116,8 @@ int wl_program_disk_save(const char *dir, const char *key, const char *source, s
 	ok = fwrite(MAGIC, 1, sizeof(MAGIC) - 1, f) == sizeof(MAGIC) - 1 &&
 	     write_chunk(f, key, strlen(key)) == 0 && write_chunk(f, source, source_len) == 0 &&
 	     write_chunk(f, file->binary, file->binary_len) == 0 &&
-	     write_chunk(f, file->log, strlen(file->log)) == 0;
+	     write_chunk(f, file->log, strlen(file->log)) == 0 &&
+	     write_chunk(f, file->ptx ? file->ptx : "", file->ptx ? strlen(file->ptx) : 0) == 0;
 	ok = fclose(f) == 0 && ok;
 	if (!ok || rename(tmp, path) < 0) {
 		wl_error_set(err, WL_ERR_INTERNAL, "cannot write %s: %s", path, strerror(errno));
