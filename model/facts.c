@@ -3,6 +3,7 @@
  * measured beside another fact, its unit and the method that measures it. */
 #include "facts.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +17,10 @@ struct fact_def {
 };
 
 #define AT(field) offsetof(struct wl_facts, field)
+
+/* Why a fact is absent: its probe's timings gave no figure, twice. */
+#define ABSENT "measured twice, its probe's timings gave no usable figure either time (0 or not a number, as a busy " \
+	       "machine's clock can give): the model goes without it"
 
 static const struct fact_def defs[] = {
 	{ "launch_us", NULL, "µs",
@@ -104,9 +109,14 @@ json_t *wl_facts_to_json(const struct wl_facts *facts)
 		double v = *field((struct wl_facts *)facts, d);
 		json_t *own = json_object_get(o, d->key);
 
-		if (v == 0)
+		/* Never a JSON number that is not one: jansson refuses them. */
+		if (v == 0 || (!isfinite(v) && d->sub))
 			continue;
-		if (!d->sub) {
+		if (!isfinite(v)) {
+			if (json_object_set_new(o, d->key, json_pack("{s:s, s:s, s:s}", "absent", ABSENT, "unit", d->unit,
+								     "method", d->method)) < 0)
+				goto fail;
+		} else if (!d->sub) {
 			if (json_object_set_new(o, d->key, json_pack("{s:f, s:s, s:s}", "value", v, "unit", d->unit,
 								     "method", d->method)) < 0)
 				goto fail;
@@ -118,6 +128,21 @@ json_t *wl_facts_to_json(const struct wl_facts *facts)
 fail:
 	json_decref(o);
 	return NULL;
+}
+
+int wl_facts_any_unmeasured(const struct wl_facts *facts)
+{
+	for (size_t i = 0; i < NDEFS; i++)
+		if (!isfinite(*field((struct wl_facts *)facts, &defs[i])))
+			return 1;
+	return 0;
+}
+
+void wl_facts_fill_unmeasured(struct wl_facts *facts, const struct wl_facts *again)
+{
+	for (size_t i = 0; i < NDEFS; i++)
+		if (!isfinite(*field(facts, &defs[i])))
+			*field(facts, &defs[i]) = *field((struct wl_facts *)again, &defs[i]);
 }
 
 int wl_facts_from_json(const json_t *obj, struct wl_facts *out)
@@ -144,9 +169,10 @@ void wl_facts_text(const struct wl_facts *facts, char *buf, size_t len)
 		double v = *field((struct wl_facts *)facts, d);
 		int n;
 
-		if (v == 0)
+		if (v == 0 || (!isfinite(v) && d->sub))
 			continue;
-		n = d->sub ? snprintf(buf + used, len - used, "%s%s.%s %.4g", used ? ", " : "", d->key, d->sub, v)
+		n = !isfinite(v) ? snprintf(buf + used, len - used, "%s%s not measured", used ? ", " : "", d->key) :
+		    d->sub ? snprintf(buf + used, len - used, "%s%s.%s %.4g", used ? ", " : "", d->key, d->sub, v)
 			   : snprintf(buf + used, len - used, "%s%s %.4g %s", used ? ", " : "", d->key, v, d->unit);
 		if (n < 0)
 			break;

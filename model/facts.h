@@ -46,8 +46,18 @@ struct wl_facts {
 };
 
 /* facts as the JSON the store keeps and the API shows: {"version", and each
- * fact measured (non-zero)}. NULL only when out of memory. */
+ * fact measured (non-zero)}; a fact its probe could not measure (not
+ * finite: a timing of 0 or not a number, as a busy CPU's clock can give) is
+ * there as {"absent": why, "unit", "method"}. NULL only when out of
+ * memory. */
 json_t *wl_facts_to_json(const struct wl_facts *facts);
+
+/* Whether a probe left any fact of facts unmeasured (not finite: NaN, or
+ * the infinity of a timing of 0). */
+int wl_facts_any_unmeasured(const struct wl_facts *facts);
+/* Each fact of facts left unmeasured taken from again (a second
+ * probe's), which may be unmeasured too. */
+void wl_facts_fill_unmeasured(struct wl_facts *facts, const struct wl_facts *again);
 
 /* Read obj (a device record's "facts") into *out, zeroing what it lacks.
  * Returns 1 when obj holds facts of this version's names measured without

@@ -149,19 +149,19 @@ static int random_facts(struct wl_probe *p, const struct access_sizes *z, cl_mem
 	if ((ms = wl_probe_time(p, "fact_random_read", 1, &grid, &local, 4, read_sizes,
 				(const void *[]){ &buf, &out, &far, &iters }, 5, 0)) < 0)
 		return -1;
-	f->dram_random_per_us = per_us(grid, iters, ms);
+	f->dram_random_per_us = wl_probe_usable(per_us(grid, iters, ms));
 	if ((ms = wl_probe_time(p, "fact_random_read", 1, &grid, &local, 4, read_sizes,
 				(const void *[]){ &buf, &out, &near, &iters }, 5, 0)) < 0)
 		return -1;
-	f->cache_random_per_us = per_us(grid, iters, ms);
+	f->cache_random_per_us = wl_probe_usable(per_us(grid, iters, ms));
 	if ((ms = wl_probe_time(p, "fact_random_store", 1, &grid, &local, 3, store_sizes,
 				(const void *[]){ &buf, &far, &iters }, 5, 0)) < 0)
 		return -1;
-	f->scatter_per_us = per_us(grid, iters, ms);
+	f->scatter_per_us = wl_probe_usable(per_us(grid, iters, ms));
 	if ((ms = wl_probe_time(p, "fact_atomic", 1, &grid, &local, 3, store_sizes,
 				(const void *[]){ &buf, &words, &iters }, 5, 0)) < 0)
 		return -1;
-	f->atomic_per_us = per_us(grid, iters, ms);
+	f->atomic_per_us = wl_probe_usable(per_us(grid, iters, ms));
 	{
 		size_t global[2] = { z->columns, z->columns }, group[2] = { 32, 8 };
 		cl_uint n = z->columns;
@@ -170,7 +170,7 @@ static int random_facts(struct wl_probe *p, const struct access_sizes *z, cl_mem
 					(const size_t[]){ sizeof(cl_mem), sizeof(cl_uint) }, (const void *[]){ &buf, &n },
 					5, 0)) < 0)
 			return -1;
-		f->partial_store_per_us = (double)n * n / (ms * 1000);
+		f->partial_store_per_us = wl_probe_usable((double)n * n / (ms * 1000));
 	}
 	return 0;
 }
@@ -240,7 +240,7 @@ static int issue_fact(struct wl_probe *p, const struct access_sizes *z, cl_mem o
 	if (ms < 0)
 		return -1;
 	/* 32 multiply-adds an iteration per work-item, a warp instruction each per warp. */
-	f->issue_per_ns = (double)global / 32 * iters * 32 / (ms * 1e6) / p->dev->compute_units;
+	f->issue_per_ns = wl_probe_usable((double)global / 32 * iters * 32 / (ms * 1e6) / p->dev->compute_units);
 	return 0;
 }
 

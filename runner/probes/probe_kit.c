@@ -1,6 +1,8 @@
 /* Building and timing the device facts' probes (see probe_kit.h). */
 #include "probe_kit.h"
 
+#include <math.h>
+
 #include "cl_timing.h"
 #include "stats.h"
 
@@ -29,6 +31,11 @@ cl_mem wl_probe_buffer(struct wl_probe *p, size_t bytes)
 		clReleaseMemObject(m);
 	wl_error_set(p->err, WL_ERR_INTERNAL, "device facts: cannot allocate %zu bytes on %s", bytes, p->dev->id);
 	return NULL;
+}
+
+double wl_probe_usable(double v)
+{
+	return isfinite(v) && v > 0 ? v : NAN;
 }
 
 double wl_probe_time(struct wl_probe *p, const char *name, int dims, const size_t *global, const size_t *local,

@@ -20,6 +20,11 @@ int wl_probe_build(struct wl_probe *p, const char *source, const char *what);
  * releases it. */
 cl_mem wl_probe_buffer(struct wl_probe *p, size_t bytes);
 
+/* A fact's figure v as a probe measured it, or NaN where it is none (0,
+ * negative or not finite: a timing of 0, or a clock that ran backwards)
+ * for wl_facts_fill_unmeasured to measure again. */
+double wl_probe_usable(double v);
+
 /* Kernel name of p->program launched over dims (1 or 2) dimensions of
  * global and local work-items, with nargs arguments given as (size, pointer)
  * pairs: after five untimed launches, the median of n timed ones (at most

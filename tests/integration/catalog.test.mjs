@@ -203,16 +203,21 @@ test('every_family_carries_its_ceilings_and_the_binding_one', async () => {
       assert.equal(p.ceilings.l1_ms, null, `${where}: no first-level ceiling on a CPU`);
     }
   }
-  // The device record holds the measured facts, each saying how it was found.
+  // The device record holds the facts, each saying how it was found: a
+  // figure, or — where a busy machine's clock gave its probe none, twice —
+  // absent with the reason. Which of the two is the machine's doing, not the
+  // test's; that each is one or the other is warplab's.
   const device = (await lab.get('/api/devices')).json.devices[0];
   for (const f of ['launch_us', 'latency_ns', 'warp_interval_ns', 'local_wavefronts_per_us', 'cache_gbps', 'burst_bytes',
     'l1_requests_per_us', 'l1_interval_ns', 'dram_random_per_us', 'cache_random_per_us', 'scatter_per_us',
     'partial_store_per_us', 'atomic_per_us']) {
     const fact = device.facts[f];
-    assert.ok(fact && fact.value > 0 && fact.unit && fact.method.length > 20, `${f}: ${JSON.stringify(fact)}`);
+    assert.ok(fact && fact.unit && fact.method.length > 20, `${f}: ${JSON.stringify(fact)}`);
+    if (fact.absent === undefined) assert.ok(fact.value > 0, `${f}: ${JSON.stringify(fact)}`);
+    else assert.ok(fact.value === undefined && /twice/.test(fact.absent), `${f}: ${JSON.stringify(fact)}`);
   }
-  assert.ok(device.facts.l1_requests_per_us.passes > 0 && device.facts.l1_requests_per_us.lines > 0,
-    JSON.stringify(device.facts.l1_requests_per_us));
+  const l1 = device.facts.l1_requests_per_us;
+  assert.ok(l1.absent || (l1.passes > 0 && l1.lines > 0), JSON.stringify(l1));
   // A CPU has no warps: no first level the model sizes, no issue slots.
   assert.equal(device.facts.l1_bytes, undefined);
   assert.equal(device.facts.issue_per_ns, undefined);

@@ -144,6 +144,7 @@ const char *check_store_pg;
 	X(model_record_weighs_a_runs_sentences)                                         \
 	X(catalog_causes_cannot_contradict_the_row)                                     \
 	X(device_model_reads_the_facts)                                                 \
+	X(facts_unmeasured_are_measured_again_or_said_absent)                           \
 	X(declared_barriers_are_counted)                                                \
 	X(minplus_reuse_by_hand)                                                        \
 	X(first_level_ceiling_by_hand)                                                  \
