@@ -2,7 +2,8 @@
  * queued — its points, variants and measurements, checked as POST
  * /api/runs checks them (run_check.h), the time it should take on the
  * device it resolves to at the pace of that device's last runs of the same
- * experiment, and whether the device has a copy ceiling yet. Nothing is
+ * experiment, whether the device has a copy ceiling yet, and whether the
+ * run would wait for want of an online device that runs it. Nothing is
  * queued or written, so it needs no write token. */
 #include <stdio.h>
 #include <string.h>
@@ -59,14 +60,15 @@ static json_t *estimate(struct wl_server *srv, struct wl_store *st, const json_t
 	const char *id = json_string_value(json_object_get(device, "id"));
 	long long variants = variants_of(request), done = 0;
 	double seconds = 0;
-	json_t *hint;
+	json_t *hint, *warning;
 	int runs = 0;
 
 	if (id && wl_store_run_pace(st, experiment, id, &runs, &seconds, &done, err) < 0)
 		return NULL;
 	if (!(hint = ceiling_hint(srv, st, id, request, err)))
 		return NULL;
-	return json_pack("{s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:o}", "experiment", experiment, "points",
+	warning = wl_run_waiting(request, device);
+	return json_pack("{s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o}", "experiment", experiment, "points",
 			 (json_int_t)(variants > 0 ? measurements / variants : measurements), "variants",
 			 (json_int_t)variants, "measurements", (json_int_t)measurements, "device",
 			 id ? json_string(id) : json_null(), "estimate_s",
@@ -74,7 +76,7 @@ static json_t *estimate(struct wl_server *srv, struct wl_store *st, const json_t
 			 "history", runs > 0 && done > 0 ? json_pack("{s:i, s:I, s:f}", "runs", runs, "measurements",
 								(json_int_t)done, "seconds", seconds)
 						       : json_null(),
-			 "hint", hint);
+			 "hint", hint, "warning", warning ? warning : json_null());
 }
 
 void wl_api_estimate_run(struct wl_server *srv, const struct wl_request *req, const struct wl_path_args *at,

@@ -28,9 +28,10 @@ static struct wl_store *store_or_503(struct wl_server *srv, struct wl_response *
 	return st;
 }
 
-/* Validate and queue; every refusal leaves the store untouched. */
+/* Validate and queue, *warning (the caller's, NULL where none) saying why
+ * it would wait unseen; every refusal leaves the store untouched. */
 static int create_run(struct wl_server *srv, struct wl_store *st, const json_t *body,
-		      long long *id, struct wl_error *err)
+		      long long *id, json_t **warning, struct wl_error *err)
 {
 	json_t *normalized = NULL, *device = NULL;
 	const char *run_device;
@@ -78,6 +79,8 @@ static int create_run(struct wl_server *srv, struct wl_store *st, const json_t *
 		pthread_mutex_lock(&srv->write_lock);
 		rc = wl_store_insert_run(st, &run, id, err);
 		pthread_mutex_unlock(&srv->write_lock);
+		if (rc == 0)
+			*warning = wl_run_waiting(normalized, device);
 		/* Committed: an idle runner may start it now rather than at its
 		 * next poll. */
 		if (rc == 0)
@@ -93,7 +96,7 @@ out:
 void wl_api_create_run(struct wl_server *srv, const struct wl_request *req, const struct wl_path_args *at,
 		       struct wl_response *resp)
 {
-	json_t *body;
+	json_t *body, *warning = NULL, *out;
 	struct wl_store *st;
 	struct wl_error err;
 	long long id;
@@ -107,16 +110,19 @@ void wl_api_create_run(struct wl_server *srv, const struct wl_request *req, cons
 		return;
 	}
 	wl_error_clear(&err);
-	if (create_run(srv, st, body, &id, &err) < 0) {
+	if (create_run(srv, st, body, &id, &warning, &err) < 0) {
 		wl_response_from_error(resp, &err);
 	} else {
-		wl_response_json(resp, 201,
-				 json_pack("{s:I, s:s, s:o, s:o}", "id", (json_int_t)id, "status",
-					   "queued", "url", json_sprintf("/runs/%lld", id), "api",
-					   json_sprintf("/api/runs/%lld", id)));
+		out = json_pack("{s:I, s:s, s:o, s:o}", "id", (json_int_t)id, "status", "queued", "url",
+				json_sprintf("/runs/%lld", id), "api", json_sprintf("/api/runs/%lld", id));
+		/* Queued all the same: a device may come back. */
+		if (out && warning)
+			json_object_set(out, "warning", warning);
+		wl_response_json(resp, 201, out);
 		snprintf(resp->location, sizeof(resp->location), "/api/runs/%lld", id);
 	}
 	wl_store_pool_put(srv->pool, st);
+	json_decref(warning);
 	json_decref(body);
 }
 
@@ -313,6 +319,13 @@ static void derived_body(struct wl_server *srv, const struct wl_request *req, lo
 	if (wl_run_load(srv->catalog, st, id, &run, &err) < 0) {
 		wl_response_from_error(resp, &err);
 	} else {
+		/* A run waiting says when no online device can run it, as the
+		 * devices are now; such a body is never kept (not final). */
+		if (run.status == WL_RUN_QUEUED && r == &as_json) {
+			json_t *warning = wl_run_waiting_now(srv, st, json_object_get(run.json, "request"));
+
+			json_object_set_new(run.json, "warning", warning ? warning : json_null());
+		}
 		if (r->render(&run, &body, &len) < 0)
 			wl_response_error(resp, 500, "internal", NULL, "%s", r->fails);
 		else

@@ -217,3 +217,52 @@ out:
 	json_decref(devices);
 	return rc;
 }
+
+json_t *wl_run_waiting(const json_t *request, const json_t *device)
+{
+	const char *want = json_string_value(json_object_get(request, "device"));
+	const char *id = json_string_value(json_object_get(device, "id"));
+	const char *seen = json_string_value(json_object_get(device, "last_seen"));
+	int named = want && strcmp(want, "auto") && strcmp(want, "gpu") && strcmp(want, "cpu");
+	enum wl_language lang;
+	struct wl_error err;
+
+	if (!device)
+		return json_string("no runner has registered a device yet: the run waits in the queue until one starts "
+				   "(make run, or warplab-runner)");
+	if (json_is_true(json_object_get(device, "online")))
+		return NULL;
+	/* Online devices rank first: the best being offline, all are. */
+	if (named)
+		return json_sprintf("device %s is offline (its runner last checked in at %s): the run waits in the queue "
+				    "until it returns", id ? id : "?", seen ? seen : "an unknown time");
+	if (wl_request_language(request, &lang, &err) < 0)
+		lang = WL_LANG_OPENCL;
+	return json_sprintf("no online device can run it: no registered %s that runs %s is online (%s's runner last "
+			    "checked in at %s); the run waits in the queue until one returns",
+			    !want || strcmp(want, "auto") == 0 ? "device" : strcmp(want, "gpu") == 0 ? "GPU" : "CPU",
+			    language_title(lang), id ? id : "?", seen ? seen : "an unknown time");
+}
+
+json_t *wl_run_waiting_now(struct wl_server *srv, struct wl_store *st, const json_t *request)
+{
+	const char *want = json_string_value(json_object_get(request, "device"));
+	json_t *devices = NULL, *out = NULL;
+	const json_t *found = NULL;
+	enum wl_language language;
+	struct wl_error err;
+
+	wl_error_clear(&err);
+	if (!want || wl_request_language(request, &language, &err) < 0 ||
+	    wl_store_list_devices(st, srv->cfg->heartbeat, &devices, &err) < 0)
+		return NULL;
+	/* The device it named gone, or no device left that runs its
+	 * language: the same words as a new request would get. */
+	if ((language != WL_LANG_OPENCL && language_runs(devices, language, &err) < 0) ||
+	    resolve_device(devices, want, language, &found, &err) < 0)
+		out = json_sprintf("%s: the run waits in the queue until one that can run it registers", err.msg);
+	else
+		out = wl_run_waiting(request, found);
+	json_decref(devices);
+	return out;
+}

@@ -23,4 +23,15 @@ json_t *wl_run_body(const struct wl_request *req, struct wl_response *resp);
 int wl_run_check(struct wl_server *srv, struct wl_store *st, const json_t *body, json_t **normalized,
 		 long long *measurements, json_t **device, struct wl_error *err);
 
+/* Why a request would wait unseen once queued: no online device can run
+ * it. request is normalized (wl_run_check's), device the one it resolves
+ * to (NULL where none is registered). A JSON string saying why and that it
+ * waits, or NULL where an online device can run it. */
+json_t *wl_run_waiting(const json_t *request, const json_t *device);
+
+/* The same for a queued run's request, from the devices as st has them
+ * now; NULL too where they cannot be read (the run says nothing rather than
+ * something wrong). */
+json_t *wl_run_waiting_now(struct wl_server *srv, struct wl_store *st, const json_t *request);
+
 #endif

@@ -434,13 +434,16 @@ test('unknown_run_gets_the_404_page', async () => {
 test('failed_points_and_empty_runs_render', async () => {
   // A run with no results yet (no runner to take it) and one cancelled empty.
   await lab.stop(lab.runner);
-  const queued = (await lab.post('/api/runs', { experiment: 'dot', params: { n: 65536, items: 1024, local: 128 } })).json.id;
+  const posted = (await lab.post('/api/runs', { experiment: 'dot', params: { n: 65536, items: 1024, local: 128 } })).json;
+  const queued = posted.id;
+  assert.match(posted.warning, /no online device can run it/);
   const page = await openPage(browser);
   await page.goto(`${lab.base}/runs/${queued}`);
   await page.waitForFunction(() => document.getElementById('status').textContent === 'queued');
   assert.match(await page.locator('#table').innerText(), /Waiting for a runner/);
+  // The status line says why it waits, in the server's words.
   await page.waitForSelector('#banner:not([hidden])', { timeout: 15000 });
-  assert.match(await page.locator('#banner').innerText(), /No runner is online/);
+  assert.equal(await page.locator('#banner').innerText(), `This run waits: ${posted.warning}.`);
   await lab.post(`/api/runs/${queued}/cancel`);
   await page.goto(`${lab.base}/runs/${queued}`);
   await page.waitForFunction(() => document.getElementById('status').textContent === 'cancelled');

@@ -1,7 +1,8 @@
 // What a run would cost before it is queued (POST /api/runs/estimate), in
 // words, as both run forms show it — the lesson form and "Your own
 // experiment": points × variants = measurements, the time at the pace of
-// the device's last runs of the experiment, and the server's hint; or, where
+// the device's last runs of the experiment (or why it would wait: no online
+// device runs it), and the server's hint; or, where
 // the request is not yet one the server would take, its message. Asked
 // 300 ms after the last change; an older answer never overwrites a newer one.
 import { postJSON } from './api.js';
@@ -18,6 +19,8 @@ function duration(s) {
 // The estimate's sentence.
 export function costText(e) {
   const count = `${e.points} point${e.points === 1 ? '' : 's'} × ${e.variants} variant${e.variants === 1 ? '' : 's'} = ${e.measurements} measurement${e.measurements === 1 ? '' : 's'}`;
+  // A time is no promise where no online device would take the run.
+  if (e.warning) return `${count}; it would wait: ${e.warning}.`;
   if (e.estimate_s !== null && e.estimate_s !== undefined) {
     return `${count}: ${duration(e.estimate_s)} on ${e.device}, at the pace of its last ${e.history.runs} ${e.experiment} run${e.history.runs === 1 ? '' : 's'}.`;
   }

@@ -108,8 +108,9 @@ let delay = 1000;
 let lastDone = -1;
 let healthChecked = 0;
 
-// While the run waits, say so when no runner is online; asked every 10 s (the
-// stream brings no news while a run waits).
+// While the run waits, say so when no online device can run it — the
+// server's "warning", as the devices are now — read again every 10 s (the
+// stream brings no news while a run waits, and a device may go offline).
 let runnersTimer = null;
 function watchRunners() {
   clearTimeout(runnersTimer);
@@ -118,11 +119,12 @@ function watchRunners() {
   runnersTimer = setTimeout(watchRunners, 10000);
 }
 
-// What the banner says while the server answers: that no runner is online,
-// while this run waits, else nothing. A run event or a fetch that clears an
+// What the banner says while the server answers: why this run waits, while
+// it waits, else nothing. A run event or a fetch that clears an
 // "unreachable" banner puts this back rather than wiping it.
 let waitingNote = '';
 function noteWhileWaiting(run) {
+  if (run && 'warning' in run) waitingNote = run.status === 'queued' && run.warning ? `This run waits: ${run.warning}.` : '';
   if (!run || run.status !== 'queued') waitingNote = '';
   banner(waitingNote);
 }
@@ -131,9 +133,9 @@ async function checkRunners(run) {
   if (run.status !== 'queued' || Date.now() - healthChecked < 9000) return;
   healthChecked = Date.now();
   try {
-    const health = await getJSON('/api/health');
-    waitingNote = health.runners_online === 0 ? 'No runner is online: this run waits until warplab-runner starts.' : '';
-    noteWhileWaiting(run0 || run);
+    const now = await getJSON(`/api/runs/${runId}`);
+    if (run0) run0.warning = now.warning || null;
+    noteWhileWaiting(now.status === 'queued' ? now : run0);
   } catch {
     /* the next poll reports an unreachable server */
   }
