@@ -162,6 +162,14 @@ test('home_is_accessible_and_fits_a_phone', () => checkPage('home', pocl, '/', a
   await page.waitForSelector('#devices td.ok');
 }));
 
+// "Add your kernel" open: its editor and the line saying how the kernel is
+// called, which must wrap on a phone rather than push the page sideways.
+test('home_with_a_kernel_added_is_accessible_and_fits_a_phone', () => checkPage('home-kernel', pocl, '/', async (page) => {
+  await page.waitForSelector('#run-form .add-kernel');
+  await page.click('#run-form .add-kernel');
+  await page.waitForFunction(() => (document.querySelector('.kernel .signature code')?.textContent || '').length > 20);
+}));
+
 test('runs_list_is_accessible_and_fits_a_phone', () => checkPage('runs', pocl, '/runs', (page) => page.waitForSelector('#runs tr[data-run]')));
 
 test('transpose_sweep_page_is_accessible_and_fits_a_phone', () => checkPage('sweep', pocl, `/runs/${runs.sweep}`, runPage));

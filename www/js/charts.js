@@ -222,7 +222,8 @@ export function fillDataTable(table, { series, xTitle, yTitle, format = (v) => S
   const th = (text, attrs = {}) => { const e = document.createElement('th'); e.textContent = text; for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v); return e; };
   const td = (text) => { const e = document.createElement('td'); e.className = 'num'; e.textContent = text; return e; };
   const head = document.createElement('tr');
-  head.append(th(xTitle, { scope: 'col' }), ...drawn.map((s) => th(`${s.label} (${s.unit ?? yTitle})`, { scope: 'col', class: 'num' })));
+  // A header cell is never empty: a screen reader would read nothing there.
+  head.append(th(xTitle || 'point', { scope: 'col' }), ...drawn.map((s) => th(`${s.label} (${s.unit ?? yTitle})`, { scope: 'col', class: 'num' })));
   const rows = xs.map((x) => {
     const tr = document.createElement('tr');
     tr.append(th(Number.isInteger(x) ? fmtCount(x) : String(x), { scope: 'row' }), ...drawn.map((s) => td(cellOf(s, x))));
