@@ -34,17 +34,19 @@ static json_t *ceiling_hint(struct wl_server *srv, struct wl_store *st, const ch
 
 	for (; copy && n < copy->nvariants && n < WL_STORE_CEILING_VARIANTS; n++)
 		ids[n] = copy->variants[n].id;
-	if (!device || !n || strcmp(experiment, "copy") == 0)
+	exp = wl_catalog_find(srv->catalog, experiment);
+	/* The ceiling is a bandwidth's: an experiment of operations a second
+	 * (the banks) has no use for it. */
+	if (!device || !n || strcmp(experiment, "copy") == 0 || (exp && exp->metric != WL_METRIC_BANDWIDTH))
 		return json_null();
 	if (wl_store_copy_ceiling(st, device, NULL, 0, mode, ids, n, &ceiling, err) < 0)
 		return NULL;
 	if (!ceiling)
-		return json_sprintf("No copy run has finished on %s yet: run copy first (a few seconds) and this run's "
+		return json_sprintf("No copy run has finished on %s yet: run copy first and this run's "
 				    "bandwidths are also shown as a share of the device's ceiling.", device);
 	/* A bandwidth run whose ceiling stands in from the other cache mode's
 	 * copies is told so. */
 	from = json_string_value(json_object_get(ceiling, "cache"));
-	exp = wl_catalog_find(srv->catalog, experiment);
 	hint = !from || strcmp(from, mode) == 0 || !exp || exp->metric != WL_METRIC_BANDWIDTH ? json_null() :
 		json_sprintf("No %s copy run has finished on %s yet: this run's bandwidths will be shown as a share "
 			     "of the %s copies' ceiling; run copy with \"cache\": \"%s\" first for one of its own mode.",

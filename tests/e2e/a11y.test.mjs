@@ -160,6 +160,9 @@ test('home_is_accessible_and_fits_a_phone', () => checkPage('home', pocl, '/', a
   await page.waitForSelector('#run-form');
   await page.waitForSelector('#runs tr[data-run]');
   await page.waitForSelector('#devices td.ok');
+  // The run form starts within the first two screens, on a phone too.
+  const [top, screen] = await page.evaluate(() => [document.getElementById('queue').getBoundingClientRect().top + window.scrollY, window.innerHeight]);
+  assert.ok(top < 2 * screen, `the run form starts ${Math.round(top)} px down, past two screens of ${screen} px`);
 }));
 
 // "Add your kernel" open: its editor and the line saying how the kernel is

@@ -18,12 +18,15 @@ test('an_estimate_counts_the_request_and_times_it_from_the_devices_history', asy
   await lab.startServer();
   await lab.startRunner();
   const device = (await lab.get('/api/devices')).json.devices[0].id;
-  // A fresh device: the counts, no time to go by, and copy first.
+  // A fresh device: the counts, no time to go by, and copy first for a
+  // bandwidth; the banks, in operations a second, have no use for its ceiling.
   let e = await ask({ experiment: 'banks' });
   assert.equal(e.status, 200, e.text);
   assert.deepEqual([e.json.points, e.json.variants, e.json.measurements, e.json.device], [64, 4, 256, device]);
   assert.equal(e.json.estimate_s, null);
-  assert.match(e.json.hint, /run copy first/);
+  assert.equal(e.json.hint, null);
+  e = await ask({ experiment: 'strided' });
+  assert.match(e.json.hint, /run copy first and this run's bandwidths/);
   assert.equal((await lab.get('/api/runs')).json.runs.length, 0, 'nothing queued');
   // After a copy and a transpose run: the transpose pace, and no hint.
   await lab.waitDone((await lab.post('/api/runs', { experiment: 'copy', params: { n: 65536 }, repeat: 2 })).json.id);
