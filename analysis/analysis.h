@@ -354,6 +354,13 @@ enum wl_verdict { WL_SAME, WL_FASTER, WL_SLOWER };
 enum wl_verdict wl_time_verdict(double m, double lo, double hi, double base_m, double base_lo,
 				double base_hi, double min_change);
 
+/* The same rule for a against b, two results of one run: their times, or
+ * where per_work is set (two points of a sweep) their times per unit of
+ * work (bytes or operations, as the run's metric counts), as two rates
+ * would be judged; WL_SAME where either has no time. */
+enum wl_verdict wl_result_verdict(const struct wl_run *run, const struct wl_result *a, const struct wl_result *b,
+				  int per_work, double min_change);
+
 /* "same", "faster", "slower". */
 const char *wl_verdict_name(enum wl_verdict v);
 

@@ -39,6 +39,21 @@ static void interval(const struct wl_result *r, double *lo, double *hi)
 	*hi = isnan(r->ci_high_ms) ? median_ms(r) : r->ci_high_ms;
 }
 
+enum wl_verdict wl_result_verdict(const struct wl_run *run, const struct wl_result *a, const struct wl_result *b,
+				  int per_work, double min_change)
+{
+	int ops = run->exp && run->exp->metric == WL_METRIC_THROUGHPUT;
+	double wa = per_work ? (ops ? a->ops : a->bytes) : 1, wb = per_work ? (ops ? b->ops : b->bytes) : 1;
+	double alo, ahi, blo, bhi;
+
+	if (median_ms(a) <= 0 || median_ms(b) <= 0 || isnan(wa) || isnan(wb) || wa <= 0 || wb <= 0)
+		return WL_SAME;
+	interval(a, &alo, &ahi);
+	interval(b, &blo, &bhi);
+	return wl_time_verdict(median_ms(a) / wa, alo / wa, ahi / wa, median_ms(b) / wb, blo / wb, bhi / wb,
+			       min_change);
+}
+
 /* Whether r is a judged time: verified with a median. */
 static int timed(const struct wl_result *r)
 {

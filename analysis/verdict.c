@@ -194,7 +194,7 @@ static void run_sentence(const struct verdict_ctx *c, const struct point *pts, s
 {
 	const struct point *p = &pts[h];
 	const struct wl_result *hi = NULL, *lo = NULL;
-	int wins = 0, judged = 0, competing = 0;
+	int wins = 0, judged = 0, competing = 0, apart = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		int timed = 0;
@@ -204,11 +204,14 @@ static void run_sentence(const struct verdict_ctx *c, const struct point *pts, s
 		competing |= timed > 1;
 		if (pts[i].best >= 0 && p->best >= 0) {
 			judged++;
-			wins += strcmp(pts[i].e[pts[i].best].variant, p->e[p->best].variant) == 0;
+			if (strcmp(pts[i].e[pts[i].best].variant, p->e[p->best].variant) == 0) {
+				wins++;
+				apart += pts[i].apart;
+			}
 		}
 	}
 	if (competing || n == 1) {
-		struct wl_verdict_wins w = { wins, judged, NULL, 0 };
+		struct wl_verdict_wins w = { wins, judged, NULL, 0, apart };
 
 		if (p->best >= 0)
 			runner_up(pts, n, p->e[p->best].variant, &w);

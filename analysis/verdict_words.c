@@ -190,6 +190,13 @@ static void factors_text(const struct verdict_ctx *c, const struct wl_result *be
 	char f[32];
 
 	out[0] = '\0';
+	/* One within noise of the best gets no factor: the sentence says it
+	 * is within noise (the point's "tied"). */
+	if (reference && reference != best &&
+	    wl_result_verdict(c->run, best, reference, 0, c->min_change) == WL_SAME)
+		reference = NULL;
+	if (slowest && slowest != best && wl_result_verdict(c->run, best, slowest, 0, c->min_change) == WL_SAME)
+		slowest = NULL;
 	if (reference && reference != best) {
 		wl_verdict_factor_text(zero(reference->median_ms) / zero(best->median_ms), f, sizeof(f));
 		wl_verdict_put(out, len, ", %s faster than %s%s", f, variant_of(c, reference),
@@ -306,8 +313,12 @@ void wl_verdict_run_sentence(const struct verdict_ctx *c, const json_t *headline
 	wl_verdict_point_text(c, json_object_get(headline, "params"), at, sizeof(at));
 	tied_text(c, json_object_get(headline, "tied"), w, sizeof(w));
 	wl_verdict_put(buf, len, "%s%s is the fastest", c->so_far ? "So far, " : "", variant_of(c, best));
-	if (judged > 1 && wins == judged) {
+	if (judged > 1 && wins == judged && won->apart == judged) {
 		wl_verdict_put(buf, len, " at every point%s", w);
+	} else if (judged > 1 && wins == judged) {
+		/* "At every point" only where it is so beyond noise. */
+		wl_verdict_put(buf, len, " at every point, beyond noise at %d of %d%s%s%s", won->apart, judged, w,
+		    w[0] && at[0] ? " at " : "", w[0] ? at : "");
 	} else if (judged > 1) {
 		wl_verdict_put(buf, len, " at %d of %d points", wins, judged);
 		if (won->other)
@@ -347,7 +358,9 @@ void wl_verdict_sweep_sentence(const struct verdict_ctx *c, const struct wl_resu
 		double k = zero(wl_result_rate(c->run, hi)) / zero(wl_result_rate(c->run, lo));
 
 		fmt_value(zero(wl_result_rate(c->run, lo)), v, sizeof(v));
-		if (k < 1.1) {
+		if (wl_result_verdict(c->run, hi, lo, 1, c->min_change) == WL_SAME) {
+			wl_verdict_put(buf, len, "; at %s it is within noise of that (%s %s)", at_lo, v, c->unit);
+		} else if (k < 1.1) {
 			wl_verdict_put(buf, len, "; at %s it is %.0f%% slower (%s %s)", at_lo, 100 * (1 - 1 / k), v, c->unit);
 		} else {
 			wl_verdict_factor_text(k, f, sizeof(f));

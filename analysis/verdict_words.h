@@ -37,12 +37,14 @@ void wl_verdict_point_sentence(const struct verdict_ctx *c, const struct wl_resu
 			       char *buf, size_t len);
 
 /* How the points of a run were won: wins of judged went to the headline's
- * winner, other_wins to other (the variant that won most of the rest; NULL
- * where none did). */
+ * winner, apart of them beyond noise of every other variant there,
+ * other_wins to other (the variant that won most of the rest; NULL where
+ * none did). */
 struct wl_verdict_wins {
 	int wins, judged;
 	const char *other;
 	int other_wins;
+	int apart;
 };
 
 /* The run's sentence, about its headline point (its point JSON, as

@@ -117,6 +117,7 @@ const char *check_store_pg;
 	X(warm_kernels_skip_their_warm_ups)                                             \
 	X(verdict_names_the_winner_by_how_much_and_why)                                 \
 	X(verdict_of_one_variant_compares_its_points)                                   \
+	X(verdict_says_within_noise_wherever_intervals_overlap)                         \
 	X(verdict_says_whether_each_custom_kernel_beat_its_like)                        \
 	X(energy_figures_per_useful_and_moved_byte)                                     \
 	X(verdict_names_the_frugal_variant_beyond_the_noise)                            \

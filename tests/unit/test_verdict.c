@@ -115,7 +115,7 @@ void test_verdict_names_the_winner_by_how_much_and_why(void)
 	      "at 8192 padded leads within noise of tiled: %s", json_dumps(p, JSON_COMPACT));
 	text = json_string_value(json_object_get(v, "sentence"));
 	CHECK(text && strcmp(json_string_value(json_object_get(v, "fastest")), "padded") == 0 &&
-		      strstr(text, "padded is the fastest at every point, within noise of tiled") &&
+		      strstr(text, "padded is the fastest at every point, beyond noise at 1 of 2, within noise of tiled at n = 8192.") &&
 		      strstr(text, "At n = 8192 it reaches") && strstr(text, "6.0× faster than naive (the slowest)") &&
 		      strstr(text, "padded is bound by DRAM bandwidth; naive by the last-level cache's bandwidth, with 32 sectors per request (against 4)"),
 	      "the run's sentence: %s", text);
