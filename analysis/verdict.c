@@ -262,6 +262,7 @@ int wl_run_add_verdict(struct wl_run *run)
 		free(pts);
 		return json_object_set_new(run->json, "verdict", json_null());
 	}
+	c.points_seen = (int)n;
 	for (size_t i = 0; i < n; i++)
 		judge(run->exp, &pts[i], c.min_change);
 	h = headline_of(pts, n);
@@ -275,10 +276,11 @@ int wl_run_add_verdict(struct wl_run *run)
 	/* A user who added a kernel asks first whether it beat its like. */
 	if (!(customs = wl_verdict_customs(&c, pts[h].params, text, sizeof(text))))
 		goto out;
-	o = json_pack("{s:s, s:b, s:o, s:O, s:O, s:O, s:O}", "sentence", text, "so_far", c.so_far, "fastest",
+	o = json_pack("{s:s, s:b, s:o, s:O, s:O, s:O, s:O, s:i, s:o}", "sentence", text, "so_far", c.so_far, "fastest",
 		      pts[h].best >= 0 ? json_string(pts[h].e[pts[h].best].variant) : json_null(), "headline",
 		      pts[h].params, "frugal", json_object_get(json_array_get(list, h), "frugal"), "points", list,
-		      "custom", customs);
+		      "custom", customs, "points_seen", (int)n, "points_total",
+		      c.points_total > 0 ? json_integer(c.points_total) : json_null());
 	if (o) {
 		/* The run holds it from here, set or not. */
 		rc = json_object_set_new(run->json, "verdict", o) == 0 ? 0 : -1;

@@ -311,8 +311,9 @@ void wl_verdict_run_sentence(const struct verdict_ctx *c, const json_t *headline
 		return;
 	}
 	wl_verdict_point_text(c, json_object_get(headline, "params"), at, sizeof(at));
+	wl_verdict_cover_text(c, w, sizeof(w));
+	wl_verdict_put(buf, len, "%s%s is the fastest", w, variant_of(c, best));
 	tied_text(c, json_object_get(headline, "tied"), w, sizeof(w));
-	wl_verdict_put(buf, len, "%s%s is the fastest", c->so_far ? "So far, " : "", variant_of(c, best));
 	if (judged > 1 && wins == judged && won->apart == judged) {
 		wl_verdict_put(buf, len, " at every point%s", w);
 	} else if (judged > 1 && wins == judged) {
@@ -352,8 +353,8 @@ void wl_verdict_sweep_sentence(const struct verdict_ctx *c, const struct wl_resu
 	wl_verdict_point_text(c, hi->params, at_hi, sizeof(at_hi));
 	wl_verdict_point_text(c, lo ? lo->params : NULL, at_lo, sizeof(at_lo));
 	rate_text(c, hi, r, sizeof(r));
-	wl_verdict_put(buf, len, "%s%s reaches %s%s%s", c->so_far ? "So far, " : "", variant_of(c, hi), r, at_hi[0] ? " at " : "",
-	    at_hi);
+	wl_verdict_cover_text(c, v, sizeof(v));
+	wl_verdict_put(buf, len, "%s%s reaches %s%s%s", v, variant_of(c, hi), r, at_hi[0] ? " at " : "", at_hi);
 	if (lo && lo != hi && zero(wl_result_rate(c->run, lo)) > 0) {
 		double k = zero(wl_result_rate(c->run, hi)) / zero(wl_result_rate(c->run, lo));
 
@@ -404,6 +405,11 @@ void wl_verdict_ctx(const struct wl_run *run, struct verdict_ctx *out)
 	/* The noise target, or its default where the request has none. */
 	out->min_change = run->settings.noise;
 	out->so_far = run->status == WL_RUN_QUEUED || run->status == WL_RUN_RUNNING;
+	out->ended = run->status == WL_RUN_CANCELLED ? "Cancelled" : run->status == WL_RUN_FAILED ? "Failed" : NULL;
+	/* The request's measurements are its points times its variants. */
+	if (run->nvariants > 0)
+		out->points_total = (int)(json_integer_value(json_object_get(json_object_get(run->json, "progress"),
+									      "total")) / (json_int_t)run->nvariants);
 	json_object_foreach((json_t *)first, key, v) {
 		int varies = 0;
 
@@ -412,4 +418,17 @@ void wl_verdict_ctx(const struct wl_run *run, struct verdict_ctx *out)
 		if (varies && out->nswept < VERDICT_SWEPT_MAX)
 			out->swept[out->nswept++] = key;
 	}
+}
+
+void wl_verdict_cover_text(const struct verdict_ctx *c, char *out, size_t len)
+{
+	int short_of = c->points_total > c->points_seen && c->points_seen > 0;
+
+	out[0] = '\0';
+	if (c->so_far && short_of)
+		snprintf(out, len, "So far, at %d of %d points, ", c->points_seen, c->points_total);
+	else if (c->so_far)
+		snprintf(out, len, "So far, ");
+	else if (c->ended && short_of)
+		snprintf(out, len, "%s after %d of %d points: ", c->ended, c->points_seen, c->points_total);
 }

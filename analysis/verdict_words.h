@@ -22,12 +22,20 @@ struct verdict_ctx {
 	const char *metric, *unit;	/* "gbps" and "GB/s", or "gops" and "Gop/s" */
 	double min_change;		/* the run's noise target: what counts as apart */
 	int so_far;			/* the run is still measuring */
+	int points_seen, points_total;	/* points with a result, and the run's points (0: unknown) */
+	const char *ended;		/* "Cancelled" or "Failed" where the run ended so, else NULL */
 	int nswept;
 	const char *swept[VERDICT_SWEPT_MAX];	/* the params whose values vary across the run */
 };
 
-/* The context of run; it points into run, which must outlive it. */
+/* The context of run; it points into run, which must outlive it. Its
+ * points_seen is for the caller to set once it has grouped the results. */
 void wl_verdict_ctx(const struct wl_run *run, struct verdict_ctx *out);
+
+/* How a run's sentence starts: "So far, at 2 of 6 points, " while it
+ * measures (where it has not all), "Cancelled after 2 of 6 points: " where it
+ * ended short, "So far, " or "" otherwise; into out. */
+void wl_verdict_cover_text(const struct verdict_ctx *c, char *out, size_t len);
 
 /* One point's sentence into buf: best its fastest verified result (NULL:
  * none), slowest and reference (NULL, or best itself: not said), tied the

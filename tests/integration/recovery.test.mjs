@@ -67,4 +67,10 @@ test('cancels_a_running_run_after_its_current_point', async () => {
   assert.equal(run.status, 'cancelled');
   assert.ok(run.progress.done < run.progress.total, 'it stopped early');
   assert.ok(run.results.length > 0, 'the finished points are kept');
+  // Its verdict says how far it got, not as if the run were whole.
+  const v = run.verdict;
+  const seen = new Set(run.results.map((r) => JSON.stringify(r.params))).size;
+  assert.equal(v.points_seen, seen);
+  assert.equal(v.points_total, 11, 'n from 512 to 3072 by 256');
+  assert.ok(v.sentence.startsWith(`Cancelled after ${seen} of 11 points: `), v.sentence);
 });

@@ -1,5 +1,5 @@
-// Cancel on the run page: a queued run is cancelled at once, a running one
-// after its current point (POST /api/runs/{id}/cancel). Where the server
+// Cancel on the run page, asked once: a queued run is cancelled at once, a
+// running one after its current point (POST /api/runs/{id}/cancel). Where the server
 // asks for an access token, the one the run form saved is sent, or the
 // page asks for it.
 import { ApiError, postJSON } from './api.js';
@@ -11,6 +11,10 @@ function say(text) {
 }
 
 async function cancel(run, refresh) {
+  // Asked once: a click too many would lose a run's remaining points.
+  if (!window.confirm(run.status === 'running'
+    ? `Cancel run #${run.id}? It stops after its current point; what it measured so far is kept.`
+    : `Cancel run #${run.id}? It has not started.`)) return;
   const button = document.getElementById('cancel');
   const box = document.getElementById('cancel-token-box');
   const typed = document.getElementById('cancel-token').value.trim();
@@ -40,6 +44,10 @@ export function watchCancel(run, refresh) {
   const button = document.getElementById('cancel');
   const live = run.status === 'queued' || run.status === 'running';
   button.hidden = !live;
-  if (!live) document.getElementById('cancel-token-box').hidden = true;
+  if (!live) {
+    document.getElementById('cancel-token-box').hidden = true;
+    // The status says how it ended: "Cancel asked…" is past.
+    say('');
+  }
   button.onclick = () => cancel(run, refresh);
 }

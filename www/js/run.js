@@ -70,7 +70,9 @@ function renderChart(run) {
   const def = experiment && experiment.params[x];
   const xTitle = def && def.title ? `${x} — ${def.title}` : x;
   const campaign = experiment && experiment.drops && experiment.drops.param === x;
-  const onePoint = new Set(run.results.map((r) => JSON.stringify(r.params))).size <= 1;
+  // One point as the run was asked, not as far as it has got.
+  const onePoint = new Set(run.results.map((r) => JSON.stringify(r.params))).size <= 1 &&
+    !(run.verdict && run.verdict.points_total > 1);
   const canvas = document.getElementById('chart');
   const series = runVariants(run, experiment).map((v, i) => ({
     label: variantLabel(v, experiment), style: i, dash: v.custom ? 1 : 0,

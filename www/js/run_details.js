@@ -95,7 +95,10 @@ export function renderHead(run, experiment) {
   document.getElementById('title').textContent =
     `Run #${run.id}: ${experiment ? experiment.title : run.experiment}${run.label ? ` — ${run.label}` : ''}`;
   const status = document.getElementById('status');
-  status.textContent = run.status;
+  // A run that ended short says how far it got, in the verdict's count.
+  const v = run.verdict;
+  status.textContent = (run.status === 'cancelled' || run.status === 'failed') && v && v.points_total > v.points_seen
+    ? `${run.status} after ${v.points_seen} of ${v.points_total} points` : run.status;
   status.className = `status ${run.status}`;
   const progress = document.getElementById('progress');
   progress.max = run.progress.total || 1;

@@ -147,7 +147,7 @@ export function renderTable(run, experiment) {
   }
   table.replaceChildren(el('caption', { class: 'sr-only' }, `${metric.title} in ${metric.unit}, ${byVariant ? 'a variant per row' : 'a point per row'}`),
     el('thead', {}, head), el('tbody', {}, body));
-  const fixed = swept.length === 0 && names.length ? ` at ${names.map((n) => `${n} = ${fmtCount(run.results[0] ? run.results[0].params[n] : '')}`).join(', ')}` : '';
+  const fixed = swept.length === 0 && names.length && run.results[0] ? ` at ${names.map((n) => `${n} = ${fmtCount(run.results[0] ? run.results[0].params[n] : '')}`).join(', ')}` : '';
   document.getElementById('table-note').textContent = `${metric.unit}${fixed}, the median of the timed launches; ${checkWords(run)}; ★ the fastest at its point beyond the noise, ≈ within noise of the fastest. Hover a cell for its time and interval.`;
   const problems = run.results.filter((r) => !timeStands(r));
   document.getElementById('problems').hidden = problems.length === 0;
