@@ -101,6 +101,13 @@ test('compare_page_shows_the_servers_verdicts_and_star', async () => {
   assert.deepEqual(rows[2], [[1, null, false, ''], [2, 'slower', false, '+100% time, slower'], [3, 'same', false, '+0.50% time, same within noise']]);
   // The first run's float4 at n = 2048 took 0 ms: no time, so no star.
   assert.deepEqual(rows[3], [[1, null, false, ''], [2, 'same', false, 'same within noise']]);
+  // The page opens with the server's sentence for each run against the first.
+  const judged = (await lab.get('/api/compare?runs=1,2,3')).json;
+  assert.deepEqual(await page.$$eval('#pairs li', (li) => li.map((e) => e.textContent)), judged.pairs.map((p) => p.sentence));
+  assert.match(judged.pairs[0].sentence, /^#2 against #1: .*1 is faster beyond noise .*1 is slower/);
+  // Intervals as [low, high] in the column's unit, never ±%.
+  const intervals = await page.$$eval('#table .pm', (pm) => pm.map((e) => e.textContent));
+  assert.ok(intervals.length > 0 && intervals.every((t) => /^ \[[\d.]+, [\d.]+ (ms|µs|s)\]$/.test(t)), intervals.join('|'));
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -230,7 +237,10 @@ test('compare_page_fits_a_phone_and_a_desktop', async () => {
     assert.equal(seen.headings[0], 1, `${where}: an h1 first`);
     assert.equal(seen.headings.filter((h) => h === 1).length, 1, `${where}: one h1`);
     seen.headings.forEach((h, i) => assert.ok(i === 0 || h <= seen.headings[i - 1] + 1, `${where}: heading levels in order: ${seen.headings}`));
-    assert.ok(seen.scrollers.length >= 1, `${where}: twelve runs make the table scroll in its box`);
+    // On a desktop twelve runs make the table scroll in its box; on a phone
+    // its rows are cards, and nothing scrolls sideways at all.
+    if (viewport.width > 600) assert.ok(seen.scrollers.length >= 1, `${where}: twelve runs make the table scroll in its box`);
+    else assert.deepEqual(seen.scrollers, [], `${where}: the table's rows are cards`);
     for (const s of seen.scrollers) {
       assert.equal(s.tabindex, '0', `${where}: ${JSON.stringify(s)}`);
       assert.equal(s.role, 'region', `${where}: ${JSON.stringify(s)}`);

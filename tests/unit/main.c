@@ -108,6 +108,7 @@ const char *check_store_pg;
 	X(drops_need_intervals_apart)                                                   \
 	X(verdicts_only_beyond_the_noise)                                               \
 	X(compare_never_stars_zero_or_failed_and_spreads_repeats)                       \
+	X(compare_says_what_differs_and_what_moved)                                     \
 	X(rng_fills_are_counter_based)                                                  \
 	X(device_random_inputs_match_the_host)                                          \
 	X(verification_against_a_function_of_the_index)                                 \

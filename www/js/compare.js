@@ -44,13 +44,13 @@ function judgements(compare, names) {
 // runs repeated it, as the server judged it.
 function spreadCell(row, runs) {
   const repeats = row.judged ? row.judged.repeats : [];
-  if (!repeats.length) return el('td', { class: 'num muted spread' }, '–');
+  if (!repeats.length) return el('td', { class: 'num muted spread', 'data-label': 'Spread between runs' }, '–');
   const deviceName = (id) => {
     const run = runs.find((r) => r.device && r.device.id === id);
     return run && run.device.name ? run.device.name : id;
   };
   return el('td', {
-    class: `num spread${repeats.some((g) => g.apart) ? ' apart' : ''}`,
+    class: `num spread${repeats.some((g) => g.apart) ? ' apart' : ''}`, 'data-label': 'Spread between runs',
     'data-spread-pct': repeats.map((g) => String(g.spread_pct)).join(' '),
     'data-runs': repeats.map((g) => g.runs.join(',')).join(' '),
   }, repeats.map((g) => el('span', { class: 'repeat' },
@@ -121,6 +121,13 @@ function chartTable(series, x, metric) {
   ];
 }
 
+// A result's 95% interval as [low, high] in its column's unit: an uneven
+// interval read as ±% would say more than it knows.
+function intervalText(r, unit) {
+  if (r.ci_low_ms === null || r.ci_low_ms === undefined || r.ci_high_ms === null || r.ci_high_ms === undefined) return null;
+  return el('span', { class: 'pm' }, ` [${fmtMs(r.ci_low_ms, unit).split(' ')[0]}, ${fmtMs(r.ci_high_ms, unit)}]`);
+}
+
 function render(runs, catalog, compare) {
   // An experiment of a run's own comes with the run, as the catalog shows one.
   const byId = (id) => catalog.experiments.find((e) => e.id === id) || (runs.find((r) => r.experiment === id) || {}).own_experiment || null;
@@ -132,6 +139,10 @@ function render(runs, catalog, compare) {
   document.getElementById('intro').textContent = experiments.length === 1
     ? `${runs.length} runs of ${experiments[0]}.`
     : `These runs are of different experiments (${experiments.join(', ')}): rows match only where variant and point are the same.`;
+  // What each run changes against the first, in the server's words.
+  const pairs = document.getElementById('pairs');
+  pairs.hidden = !(compare.pairs && compare.pairs.length);
+  pairs.replaceChildren(...(compare.pairs || []).map((p) => el('li', { 'data-run': String(p.run) }, p.sentence)));
   const judged = judgements(compare, (id) => paramNames(runs.find((r) => r.experiment === id), byId(id)));
   // Rows: every (experiment, variant, point) in first-seen order.
   const rows = new Map();
@@ -167,11 +178,13 @@ function render(runs, catalog, compare) {
   const body = sorted.map((row) => {
     return el('tr', {},
       el('th', { scope: 'row', class: row.custom ? 'custom' : null }, experiments.length > 1 ? `${row.experiment}: ` : '', row.title),
-      el('td', {}, row.point),
+      el('td', { 'data-label': 'Point' }, row.point),
       runs.map((run) => {
         const r = row.cells.get(run.id);
-        if (!r) return el('td', { class: 'num muted' }, '–');
-        if (r.median_ms === null) return el('td', { class: 'num bad', 'data-run': String(run.id), 'data-failed': true, title: r.error || '' }, '✗ failed');
+        // Each cell names its run: on a phone the rows are cards.
+        const label = `#${run.id}`;
+        if (!r) return el('td', { class: 'num muted', 'data-label': label }, '–');
+        if (r.median_ms === null) return el('td', { class: 'num bad', 'data-label': label, 'data-run': String(run.id), 'data-failed': true, title: r.error || '' }, '✗ failed');
         const rate = r[metricOf(byId(run.experiment)).key];
         const fastest = Boolean(row.judged && row.judged.fastest === run.id);
         const cell = row.judged && row.judged.cells.get(run.id);
@@ -180,10 +193,10 @@ function render(runs, catalog, compare) {
         const change = v && v.change_pct !== null ? `${v.change_pct >= 0 ? '+' : '−'}${fmtPct(Math.abs(v.change_pct))}% time, ` : '';
         return el('td', {
           class: `num${fastest ? ' fastest' : ''}${timeStands(r) ? '' : ' unverified'}${v ? ` ${v.verdict}` : ''}`,
-          'data-run': String(run.id), 'data-median-ms': String(r.median_ms), 'data-verdict': v ? v.verdict : null, title: r.error || '',
+          'data-run': String(run.id), 'data-label': label, 'data-median-ms': String(r.median_ms), 'data-verdict': v ? v.verdict : null, title: r.error || '',
         },
           fastest ? [el('span', { class: 'star', 'aria-hidden': 'true' }, '★ '), el('span', { class: 'sr-only' }, 'fastest: ')] : null,
-          el('span', { class: 'time' }, fmtMs(r.median_ms, units.get(run.id))), r.ci_pct !== null && r.ci_pct !== undefined ? el('span', { class: 'pm' }, ` ±${fmtPct(r.ci_pct)}%`) : null,
+          el('span', { class: 'time' }, fmtMs(r.median_ms, units.get(run.id))), intervalText(r, units.get(run.id)),
           r.verified === null ? el('span', { class: 'unchecked', title: 'not checked: its experiment checks nothing' }, ' ○') : r.verified ? '' : ' ✗',
           el('span', { class: 'sub' }, rate === null ? '' : `${fmtNumber(rate)} ${metricOf(byId(run.experiment)).unit}`),
           energyText(cell, metricOf(byId(run.experiment))),
