@@ -334,6 +334,13 @@ int wl_run_add_verdict(struct wl_run *run);
  * "previous": {"median_ms", "verdict", "change_pct" (of the time)}. */
 int wl_run_add_previous(struct wl_run *run, struct wl_store *st, struct wl_error *err);
 
+/* The verdict's "since" (verdict_since.c), once "previous" is added: where
+ * some result moved beyond noise since the previous run, {"run", "faster",
+ * "slower" (how many results), "most" (the variant that moved most),
+ * "sentence"} — that sentence also ending the verdict's — else null. -1
+ * only when out of memory. */
+int wl_run_add_since(struct wl_run *run);
+
 /* ---- times told apart beyond the noise (regressions.c) ----
  *
  * Two results of the same point are told apart only when their 95%

@@ -222,7 +222,13 @@ int wl_run_derive(struct wl_run *run, struct wl_store *st, struct wl_error *err)
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		return -1;
 	}
-	return wl_run_add_previous(run, st, err);
+	if (wl_run_add_previous(run, st, err) < 0)
+		return -1;
+	if (wl_run_add_since(run) < 0) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return -1;
+	}
+	return 0;
 }
 
 int wl_run_load(const struct wl_catalog *cat, struct wl_store *st, long long id, struct wl_run *run,

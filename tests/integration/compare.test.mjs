@@ -132,6 +132,11 @@ test('a_run_is_judged_against_the_previous_one_by_the_same_rule', async () => {
   assert.deepEqual(run.previous, { run: 1, url: '/runs/1', min_change_pct: 1 });
   assert.deepEqual(run.results.map((r) => r.previous && [r.previous.verdict, r.previous.change_pct === null ? null : Number(r.previous.change_pct.toFixed(6)), r.previous.median_ms]), [
     ['faster', -50, 1], ['slower', 100, 1], ['same', 0.5, 1], ['same', null, 0]]);
+  // The verdict says what moved since, and what moved most.
+  assert.deepEqual(run.verdict.since, { run: 1, faster: 1, slower: 1, most: run.verdict.since.most, sentence: run.verdict.since.sentence });
+  assert.match(run.verdict.since.sentence, /^Since run #1, 1 result is faster beyond noise and 1 slower; \S+ moved most: 2\.00× (faster|slower) at n = \d+\.$/);
+  assert.ok(run.verdict.sentence.endsWith(` ${run.verdict.since.sentence}`), run.verdict.sentence);
+  assert.equal((await lab.get('/api/runs/1')).json.verdict.since, undefined, 'nothing before the first');
   const third = (await lab.get('/api/runs/3')).json;
   assert.equal(third.previous.run, 2, 'the latest earlier run');
   assert.deepEqual(third.results.map((r) => (r.previous ? r.previous.verdict : null)), ['slower', 'faster', null],
