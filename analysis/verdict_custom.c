@@ -59,7 +59,7 @@ static json_t *judge_one(const struct verdict_ctx *c, const struct wl_run_kernel
 	const struct wl_result *mine = judged(c->run, k->name, headline);
 	const struct wl_result *like = mine ? at(c->run, k->like, mine->params) : NULL;
 	const char *outcome;
-	char where[160] = "", f[16], line[200], said[600] = "";
+	char where[160] = "", f[16], line[200], said[1600] = "";
 	double factor = NAN;
 
 	if (mine)
@@ -91,6 +91,13 @@ static json_t *judge_one(const struct verdict_ctx *c, const struct wl_run_kernel
 		else
 			wl_verdict_put(said, sizeof(said), " Your kernel %s is %s %s than %s, the variant it is like%s%s.", k->name, f,
 			    v == WL_FASTER ? "faster" : "slower", k->like, where[0] ? ", at " : "", where);
+		/* Why, where the model may say: the faster of the two first. */
+		if (v != WL_SAME) {
+			char why[1024];
+
+			wl_verdict_reason_text(c, v == WL_FASTER ? mine : like, v == WL_FASTER ? like : mine, why, sizeof(why));
+			wl_verdict_put(said, sizeof(said), "%s", why);
+		}
 	}
 	wl_verdict_put(sentence, len, "%s", said);
 	return json_pack("{s:s, s:s, s:s, s:o, s:O, s:s}", "kernel", k->name, "like", k->like, "outcome", outcome,

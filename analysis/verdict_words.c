@@ -210,8 +210,8 @@ static void factors_text(const struct verdict_ctx *c, const struct wl_result *be
 
 /* " In the model, x is bound by DRAM bandwidth; y by latency (32 sectors
  * per request against 4)." — "both are" where the two share a ceiling. */
-static void reason_text(const struct verdict_ctx *c, const struct wl_result *best, const struct wl_result *slowest,
-			char *out, size_t len)
+void wl_verdict_reason_text(const struct verdict_ctx *c, const struct wl_result *best, const struct wl_result *slowest,
+			    char *out, size_t len)
 {
 	const char *b = binding_of(best), *s = slowest && slowest != best ? binding_of(slowest) : NULL;
 	char pattern[96] = "";
@@ -332,7 +332,7 @@ void wl_verdict_run_sentence(const struct verdict_ctx *c, const json_t *headline
 	rate_text(c, best, r, sizeof(r));
 	wl_verdict_put(buf, len, ". %s%s%s %s%s.", judged > 1 && at[0] ? "At " : "", judged > 1 && at[0] ? at : "",
 	    judged > 1 && at[0] ? " it reaches" : "It reaches", r[0] ? r : "its time", f);
-	reason_text(c, best, slowest, why, sizeof(why));
+	wl_verdict_reason_text(c, best, slowest, why, sizeof(why));
 	wl_verdict_put(buf, len, "%s%s", why, cpu_words(c));
 	frugal_text(c, json_object_get(headline, "frugal"), variant_of(c, best), why, sizeof(why));
 	wl_verdict_put(buf, len, "%s", why);

@@ -32,6 +32,13 @@ struct verdict_ctx {
  * points_seen is for the caller to set once it has grouped the results. */
 void wl_verdict_ctx(const struct wl_run *run, struct verdict_ctx *out);
 
+/* " In the model, x is bound by DRAM bandwidth; y by latency (32 sectors
+ * per request against 4)." of the faster best against slowest (NULL: best
+ * alone) — or, where the model may not be cited for either, the trust
+ * rule's words instead; into out. */
+void wl_verdict_reason_text(const struct verdict_ctx *c, const struct wl_result *best, const struct wl_result *slowest,
+			    char *out, size_t len);
+
 /* How a run's sentence starts: "So far, at 2 of 6 points, " while it
  * measures (where it has not all), "Cancelled after 2 of 6 points: " where it
  * ended short, "So far, " or "" otherwise; into out. */

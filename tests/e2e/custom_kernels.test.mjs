@@ -89,6 +89,13 @@ test('adds_a_kernel_from_the_template_and_sees_it_beside_the_built_ins', async (
   assert.match(await custom.locator('.diff-summary').innerText(), /1 line\(s\) added, 1 removed/);
   assert.match(await custom.locator('.diff-del').first().innerText(), /TILE_DIM \+ 1\]/);
   assert.match(await custom.locator('.diff-add').first().innerText(), /TILE_DIM \+ 2\]/);
+  // The verdict answers first what a user who added a kernel asks: did
+  // pad2 beat padded, by how much, within noise or not — in the server's words.
+  const mine = run.verdict.custom.find((c) => c.kernel === 'pad2');
+  assert.ok(['faster', 'slower', 'same'].includes(mine.outcome), JSON.stringify(mine));
+  assert.match(mine.sentence, mine.outcome === 'same' ? /^Your kernel pad2 is within noise of padded, the variant it is like/
+    : new RegExp(`^Your kernel pad2 is [\\d.]+× ${mine.outcome} than padded, the variant it is like`));
+  assert.ok((await page.locator('#verdict').innerText()).includes(mine.sentence), 'the page shows it');
   await shot(page, 'run-custom-kernel');
   // The one 400 is the refused name, answered as the form expects.
   assert.deepEqual(page.errors.filter((e) => !/status of 400/.test(e)), []);
@@ -114,6 +121,8 @@ test('a_kernel_that_does_not_build_shows_its_log_and_marks_the_line', async () =
   assert.ok(marked.split(',').map(Number).some((n) => n === at + 1 || n === at + 2), `marked ${marked}, the error is at ${at + 1}`);
   await page.waitForSelector('#sources .source-panel[data-variant="broken"] .line-highlight');
   assert.match(await page.locator('#problem-list').innerText(), /broken.*did not build/);
+  // The verdict names it too, with the compiler's first words.
+  assert.match(await page.locator('#verdict').innerText(), /Your kernel broken did not build: custom kernel 'broken' did not build/);
   await shot(page, 'run-custom-kernel-build-failure');
   assert.deepEqual(page.errors, []);
   await page.context().close();

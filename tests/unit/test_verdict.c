@@ -206,7 +206,9 @@ void test_verdict_says_whether_each_custom_kernel_beat_its_like(void)
 	} rows[] = {
 		{ "quick", 0.45, 0.01, 1, NULL, "faster", "Your kernel quick is 1.1× faster than padded, the variant it is like" },
 		{ "even", 0.50, 0.05, 1, NULL, "same", "Your kernel even is within noise of padded, the variant it is like" },
-		{ "slow", 1.00, 0.01, 1, NULL, "slower", "Your kernel slow is 2.0× slower than padded" },
+		{ "slow", 1.00, 0.01, 1, NULL, "slower", "Your kernel slow is 2.0× slower than padded, the variant it is "
+		  "like. In the model, padded is bound by DRAM bandwidth; slow by the last-level cache's bandwidth, with "
+		  "32 sectors per request (against 4)." },
 		{ "broken", 0, 0, 0, "custom kernel 'broken' did not build on x (options as for 'padded'); build log:\n<source>:3: error",
 		  "failed", "Your kernel broken did not build: custom kernel 'broken' did not build on x" },
 		{ "wrong", 0.40, 0.01, 0, "verification failed: 12 of 1048576 elements differ", "unverified",
@@ -221,7 +223,10 @@ void test_verdict_says_whether_each_custom_kernel_beat_its_like(void)
 	json_array_append_new(results, result("padded", 1024, 0.50, 0.01, 1, "dram", 4));
 	json_array_append_new(results, result("naive", 1024, 2.00, 0.01, 1, "cache", 32));
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		json_t *r = result(rows[i].kernel, 1024, rows[i].ms, rows[i].half, rows[i].verified, "dram", 4);
+		/* The slow one reads as naive does: why it is slower is the model's. */
+		int slow = strcmp(rows[i].kernel, "slow") == 0;
+		json_t *r = result(rows[i].kernel, 1024, rows[i].ms, rows[i].half, rows[i].verified, slow ? "cache" : "dram",
+				   slow ? 32 : 4);
 
 		if (rows[i].error)
 			json_object_set_new(r, "error", json_string(rows[i].error));
