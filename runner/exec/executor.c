@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "build_log.h"
+#include "cancel_watch.h"
 #include "checker.h"
 #include "backend.h"
 #include "device.h"
@@ -222,9 +223,19 @@ static long measure_variants(struct point_run *r, struct wl_error *err)
 		int measured;
 
 		wl_error_clear(&why);
+		/* A cancel stops the point between variants, and a variant cut
+		 * short by one is no custom kernel's failure. */
+		if (r->pt->cancelled && k > 0 && r->pt->cancelled(r->pt->cancel_ctx)) {
+			wl_error_set(err, WL_ERR_CONFLICT, "the run was cancelled");
+			break;
+		}
 		measured = measure_variant(r, k, &why, err);
 		if (measured == -2)
 			return -1;
+		if (measured < 0 && r->pt->cancelled && r->pt->cancelled(r->pt->cancel_ctx)) {
+			wl_error_set(err, WL_ERR_CONFLICT, "the run was cancelled");
+			break;
+		}
 		if (measured < 0 && r->variants[k].custom) {
 			if (custom_failed(r, k, &why, err) < 0)
 				return -1;
@@ -517,12 +528,15 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 		struct wl_point pt;
 		json_t *params;
 		int store_failed = 0;
+		struct wl_cancel_watch watch = { ex->store, claim->id, wl_now_ms(), 0 };
 
 		if (next_point(ex, claim, &plan, &i, &rc, err))
 			goto out;
 		if (i < 0)
 			break;
 		pt = point_at(ex, &plan, claim->id, (size_t)i, later);
+		pt.cancelled = wl_cancel_asked;
+		pt.cancel_ctx = &watch;
 		params = wl_point_to_json(plan.exp, &plan.req.pts, (size_t)i);
 		if (!params) {
 			wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
@@ -545,6 +559,11 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 			if (store_failed) {
 				/* Nothing more can be recorded; recovery will see to the run. */
 				*err = why;
+				goto out;
+			}
+			/* Cut short by a cancel: what was measured before stands. */
+			if (watch.cancelled) {
+				rc = claim->helper ? 0 : finish(ex, claim->id, "cancelled", "cancelled while running", err);
 				goto out;
 			}
 			wl_point_text(plan.exp, pt.values, where, sizeof(where));

@@ -154,6 +154,12 @@ int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
 			continue;
 		}
 		n += batch;
+		/* A cancelled run does not wait for the rest of its point. */
+		if (pt->cancelled && pt->cancelled(pt->cancel_ctx)) {
+			wl_error_set(err, WL_ERR_CONFLICT, "the run was cancelled");
+			rc = -1;
+			break;
+		}
 		stop = wl_sampling_verdict(rule, samples, n, wl_now_ms() - started);
 		if (n == max && stop == WL_STOP_MORE)
 			stop = WL_STOP_MAX;

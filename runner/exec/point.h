@@ -87,6 +87,12 @@ struct wl_point {
 	void (*arm)(void *ctx, int probe, long long seconds);
 	void *arm_ctx;
 	long long probe_s, point_s;
+	/* Asked between batches of timed launches and before each variant:
+	 * 1 when the run has been cancelled, and the point stops there (its
+	 * variant fails "cancelled", the executor ends the run so). NULL:
+	 * never asked. */
+	int (*cancelled)(void *ctx);
+	void *cancel_ctx;
 };
 
 /* What pt's backend builds and launches pt's kernels as (backend.h): its

@@ -74,3 +74,16 @@ test('cancels_a_running_run_after_its_current_point', async () => {
   assert.equal(v.points_total, 11, 'n from 512 to 3072 by 256');
   assert.ok(v.sentence.startsWith(`Cancelled after ${seen} of 11 points: `), v.sentence);
 });
+
+test('a_cancel_cuts_a_long_point_short', async () => {
+  // One point of three variants, each sampled for up to a minute: without a
+  // cut the run would end done, its one point whole.
+  const id = (await lab.post('/api/runs', { experiment: 'copy', params: { n: 16777216 }, repeat: 10000, noise: 0.0001, budget_ms: 60000 })).json.id;
+  await lab.waitRun(id, (r) => r.status === 'running');
+  assert.equal((await lab.post(`/api/runs/${id}/cancel`)).status, 200);
+  const run = await lab.waitDone(id);
+  assert.equal(run.status, 'cancelled', run.error);
+  assert.equal(run.error, 'cancelled while running');
+  assert.ok(run.progress.done < 3, `the point was cut short: ${run.progress.done} of 3 variants measured`);
+  assert.ok(run.results.every((r) => r.verified), 'what was measured before the cut stands, verified');
+});

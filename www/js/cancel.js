@@ -1,5 +1,5 @@
 // Cancel on the run page, asked once: a queued run is cancelled at once, a
-// running one after its current point (POST /api/runs/{id}/cancel). Where the server
+// running one within a batch of launches (POST /api/runs/{id}/cancel). Where the server
 // asks for an access token, the one the run form saved is sent, or the
 // page asks for it.
 import { ApiError, postJSON } from './api.js';
@@ -13,7 +13,7 @@ function say(text) {
 async function cancel(run, refresh) {
   // Asked once: a click too many would lose a run's remaining points.
   if (!window.confirm(run.status === 'running'
-    ? `Cancel run #${run.id}? It stops after its current point; what it measured so far is kept.`
+    ? `Cancel run #${run.id}? It stops within a moment, dropping the variant it is measuring; what it measured before is kept.`
     : `Cancel run #${run.id}? It has not started.`)) return;
   const button = document.getElementById('cancel');
   const box = document.getElementById('cancel-token-box');
@@ -25,7 +25,7 @@ async function cancel(run, refresh) {
     await postJSON(`/api/runs/${run.id}/cancel`, {}, token ? { Authorization: `Bearer ${token}` } : {});
     if (typed) localStorage.setItem(TOKEN_KEY, typed);
     box.hidden = true;
-    say(run.status === 'running' ? 'Cancel asked: the run stops after its current point.' : 'Cancelled.');
+    say(run.status === 'running' ? 'Cancel asked: the run stops within a moment.' : 'Cancelled.');
     refresh();
   } catch (err) {
     button.disabled = false;
