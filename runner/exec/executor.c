@@ -483,8 +483,10 @@ static int record_start(struct wl_executor *ex, const struct wl_claim *claim, st
 			     : 0;
 }
 
-/* Point i of plan, as the families measure it. */
-static struct wl_point point_at(struct wl_executor *ex, struct wl_run_plan *plan, long long run_id, size_t i, int later)
+/* Point i of plan, as the families measure it, asking watch whether the
+ * run was cancelled meanwhile. */
+static struct wl_point point_at(struct wl_executor *ex, struct wl_run_plan *plan, long long run_id, size_t i, int later,
+				struct wl_cancel_watch *watch)
 {
 	return (struct wl_point){ .dev = plan->dev, .exp = plan->exp,
 				  .values = plan->req.pts.values + i * plan->req.pts.nparams,
@@ -493,7 +495,7 @@ static struct wl_point point_at(struct wl_executor *ex, struct wl_run_plan *plan
 				  .sampling = plan->noise_driven ? &plan->sampling : NULL, .budget = &plan->budget,
 				  .checker = ex->checker, .builds = &plan->builds, .backend = plan->backend,
 				  .energy = plan->energy, .uncounted = !plan->counters, .count_later = later,
-				  .run_id = run_id };
+				  .run_id = run_id, .cancelled = wl_cancel_asked, .cancel_ctx = watch };
 }
 
 int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct wl_error *err)
@@ -534,9 +536,7 @@ int wl_executor_run(struct wl_executor *ex, const struct wl_claim *claim, struct
 			goto out;
 		if (i < 0)
 			break;
-		pt = point_at(ex, &plan, claim->id, (size_t)i, later);
-		pt.cancelled = wl_cancel_asked;
-		pt.cancel_ctx = &watch;
+		pt = point_at(ex, &plan, claim->id, (size_t)i, later, &watch);
 		params = wl_point_to_json(plan.exp, &plan.req.pts, (size_t)i);
 		if (!params) {
 			wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
