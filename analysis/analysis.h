@@ -390,8 +390,8 @@ const char *wl_verdict_name(enum wl_verdict v);
  * "cache", "runs": [ids], "medians_ms": [theirs, in that order],
  * "median_ms" (the median of those), "spread_pct" ((max - min) / median_ms
  * * 100), "apart" (the slowest is slower than the quickest by the
- * verdict's rule)}; and "pairs", wl_compare_pairs's. The min change is the
- * first run's. Caller owns the result; NULL when out of memory. */
+ * verdict's rule)}. The min change is the first run's. Caller owns the
+ * result; NULL when out of memory. */
 json_t *wl_compare(const struct wl_run *runs, size_t n);
 
 /* Each run after the first against the first, from wl_compare's rows:

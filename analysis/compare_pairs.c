@@ -5,22 +5,10 @@
 #include "analysis.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-/* Append to out (len bytes, NUL-terminated), cutting where it is full. */
-static void put(char *out, size_t len, const char *fmt, ...)
-{
-	size_t used = strlen(out);
-	va_list ap;
-
-	if (used + 1 >= len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(out + used, len - used, fmt, ap);
-	va_end(ap);
-}
+#include "verdict_words.h"
 
 static const char *language_of(const struct wl_run *r)
 {
@@ -46,10 +34,10 @@ static void params_differ(const struct wl_run *a, const struct wl_run *b, char *
 	out[0] = '\0';
 	json_object_foreach((json_t *)pa, key, v)
 		if (!json_equal(v, json_object_get(pb, key)))
-			put(out, len, "%s%s", out[0] ? ", " : "", key);
+			wl_verdict_put(out, len, "%s%s", out[0] ? ", " : "", key);
 	json_object_foreach((json_t *)pb, key, v)
 		if (!json_object_get(pa, key))
-			put(out, len, "%s%s", out[0] ? ", " : "", key);
+			wl_verdict_put(out, len, "%s%s", out[0] ? ", " : "", key);
 }
 
 /* What differs between run and base, into differs (a list of the names:
@@ -61,29 +49,29 @@ static int what_differs(const struct wl_run *run, const struct wl_run *base, jso
 
 	words[0] = '\0';
 	if (run->experiment && base->experiment && strcmp(run->experiment, base->experiment) != 0) {
-		put(words, len, "%s%s rather than %s", words[0] ? "; " : "", run->experiment, base->experiment);
+		wl_verdict_put(words, len, "%s%s rather than %s", words[0] ? "; " : "", run->experiment, base->experiment);
 		json_array_append_new(differs, json_string("experiment"));
 	}
 	if (run->device_id && base->device_id && strcmp(run->device_id, base->device_id) != 0) {
-		put(words, len, "%son %s rather than %s", words[0] ? "; " : "", device_of(run), device_of(base));
+		wl_verdict_put(words, len, "%son %s rather than %s", words[0] ? "; " : "", device_of(run), device_of(base));
 		json_array_append_new(differs, json_string("device"));
 	}
 	if (run->settings.language != base->settings.language) {
-		put(words, len, "%sin %s rather than %s", words[0] ? "; " : "", language_of(run), language_of(base));
+		wl_verdict_put(words, len, "%sin %s rather than %s", words[0] ? "; " : "", language_of(run), language_of(base));
 		json_array_append_new(differs, json_string("language"));
 	}
 	if (run->source_hash && base->source_hash && strcmp(run->source_hash, base->source_hash) != 0) {
-		put(words, len, "%sbuilt from other kernel sources", words[0] ? "; " : "");
+		wl_verdict_put(words, len, "%sbuilt from other kernel sources", words[0] ? "; " : "");
 		json_array_append_new(differs, json_string("source"));
 	}
 	if (run->settings.cache != base->settings.cache) {
-		put(words, len, "%s%s rather than %s", words[0] ? "; " : "", wl_cache_mode_name(run->settings.cache),
+		wl_verdict_put(words, len, "%s%s rather than %s", words[0] ? "; " : "", wl_cache_mode_name(run->settings.cache),
 		    wl_cache_mode_name(base->settings.cache));
 		json_array_append_new(differs, json_string("cache"));
 	}
 	params_differ(run, base, params, sizeof(params));
 	if (params[0]) {
-		put(words, len, "%sother values of %s", words[0] ? "; " : "", params);
+		wl_verdict_put(words, len, "%sother values of %s", words[0] ? "; " : "", params);
 		json_array_append_new(differs, json_string("params"));
 	}
 	return 0;
@@ -110,7 +98,7 @@ static void row_words(const json_t *row, char *out, size_t len)
 	snprintf(out, len, "%s", json_string_value(json_object_get(row, "variant")));
 	json_object_foreach(json_object_get(row, "params"), key, v)
 		if (json_is_integer(v))
-			put(out, len, "%s%s = %lld", strchr(out, '=') ? ", " : " at ", key, (long long)json_integer_value(v));
+			wl_verdict_put(out, len, "%s%s = %lld", strchr(out, '=') ? ", " : " at ", key, (long long)json_integer_value(v));
 }
 
 /* Of the rows where run and the first both have a judged time: how many
@@ -176,27 +164,27 @@ static void pair_sentence(const struct wl_run *run, const struct wl_run *base, c
 	snprintf(out, len, "#%lld against #%lld: %s. ", run->id, base->id,
 		 differs[0] ? differs : "the same device, language, sources, cache mode and params");
 	if (judged == 0) {
-		put(out, len, "They have no verified point in common to compare.");
+		wl_verdict_put(out, len, "They have no verified point in common to compare.");
 		return;
 	}
 	if (m->faster == 0 && m->slower == 0) {
-		put(out, len, "%s %d row%s both measured %s within noise: nothing moved.", judged == 1 ? "The" : "All",
+		wl_verdict_put(out, len, "%s %d row%s both measured %s within noise: nothing moved.", judged == 1 ? "The" : "All",
 		    judged, judged == 1 ? "" : "s", judged == 1 ? "is" : "are");
 		return;
 	}
-	put(out, len, "Of the %d row%s both measured, ", judged, judged == 1 ? "" : "s");
+	wl_verdict_put(out, len, "Of the %d row%s both measured, ", judged, judged == 1 ? "" : "s");
 	if (m->faster) {
 		most_words(m->most_faster, m->faster_pct, 1, most, sizeof(most));
-		put(out, len, "%d %s faster beyond noise%s", m->faster, m->faster == 1 ? "is" : "are", most);
+		wl_verdict_put(out, len, "%d %s faster beyond noise%s", m->faster, m->faster == 1 ? "is" : "are", most);
 	}
 	if (m->slower) {
 		most_words(m->most_slower, m->slower_pct, 0, most, sizeof(most));
-		put(out, len, "%s%d %s slower%s%s", m->faster ? (m->same ? ", " : " and ") : "", m->slower,
+		wl_verdict_put(out, len, "%s%d %s slower%s%s", m->faster ? (m->same ? ", " : " and ") : "", m->slower,
 		    m->slower == 1 ? "is" : "are", m->faster ? "" : " beyond noise", most);
 	}
 	if (m->same)
-		put(out, len, " and %d %s within noise", m->same, m->same == 1 ? "is" : "are");
-	put(out, len, ".");
+		wl_verdict_put(out, len, " and %d %s within noise", m->same, m->same == 1 ? "is" : "are");
+	wl_verdict_put(out, len, ".");
 }
 
 json_t *wl_compare_pairs(const struct wl_run *runs, size_t n, const json_t *rows)

@@ -426,8 +426,7 @@ json_t *wl_compare(const struct wl_run *runs, size_t n)
 		if (judge_row(&rows[k], base, min_change) < 0)
 			goto out;
 	}
-	out = json_pack("{s:f, s:f, s:O, s:o}", "noise", min_change, "min_change_pct", 100 * min_change, "rows", list,
-			"pairs", wl_compare_pairs(runs, n, list));
+	out = json_pack("{s:f, s:f, s:O}", "noise", min_change, "min_change_pct", 100 * min_change, "rows", list);
 out:
 	for (long k = 0; rows && k < nrows; k++) {
 		json_decref(rows[k].json);

@@ -101,6 +101,12 @@ void wl_api_compare(struct wl_server *srv, const struct wl_request *req, const s
 		wl_response_error(resp, 500, "internal", NULL, "out of memory");
 		goto out;
 	}
+	/* The page opens with what each run changes against the first. */
+	if (json_object_set_new(body, "pairs", wl_compare_pairs(runs, nruns, json_object_get(body, "rows"))) < 0) {
+		json_decref(body);
+		wl_response_error(resp, 500, "internal", NULL, "out of memory");
+		goto out;
+	}
 	json_object_set(body, "runs", found);
 	json_object_set(body, "missing", missing);
 	wl_response_json(resp, 200, body);
