@@ -111,8 +111,9 @@ let lastDone = -1;
 let healthChecked = 0;
 
 // While the run waits, say so when no online device can run it — the
-// server's "warning", as the devices are now — read again every 10 s (the
-// stream brings no news while a run waits, and a device may go offline).
+// server's "warning", as the devices are now. The stream brings no news while
+// a run waits, so every 10 s the page asks how many runners are online, and
+// reads the run again (for its warning) only when that count has moved.
 let runnersTimer = null;
 function watchRunners() {
   clearTimeout(runnersTimer);
@@ -131,10 +132,15 @@ function noteWhileWaiting(run) {
   banner(waitingNote);
 }
 
+let runnersOnline = null;
 async function checkRunners(run) {
   if (run.status !== 'queued' || Date.now() - healthChecked < 9000) return;
   healthChecked = Date.now();
   try {
+    const online = (await getJSON('/api/health')).runners_online;
+    const moved = runnersOnline !== null && online !== runnersOnline;
+    runnersOnline = online;
+    if (!moved) return;
     const now = await getJSON(`/api/runs/${runId}`);
     if (run0) run0.warning = now.warning || null;
     noteWhileWaiting(now.status === 'queued' ? now : run0);
