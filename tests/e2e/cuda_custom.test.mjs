@@ -91,7 +91,7 @@ test('the_page_shows_the_traced_accesses_at_the_cu_files_lines', async () => {
   const lines = await panel.locator('table.line-figures tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.dataset.line, tr.cells[1].textContent, tr.cells[3].textContent]));
   assert.deepEqual(lines, [
     ['32', 'global load', '4 sectors, 1 line, 100% useful'],
-    ['32', 'local store', '1-way bank conflict'],
+    ['32', 'local store', 'no bank conflict (one pass)'],
     ['38', 'local load', '2-way bank conflict'],
     ['38', 'global store', '4 sectors, 2 lines, 100% useful'],
   ]);

@@ -70,7 +70,9 @@ function lineFigures(trace) {
   if (!trace) return null;
   if (trace.error) return el('p', { class: 'muted trace-note' }, `Not traced: ${trace.error}.`);
   if (!trace.sites.length) return null;
-  const cost = (s) => (s.space === 'local' ? `${fmtNumber(s.conflict_degree, 3)}-way bank conflict`
+  // One pass is no conflict: only more than one is called so.
+  const conflict = (d) => (d > 1 ? `${fmtNumber(d, 3)}-way bank conflict` : 'no bank conflict (one pass)');
+  const cost = (s) => (s.space === 'local' ? conflict(s.conflict_degree)
     : `${fmtCountOf(s.sectors_per_request, 'sector')}, ${fmtCountOf(s.lines_per_request, 'line')}, ${fmtNumber(100 * s.efficiency, 3)}% useful`);
   return el('table', { class: 'grid line-figures' },
     el('caption', {}, `Traced at ${trace.point} in the Oclgrind simulator, ${trace.lanes}-wide warps: each memory access of the first work-group, per warp request.`),
