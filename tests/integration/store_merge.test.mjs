@@ -58,7 +58,10 @@ function renamed(value, ids, key = '') {
 function withoutHistory(value) {
   if (Array.isArray(value)) return value.map(withoutHistory);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'previous' && k !== 'model_record').map(([k, v]) => [k, withoutHistory(v)]));
+    // The verdict's "since" is the previous run's, and ends its sentence.
+    const since = value.since && typeof value.sentence === 'string' ? ` ${value.since.sentence}` : null;
+    const kept = since && value.sentence.endsWith(since) ? { ...value, sentence: value.sentence.slice(0, -since.length) } : value;
+    return Object.fromEntries(Object.entries(kept).filter(([k]) => !['previous', 'model_record', 'since'].includes(k)).map(([k, v]) => [k, withoutHistory(v)]));
   }
   return value;
 }
