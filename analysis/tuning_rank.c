@@ -9,14 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog_cost.h"
 #include "clock.h"
 #include "points.h"
-#include "predict.h"
 #include "request_own.h"
+#include "request_predict.h"
 #include "tuning.h"
-#include "warp_model.h"
-#include "work.h"
 
 /* One configuration of the space: its row of values and its score. */
 struct scored {
@@ -34,28 +31,6 @@ static int by_size_then_time(const void *a, const void *b)
 	if (x->ms != y->ms)
 		return x->ms < y->ms ? -1 : 1;
 	return x->row < y->row ? -1 : x->row > y->row;
-}
-
-/* The predicted time of variant def at values on dm, or -1 with err. */
-static double predict_ms(const struct wl_experiment *exp, const struct wl_variant_def *def, const long long *values,
-			 const struct wl_device_model *dm, int lanes, int hot, double deadline, struct wl_error *err)
-{
-	struct wl_prediction p;
-	struct wl_point_in in = { .exp = exp, .copy_gbps = dm->dram_gbps, .device = dm, .hot = hot,
-				  .declared = def->model, .p = &p };
-	json_t *o;
-	double ms;
-
-	if (wl_model_predict(def->model, values, (int)exp->nparams, lanes, deadline, &p, err) < 0)
-		return -1;
-	in.footprint = wl_variant_cost(exp, def, WL_COST_MEMORY, values);
-	in.work = wl_variant_cost(exp, def, exp->metric == WL_METRIC_BANDWIDTH ? WL_COST_BYTES : WL_COST_OPS, values);
-	o = wl_predict_point(&in);
-	ms = json_is_number(json_object_get(o, "ms")) ? json_number_value(json_object_get(o, "ms")) : -1;
-	json_decref(o);
-	if (ms <= 0)
-		wl_error_set(err, WL_ERR_INTERNAL, "the model gives no time for %s", def->id);
-	return ms;
 }
 
 /* The allowed space of normalized (its restrictions, no strategy's
@@ -81,13 +56,11 @@ static int allowed_space(const struct wl_experiment *exp, const json_t *normaliz
 }
 
 /* The device's measured model, its DRAM rate the float4 copy's fact where
- * no copy run set it. */
-static int device_model(const json_t *device, double copy_gbps, struct wl_device_model *dm, struct wl_error *err)
+ * no copy run set it; -1 with err on tune.strategy where it has none. */
+static int device_model(const json_t *normalized, const json_t *device, double copy_gbps,
+			struct wl_request_model *m, struct wl_error *err)
 {
-	const json_t *facts = json_object_get(device, "facts");
-	double lane = json_number_value(json_object_get(json_object_get(facts, "dram_lane_gbps"), "value"));
-
-	if (!device || !wl_device_model_from_json(device, copy_gbps > 0 ? copy_gbps : lane, 0, dm) || dm->dram_gbps <= 0) {
+	if (wl_request_model_init(normalized, device, copy_gbps, m) < 0) {
 		wl_error_field(err, WL_ERR_DEVICE_LIMIT, "tune.strategy",
 			       "tune.strategy: the model ranks a space with a device's measured facts, and %s has none "
 			       "yet (they are measured when its runner starts); use \"random\" or \"exhaustive\"",
@@ -124,11 +97,10 @@ static int rank_space(const struct wl_catalog *cat, const json_t *normalized, co
 {
 	const json_t *tune = json_object_get(normalized, "tune"), *variants = json_object_get(normalized, "variants");
 	const struct wl_variant_def *defs[64];
-	struct wl_device_model dm;
+	struct wl_request_model m;
 	size_t nvariants = json_array_size(variants);
 	double deadline = wl_monotonic_s() + WL_TUNE_RANK_S;
 	unsigned char tuned[WL_TUNED_MAX];
-	int lanes, hot;
 
 	if (json_array_size(json_object_get(normalized, "kernels"))) {
 		wl_error_field(err, WL_ERR_INVALID_FIELD, "tune.strategy",
@@ -152,12 +124,10 @@ static int rank_space(const struct wl_catalog *cat, const json_t *normalized, co
 			return -1;
 		}
 	}
-	if (device_model(device, copy_gbps, &dm, err) < 0 || allowed_space(k->exp, normalized, &k->pts, err) < 0)
+	if (device_model(normalized, device, copy_gbps, &m, err) < 0 ||
+	    allowed_space(k->exp, normalized, &k->pts, err) < 0)
 		return -1;
 	wl_tuned_params(k->exp, tune, tuned);
-	lanes = (int)json_integer_value(json_object_get(device, "warp_width"));
-	lanes = lanes > 0 ? lanes : 32;
-	hot = strcmp(json_string_value(json_object_get(normalized, "cache")) ?: "", "hot") == 0;
 	if (!(k->s = calloc(k->pts.count ? k->pts.count : 1, sizeof(*k->s)))) {
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		return -1;
@@ -175,7 +145,7 @@ static int rank_space(const struct wl_catalog *cat, const json_t *normalized, co
 			}
 		for (size_t v = 0; v < nvariants; v++) {
 			struct wl_error why;
-			double ms = predict_ms(k->exp, defs[v], row, &dm, lanes, hot, deadline, &why);
+			double ms = wl_request_model_ms(&m, k->exp, defs[v], row, deadline, &why);
 
 			if (ms < 0) {
 				char at[200];

@@ -2,16 +2,24 @@
  * queued — its points, variants and measurements, checked as POST
  * /api/runs checks them (run_check.h), the time it should take on the
  * device it resolves to at the pace of that device's last runs of the same
- * experiment, whether the device has a copy ceiling yet, and whether the
+ * experiment (where it has none, its kernels' time by the model), whether the device has a copy ceiling yet, and whether the
  * run would wait for want of an online device that runs it. Nothing is
- * queued or written, so it needs no write token. */
+ * queued or written, so it needs no write token. With ?refusal=body a
+ * request the server would refuse is answered 200 with the refusal in the
+ * body: a form asking as its fields change is told what is wrong without
+ * a failed request in the browser's console. */
 #include <stdio.h>
 #include <string.h>
 
 #include "api.h"
 #include "request.h"
+#include "request_predict.h"
 #include "run_check.h"
 #include "store.h"
+
+/* The most the model may take to time a request's kernels: the form asks
+ * as it changes, on a request thread. */
+#define ESTIMATE_MODEL_S 1.5
 
 /* The variants a request runs: its built-ins and its custom kernels. */
 static long long variants_of(const json_t *request)
@@ -61,36 +69,81 @@ static json_t *estimate(struct wl_server *srv, struct wl_store *st, const json_t
 	const char *experiment = json_string_value(json_object_get(request, "experiment"));
 	const char *id = json_string_value(json_object_get(device, "id"));
 	long long variants = variants_of(request), done = 0;
-	double seconds = 0;
+	double seconds = 0, kernels = 0;
 	json_t *hint, *warning;
-	int runs = 0;
+	int runs = 0, paced, modelled = 0;
 
 	if (id && wl_store_run_pace(st, experiment, id, &runs, &seconds, &done, err) < 0)
 		return NULL;
+	paced = runs > 0 && done > 0;
+	/* No run to go by: the kernels' time alone, as the model predicts
+	 * them from the device's facts. */
+	if (id && !paced &&
+	    (modelled = wl_request_kernel_seconds(srv->catalog, request, device, ESTIMATE_MODEL_S, &kernels)) < 0) {
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return NULL;
+	}
 	if (!(hint = ceiling_hint(srv, st, id, request, err)))
 		return NULL;
 	warning = wl_run_waiting(request, device);
-	return json_pack("{s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o}", "experiment", experiment, "points",
+	return json_pack("{s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o}", "experiment", experiment, "points",
 			 (json_int_t)(variants > 0 ? measurements / variants : measurements), "variants",
 			 (json_int_t)variants, "measurements", (json_int_t)measurements, "device",
 			 id ? json_string(id) : json_null(), "estimate_s",
-			 runs > 0 && done > 0 ? json_real(seconds / (double)done * (double)measurements) : json_null(),
-			 "history", runs > 0 && done > 0 ? json_pack("{s:i, s:I, s:f}", "runs", runs, "measurements",
-								(json_int_t)done, "seconds", seconds)
-						       : json_null(),
+			 paced ? json_real(seconds / (double)done * (double)measurements)
+			       : modelled ? json_real(kernels) : json_null(),
+			 "basis", json_string(paced ? "history" : modelled ? "model" : "none"),
+			 "history", paced ? json_pack("{s:i, s:I, s:f}", "runs", runs, "measurements", (json_int_t)done,
+						      "seconds", seconds)
+					  : json_null(),
 			 "hint", hint, "warning", warning ? warning : json_null());
+}
+
+/* Whether req asks for refusals in the body (?refusal=body): 1, 0 when it
+ * does not, -1 with resp answered 400 when refusal names anything else. */
+static int refusal_in_body(const struct wl_request *req, struct wl_response *resp)
+{
+	const char *v = req->arg ? req->arg(req->ctx, "refusal") : NULL;
+
+	if (!v)
+		return 0;
+	if (strcmp(v, "body") == 0)
+		return 1;
+	wl_response_error(resp, 400, "invalid_field", "refusal",
+			  "refusal: \"%.64s\" is not allowed (\"body\": a refused request answered 200 with "
+			  "{\"refused\": its error}; or leave it out)", v);
+	return -1;
+}
+
+/* The error a refused request would get, as 200 {"refused": {"status",
+ * "code", "field", "message"}}; a fault of the server's own (5xx) is
+ * answered with its status as ever. */
+static void refuse_in_body(struct wl_response *resp, const struct wl_error *err)
+{
+	unsigned status = wl_error_status(err->kind);
+	json_t *refused = status >= 500 ? NULL :
+		json_pack("{s:{s:i, s:s, s:s?, s:s}}", "refused", "status", (int)status, "code",
+			  wl_error_code(err->kind), "field", err->field[0] ? err->field : NULL, "message", err->msg);
+
+	/* Not packed (a message quoting bytes that are not UTF-8): answered as
+	 * ever, where the error's own path mends the message. */
+	if (refused)
+		wl_response_json(resp, 200, refused);
+	else
+		wl_response_from_error(resp, err);
 }
 
 void wl_api_estimate_run(struct wl_server *srv, const struct wl_request *req, const struct wl_path_args *at,
 			 struct wl_response *resp)
 {
-	json_t *body = wl_run_body(req, resp), *request = NULL, *device = NULL, *out = NULL;
+	json_t *body = NULL, *request = NULL, *device = NULL, *out = NULL;
 	struct wl_store *st = NULL;
 	struct wl_error err;
 	long long measurements;
+	int inline_refusal = refusal_in_body(req, resp);
 
 	(void)at;
-	if (!body)
+	if (inline_refusal < 0 || !(body = wl_run_body(req, resp)))
 		return;
 	wl_error_clear(&err);
 	if (wl_store_pool_get(srv->pool, &st, &err) < 0 ||
@@ -98,7 +151,10 @@ void wl_api_estimate_run(struct wl_server *srv, const struct wl_request *req, co
 	    !(out = estimate(srv, st, request, device, measurements, &err))) {
 		if (err.kind == WL_ERR_NONE)
 			wl_error_set(&err, WL_ERR_INTERNAL, "out of memory");
-		wl_response_from_error(resp, &err);
+		if (inline_refusal)
+			refuse_in_body(resp, &err);
+		else
+			wl_response_from_error(resp, &err);
 	} else {
 		wl_response_json(resp, 200, out);
 	}

@@ -178,7 +178,8 @@ test('share_url_shows_the_same_in_a_fresh_browser', async () => {
 });
 
 // The form says what a run would cost before it is queued, from the
-// server's estimate: the counts, and the time at this device's pace.
+// server's estimate: the counts, and the time at this device's pace (or,
+// before it has one, the model's time of the kernels).
 test('the_form_says_what_a_run_would_cost', async () => {
   const page = await openPage(browser);
   await page.goto(`${lab.base}/`);
@@ -188,6 +189,10 @@ test('the_form_says_what_a_run_would_cost', async () => {
   await page.selectOption('#f-experiment', 'transpose');
   await page.waitForFunction(() => /at the pace of its last \d+ transpose runs?\.$/.test(document.querySelector('#run-form .cost-text').textContent));
   assert.equal(await page.locator('#run-form .cost-hint').innerText(), '', 'a copy run has set the ceiling');
+  // Before any run of it, the kernels' time by the model and the facts.
+  await page.selectOption('#f-experiment', 'myadd');
+  await page.waitForFunction(() => /: the kernels alone (under a second|about [\d.]+ (s|min)) on \S+ by the model; no myadd run has finished there yet/
+    .test(document.querySelector('#run-form .cost-text').textContent));
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -198,6 +203,11 @@ test('validation_error_is_shown_next_to_its_field_and_queues_nothing', async () 
   await page.waitForSelector('#run-form');
   await page.selectOption('#f-experiment', 'transpose');
   await setParam(page, 'n', 'value', { value: 1000 });
+  // The live estimate says what is wrong as the field changes, in the
+  // form's words, and a refusal it asks about is no failed request.
+  await page.waitForFunction(() => /^Not yet a run this server would take: n: 1000 is not a multiple of tile \(32\)/
+    .test(document.querySelector('#run-form .cost-text').textContent));
+  assert.deepEqual(page.errors, [], 'no console error before the form is sent');
   const count = await runCount();
   await page.click('#run-form button[type=submit]');
   const error = page.locator('.param[data-param="n"] .field-error');

@@ -1,9 +1,10 @@
 // What a run would cost before it is queued (POST /api/runs/estimate): the
 // points, variants and measurements of a request checked as POST /api/runs
 // checks it, the time at the pace of the device's last runs of the same
-// experiment once there are some, and a hint to run copy first while the
-// device has no copy ceiling (or none of the request's cache mode). Nothing
-// is queued.
+// experiment once there are some (before, the kernels' time by the model),
+// and a hint to run copy first while the
+// device has no copy ceiling (or none of the request's cache mode); a
+// refusal in the body where asked for. Nothing is queued.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 
@@ -23,10 +24,22 @@ test('an_estimate_counts_the_request_and_times_it_from_the_devices_history', asy
   let e = await ask({ experiment: 'banks' });
   assert.equal(e.status, 200, e.text);
   assert.deepEqual([e.json.points, e.json.variants, e.json.measurements, e.json.device], [64, 4, 256, device]);
-  assert.equal(e.json.estimate_s, null);
   assert.equal(e.json.hint, null);
   e = await ask({ experiment: 'strided' });
   assert.match(e.json.hint, /run copy first and this run's bandwidths/);
+  // No run to go by: the kernels' time by the model, from the device's
+  // facts; it adds up as the sampling does — twice the launches, twice the
+  // time; two points, the sum of each alone.
+  assert.equal(e.json.basis, 'model', e.text);
+  assert.equal(e.json.history, null);
+  assert.ok(e.json.estimate_s > 0, e.text);
+  const copy = async (n, repeat) => (await ask({ experiment: 'copy', variants: ['float'], params: { n }, repeat })).json;
+  const [one, twice, other, both] = [await copy(65536, 2), await copy(65536, 4), await copy(262144, 2), await copy([65536, 262144], 2)];
+  for (const x of [one, twice, other, both]) assert.equal(x.basis, 'model', JSON.stringify(x));
+  const near = (a, b, what) => assert.ok(Math.abs(a - b) <= 1e-9 * b, `${what}: ${a} against ${b}`);
+  near(twice.estimate_s, 2 * one.estimate_s, 'twice the launches');
+  near(both.estimate_s, one.estimate_s + other.estimate_s, 'two points');
+  assert.ok(other.estimate_s > one.estimate_s, 'four times the bytes take longer');
   assert.equal((await lab.get('/api/runs')).json.runs.length, 0, 'nothing queued');
   // After a copy and a transpose run: the transpose pace, and no hint.
   await lab.waitDone((await lab.post('/api/runs', { experiment: 'copy', params: { n: 65536 }, repeat: 2 })).json.id);
@@ -34,6 +47,7 @@ test('an_estimate_counts_the_request_and_times_it_from_the_devices_history', asy
   e = await ask({ experiment: 'transpose', params: { n: [64, 128, 256, 512] }, repeat: 2 });
   assert.equal(e.status, 200, e.text);
   assert.deepEqual([e.json.points, e.json.variants, e.json.measurements], [4, 5, 20]);
+  assert.equal(e.json.basis, 'history');
   assert.equal(e.json.history.runs, 1);
   assert.equal(e.json.history.measurements, t.progress.total);
   const pace = (Date.parse(t.finished_at) - Date.parse(t.started_at)) / 1000 / t.progress.total;
@@ -47,5 +61,14 @@ test('an_estimate_counts_the_request_and_times_it_from_the_devices_history', asy
   e = await ask({ experiment: 'transpose', params: { n: 1000 } });
   assert.equal(e.status, 400);
   assert.equal(e.json.error.field, 'params.n');
+  // Asked with ?refusal=body, as the run form asks while it is filled in,
+  // the same refusal is an answer of 200 (no failed request in a console).
+  const refused = await lab.post('/api/runs/estimate?refusal=body', { experiment: 'transpose', params: { n: 1000 } });
+  assert.equal(refused.status, 200, refused.text);
+  assert.deepEqual(refused.json, { refused: { status: 400, ...e.json.error } });
+  e = await lab.post('/api/runs/estimate?refusal=json', { experiment: 'copy' });
+  assert.equal(e.status, 400);
+  assert.equal(e.json.error.field, 'refusal');
+  assert.match(e.json.error.message, /^refusal: "json" is not allowed \("body": /);
   assert.equal((await lab.get('/api/runs/estimate')).status, 405);
 });

@@ -1,10 +1,13 @@
 // What a run would cost before it is queued (POST /api/runs/estimate), in
 // words, as both run forms show it — the lesson form and "Your own
 // experiment": points × variants = measurements, the time at the pace of
-// the device's last runs of the experiment (or why it would wait: no online
-// device runs it), and the server's hint; or, where
-// the request is not yet one the server would take, its message. Asked
-// 300 ms after the last change; an older answer never overwrites a newer one.
+// the device's last runs of the experiment or, before there are any, the
+// kernels' time by the model (or why it would wait: no online device runs
+// it), and the server's hint; or, where
+// the request is not yet one the server would take, its message (asked with
+// ?refusal=body, so a refusal is an answer, not a failed request in the
+// console). Asked 300 ms after the last change; an older answer never
+// overwrites a newer one.
 import { postJSON } from './api.js';
 import { fmtNumber } from './format.js';
 
@@ -21,8 +24,12 @@ export function costText(e) {
   const count = `${e.points} point${e.points === 1 ? '' : 's'} × ${e.variants} variant${e.variants === 1 ? '' : 's'} = ${e.measurements} measurement${e.measurements === 1 ? '' : 's'}`;
   // A time is no promise where no online device would take the run.
   if (e.warning) return `${count}; it would wait: ${e.warning}.`;
-  if (e.estimate_s !== null && e.estimate_s !== undefined) {
+  if (e.basis === 'history') {
     return `${count}: ${duration(e.estimate_s)} on ${e.device}, at the pace of its last ${e.history.runs} ${e.experiment} run${e.history.runs === 1 ? '' : 's'}.`;
+  }
+  // No run to go by: the model's kernel time, a floor under the whole.
+  if (e.basis === 'model') {
+    return `${count}: the kernels alone ${duration(e.estimate_s)} on ${e.device} by the model; no ${e.experiment} run has finished there yet to time builds and checks from.`;
   }
   return `${count}${e.device ? `; no ${e.experiment} run has finished on ${e.device} yet to estimate the time from` : ''}.`;
 }
@@ -47,8 +54,13 @@ export class Estimate {
     const text = this.box.querySelector('.cost-text');
     const hint = this.box.querySelector('.cost-hint');
     try {
-      const e = await postJSON('/api/runs/estimate', request);
+      const e = await postJSON('/api/runs/estimate?refusal=body', request);
       if (asked !== this.asked) return;
+      if (e.refused) {
+        text.textContent = `Not yet a run this server would take: ${this.words(e.refused.message)}`;
+        hint.textContent = '';
+        return;
+      }
       text.textContent = costText(e);
       hint.textContent = e.hint ? ` ${e.hint}` : '';
     } catch (err) {

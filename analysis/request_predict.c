@@ -1,0 +1,110 @@
+/* A request's kernels predicted on a device before anything runs (see
+ * request_predict.h): the device's measured model, a variant's predicted
+ * time from its declared accesses, and the kernel seconds a run's sampling
+ * would spend at those times. */
+#include "request_predict.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog_cost.h"
+#include "ceilings.h"
+#include "clock.h"
+#include "points.h"
+#include "predict.h"
+#include "request.h"
+#include "request_own.h"
+#include "warp_model.h"
+
+int wl_request_model_init(const json_t *normalized, const json_t *device, double copy_gbps,
+			  struct wl_request_model *m)
+{
+	const json_t *facts = json_object_get(device, "facts");
+	double lane = json_number_value(json_object_get(json_object_get(facts, "dram_lane_gbps"), "value"));
+	int lanes = (int)json_integer_value(json_object_get(device, "warp_width"));
+
+	memset(m, 0, sizeof(*m));
+	if (!device || !wl_device_model_from_json(device, copy_gbps > 0 ? copy_gbps : lane, 0, &m->dm) ||
+	    m->dm.dram_gbps <= 0)
+		return -1;
+	m->lanes = lanes > 0 ? lanes : 32;
+	m->hot = wl_request_cache(normalized) == WL_CACHE_HOT;
+	return 0;
+}
+
+double wl_request_model_ms(const struct wl_request_model *m, const struct wl_experiment *exp,
+			   const struct wl_variant_def *def, const long long *values, double deadline,
+			   struct wl_error *err)
+{
+	struct wl_prediction p;
+	struct wl_point_in in = { .exp = exp, .copy_gbps = m->dm.dram_gbps, .device = &m->dm, .hot = m->hot,
+				  .declared = def->model, .p = &p };
+	json_t *o;
+	double ms;
+
+	if (wl_model_predict(def->model, values, (int)exp->nparams, m->lanes, deadline, &p, err) < 0)
+		return -1;
+	in.footprint = wl_variant_cost(exp, def, WL_COST_MEMORY, values);
+	in.work = wl_variant_cost(exp, def, exp->metric == WL_METRIC_BANDWIDTH ? WL_COST_BYTES : WL_COST_OPS, values);
+	o = wl_predict_point(&in);
+	ms = json_is_number(json_object_get(o, "ms")) ? json_number_value(json_object_get(o, "ms")) : -1;
+	json_decref(o);
+	if (ms <= 0)
+		wl_error_set(err, WL_ERR_INTERNAL, "the model gives no time for %s", def->id);
+	return ms;
+}
+
+/* The seconds one measurement's sampling spends on kernels of ms each: its
+ * launches up to repeat, cut once the budget is spent (stats.c's rule). */
+static double sampling_s(double ms, const struct wl_run_settings *s)
+{
+	double all = (double)s->repeat * ms, cut = (double)s->budget_ms + ms;
+
+	return (s->noise_given && cut < all ? cut : all) / 1000;
+}
+
+int wl_request_kernel_seconds(const struct wl_catalog *cat, const json_t *normalized, const json_t *device,
+			      double max_s, double *seconds)
+{
+	const json_t *variants = json_object_get(normalized, "variants");
+	const struct wl_experiment *exp;
+	struct wl_experiment own = { 0 };
+	struct wl_request_model m;
+	struct wl_run_settings s;
+	struct wl_points pts = { 0 };
+	struct wl_error err;
+	double deadline = wl_monotonic_s() + max_s, sum = 0;
+	int rc = 0;
+
+	*seconds = 0;
+	wl_error_clear(&err);
+	if (json_array_size(json_object_get(normalized, "kernels")) || !json_array_size(variants) ||
+	    wl_request_model_init(normalized, device, 0, &m) < 0 ||
+	    wl_request_experiment(cat, normalized, &own, &exp, &err) < 0)
+		return 0;
+	wl_run_settings_read(normalized, &s, &err);
+	if (wl_request_points(exp, normalized, &pts, &err) < 0) {
+		rc = err.kind == WL_ERR_INTERNAL ? -1 : 0;
+		goto out;
+	}
+	for (size_t i = 0; i < pts.count; i++) {
+		for (size_t v = 0; v < json_array_size(variants); v++) {
+			const struct wl_variant_def *def =
+				wl_experiment_variant(exp, json_string_value(json_array_get(variants, v)), NULL);
+			double ms;
+
+			if (!def || !def->model || wl_monotonic_s() > deadline)
+				goto out;
+			if ((ms = wl_request_model_ms(&m, exp, def, pts.values + i * pts.nparams, deadline, &err)) < 0)
+				goto out;
+			sum += sampling_s(ms, &s);
+		}
+	}
+	*seconds = sum;
+	rc = 1;
+out:
+	wl_points_free(&pts);
+	if (own.own)
+		wl_experiment_clear(&own);
+	return rc;
+}
