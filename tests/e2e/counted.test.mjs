@@ -4,7 +4,8 @@
 // range profiler): each cell says what was counted, the model section sets
 // counted beside predicted for every variant, and the one figure the model
 // gets wrong (the interleaved reduction's conflict degree at 256 work-items)
-// is flagged as the model's error. With no runner: nothing here needs a GPU.
+// is flagged as the model's error; at 1440 px the tables fit without
+// scrolling. With no runner: nothing here needs a GPU.
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
@@ -79,6 +80,23 @@ test('the_page_shows_counted_in_each_cell_and_flags_the_model', async () => {
   await shot(page, 'counted-reduction');
   assert.deepEqual(page.errors, []);
   await page.context().close();
+});
+
+// On a desktop the model's tables are read whole: their headers and words
+// wrap, and neither the counted nor the accesses table scrolls in its box.
+test('the_counted_and_accesses_tables_fit_a_desktop', async () => {
+  for (const id of [1, 6]) {
+    const page = await openPage(browser, { width: 1440, height: 900 });
+    await page.goto(`${lab.base}/runs/${id}`);
+    await page.waitForSelector('#counted tbody tr', { state: 'attached' });
+    await page.waitForSelector('#accesses tbody tr', { state: 'attached' });
+    const wide = await page.evaluate(() => ['counted', 'accesses'].map((t) => {
+      const box = document.getElementById(t).parentElement;
+      return [t, box.scrollWidth, box.clientWidth];
+    }).filter(([, scroll, client]) => scroll > client));
+    assert.deepEqual(wide, [], `run ${id}: [table, its width, its box's]`);
+    await page.context().close();
+  }
 });
 
 test('counters_still_coming_are_said_in_the_api_and_on_the_page', async () => {
