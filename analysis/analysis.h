@@ -479,6 +479,12 @@ const char *wl_result_family(const struct wl_run *run, const struct wl_result *r
  * record. -1 when the store fails or out of memory. */
 int wl_run_add_trust(struct wl_run *run, struct wl_store *st, struct wl_error *err);
 
+/* "departures" (departures.c): [{"variant", "direction", "param" (swept),
+ * "at" (its values), "where", "factor": [low, high], "sentence"}], the
+ * results' departures one per variant, direction and sentence. -1 when out
+ * of memory. */
+int wl_run_add_departures(struct wl_run *run);
+
 /* The points of a derived run into *out (n of them, caller frees the array;
  * the strings are borrowed from run), as the ledger keeps them. -1 only
  * when out of memory. */

@@ -66,21 +66,16 @@ function rangeOf(values) {
   return v.length <= 4 ? v.join(', ') : `${v[0]} … ${v[v.length - 1]} (${v.length} points)`;
 }
 
-// One sentence per variant and direction: where it departs, and the catalog's
-// cause as the server wrote it, taken from its widest departure.
-function departures(run, experiment, x) {
-  const groups = new Map();
-  for (const r of run.results) {
-    const p = r.prediction;
-    if (!p || !p.departure || !timeStands(r)) continue;
-    const key = `${r.variant}|${p.ratio > 1 ? 'faster' : 'slower'}`;
-    const g = groups.get(key) || { variant: r.variant, xs: [], worst: p };
-    g.xs.push(r.params[x]);
-    if (Math.abs(Math.log(p.ratio)) > Math.abs(Math.log(g.worst.ratio))) g.worst = p;
-    groups.set(key, g);
-  }
-  return [...groups.values()].map((g) => el('li', { 'data-variant': g.variant },
-    el('strong', {}, `${variantTitle(experiment, g.variant)} at ${x} = ${rangeOf(g.xs)}: `), g.worst.departure));
+// The run's departures as the server lists them: one per variant, direction
+// and sentence, over the swept values where that sentence is said.
+function departures(run, experiment) {
+  return (run.departures || []).map((d) => {
+    const where = Object.entries(d.where || {}).map(([k, v]) => `${k} = ${v}`).join(', ');
+    const at = d.param ? `at ${d.param} = ${rangeOf(d.at)}` : '';
+    const place = [at, where && (at ? `(${where})` : `at ${where}`)].filter(Boolean).join(' ');
+    return el('li', { 'data-variant': d.variant },
+      el('strong', {}, `${variantTitle(experiment, d.variant)}${place ? ` ${place}` : ''}: `), d.sentence);
+  });
 }
 
 // The accesses of each variant with a prediction — declared in the catalog
@@ -157,7 +152,7 @@ export function renderModel(run, experiment, chart) {
         points: withPrediction.map((r) => ({ x: r.params[x], y: c.predicted(r) })) });
     }
   });
-  const list = departures(run, experiment, x);
+  const list = departures(run, experiment);
   const box = document.getElementById('departures');
   box.hidden = list.length === 0;
   document.getElementById('departure-list').replaceChildren(...list);
