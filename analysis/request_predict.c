@@ -54,17 +54,20 @@ double wl_request_model_ms(const struct wl_request_model *m, const struct wl_exp
 	return ms;
 }
 
-/* The seconds one measurement's sampling spends on kernels of ms each: its
- * launches up to repeat, cut once the budget is spent (stats.c's rule). */
-static double sampling_s(double ms, const struct wl_run_settings *s)
+/* The seconds one measurement's sampling spends on kernels of ms each: at
+ * least its first judgement's launches, at most repeat of them, cut once
+ * the budget is spent (stats.c's rule). */
+static void sampling_s(double ms, const struct wl_run_settings *s, double *least, double *most)
 {
 	double all = (double)s->repeat * ms, cut = (double)s->budget_ms + ms;
+	long long first = s->repeat < WL_MIN_SAMPLES ? s->repeat : WL_MIN_SAMPLES;
 
-	return (s->noise_given && cut < all ? cut : all) / 1000;
+	*most += (s->noise_given && cut < all ? cut : all) / 1000;
+	*least += (s->noise_given ? (double)first * ms : all) / 1000;
 }
 
 int wl_request_kernel_seconds(const struct wl_catalog *cat, const json_t *normalized, const json_t *device,
-			      double max_s, double *seconds)
+			      double max_s, double *least, double *most)
 {
 	const json_t *variants = json_object_get(normalized, "variants");
 	const struct wl_experiment *exp;
@@ -73,10 +76,10 @@ int wl_request_kernel_seconds(const struct wl_catalog *cat, const json_t *normal
 	struct wl_run_settings s;
 	struct wl_points pts = { 0 };
 	struct wl_error err;
-	double deadline = wl_monotonic_s() + max_s, sum = 0;
+	double deadline = wl_monotonic_s() + max_s, low = 0, high = 0;
 	int rc = 0;
 
-	*seconds = 0;
+	*least = *most = 0;
 	wl_error_clear(&err);
 	if (json_array_size(json_object_get(normalized, "kernels")) || !json_array_size(variants) ||
 	    wl_request_model_init(normalized, device, 0, &m) < 0 ||
@@ -97,10 +100,11 @@ int wl_request_kernel_seconds(const struct wl_catalog *cat, const json_t *normal
 				goto out;
 			if ((ms = wl_request_model_ms(&m, exp, def, pts.values + i * pts.nparams, deadline, &err)) < 0)
 				goto out;
-			sum += sampling_s(ms, &s);
+			sampling_s(ms, &s, &low, &high);
 		}
 	}
-	*seconds = sum;
+	*least = low;
+	*most = high;
 	rc = 1;
 out:
 	wl_points_free(&pts);

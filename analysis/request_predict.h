@@ -33,13 +33,15 @@ double wl_request_model_ms(const struct wl_request_model *m, const struct wl_exp
 			   const struct wl_variant_def *def, const long long *values, double deadline,
 			   struct wl_error *err);
 
-/* The seconds the kernels of normalized should take on device by the model:
+/* The seconds the kernels of normalized should take on device by the model,
  * each point and variant's predicted time over the launches its sampling
- * would make (repeat, cut at its budget), within max_s of predicting.
- * Returns 1 with *seconds, 0 where the model cannot time every measurement
+ * makes: *least where each meets its noise target at its first chance
+ * (WL_MIN_SAMPLES launches, or repeat where fewer), *most where none does
+ * (repeat, cut where the budget is spent); within max_s of predicting.
+ * Returns 1 with both, 0 where the model cannot time every measurement
  * (custom kernels, a variant without declared accesses, a device without
- * facts, past max_s; *seconds 0), -1 when out of memory. */
+ * facts, past max_s; both 0), -1 when out of memory. */
 int wl_request_kernel_seconds(const struct wl_catalog *cat, const json_t *normalized, const json_t *device,
-			      double max_s, double *seconds);
+			      double max_s, double *least, double *most);
 
 #endif

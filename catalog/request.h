@@ -22,6 +22,9 @@
 #define WL_NOISE_MAX 0.5
 #define WL_BUDGET_MS_DEFAULT 1000	/* sampling time per point and variant */
 #define WL_BUDGET_MS_MAX 60000
+/* Samples a point takes at least before its noise is judged (fewer when the
+ * request's repeat is smaller). */
+#define WL_MIN_SAMPLES 10
 
 /* The cache mode a request for exp gets when it names none: "cold" (DRAM
  * figures) for a bandwidth experiment, "hot" otherwise. */

@@ -77,10 +77,6 @@ int wl_run_variant_make(const struct wl_experiment *exp, const json_t *request, 
  * two-core CPU through PoCL: what a point's deadline is computed at. */
 #define WL_FLOOR_RATE 5e7
 
-/* Samples a point takes at least before its noise is judged (fewer when the
- * request's repeat is smaller). */
-#define WL_MIN_SAMPLES 10
-
 /* Fill *p from claim against the runner's catalog, devices and kernels
  * folder; unconfined (or NULL) is why custom kernels may not run here. On
  * failure (-1) why holds the run's failure message and *p must still be

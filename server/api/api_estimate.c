@@ -69,7 +69,7 @@ static json_t *estimate(struct wl_server *srv, struct wl_store *st, const json_t
 	const char *experiment = json_string_value(json_object_get(request, "experiment"));
 	const char *id = json_string_value(json_object_get(device, "id"));
 	long long variants = variants_of(request), done = 0;
-	double seconds = 0, kernels = 0;
+	double seconds = 0, least = 0, most = 0;
 	json_t *hint, *warning;
 	int runs = 0, paced, modelled = 0;
 
@@ -79,19 +79,20 @@ static json_t *estimate(struct wl_server *srv, struct wl_store *st, const json_t
 	/* No run to go by: the kernels' time alone, as the model predicts
 	 * them from the device's facts. */
 	if (id && !paced &&
-	    (modelled = wl_request_kernel_seconds(srv->catalog, request, device, ESTIMATE_MODEL_S, &kernels)) < 0) {
+	    (modelled = wl_request_kernel_seconds(srv->catalog, request, device, ESTIMATE_MODEL_S, &least, &most)) < 0) {
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		return NULL;
 	}
 	if (!(hint = ceiling_hint(srv, st, id, request, err)))
 		return NULL;
 	warning = wl_run_waiting(request, device);
-	return json_pack("{s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o}", "experiment", experiment, "points",
+	return json_pack("{s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "experiment", experiment, "points",
 			 (json_int_t)(variants > 0 ? measurements / variants : measurements), "variants",
 			 (json_int_t)variants, "measurements", (json_int_t)measurements, "device",
 			 id ? json_string(id) : json_null(), "estimate_s",
 			 paced ? json_real(seconds / (double)done * (double)measurements)
-			       : modelled ? json_real(kernels) : json_null(),
+			       : modelled ? json_real(least) : json_null(),
+			 "estimate_max_s", !paced && modelled ? json_real(most) : json_null(),
 			 "basis", json_string(paced ? "history" : modelled ? "model" : "none"),
 			 "history", paced ? json_pack("{s:i, s:I, s:f}", "runs", runs, "measurements", (json_int_t)done,
 						      "seconds", seconds)

@@ -39,7 +39,13 @@ test('an_estimate_counts_the_request_and_times_it_from_the_devices_history', asy
   const near = (a, b, what) => assert.ok(Math.abs(a - b) <= 1e-9 * b, `${what}: ${a} against ${b}`);
   near(twice.estimate_s, 2 * one.estimate_s, 'twice the launches');
   near(both.estimate_s, one.estimate_s + other.estimate_s, 'two points');
+  near(both.estimate_max_s, one.estimate_max_s + other.estimate_max_s, 'two points, at most');
   assert.ok(other.estimate_s > one.estimate_s, 'four times the bytes take longer');
+  // At least: the launches a steady device stops at (10, the noise judged
+  // first); at most: every one of repeat, where the budget is not spent.
+  const steady = await copy(65536, 100);
+  near(steady.estimate_max_s, 10 * steady.estimate_s, 'repeat 100 against the first 10');
+  near(steady.estimate_s, 2.5 * twice.estimate_s, '10 launches against 4');
   assert.equal((await lab.get('/api/runs')).json.runs.length, 0, 'nothing queued');
   // After a copy and a transpose run: the transpose pace, and no hint.
   await lab.waitDone((await lab.post('/api/runs', { experiment: 'copy', params: { n: 65536 }, repeat: 2 })).json.id);

@@ -27,9 +27,11 @@ export function costText(e) {
   if (e.basis === 'history') {
     return `${count}: ${duration(e.estimate_s)} on ${e.device}, at the pace of its last ${e.history.runs} ${e.experiment} run${e.history.runs === 1 ? '' : 's'}.`;
   }
-  // No run to go by: the model's kernel time, a floor under the whole.
+  // No run to go by: the model's kernel time, from the launches a steady
+  // device needs to those a noisy one takes; builds and checks come on top.
   if (e.basis === 'model') {
-    return `${count}: the kernels alone ${duration(e.estimate_s)} on ${e.device} by the model; no ${e.experiment} run has finished there yet to time builds and checks from.`;
+    const upTo = e.estimate_max_s >= 1 && e.estimate_max_s > 1.5 * e.estimate_s ? ` (up to ${duration(e.estimate_max_s).replace(/^about /, '')} where timings are noisy)` : '';
+    return `${count}: the kernels alone ${duration(e.estimate_s)}${upTo} on ${e.device} by the model; no ${e.experiment} run has finished there yet to time builds and checks from.`;
   }
   return `${count}${e.device ? `; no ${e.experiment} run has finished on ${e.device} yet to estimate the time from` : ''}.`;
 }
