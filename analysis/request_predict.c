@@ -4,7 +4,6 @@
  * would spend at those times. */
 #include "request_predict.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "catalog_cost.h"

@@ -2,8 +2,9 @@
  * queued — its points, variants and measurements, checked as POST
  * /api/runs checks them (run_check.h), the time it should take on the
  * device it resolves to at the pace of that device's last runs of the same
- * experiment (where it has none, its kernels' time by the model), whether the device has a copy ceiling yet, and whether the
- * run would wait for want of an online device that runs it. Nothing is
+ * experiment (where it has none, its kernels' time by the model), whether
+ * the device has a copy ceiling yet, and whether the run would wait for
+ * want of an online device that runs it. Nothing is
  * queued or written, so it needs no write token. With ?refusal=body a
  * request the server would refuse is answered 200 with the refusal in the
  * body: a form asking as its fields change is told what is wrong without
