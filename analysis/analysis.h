@@ -474,15 +474,16 @@ const char *wl_result_family(const struct wl_run *run, const struct wl_result *r
  * are scored), as "model_record": [{"family", "points",
  * "median_factor", "poor"}]; each result's judgement by model_trust.h's
  * rule (its "prediction" gets "explains": false where the rule says the
- * model does not explain it, with "trust": "point" or "record"), and each
- * departure sentence as the rule words it. A run on no device reads no
- * record. -1 when the store fails or out of memory. */
+ * model does not explain it, with "trust": "point" or "record"), each
+ * departure sentence as the rule words it, and the run's "departures"
+ * (wl_run_add_departures). A run on no device reads no record. -1 when the store fails or out of memory. */
 int wl_run_add_trust(struct wl_run *run, struct wl_store *st, struct wl_error *err);
 
-/* "departures" (departures.c): [{"variant", "direction", "param" (swept),
- * "at" (its values), "where", "factor": [low, high], "sentence"}], the
- * results' departures one per variant, direction and sentence. -1 when out
- * of memory. */
+/* "departures" (departures.c; wl_run_add_trust adds it once it has worded
+ * them): [{"variant", "direction", "param" (swept), "at" (its values),
+ * "where", "factor": [low, high], "sentence"}], the verified results'
+ * departures, one entry per variant, direction and other params. -1 when
+ * out of memory (the run's JSON then without it). */
 int wl_run_add_departures(struct wl_run *run);
 
 /* The points of a derived run into *out (n of them, caller frees the array;

@@ -1,41 +1,46 @@
 /* The model's departures listed over a whole run (see analysis.h,
- * wl_run_add_departures): each point's departure sentence is made where it
- * is predicted and worded by the trust rule (model_trust.h: beyond 2× the
- * model names no cause, at any point of any variant); here the points that
- * share a sentence are gathered into one entry per variant, direction and
- * sentence, over the swept values where it is said, with the range of its
- * factor. The rule is the server's; the page lists what it is given. */
+ * wl_run_add_departures). Each point beyond the trust rule's factor gets
+ * the rule's sentence (model_trust.h: the model names no cause there, at
+ * any point of any variant); the list gathers the points of one variant
+ * that depart the same way at the same other params into one entry over
+ * the swept values, its sentence worded by the same rule with the range of
+ * their factors. The rule is the server's; the page lists what it is
+ * given. */
 #include "analysis.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define THAN " than predicted"
+#include "model_trust.h"
 
-/* A departing result: its ratio (measured pace over predicted, above 1
- * faster) and its words after the factor. */
+/* A departing result and its ratio (measured pace over predicted, above 1
+ * faster). */
 struct dep {
 	const struct wl_result *r;
 	double ratio;
-	const char *tail;
 };
 
-static int slower(const struct dep *d)
+static int faster(const struct dep *d)
 {
-	return d->ratio < 1;
+	return d->ratio > 1;
 }
 
 static double factor(const struct dep *d)
 {
-	return d->ratio >= 1 ? d->ratio : 1 / d->ratio;
+	return faster(d) ? d->ratio : 1 / d->ratio;
+}
+
+/* Whether a and b hold the same value, both absent counting as one. */
+static int same_value(const json_t *a, const json_t *b)
+{
+	return a == b || json_equal(a, b);
 }
 
 /* Whether param key takes more than one value over the run's results. */
 static int varies(const struct wl_run *run, const char *key)
 {
 	for (size_t i = 1; i < run->nresults; i++)
-		if (!json_equal(json_object_get(run->results[i].params, key), json_object_get(run->results[0].params, key)))
+		if (!same_value(json_object_get(run->results[i].params, key), json_object_get(run->results[0].params, key)))
 			return 1;
 	return 0;
 }
@@ -57,99 +62,82 @@ static int same_but(const struct wl_result *a, const struct wl_result *b, const 
 	json_t *v;
 
 	json_object_foreach((json_t *)a->params, key, v)
-		if ((!swept || strcmp(key, swept) != 0) && !json_equal(v, json_object_get(b->params, key)))
+		if ((!swept || strcmp(key, swept) != 0) && !same_value(v, json_object_get(b->params, key)))
 			return 0;
 	return json_object_size(a->params) == json_object_size(b->params);
 }
 
-static int same_variant(const struct wl_result *a, const struct wl_result *b)
-{
-	return strcmp(a->variant ?: "", b->variant ?: "") == 0;
-}
-
-/* d's words read from its result's departure; 0, or -1 where it has none. */
-static int read_dep(struct dep *d)
-{
-	const json_t *p = json_object_get(d->r->json, "prediction");
-	const char *text = json_string_value(json_object_get(p, "departure"));
-
-	d->ratio = json_number_value(json_object_get(p, "ratio"));
-	d->tail = text ? strstr(text, THAN) : NULL;
-	if (!d->tail || !(d->ratio > 0))
-		return -1;
-	d->tail += strlen(THAN);
-	return 0;
-}
-
-/* The departing results whose time stands into deps; how many. */
-static size_t collect(const struct wl_run *run, struct dep *deps)
+/* The results whose time stands, whose prediction departs and that have a
+ * swept value where the run sweeps one, into deps; how many. */
+static size_t collect(const struct wl_run *run, const char *swept, struct dep *deps)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < run->nresults; i++) {
-		struct dep *d = &deps[n];
+		const struct wl_result *r = &run->results[i];
+		const json_t *p = json_object_get(r->json, "prediction");
+		double ratio = json_number_value(json_object_get(p, "ratio"));
 
-		d->r = &run->results[i];
-		if ((d->r->verified || d->r->unchecked) && read_dep(d) == 0)
-			n++;
+		if (!r->verified || !json_is_string(json_object_get(p, "departure")) || !(ratio > 0) ||
+		    (swept && !json_is_integer(json_object_get(r->params, swept))))
+			continue;
+		deps[n++] = (struct dep){ .r = r, .ratio = ratio };
 	}
 	return n;
 }
 
-/* Whether a and b are one entry of the list: one variant, one direction,
- * one sentence and the same point but for the swept value. */
+/* Whether a and b are one entry of the list: one variant, one direction and
+ * the same point but for the swept value. */
 static int one_entry(const struct dep *a, const struct dep *b, const char *swept)
 {
-	return same_variant(a->r, b->r) && slower(a) == slower(b) && strcmp(a->tail, b->tail) == 0 &&
+	return strcmp(a->r->variant ?: "", b->r->variant ?: "") == 0 && faster(a) == faster(b) &&
 	       same_but(a->r, b->r, swept);
 }
 
-static int by_x(const void *a, const void *b)
+static int by_value(const void *a, const void *b)
 {
-	const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+	json_int_t x = json_integer_value(*(json_t *const *)a), y = json_integer_value(*(json_t *const *)b);
 
-	return json_integer_value(x) < json_integer_value(y) ? -1 : json_integer_value(x) > json_integer_value(y);
+	return x < y ? -1 : x > y;
 }
 
-/* The entry of deps[first] and every later one of its kind (marked in
- * used): {"variant", "direction", "param", "at", "where" (the other params
- * that vary over the run), "factor": [low, high], "sentence"}; NULL when
- * out of memory. */
+/* The entry of deps[first] and every later one of its kind (marked in used;
+ * values has room for n): {"variant", "direction", "param", "at", "where"
+ * (the other params that vary over the run), "factor": [low, high],
+ * "sentence"}; NULL when out of memory. */
 static json_t *entry(const struct wl_run *run, const struct dep *deps, size_t n, size_t first, const char *swept,
-		     unsigned char *used)
+		     unsigned char *used, json_t **values)
 {
 	const struct dep *d = &deps[first];
-	json_t *at = json_array(), *where = json_object(), *sorted[256];
+	json_t *at = json_array(), *where = json_object();
 	double lo = factor(d), hi = factor(d);
-	char words[1600];
+	char sentence[512];
+	size_t count = 0;
 	const char *key;
 	json_t *v;
-	size_t count = 0;
 
-	for (size_t i = first; at && i < n; i++) {
+	if (!at || !where)
+		goto oom;
+	for (size_t i = first; i < n; i++) {
 		if (used[i] || !one_entry(d, &deps[i], swept))
 			continue;
 		used[i] = 1;
 		lo = factor(&deps[i]) < lo ? factor(&deps[i]) : lo;
 		hi = factor(&deps[i]) > hi ? factor(&deps[i]) : hi;
-		if (swept && count < sizeof(sorted) / sizeof(*sorted))
-			sorted[count++] = json_object_get(deps[i].r->params, swept);
+		values[count++] = swept ? json_object_get(deps[i].r->params, swept) : NULL;
 	}
-	qsort(sorted, count, sizeof(*sorted), by_x);
-	for (size_t i = 0; at && i < count; i++)
-		if (json_array_append(at, sorted[i]) < 0)
+	if (swept)
+		qsort(values, count, sizeof(*values), by_value);
+	for (size_t i = 0; swept && i < count; i++)
+		if (json_array_append(at, values[i]) < 0)
 			goto oom;
 	json_object_foreach((json_t *)d->r->params, key, v)
 		if ((!swept || strcmp(key, swept) != 0) && varies(run, key) && json_object_set(where, key, v) < 0)
 			goto oom;
-	if (lo < hi - 0.05)
-		snprintf(words, sizeof(words), "Measured %.1f–%.1f× %s" THAN "%s", lo, hi, slower(d) ? "slower" : "faster",
-			 d->tail);
-	else
-		snprintf(words, sizeof(words), "Measured %.1f× %s" THAN "%s", hi, slower(d) ? "slower" : "faster", d->tail);
+	wl_trust_departures(&d->r->trust, faster(d), lo, hi, count, sentence, sizeof(sentence));
 	return json_pack("{s:s, s:s, s:s?, s:o, s:o, s:[f, f], s:s}", "variant", d->r->variant ?: "", "direction",
-			 slower(d) ? "slower" : "faster", "param", swept, "at", at, "where", where, "factor", lo, hi,
-			 "sentence", words);
+			 faster(d) ? "faster" : "slower", "param", swept, "at", at, "where", where, "factor", lo, hi,
+			 "sentence", sentence);
 oom:
 	json_decref(at);
 	json_decref(where);
@@ -159,26 +147,28 @@ oom:
 int wl_run_add_departures(struct wl_run *run)
 {
 	const char *swept = swept_param(run);
-	struct dep *deps = calloc(run->nresults ? run->nresults : 1, sizeof(*deps));
-	unsigned char *used = calloc(run->nresults ? run->nresults : 1, 1);
+	size_t room = run->nresults ? run->nresults : 1, n;
+	struct dep *deps = calloc(room, sizeof(*deps));
+	unsigned char *used = calloc(room, 1);
+	json_t **values = calloc(room, sizeof(*values));
 	json_t *list = json_array();
-	size_t n;
 	int rc = -1;
 
-	if (!deps || !used || !list)
+	if (!deps || !used || !values || !list)
 		goto out;
-	n = collect(run, deps);
+	n = collect(run, swept, deps);
 	for (size_t i = 0; i < n; i++) {
 		json_t *e;
 
 		if (used[i])
 			continue;
-		if (!(e = entry(run, deps, n, i, swept, used)) || json_array_append_new(list, e) < 0)
+		if (!(e = entry(run, deps, n, i, swept, used, values)) || json_array_append_new(list, e) < 0)
 			goto out;
 	}
 	rc = json_object_set(run->json, "departures", list) < 0 ? -1 : 0;
 out:
 	json_decref(list);
+	free(values);
 	free(used);
 	free(deps);
 	return rc;

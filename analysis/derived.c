@@ -217,7 +217,7 @@ int wl_run_derive(struct wl_run *run, struct wl_store *st, struct wl_error *err)
 	}
 	if (wl_run_add_trust(run, st, err) < 0)
 		return -1;
-	if (wl_run_add_departures(run) < 0 || wl_run_add_counted(run) < 0 || wl_run_add_energy(run) < 0 || wl_run_add_verdict(run) < 0 ||
+	if (wl_run_add_counted(run) < 0 || wl_run_add_energy(run) < 0 || wl_run_add_verdict(run) < 0 ||
 	    wl_run_add_tuning(run) < 0) {
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 		return -1;

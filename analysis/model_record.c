@@ -119,6 +119,9 @@ int wl_run_add_trust(struct wl_run *run, struct wl_store *st, struct wl_error *e
 	for (size_t i = 0; i < run->nresults; i++)
 		if (judge(run, &run->results[i]) < 0)
 			goto oom;
+	/* The departures as the rule has worded them, gathered over the run. */
+	if (wl_run_add_departures(run) < 0)
+		goto oom;
 	/* The run holds the list from here, set or not. */
 	rc = json_object_set_new(run->json, "model_record", records);
 	records = NULL;

@@ -103,9 +103,24 @@ void wl_trust_pair_words(const struct wl_trust *a, const char *who_a, const stru
 
 void wl_trust_departure(const struct wl_trust *t, double ratio, char *buf, size_t len)
 {
-	char f[32];
+	double f = ratio > 1 ? ratio : 1 / ratio;
 
-	factor_text(ratio > 1 ? ratio : 1 / ratio, f, sizeof(f));
-	snprintf(buf, len, "Measured %s %s than predicted: the model does not explain this point and names no "
-		 "cause%s.", f, ratio > 1 ? "faster" : "slower", t->cpu ? " (" WL_TRUST_CPU_CLAUSE ")" : "");
+	wl_trust_departures(t, ratio > 1, f, f, 1, buf, len);
+}
+
+void wl_trust_departures(const struct wl_trust *t, int faster, double low, double high, size_t points, char *buf,
+			 size_t len)
+{
+	char lo[32], hi[32], range[80];
+
+	factor_text(low, lo, sizeof(lo));
+	factor_text(high, hi, sizeof(hi));
+	/* One figure where the two read alike: "2.2×", never "2.2–2.2×". */
+	if (strcmp(lo, hi) == 0)
+		snprintf(range, sizeof(range), "%s", hi);
+	else
+		snprintf(range, sizeof(range), "%.*s–%s", (int)strlen(lo) - (int)strlen("×"), lo, hi);
+	snprintf(buf, len, "Measured %s %s than predicted: the model does not explain %s and names no cause%s.", range,
+		 faster ? "faster" : "slower", points == 1 ? "this point" : "these points",
+		 t->cpu ? " (" WL_TRUST_CPU_CLAUSE ")" : "");
 }

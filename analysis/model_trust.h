@@ -111,6 +111,12 @@ void wl_trust_pair_words(const struct wl_trust *a, const char *who_a, const stru
  * model does not model. */
 void wl_trust_departure(const struct wl_trust *t, double ratio, char *buf, size_t len);
 
+/* The same sentence for points of one sweep that depart alike (faster, or
+ * slower, by factors from low to high): "Measured 2.2–3.3× slower than
+ * predicted: the model does not explain these points and names no cause." */
+void wl_trust_departures(const struct wl_trust *t, int faster, double low, double high, size_t points, char *buf,
+			 size_t len);
+
 /* What the model does not model on a CPU, as one sentence. */
 #define WL_TRUST_CPU_WORDS                                                                              \
 	"On a CPU the model has no local-memory, first-level, latency, barrier or issue ceiling: it counts " \

@@ -53,16 +53,19 @@ double wl_request_model_ms(const struct wl_request_model *m, const struct wl_exp
 	return ms;
 }
 
-/* The seconds one measurement's sampling spends on kernels of ms each: at
- * least its first judgement's launches, at most repeat of them, cut once
- * the budget is spent (stats.c's rule). */
+/* The seconds one measurement's sampling spends on kernels of ms each, by
+ * stats.c's rule: it stops once the noise target is met (judged first at
+ * WL_MIN_SAMPLES launches), at repeat launches, or once the budget is
+ * spent, whichever comes first. At least: the first of those if the target
+ * is met at its first judgement; at most: if it is never met. */
 static void sampling_s(double ms, const struct wl_run_settings *s, double *least, double *most)
 {
 	double all = (double)s->repeat * ms, cut = (double)s->budget_ms + ms;
-	long long first = s->repeat < WL_MIN_SAMPLES ? s->repeat : WL_MIN_SAMPLES;
+	double first = (double)(s->repeat < WL_MIN_SAMPLES ? s->repeat : WL_MIN_SAMPLES) * ms;
+	double longest = s->noise_given && cut < all ? cut : all;
 
-	*most += (s->noise_given && cut < all ? cut : all) / 1000;
-	*least += (s->noise_given ? (double)first * ms : all) / 1000;
+	*most += longest / 1000;
+	*least += (s->noise_given && first < longest ? first : longest) / 1000;
 }
 
 int wl_request_kernel_seconds(const struct wl_catalog *cat, const json_t *normalized, const json_t *device,
@@ -84,7 +87,9 @@ int wl_request_kernel_seconds(const struct wl_catalog *cat, const json_t *normal
 	    wl_request_model_init(normalized, device, 0, &m) < 0 ||
 	    wl_request_experiment(cat, normalized, &own, &exp, &err) < 0)
 		return 0;
-	wl_run_settings_read(normalized, &s, &err);
+	/* normalized was written by the validator, whose fields it reads as
+	 * they are: *s is complete either way. */
+	(void)wl_run_settings_read(normalized, &s, &err);
 	if (wl_request_points(exp, normalized, &pts, &err) < 0) {
 		rc = err.kind == WL_ERR_INTERNAL ? -1 : 0;
 		goto out;

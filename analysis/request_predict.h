@@ -35,12 +35,14 @@ double wl_request_model_ms(const struct wl_request_model *m, const struct wl_exp
 
 /* The seconds the kernels of normalized should take on device by the model,
  * each point and variant's predicted time over the launches its sampling
- * makes: *least where each meets its noise target at its first chance
- * (WL_MIN_SAMPLES launches, or repeat where fewer), *most where none does
- * (repeat, cut where the budget is spent); within max_s of predicting.
- * Returns 1 with both, 0 where the model cannot time every measurement
- * (custom kernels, a variant without declared accesses, a device without
- * facts, past max_s; both 0), -1 when out of memory. */
+ * makes: *least where each meets its noise target at its first judgement
+ * (WL_MIN_SAMPLES launches, or repeat where fewer; the budget may stop it
+ * sooner), *most where none does (repeat, cut where the budget is spent);
+ * within max_s of predicting. Returns 1 with both, 0 where the model
+ * cannot time every measurement (custom kernels, a variant without
+ * declared accesses, a device without facts, past max_s, or out of memory
+ * while predicting: an estimate goes without), -1 when out of memory
+ * expanding the points; both 0 unless 1. */
 int wl_request_kernel_seconds(const struct wl_catalog *cat, const json_t *normalized, const json_t *device,
 			      double max_s, double *least, double *most);
 

@@ -77,27 +77,29 @@ static json_t *estimate(struct wl_server *srv, struct wl_store *st, const json_t
 	if (id && wl_store_run_pace(st, experiment, id, &runs, &seconds, &done, err) < 0)
 		return NULL;
 	paced = runs > 0 && done > 0;
+	warning = wl_run_waiting(request, device);
 	/* No run to go by: the kernels' time alone, as the model predicts
-	 * them from the device's facts. */
-	if (id && !paced &&
+	 * them from the device's facts; not worth predicting for a run that
+	 * would wait. */
+	if (id && !paced && !warning &&
 	    (modelled = wl_request_kernel_seconds(srv->catalog, request, device, ESTIMATE_MODEL_S, &least, &most)) < 0) {
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		json_decref(warning);
 		return NULL;
 	}
-	if (!(hint = ceiling_hint(srv, st, id, request, err)))
+	if (!(hint = ceiling_hint(srv, st, id, request, err))) {
+		json_decref(warning);
 		return NULL;
-	warning = wl_run_waiting(request, device);
-	return json_pack("{s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "experiment", experiment, "points",
+	}
+	return json_pack("{s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o}", "experiment", experiment, "points",
 			 (json_int_t)(variants > 0 ? measurements / variants : measurements), "variants",
 			 (json_int_t)variants, "measurements", (json_int_t)measurements, "device",
 			 id ? json_string(id) : json_null(), "estimate_s",
-			 paced ? json_real(seconds / (double)done * (double)measurements)
-			       : modelled ? json_real(least) : json_null(),
-			 "estimate_max_s", !paced && modelled ? json_real(most) : json_null(),
-			 "basis", json_string(paced ? "history" : modelled ? "model" : "none"),
+			 paced ? json_real(seconds / (double)done * (double)measurements) : json_null(),
 			 "history", paced ? json_pack("{s:i, s:I, s:f}", "runs", runs, "measurements", (json_int_t)done,
 						      "seconds", seconds)
 					  : json_null(),
+			 "kernels_s", modelled ? json_pack("{s:f, s:f}", "least", least, "most", most) : json_null(),
 			 "hint", hint, "warning", warning ? warning : json_null());
 }
 
@@ -117,20 +119,25 @@ static int refusal_in_body(const struct wl_request *req, struct wl_response *res
 	return -1;
 }
 
-/* The error a refused request would get, as 200 {"refused": {"status",
- * "code", "field", "message"}}; a fault of the server's own (5xx) is
- * answered with its status as ever. */
+/* The error a request refused on its content would get, as 200
+ * {"refused": {"status", "code", "message", "field" (where it names one)}};
+ * a fault of the server's own (5xx) is answered with its status as ever. */
 static void refuse_in_body(struct wl_response *resp, const struct wl_error *err)
 {
 	unsigned status = wl_error_status(err->kind);
-	json_t *refused = status >= 500 ? NULL :
-		json_pack("{s:{s:i, s:s, s:s?, s:s}}", "refused", "status", (int)status, "code",
-			  wl_error_code(err->kind), "field", err->field[0] ? err->field : NULL, "message", err->msg);
+	json_t *e = status >= 500 ? NULL :
+		json_pack("{s:i, s:s, s:s}", "status", (int)status, "code", wl_error_code(err->kind), "message", err->msg);
 
-	/* Not packed (a message quoting bytes that are not UTF-8): answered as
-	 * ever, where the error's own path mends the message. */
-	if (refused)
-		wl_response_json(resp, 200, refused);
+	/* The error's own shape: "field" only where it names one. */
+	if (e && err->field[0] && json_object_set_new(e, "field", json_string(err->field)) < 0) {
+		json_decref(e);
+		e = NULL;
+	}
+	/* Not made (a message quoting bytes that are not UTF-8, or out of
+	 * memory): answered as ever, where the error's own path mends the
+	 * message. */
+	if (e)
+		wl_response_json(resp, 200, json_pack("{s:o}", "refused", e));
 	else
 		wl_response_from_error(resp, err);
 }

@@ -90,11 +90,12 @@ test('the_counted_and_accesses_tables_fit_a_desktop', async () => {
     await page.goto(`${lab.base}/runs/${id}`);
     await page.waitForSelector('#counted tbody tr', { state: 'attached' });
     await page.waitForSelector('#accesses tbody tr', { state: 'attached' });
-    const wide = await page.evaluate(() => ['counted', 'accesses'].map((t) => {
+    const boxes = await page.evaluate(() => ['counted', 'accesses'].map((t) => {
       const box = document.getElementById(t).parentElement;
       return [t, box.scrollWidth, box.clientWidth];
-    }).filter(([, scroll, client]) => scroll > client));
-    assert.deepEqual(wide, [], `run ${id}: [table, its width, its box's]`);
+    }));
+    assert.ok(boxes.every(([, , client]) => client > 1000), `run ${id}: each table shown: ${JSON.stringify(boxes)}`);
+    assert.deepEqual(boxes.filter(([, scroll, client]) => scroll > client), [], `run ${id}: [table, its width, its box's]`);
     await page.context().close();
   }
 });

@@ -27,25 +27,29 @@ test('an_estimate_counts_the_request_and_times_it_from_the_devices_history', asy
   assert.equal(e.json.hint, null);
   e = await ask({ experiment: 'strided' });
   assert.match(e.json.hint, /run copy first and this run's bandwidths/);
-  // No run to go by: the kernels' time by the model, from the device's
-  // facts; it adds up as the sampling does — twice the launches, twice the
-  // time; two points, the sum of each alone.
-  assert.equal(e.json.basis, 'model', e.text);
+  // No run to go by: no time for the whole run, but the kernels' by the
+  // model, from the device's facts. It adds up as the sampling does: twice
+  // the launches, twice the time; two points, the sum of each alone.
+  assert.equal(e.json.estimate_s, null, e.text);
   assert.equal(e.json.history, null);
-  assert.ok(e.json.estimate_s > 0, e.text);
-  const copy = async (n, repeat) => (await ask({ experiment: 'copy', variants: ['float'], params: { n }, repeat })).json;
+  assert.ok(e.json.kernels_s.least > 0 && e.json.kernels_s.most >= e.json.kernels_s.least, e.text);
+  const copy = async (n, repeat, more = {}) =>
+    (await ask({ experiment: 'copy', variants: ['float'], params: { n }, repeat, ...more })).json.kernels_s;
   const [one, twice, other, both] = [await copy(65536, 2), await copy(65536, 4), await copy(262144, 2), await copy([65536, 262144], 2)];
-  for (const x of [one, twice, other, both]) assert.equal(x.basis, 'model', JSON.stringify(x));
   const near = (a, b, what) => assert.ok(Math.abs(a - b) <= 1e-9 * b, `${what}: ${a} against ${b}`);
-  near(twice.estimate_s, 2 * one.estimate_s, 'twice the launches');
-  near(both.estimate_s, one.estimate_s + other.estimate_s, 'two points');
-  near(both.estimate_max_s, one.estimate_max_s + other.estimate_max_s, 'two points, at most');
-  assert.ok(other.estimate_s > one.estimate_s, 'four times the bytes take longer');
-  // At least: the launches a steady device stops at (10, the noise judged
-  // first); at most: every one of repeat, where the budget is not spent.
+  near(twice.least, 2 * one.least, 'twice the launches');
+  near(both.least, one.least + other.least, 'two points');
+  near(both.most, one.most + other.most, 'two points, at most');
+  assert.ok(other.least > one.least, 'four times the bytes take longer');
+  // At least: the launches of the first noise judgement (10); at most:
+  // every one of repeat, where the budget is not spent first.
   const steady = await copy(65536, 100);
-  near(steady.estimate_max_s, 10 * steady.estimate_s, 'repeat 100 against the first 10');
-  near(steady.estimate_s, 2.5 * twice.estimate_s, '10 launches against 4');
+  near(steady.most, 10 * steady.least, 'repeat 100 against the first 10');
+  near(steady.least, 2.5 * twice.least, '10 launches against 4');
+  // A budget spent before the first judgement cuts the least as the most.
+  const cut = await copy(67108864, 100, { budget_ms: 1 });
+  assert.ok(cut.least <= cut.most, JSON.stringify(cut));
+  near(cut.least, cut.most, 'the budget stops both');
   assert.equal((await lab.get('/api/runs')).json.runs.length, 0, 'nothing queued');
   // After a copy and a transpose run: the transpose pace, and no hint.
   await lab.waitDone((await lab.post('/api/runs', { experiment: 'copy', params: { n: 65536 }, repeat: 2 })).json.id);
@@ -53,8 +57,8 @@ test('an_estimate_counts_the_request_and_times_it_from_the_devices_history', asy
   e = await ask({ experiment: 'transpose', params: { n: [64, 128, 256, 512] }, repeat: 2 });
   assert.equal(e.status, 200, e.text);
   assert.deepEqual([e.json.points, e.json.variants, e.json.measurements], [4, 5, 20]);
-  assert.equal(e.json.basis, 'history');
   assert.equal(e.json.history.runs, 1);
+  assert.equal(e.json.kernels_s, null, 'the pace goes by the runs');
   assert.equal(e.json.history.measurements, t.progress.total);
   const pace = (Date.parse(t.finished_at) - Date.parse(t.started_at)) / 1000 / t.progress.total;
   assert.ok(Math.abs(e.json.estimate_s - 20 * pace) < 1e-6 * Math.max(1, 20 * pace), `${e.json.estimate_s} against ${20 * pace}`);

@@ -119,7 +119,6 @@ const char *check_store_pg;
 	X(verdict_names_the_winner_by_how_much_and_why)                                 \
 	X(verdict_of_one_variant_compares_its_points)                                   \
 	X(verdict_says_within_noise_wherever_intervals_overlap)                         \
-	X(departures_are_listed_once_per_variant_and_sentence)                         \
 	X(verdict_says_whether_each_custom_kernel_beat_its_like)                        \
 	X(energy_figures_per_useful_and_moved_byte)                                     \
 	X(verdict_names_the_frugal_variant_beyond_the_noise)                            \
@@ -162,6 +161,7 @@ const char *check_store_pg;
 	X(device_languages_say_why)                                                     \
 	X(counters_evaluate_from_an_h100_image)                                         \
 	X(id_map_maps_each_id_once)                                                     \
+	X(departures_are_listed_once_per_variant_and_point)                             \
 	X(untraceable_kernels_say_what_the_simulator_cannot_run)
 
 #define DECLARE(name) void test_##name(void);

@@ -3,11 +3,10 @@
 // experiment": points × variants = measurements, the time at the pace of
 // the device's last runs of the experiment or, before there are any, the
 // kernels' time by the model (or why it would wait: no online device runs
-// it), and the server's hint; or, where
-// the request is not yet one the server would take, its message (asked with
-// ?refusal=body, so a refusal is an answer, not a failed request in the
-// console). Asked 300 ms after the last change; an older answer never
-// overwrites a newer one.
+// it), and the server's hint; or, where the request is not yet one the
+// server would take, its message (asked with ?refusal=body, so a refusal is
+// an answer, not a failed request in the console). Asked 300 ms after the
+// last change; an older answer never overwrites a newer one.
 import { postJSON } from './api.js';
 import { fmtNumber } from './format.js';
 
@@ -24,14 +23,16 @@ export function costText(e) {
   const count = `${e.points} point${e.points === 1 ? '' : 's'} × ${e.variants} variant${e.variants === 1 ? '' : 's'} = ${e.measurements} measurement${e.measurements === 1 ? '' : 's'}`;
   // A time is no promise where no online device would take the run.
   if (e.warning) return `${count}; it would wait: ${e.warning}.`;
-  if (e.basis === 'history') {
+  if (e.estimate_s !== null && e.estimate_s !== undefined) {
     return `${count}: ${duration(e.estimate_s)} on ${e.device}, at the pace of its last ${e.history.runs} ${e.experiment} run${e.history.runs === 1 ? '' : 's'}.`;
   }
-  // No run to go by: the model's kernel time, from the launches a steady
-  // device needs to those a noisy one takes; builds and checks come on top.
-  if (e.basis === 'model') {
-    const upTo = e.estimate_max_s >= 1 && e.estimate_max_s > 1.5 * e.estimate_s ? ` (up to ${duration(e.estimate_max_s).replace(/^about /, '')} where timings are noisy)` : '';
-    return `${count}: the kernels alone ${duration(e.estimate_s)}${upTo} on ${e.device} by the model; no ${e.experiment} run has finished there yet to time builds and checks from.`;
+  // No run to go by: the model's time of the kernels, from the launches a
+  // steady device stops at to every one a noisy device takes — the latter
+  // said only where it adds something (a second or more, half again more).
+  const k = e.kernels_s;
+  if (k) {
+    const upTo = k.most >= 1 && k.most > 1.5 * k.least ? ` (up to ${duration(k.most).replace(/^about /, '')} if timings are noisy)` : '';
+    return `${count}: by the model, the kernels alone should take ${duration(k.least)} on ${e.device}${upTo}; builds, buffers and checks come on top, and no ${e.experiment} run has finished there yet to time them.`;
   }
   return `${count}${e.device ? `; no ${e.experiment} run has finished on ${e.device} yet to estimate the time from` : ''}.`;
 }
@@ -67,7 +68,8 @@ export class Estimate {
       hint.textContent = e.hint ? ` ${e.hint}` : '';
     } catch (err) {
       if (asked !== this.asked) return;
-      text.textContent = `Not yet a run this server would take: ${this.words(err.message)}`;
+      // A refusal comes in the answer: this is the server failing, or gone.
+      text.textContent = `The estimate is unavailable: ${this.words(err.message)}`;
       hint.textContent = '';
     }
   }
