@@ -189,13 +189,28 @@ int wl_point_time(const struct wl_point *pt, const struct wl_launch *l,
 	return rc;
 }
 
+int wl_point_staging(const struct wl_point *pt, unsigned slot, size_t bytes, void **ptr, struct wl_error *err)
+{
+	double started;
+	int rc;
+
+	if (pt->checker) {
+		size_t size;
+		void *held = pt->backend->staging_now(pt->dev, slot, &size);
+
+		wl_checker_wait_reading(pt->checker, held, size);
+	}
+	started = wl_now_ms();
+	rc = pt->backend->staging(pt->dev, slot, bytes, ptr, err);
+	wl_budget_add(pt->budget, WL_PHASE_TRANSFER, started);
+	return rc;
+}
+
 int wl_point_run(const struct wl_point *pt, const struct wl_launch *l, const struct wl_buf *out, size_t bytes,
 		 const void **host, struct wl_measurement *res, struct wl_error *err)
 {
-	double started;
 	void *staging;
 	unsigned slot;
-	int rc;
 
 	if (wl_point_poison(pt, out, bytes, err) < 0 || wl_point_time(pt, l, res, err) < 0)
 		return -1;
@@ -206,16 +221,7 @@ int wl_point_run(const struct wl_point *pt, const struct wl_launch *l, const str
 	 * previous variant's output may still be checked; the one before it has
 	 * been (its wait counts as verification). */
 	slot = pt->dev->staging_turn++ & 1;
-	if (pt->checker) {
-		size_t size;
-		void *held = pt->backend->staging_now(pt->dev, slot, &size);
-
-		wl_checker_wait_reading(pt->checker, held, size);
-	}
-	started = wl_now_ms();
-	rc = pt->backend->staging(pt->dev, slot, bytes, &staging, err);
-	wl_budget_add(pt->budget, WL_PHASE_TRANSFER, started);
-	if (rc < 0 || wl_point_read(pt, out, bytes, staging, err) < 0)
+	if (wl_point_staging(pt, slot, bytes, &staging, err) < 0 || wl_point_read(pt, out, bytes, staging, err) < 0)
 		return -1;
 	*host = staging;
 	return wl_point_extras(pt, l, res, err) < 0 ? -1 : 1;

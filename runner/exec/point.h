@@ -136,6 +136,12 @@ int wl_point_poison(const struct wl_point *pt, const struct wl_buf *buf, size_t 
 int wl_point_read(const struct wl_point *pt, const struct wl_buf *buf, size_t bytes, void *out,
 		  struct wl_error *err);
 
+/* Pinned host memory of the device's staging slot (0 or 1) of at least
+ * bytes, kept between points, into *ptr: what the checker still reads of
+ * the slot is waited for first. It stays the caller's until that slot is
+ * asked for again; -1 with err where it cannot be had (*ptr then unset). */
+int wl_point_staging(const struct wl_point *pt, unsigned slot, size_t bytes, void **ptr, struct wl_error *err);
+
 /* A family's buffer, by the name the catalog's host.args give it; or, mem
  * NULL, a scalar passed by value (bytes of value, 1 to 8). */
 struct wl_arg_buffer {

@@ -32,7 +32,7 @@ struct declared_buf {
 	size_t count, bytes;
 	struct wl_buf mem;
 	void *first;		/* an output's first contents, written again before each check (NULL: poisoned) */
-	void *ref;		/* an output as the reference variant left it, or NULL */
+	void *ref;		/* an output as the reference variant left it (in staging slot 0), or NULL */
 };
 
 struct declared_state {
@@ -41,7 +41,7 @@ struct declared_state {
 	struct declared_buf bufs[WL_DATA_BUFFERS_MAX];
 	unsigned char scalars[WL_DATA_SCALARS_MAX][8];
 	struct wl_arg_buffer args[WL_DATA_BUFFERS_MAX + WL_DATA_SCALARS_MAX];
-	void *got;		/* host memory an output is read into for its check */
+	size_t largest, outputs;	/* bytes of the largest output and of all of them */
 	int ref_made;
 	char ref_failed[400];	/* why there is no reference, or "" */
 	int in_float;		/* an "fp64" experiment's doubles held as floats */
@@ -62,9 +62,7 @@ static void declared_teardown(void *state)
 	for (size_t i = 0; i < s->nbufs; i++) {
 		wl_buf_release(&s->bufs[i].mem);
 		free(s->bufs[i].first);
-		free(s->bufs[i].ref);
 	}
-	free(s->got);
 	free(s);
 }
 
@@ -166,7 +164,6 @@ static int declared_setup(const struct wl_point *pt, void **state, struct wl_err
 	const struct wl_exp_data *d = pt->exp->data;
 	struct declared_state *s = calloc(1, sizeof(*s));
 	long long rows = 0, per_row = 0;
-	size_t largest = 0;
 
 	if (!s) {
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
@@ -199,8 +196,10 @@ static int declared_setup(const struct wl_point *pt, void **state, struct wl_err
 		s->nbufs = i + 1;
 		if (make_buffer(pt, s, i, err) < 0)
 			goto fail;
-		if (b->def.output && b->bytes > largest)
-			largest = b->bytes;
+		if (b->def.output && b->bytes > s->largest)
+			s->largest = b->bytes;
+		if (b->def.output)
+			s->outputs += b->bytes;
 		s->args[s->nargs++] = (struct wl_arg_buffer){ .name = b->def.name, .mem = &b->mem };
 	}
 	for (size_t i = 0; i < d->nscalars; i++) {
@@ -218,10 +217,6 @@ static int declared_setup(const struct wl_point *pt, void **state, struct wl_err
 	}
 	if (d->check.kind == WL_CHECK_REFERENCE && prepare_reference(pt, s, err) < 0)
 		goto fail;
-	if (d->check.kind == WL_CHECK_AGAINST && largest && !(s->got = malloc(largest))) {
-		wl_error_set(err, WL_ERR_INTERNAL, "out of memory for the outputs' check (%zu bytes)", largest);
-		goto fail;
-	}
 	*state = s;
 	return 0;
 fail:
@@ -268,10 +263,8 @@ static int declared_reuse(const struct wl_point *prev, const struct wl_point *pt
 			return 0;
 	if (s->reference && !wl_reference_serves(s->reference, prev, pt))
 		return 0;
-	for (size_t i = 0; i < s->nbufs; i++) {
-		free(s->bufs[i].ref);
+	for (size_t i = 0; i < s->nbufs; i++)
 		s->bufs[i].ref = NULL;
-	}
 	s->ref_made = 0;
 	s->ref_failed[0] = '\0';
 	return 1;
@@ -310,31 +303,32 @@ static int checked_launch(const struct wl_point *pt, struct declared_state *s, c
 }
 
 /* The reference: the check's variant launched once on the point's inputs,
- * its outputs kept. -1 with err where it cannot be made. */
+ * its outputs kept one after another in staging slot 0 (pinned: read at the
+ * bus's speed into pages already there), the output checked going to slot
+ * 1. -1 with err where it cannot be made. */
 static int make_reference(const struct wl_point *pt, struct declared_state *s, const char *options,
 			  struct wl_error *err)
 {
 	const struct wl_variant_def *ref = &pt->exp->variants[s->d->check.against];
 	struct wl_point rpt = *pt;
 	struct wl_launch l = { 0 };
+	char *held;
 	int rc = -1;
 
 	rpt.variant = ref->id;
 	rpt.builds = NULL;
 	if (wl_point_prepare(&rpt, ref, options, s->args, s->nargs, &l, err) < 0 ||
-	    checked_launch(&rpt, s, &l, err) < 0)
+	    checked_launch(&rpt, s, &l, err) < 0 || wl_point_staging(pt, 0, s->outputs, (void **)&held, err) < 0)
 		goto out;
 	for (size_t i = 0; i < s->nbufs; i++) {
 		struct declared_buf *b = &s->bufs[i];
 
 		if (!b->def.output)
 			continue;
-		if (!(b->ref = malloc(b->bytes))) {
-			wl_error_set(err, WL_ERR_INTERNAL, "out of memory for the reference of '%s'", b->def.name);
+		if (wl_point_read(&rpt, &b->mem, b->bytes, held, err) < 0)
 			goto out;
-		}
-		if (wl_point_read(&rpt, &b->mem, b->bytes, b->ref, err) < 0)
-			goto out;
+		b->ref = held;
+		held += b->bytes;
 	}
 	rc = 0;
 out:
@@ -347,8 +341,9 @@ static int check_outputs(const struct wl_point *pt, struct declared_state *s, co
 			 struct wl_measurement *res, struct wl_error *err)
 {
 	const char *reference = pt->exp->variants[s->d->check.against].id;
+	void *got;
 
-	if (checked_launch(pt, s, l, err) < 0)
+	if (checked_launch(pt, s, l, err) < 0 || wl_point_staging(pt, 1, s->largest, &got, err) < 0)
 		return -1;
 	res->verified = 1;
 	for (size_t i = 0; i < s->nbufs && res->verified; i++) {
@@ -356,9 +351,9 @@ static int check_outputs(const struct wl_point *pt, struct declared_state *s, co
 
 		if (!b->def.output)
 			continue;
-		if (wl_point_read(pt, &b->mem, b->bytes, s->got, err) < 0)
+		if (wl_point_read(pt, &b->mem, b->bytes, got, err) < 0)
 			return -1;
-		res->verified = wl_declared_compare(&b->def, &s->d->check, reference, s->got, b->ref, b->count,
+		res->verified = wl_declared_compare(&b->def, &s->d->check, reference, got, b->ref, b->count,
 						    res->error, sizeof(res->error));
 	}
 	return 0;
