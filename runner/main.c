@@ -1,9 +1,11 @@
-/* warplab-runner: the settings, and which of the runner's two processes this
- * one is (runner.h): the supervisor by default, the worker with --worker-fd. */
+/* warplab-runner: the settings, and which of the runner's processes this one
+ * is (runner.h): the supervisor by default, the worker with --worker-fd, a
+ * worker's program builder with --cl-builder, a tracer with --trace. */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "builder_spawner.h"
 #include "log.h"
 #include "options.h"
 #include "program_ahead.h"
@@ -18,6 +20,19 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	wl_runner_stop = 1;
+}
+
+/* Run as the process cfg says this one is; returns its exit status. */
+static int run_as(struct runner_config *cfg, int argc, char **argv)
+{
+	if (cfg->cl_builder)
+		return wl_builder_process_main(cfg->cl_builder);
+	if (cfg->trace) {
+		const struct wl_trace_config trace = { cfg->trace, cfg->kernels, cfg->trace_seconds, cfg->trace_memory };
+
+		return wl_trace_main(&trace, argv);
+	}
+	return cfg->worker_fd >= 0 ? wl_work(cfg) : wl_supervise(cfg, argc, argv);
 }
 
 int main(int argc, char **argv)
@@ -40,6 +55,7 @@ int main(int argc, char **argv)
 		.trace_seconds = 20,
 		.trace_memory = 4L << 30,
 		.build_ahead = "gpu",
+		.builders = -1,
 	};
 	const struct wl_option options[] = {
 		{ "db", WL_OPT_STRING, &cfg.db, "STORE", "the store: a SQLite file (path or sqlite:PATH) or postgresql://... (default var/warplab.db)", 0, 0 },
@@ -64,11 +80,13 @@ int main(int argc, char **argv)
 		{ "no-trace", WL_OPT_FLAG, &cfg.no_trace, NULL, "do not trace runs' memory accesses in the Oclgrind simulator after they are measured (default: traced where Oclgrind is installed)", 0, 0 },
 		{ "no-catalog-traces", WL_OPT_FLAG, &cfg.no_catalog_traces, NULL, "do not trace the catalog's built-in variants at their defaults while idle (default: once per worker where runs are traced, kept in the store for the lab)", 0, 0 },
 		{ "build-ahead", WL_OPT_STRING, &cfg.build_ahead, "WHEN", "build the catalog's programs at their defaults while a starting worker describes its device, so first runs find them built: gpu (on GPUs; the default), always or never", 0, 0 },
+		{ "builders", WL_OPT_INT, &cfg.builders, "N", "processes that build an own experiment's OpenCL programs while its points are measured (default: a quarter of the host's cores, at least 1; 0: none, each point builds its own)", 0, 8 },
 		{ "trace-seconds", WL_OPT_INT, &cfg.trace_seconds, "SECONDS", "the most a trace may take, wall and CPU (default 20)", 1, 3600 },
 		{ "trace-memory", WL_OPT_INT, &cfg.trace_memory, "BYTES", "the most memory a trace may map (default 4294967296)", 1L << 26, 1L << 40 },
 		{ "worker-fd", WL_OPT_INT, &cfg.worker_fd, "FD", "(internal) run as the worker, reporting on FD", 0, 65535 },
 		{ "runner-id", WL_OPT_INT, &cfg.runner_id, "ID", "(internal) the worker's runner id", 1, 1L << 62 },
 		{ "device-slot", WL_OPT_INT, &cfg.device_slot, "N", "(internal) the worker's device, by its place among those found", 0, 1023 },
+		{ "cl-builder", WL_OPT_STRING, &cfg.cl_builder, "WHERE", "(internal) build OpenCL programs for a worker's device (WHERE: its platform, name and place, a line each): a source, then options, on stdin; each build's log and binary on stdout", 0, 0 },
 		{ 0 },
 	};
 	struct wl_error err;
@@ -105,13 +123,7 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	if (cfg.trace) {
-		const struct wl_trace_config trace = { cfg.trace, cfg.kernels, cfg.trace_seconds, cfg.trace_memory };
-
-		status = wl_trace_main(&trace, argv);
-	} else {
-		status = cfg.worker_fd >= 0 ? wl_work(&cfg) : wl_supervise(&cfg, argc, argv);
-	}
+	status = run_as(&cfg, argc, argv);
 out:
 	wl_options_free(options);
 	return status;

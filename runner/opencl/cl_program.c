@@ -3,6 +3,7 @@
  * binaries kept on disk. */
 #include "cl_program.h"
 
+#include "cl_builders.h"
 #include "cl_program_build.h"
 #include "program_disk.h"
 
@@ -39,6 +40,8 @@ struct wl_program_cache {
 	/* A run's programs building beside its points (wl_program_behind_start),
 	 * taken one by one as its points ask for them, or NULL. */
 	struct wl_program_ahead *behind;
+	wl_builder_spawn spawn;	/* starts builder processes, or NULL */
+	int builders_max;	/* the most a run may have; -1: as wl_cl_builders_for says */
 };
 
 static void behind_join(struct wl_program_cache *cache);
@@ -52,6 +55,12 @@ struct wl_program_cache *wl_program_cache_new(const char *dir)
 		return NULL;
 	}
 	return cache;
+}
+
+void wl_program_cache_spawn_with(struct wl_program_cache *cache, wl_builder_spawn spawn, int most)
+{
+	cache->spawn = spawn;
+	cache->builders_max = most;
 }
 
 void wl_program_cache_counts(const struct wl_program_cache *cache, long *built, long *loaded)
@@ -258,6 +267,10 @@ struct wl_program_ahead {
 	double ms;		/* the thread's time, building */
 	struct wl_source *own;	/* a run's source, copied: what its items build, or NULL */
 	int threads;		/* building at once: 0, as many as the host has */
+	int builders;		/* > 0: in this many processes (cl_builders.h), not threads */
+	wl_builder_spawn spawn;	/* builders: what starts them */
+	volatile int stop;	/* builders: no more wanted */
+	char **full;		/* builders: each item's options as built */
 	pthread_mutex_t lock;	/* guards the items' done */
 	pthread_cond_t done_one;
 };
@@ -292,6 +305,54 @@ static void *ahead_main(void *arg)
 	return NULL;
 }
 
+/* Make and release every kernel of program. */
+static void warm_kernels(cl_program program)
+{
+	cl_kernel kernels[64];
+	cl_uint n = 0;
+
+	if (clCreateKernelsInProgram(program, 64, kernels, &n) != CL_SUCCESS)
+		return;
+	for (cl_uint k = 0; k < n; k++)
+		clReleaseKernel(kernels[k]);
+}
+
+/* What a builder made of item i: its program made from the binary in
+ * this process, and the item said done. */
+static void builder_done(void *ctx, size_t i, const unsigned char *binary, size_t len, const char *log)
+{
+	struct wl_program_ahead *a = ctx;
+	struct ahead_item *it = &a->items[i];
+
+	if (binary && !(it->program = wl_program_from_binary(a->dev, binary, len, a->full[i])))
+		wl_log_warn("a builder's program (options '%s') did not load from its binary: built at its point",
+			    it->options);
+	/* NVIDIA's driver finishes a program from its PTX as its kernels are
+	 * made: made here, that work is this thread's, not the point's. */
+	if (it->program)
+		warm_kernels(it->program);
+	if (it->program && !(it->log = strdup(log ? log : ""))) {
+		clReleaseProgram(it->program);
+		it->program = NULL;
+	}
+	pthread_mutex_lock(&a->lock);
+	it->done = 1;
+	pthread_cond_broadcast(&a->done_one);
+	pthread_mutex_unlock(&a->lock);
+}
+
+/* The programs of one source built by builder processes. */
+static void *builders_main(void *arg)
+{
+	struct wl_program_ahead *a = arg;
+	double started = wl_now_ms();
+
+	wl_cl_builders_run(a->dev, a->own->text, a->own->len, a->full, a->count, a->builders, a->spawn, &a->stop,
+			   builder_done, a);
+	a->ms = wl_now_ms() - started;
+	return NULL;
+}
+
 static void ahead_free(struct wl_program_ahead *a)
 {
 	for (size_t i = 0; i < a->count; i++) {
@@ -299,7 +360,10 @@ static void ahead_free(struct wl_program_ahead *a)
 			clReleaseProgram(a->items[i].program);
 		free(a->items[i].options);
 		free(a->items[i].log);
+		if (a->full)
+			free(a->full[i]);
 	}
+	free(a->full);
 	free(a->items);
 	if (a->own)
 		wl_source_free(a->own);
@@ -309,11 +373,24 @@ static void ahead_free(struct wl_program_ahead *a)
 	free(a);
 }
 
+/* Each item's options as built, for the builders; -1 when out of memory. */
+static int builders_options(struct wl_program_ahead *a)
+{
+	if (!(a->full = calloc(a->count ? a->count : 1, sizeof(*a->full))))
+		return -1;
+	for (size_t i = 0; i < a->count; i++)
+		if (!(a->full[i] = wl_program_build_options(a->dev, a->items[i].options)))
+			return -1;
+	return 0;
+}
+
 /* wl_program_ahead_start's, threads building at once (0: as many as the
- * host has). */
+ * host has), or builder processes where builders > 0 (every source then
+ * own). own (or NULL) becomes the batch's once it starts; on failure it is
+ * still the caller's. */
 static struct wl_program_ahead *ahead_start(const struct wl_program_cache *cache, struct wl_device *dev,
 					    const struct wl_source *const *srcs, const char *const *options, size_t n,
-					    int threads, struct wl_error *err)
+					    int threads, int builders, struct wl_source *own, struct wl_error *err)
 {
 	struct wl_program_ahead *a = calloc(1, sizeof(*a));
 
@@ -344,7 +421,16 @@ static struct wl_program_ahead *ahead_start(const struct wl_program_cache *cache
 		ahead_free(a);
 		return NULL;
 	}
-	if (pthread_create(&a->thread, NULL, ahead_main, a) != 0) {
+	a->builders = builders;
+	a->spawn = cache->spawn;
+	if (builders > 0 && builders_options(a) < 0) {
+		ahead_free(a);
+		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
+		return NULL;
+	}
+	a->own = own;
+	if (pthread_create(&a->thread, NULL, builders > 0 ? builders_main : ahead_main, a) != 0) {
+		a->own = NULL;
 		ahead_free(a);
 		wl_error_set(err, WL_ERR_INTERNAL, "no thread to build programs ahead");
 		return NULL;
@@ -356,7 +442,7 @@ struct wl_program_ahead *wl_program_ahead_start(const struct wl_program_cache *c
 						const struct wl_source *const *srcs, const char *const *options,
 						size_t n, struct wl_error *err)
 {
-	return ahead_start(cache, dev, srcs, options, n, 0, err);
+	return ahead_start(cache, dev, srcs, options, n, 0, 0, NULL, err);
 }
 
 size_t wl_program_ahead_join(struct wl_program_cache *cache, struct wl_program_ahead *ahead, double *ms)
@@ -366,6 +452,8 @@ size_t wl_program_ahead_join(struct wl_program_cache *cache, struct wl_program_a
 	*ms = 0;
 	if (!ahead)
 		return 0;
+	/* Builders building someone else's code stop with its run. */
+	ahead->stop = 1;
 	pthread_join(ahead->thread, NULL);
 	*ms = ahead->ms;
 	for (size_t i = 0; i < ahead->count; i++) {
@@ -419,7 +507,8 @@ static struct cached_program *behind_take(struct wl_program_cache *cache, const 
 	pthread_mutex_unlock(&b->lock);
 	if (!it->program)
 		return NULL;
-	c = cache_add(cache, dev, src, options, it->key, it->program, it->log, it->loaded, 1, " beside the run", err);
+	c = cache_add(cache, dev, src, options, it->key, it->program, it->log, it->loaded, 1,
+		      b->builders > 0 ? " by a builder process beside the run" : " beside the run", err);
 	it->program = NULL;	/* the cache's, or released */
 	return c;
 }
@@ -431,13 +520,17 @@ static struct cached_program *behind_take(struct wl_program_cache *cache, const 
 #define BEHIND_THREADS 2
 
 size_t wl_program_behind_start(struct wl_program_cache *cache, struct wl_device *dev, const struct wl_source *src,
-			       const char *const *options, size_t n, struct wl_error *err)
+			       const char *const *options, size_t n, int builders, struct wl_error *err)
 {
 	struct wl_source *own = calloc(1, sizeof(*own));
 	const struct wl_source **srcs = calloc(n ? n : 1, sizeof(*srcs));
 	struct wl_program_ahead *a = NULL;
 
 	behind_join(cache);
+	if (!cache->spawn)
+		builders = 0;
+	else if (cache->builders_max >= 0 && builders > cache->builders_max)
+		builders = cache->builders_max;
 	/* The thread may outlive the run: it builds from a copy, named as the
 	 * run's source is. */
 	if (own && srcs && wl_source_from_text(src->text, own, err) == 0) {
@@ -445,7 +538,7 @@ size_t wl_program_behind_start(struct wl_program_cache *cache, struct wl_device 
 		own->keep_binary = src->keep_binary;
 		for (size_t i = 0; i < n; i++)
 			srcs[i] = own;
-		a = ahead_start(cache, dev, srcs, options, n, BEHIND_THREADS, err);
+		a = ahead_start(cache, dev, srcs, options, n, BEHIND_THREADS, builders, own, err);
 		if (!a)
 			wl_source_free(own);
 	} else {
@@ -456,7 +549,6 @@ size_t wl_program_behind_start(struct wl_program_cache *cache, struct wl_device 
 		free(own);
 		return 0;
 	}
-	a->own = own;
 	cache->behind = a;
 	return a->count;
 }

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "cl_builders.h"
 #include "cl_device.h"
 #include "source.h"
 
@@ -40,15 +41,21 @@ struct wl_program_ahead *wl_program_ahead_start(const struct wl_program_cache *c
 						const struct wl_source *const *srcs, const char *const *options,
 						size_t n, struct wl_error *err);
 
+/* What starts builder processes for the cache's runs that ask for them
+ * (wl_program_behind_start), and the most a run may have (-1: as many as
+ * it asks); without it they build on a thread. */
+void wl_program_cache_spawn_with(struct wl_program_cache *cache, wl_builder_spawn spawn, int most);
+
 /* A run's programs — src with each of options, for dev — built on a thread
- * of their own while its points are measured, in order: a point's
+ * of their own (or, builders > 0, by that many builder processes:
+ * cl_builders.h) while its points are measured, in order: a point's
  * wl_program_get waits for its own and takes it, and the rest join the
  * cache when the next batch starts, the device is dropped or the cache is
  * freed. The thread builds from a copy of src, so the run may end first.
  * What builds beside an earlier run is joined first. Returns how many are
  * building (0 with err where none: each point builds its own). */
 size_t wl_program_behind_start(struct wl_program_cache *cache, struct wl_device *dev, const struct wl_source *src,
-			       const char *const *options, size_t n, struct wl_error *err);
+			       const char *const *options, size_t n, int builders, struct wl_error *err);
 
 /* Wait for ahead (NULL: nothing) and add what built to cache; a program that
  * did not build is left for the run that needs it, which says why. Returns

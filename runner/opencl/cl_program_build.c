@@ -51,12 +51,12 @@ void wl_program_disk_key(const struct wl_device *dev, const struct wl_source *sr
 		 json_string_value(json_object_get(info, "opencl")), options, src->hash);
 }
 
-/* The options the program is built with: on NVIDIA's OpenCL also
- * -cl-nv-verbose (ptxas reports each kernel's registers, local memory and
- * spills in the log) and -nv-line-info (the PTX names each instruction's
- * source line); neither changes the code (the same PTX, less its .loc lines,
- * and the same registers, seen on the H100). Caller frees. */
-static char *build_options(const struct wl_device *dev, const char *options)
+/* On NVIDIA's OpenCL -cl-nv-verbose (ptxas reports each kernel's
+ * registers, local memory and spills in the log) and -nv-line-info (the PTX
+ * names each instruction's source line) are added; neither changes the code
+ * (the same PTX, less its .loc lines, and the same registers, seen on the
+ * H100). */
+char *wl_program_build_options(const struct wl_device *dev, const char *options)
 {
 	char *out = NULL;
 
@@ -72,24 +72,32 @@ static cl_program from_disk(const char *dir, const struct wl_device *dev, const 
 			    const char *key, const char *options, char **log)
 {
 	struct wl_program_file file;
-	cl_int rc, status;
 	cl_program program;
 
 	if (!src->keep_binary || wl_program_disk_load(dir, key, src->text, src->len, &file) < 0)
 		return NULL;
-	program = clCreateProgramWithBinary(wl_cl_of(dev)->context, 1, &wl_cl_of(dev)->device, &file.binary_len,
-					    (const unsigned char **)&file.binary, &status, &rc);
+	program = wl_program_from_binary(dev, file.binary, file.binary_len, options);
 	free(file.binary);
 	free(file.ptx);	/* OpenCL's PTX, where there is one, is its binary */
-	if (program && (status != CL_SUCCESS ||
-			clBuildProgram(program, 1, &wl_cl_of(dev)->device, options, NULL, NULL) != CL_SUCCESS)) {
-		clReleaseProgram(program);
-		program = NULL;
-	}
 	if (program)
 		*log = file.log;
 	else
 		free(file.log);
+	return program;
+}
+
+cl_program wl_program_from_binary(const struct wl_device *dev, const unsigned char *binary, size_t len,
+				  const char *full_options)
+{
+	cl_int rc, status;
+	cl_program program = clCreateProgramWithBinary(wl_cl_of(dev)->context, 1, &wl_cl_of(dev)->device, &len,
+						       &binary, &status, &rc);
+
+	if (program && (status != CL_SUCCESS ||
+			clBuildProgram(program, 1, &wl_cl_of(dev)->device, full_options, NULL, NULL) != CL_SUCCESS)) {
+		clReleaseProgram(program);
+		program = NULL;
+	}
 	return program;
 }
 
@@ -112,7 +120,7 @@ cl_program wl_program_build(const char *dir, const struct wl_device *dev, const 
 			    const char *options, const char *key, int *loaded, char **log, char **failed_log,
 			    struct wl_error *err)
 {
-	char *full = build_options(dev, options);
+	char *full = wl_program_build_options(dev, options);
 	const char *text = src->text;
 	cl_program program = NULL;
 	cl_int rc;

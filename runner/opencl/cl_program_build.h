@@ -29,6 +29,17 @@ cl_program wl_program_build(const char *dir, const struct wl_device *dev, const 
 			    const char *options, const char *key, int *loaded, char **log, char **failed_log,
 			    struct wl_error *err);
 
+/* The options a program is built with on dev: options, and on NVIDIA's
+ * OpenCL the flags that make its compiler say what it made. Caller frees;
+ * NULL when out of memory. */
+char *wl_program_build_options(const struct wl_device *dev, const char *options);
+
+/* The program of dev built from its binary (len bytes, as a build with
+ * full_options made it); NULL where it does not load. Any thread may call
+ * it. */
+cl_program wl_program_from_binary(const struct wl_device *dev, const unsigned char *binary, size_t len,
+				  const char *full_options);
+
 /* The program's binary, which the caller frees (*len bytes); NULL when it
  * gives none. */
 unsigned char *wl_program_binary(cl_program program, size_t *len);

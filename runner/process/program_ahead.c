@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "cl_builders.h"
 #include "cuda_compile.h"
 #include "cuda_device.h"
 #include "experiment.h"
@@ -163,8 +164,9 @@ static char (*point_options(const struct wl_run_plan *plan, int (*has)(const str
 }
 
 /* The OpenCL programs of plan's points, built on a thread of their own, in
- * the points' order, while the run goes on (wl_program_behind_start).
- * Returns how many are building. */
+ * the points' order, while the run goes on (wl_program_behind_start); an
+ * own experiment's by builder processes (cl_builders.h): they are many, and
+ * someone else's. Returns how many are building. */
 static size_t opencl_behind(const struct wl_run_plan *plan, struct wl_program_cache *programs)
 {
 	const char **list;
@@ -179,7 +181,8 @@ static size_t opencl_behind(const struct wl_run_plan *plan, struct wl_program_ca
 	for (size_t i = 0; i < n; i++)
 		list[i] = options[i];
 	wl_error_clear(&err);
-	count = wl_program_behind_start(programs, plan->dev, &plan->source, list, n, &err);
+	count = wl_program_behind_start(programs, plan->dev, &plan->source, list, n,
+					plan->exp->own ? wl_cl_builders_for(n) : 0, &err);
 	if (!count && err.msg[0])
 		wl_log_warn("programs not built beside the run: %s", err.msg);
 	free(list);
@@ -284,13 +287,16 @@ void wl_run_build_ahead(const struct wl_run_plan *plan, struct wl_program_cache 
 {
 	size_t building = 0;
 
-	/* Someone else's code is built only at its point, under the point's
-	 * deadline; a run of one point gains nothing. */
+	/* A custom kernel beside the catalog's is built at its point, under
+	 * the point's deadline; an own experiment's programs, in OpenCL, by
+	 * builder processes, where a compiler's crash is the builder's and a
+	 * point whose program did not come builds it itself, under its
+	 * deadline. A run of one point gains nothing. */
 	if (when == WL_AHEAD_NEVER || (when == WL_AHEAD_GPU && !plan->dev->is_gpu) || plan->req.pts.count < 2 ||
-	    plan->exp->own)
+	    (plan->exp->own && plan->backend != &wl_backend_opencl))
 		return;
 	for (size_t k = 0; k < plan->nvariants; k++)
-		if (plan->variants[k].custom)
+		if (plan->variants[k].custom && !plan->variants[k].own)
 			return;
 	if (plan->backend == &wl_backend_opencl)
 		building = opencl_behind(plan, programs);

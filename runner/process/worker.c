@@ -27,6 +27,7 @@
 #include "backend.h"
 #include "cl_program.h"
 #include "checker.h"
+#include "builder_spawner.h"
 #include "confine.h"
 #include "cuda_driver.h"
 #include "cuda_languages.h"
@@ -288,7 +289,8 @@ static int confine(const struct runner_config *cfg, char *what, size_t len)
 }
 
 /* Ready the worker before it opens OpenCL, in this order: kernel output to
- * /dev/null, temporary files where it may write, the store and its wake-ups
+ * /dev/null, temporary files where it may write, the spawner of builder
+ * processes (builder_spawner.h), the store and its wake-ups
  * (a PostgreSQL password file is read now and never again), the CUDA
  * driver's answers, and then the confinement (confine.h), said in the log
  * and in what. Returns -1 only when the store cannot be opened (logged). */
@@ -307,6 +309,10 @@ static int prepare(const struct runner_config *cfg, struct wl_store **st, struct
 		wl_log_warn("cannot send kernel output to /dev/null: %s", strerror(errno));
 	/* SQLite reads where its temporary files go at its first call. */
 	scratch_dir(cfg);
+	/* Before the store is opened: the spawner shares nothing of it. */
+	if (cfg->builders != 0 && wl_spawner_start() < 0)
+		wl_log_warn("no builder processes (%s): an own experiment's programs build in this process",
+			    strerror(errno));
 	if (wl_store_open(cfg->db, st, &err) < 0) {
 		wl_log_error("%s", err.msg);
 		return -1;
@@ -525,6 +531,8 @@ int wl_work(const struct runner_config *cfg)
 	if (!cfg->program_cache && wl_store_beside(cfg->db, "programs", path, sizeof(path)) < 0)
 		path[0] = '\0';
 	programs = wl_program_cache_new(cfg->program_cache ? cfg->program_cache : path);
+	if (programs && cfg->builders != 0)
+		wl_program_cache_spawn_with(programs, wl_spawner_builder, (int)cfg->builders);
 	wl_cuda_compiled_keep_in(cfg->program_cache ? cfg->program_cache : path);
 	if (!programs || wl_build_ahead_parse(cfg->build_ahead, &when, &err) < 0) {
 		wl_log_error("%s", programs ? err.msg : "out of memory");

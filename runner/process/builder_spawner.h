@@ -1,0 +1,30 @@
+/* The spawner: a small process the worker forks before it confines itself,
+ * whose one task is to start builder processes (cl_builders.h) when the
+ * worker asks. A builder must load NVIDIA's driver before it confines
+ * itself, as the worker does: a child of the confined worker cannot, since
+ * Landlock holds across exec and lets it read only the worker's own /proc
+ * entries. The spawner holds none of the worker's files and runs nothing
+ * but this program as a builder; it ends with the worker. */
+#ifndef WL_BUILDER_SPAWNER_H
+#define WL_BUILDER_SPAWNER_H
+
+#include <sys/types.h>
+
+/* Fork the spawner (call it before the worker opens anything it would
+ * rather not share). -1 where it cannot be started: runs then build their
+ * programs in the worker, as before. */
+int wl_spawner_start(void);
+
+/* A builder of where started by the spawner: its socket (its standard input
+ * and output) in *fd, which the caller closes, and its pid in *pid (not the
+ * worker's child: the spawner reaps it). -1 where the spawner is absent or
+ * cannot start one. Safe from any thread. */
+int wl_spawner_builder(const char *where, int *fd, pid_t *pid);
+
+/* The builder process's main (warplab-runner --cl-builder WHERE): readies
+ * NVIDIA's driver, confines itself as a worker is confined (without a store,
+ * kernels or program cache to reach), then builds (wl_cl_builder_main).
+ * Returns the process's exit status. */
+int wl_builder_process_main(const char *where);
+
+#endif

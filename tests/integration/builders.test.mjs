@@ -1,0 +1,94 @@
+// An own experiment's programs built by builder processes beside its points
+// (runner/opencl/cl_builders.h), on PoCL against the real server and runner:
+// each configuration that compiles comes from a builder, one that does not is
+// built again at its point and fails there in the compiler's words, and a
+// builder killed mid-run costs nothing but time: the points whose programs
+// did not come build their own, and every one is verified.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+
+import { Lab, ROOT } from './harness.mjs';
+
+const lab = new Lab('builders');
+const tiled = () => JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/own/tiled.json'), 'utf8'));
+
+before(async () => {
+  await lab.startServer();
+  // PoCL is no GPU: builders are asked for as a GPU gets them by default.
+  await lab.startRunner(['--build-ahead', 'always']);
+});
+after(() => lab.close());
+
+// The options each program came with from a builder, by the runner's log.
+const fromBuilders = () => [...lab.logs.runner.matchAll(/options '([^']*)'\) by a builder process beside the run/g)]
+  .map((m) => m[1]);
+
+// The pids of the worker's builders now running: the children of its
+// spawner, a child of the worker.
+function builders(worker) {
+  const parent = (pid) => Number(/^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
+  const found = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
+      if (cmd.includes('--cl-builder') && parent(parent(name)) === worker) found.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
+test('an_own_experiments_programs_come_from_builders_and_one_that_does_not_build_fails_at_its_point', async () => {
+  const body = tiled();
+  body.experiment.source = '#if tile == 8\n#error no tile of 8 here\n#endif\n' + body.experiment.source;
+  body.params = { n: 64, tile: [4, 8, 16] };
+  body.device = 'cpu';
+  const posted = await lab.post('/api/runs', body);
+  assert.equal(posted.status, 201, posted.text);
+  const run = await lab.waitSettled(posted.json.id, 600000);
+  assert.equal(run.status, 'done', run.error);
+  for (const r of run.results) {
+    const where = `${r.variant} at tile ${r.params.tile}`;
+    if (r.params.tile === 8) {
+      assert.equal(r.verified, false, where);
+      assert.match(r.error, /no tile of 8 here/, `${where}: the compiler's words, from the point's own build`);
+    } else {
+      assert.equal(r.verified, true, `${where}: ${r.error}`);
+    }
+  }
+  assert.deepEqual(fromBuilders().sort(), ['-D tile=16', '-D tile=4'],
+    'the two programs that build came from builders, the one that does not from none');
+});
+
+test('a_builder_killed_mid_run_leaves_its_programs_to_their_points', async () => {
+  const before = fromBuilders().length;
+  const body = tiled();
+  // A comment makes it another source: nothing is in the cache.
+  body.experiment.source = '// killed builder\n' + body.experiment.source;
+  body.params = { n: 64, tile: [4, 8, 16, 32] };
+  body.device = 'cpu';
+  const posted = await lab.post('/api/runs', body);
+  assert.equal(posted.status, 201, posted.text);
+  const worker = lab.workerPid();
+  let killed = 0;
+  // The builders start with the run and last until its last program is
+  // built: one is there to kill before the first is.
+  while (!killed) {
+    for (const pid of builders(worker)) {
+      process.kill(pid, 'SIGKILL');
+      killed++;
+    }
+    if (!killed) await new Promise((ok) => setTimeout(ok, 10));
+  }
+  const run = await lab.waitSettled(posted.json.id, 600000);
+  assert.equal(run.status, 'done', run.error);
+  assert.equal(run.results.length, 8);
+  for (const r of run.results)
+    assert.equal(r.verified, true, `${r.variant} at tile ${r.params.tile}: ${r.error}`);
+  assert.ok(fromBuilders().length - before < 4,
+    `the killed builder's program and those after it were built at their points (${fromBuilders().length - before} of 4 came from builders)`);
+});
