@@ -14,7 +14,7 @@ const char *const wl_options_shared_keys[] = {
 	"connection-timeout", "heartbeat", "run-timeout", "stop-timeout", "max-measurements",
 	"max-attempts", "warmup", "poll-ms", "no-fp64", "no-custom-kernels", "response-cache",
 	"stream-heartbeat", "flush-max", "program-cache", "host-name", "unconfined-kernels",
-	"no-trace", "no-catalog-traces", "build-ahead", "trace-seconds", "trace-memory", NULL,
+	"no-trace", "no-catalog-traces", "build-ahead", "builders", "trace-seconds", "trace-memory", NULL,
 };
 
 static const struct wl_option *option_find(const struct wl_option *table, const char *name)
