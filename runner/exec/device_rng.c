@@ -47,28 +47,8 @@ static const char RNG_SOURCE[] =
 const struct wl_source *wl_device_rng_source(const struct wl_backend *be, struct wl_error *err)
 {
 	static struct wl_source sources[WL_DEVICE_APIS];
-	struct wl_source *source = &sources[(unsigned)be->language % WL_DEVICE_APIS];
-	const char *prelude = be->opencl_prelude ? be->opencl_prelude : "";
-	int rc;
 
-	if (!source->text) {
-		char *text = malloc(strlen(prelude) + sizeof(RNG_SOURCE));
-
-		if (!text) {
-			wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
-			return NULL;
-		}
-		memcpy(text, prelude, strlen(prelude));
-		memcpy(text + strlen(prelude), RNG_SOURCE, sizeof(RNG_SOURCE));
-		rc = wl_source_from_text(text, source, err);
-		free(text);
-		if (rc < 0)
-			return NULL;
-		/* Kept on disk where the backend keeps binaries (OpenCL's program
-		 * cache), so a fresh worker does not build it again. */
-		source->keep_binary = 1;
-	}
-	return source;
+	return wl_runner_source(be, RNG_SOURCE, sources, err);
 }
 
 int wl_point_random(const struct wl_point *pt, struct wl_rng *r, size_t n, int small_int_max,

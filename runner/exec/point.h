@@ -123,6 +123,14 @@ struct wl_rng;
 int wl_point_random(const struct wl_point *pt, struct wl_rng *r, size_t n, int small_int_max,
 		    float *host, enum wl_buf_role role, struct wl_buf *out, struct wl_error *err);
 
+/* A program of the runner's own in be's language: body (OpenCL C, which
+ * each backend's prelude makes its own) after be's prelude, made once into
+ * made[be's language] (an array of WL_DEVICE_APIS the caller keeps for the
+ * process's life) and kept on disk where the backend keeps binaries; NULL
+ * with err set when out of memory. */
+const struct wl_source *wl_runner_source(const struct wl_backend *be, const char *body, struct wl_source *made,
+					 struct wl_error *err);
+
 /* The source of the device's random fills in be's language (built with no
  * options), made once per language; NULL with err set when out of memory. */
 const struct wl_source *wl_device_rng_source(const struct wl_backend *be, struct wl_error *err);
@@ -130,6 +138,13 @@ const struct wl_source *wl_device_rng_source(const struct wl_backend *be, struct
 /* Fill buf with 0xFF bytes (NaN as floats) so that an element the kernel does
  * not write fails verification. */
 int wl_point_poison(const struct wl_point *pt, const struct wl_buf *buf, size_t bytes, struct wl_error *err);
+
+/* Whether a and b hold the same bytes (bytes a multiple of 4), compared on
+ * the device by a kernel of the runner's own that sets the 4-byte flag
+ * where a word differs: 1 the same, 0 not, -1 with err where it cannot be
+ * run (the caller compares on the host). */
+int wl_point_same_on_device(const struct wl_point *pt, const struct wl_buf *a, const struct wl_buf *b, size_t bytes,
+			    const struct wl_buf *flag, struct wl_error *err);
 
 /* Read bytes of buf back into out (blocking); -1 with the backend's error,
  * out then partly written. */

@@ -9,12 +9,15 @@
  *   the timed launches left, read back once;
  * - against the variant the check names: launched once more on outputs
  *   filled afresh and compared with what that variant made from the same
- *   inputs (declared_check.h), which is launched once, the same way,
- *   before the first variant is measured;
+ *   inputs, which is launched once, the same way, before the first variant
+ *   is measured; its outputs stay on the device where there is room, and
+ *   the two are compared there, read back (declared_check.h) only where
+ *   their bits differ;
  * - not at all ("none"): the results say "not checked".
  * A request's own variants are someone else's code: the executor runs them
  * as custom kernels (their failures fail their point, under the
  * supervisor's eye). */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +36,7 @@ struct declared_buf {
 	struct wl_buf mem;
 	void *first;		/* an output's first contents, written again before each check (NULL: poisoned) */
 	void *ref;		/* an output as the reference variant left it (in staging slot 0), or NULL */
+	struct wl_buf ref_mem;	/* where it stays on the device instead, where the device has room */
 };
 
 struct declared_state {
@@ -49,6 +53,8 @@ struct declared_state {
 	void *ref_ctx;
 	struct wl_ref_buffer ref_bufs[WL_DATA_BUFFERS_MAX];	/* what it reads of the buffers */
 	struct declared_buf *output;	/* the one a reference checks */
+	int on_device;		/* the reference's outputs stay in ref_mem, compared there */
+	struct wl_buf differ;	/* the device comparison's flag */
 };
 
 static void declared_teardown(void *state)
@@ -61,8 +67,10 @@ static void declared_teardown(void *state)
 		s->reference->release(s->ref_ctx);
 	for (size_t i = 0; i < s->nbufs; i++) {
 		wl_buf_release(&s->bufs[i].mem);
+		wl_buf_release(&s->bufs[i].ref_mem);
 		free(s->bufs[i].first);
 	}
+	wl_buf_release(&s->differ);
 	free(s);
 }
 
@@ -159,6 +167,27 @@ static int prepare_reference(const struct wl_point *pt, struct declared_state *s
 	return 0;
 }
 
+/* Room on the device for the reference's outputs beside the outputs, and
+ * the comparison's flag: 1 where there is, else 0 with nothing kept (the
+ * reference is then read back to the host). */
+static int keep_on_device(const struct wl_point *pt, struct declared_state *s)
+{
+	struct wl_error why;
+
+	for (size_t i = 0; i < s->nbufs; i++) {
+		struct declared_buf *b = &s->bufs[i];
+
+		if (b->def.output && wl_point_buffer(pt, WL_BUF_SCRATCH, b->bytes, NULL, &b->ref_mem, &why) < 0)
+			goto none;
+	}
+	if (wl_point_buffer(pt, WL_BUF_SCRATCH, sizeof(uint32_t), NULL, &s->differ, &why) == 0)
+		return 1;
+none:
+	for (size_t i = 0; i < s->nbufs; i++)
+		wl_buf_release(&s->bufs[i].ref_mem);
+	return 0;
+}
+
 static int declared_setup(const struct wl_point *pt, void **state, struct wl_error *err)
 {
 	const struct wl_exp_data *d = pt->exp->data;
@@ -217,6 +246,8 @@ static int declared_setup(const struct wl_point *pt, void **state, struct wl_err
 	}
 	if (d->check.kind == WL_CHECK_REFERENCE && prepare_reference(pt, s, err) < 0)
 		goto fail;
+	if (d->check.kind == WL_CHECK_AGAINST)
+		s->on_device = keep_on_device(pt, s);
 	*state = s;
 	return 0;
 fail:
@@ -302,10 +333,27 @@ static int checked_launch(const struct wl_point *pt, struct declared_state *s, c
 	return wl_point_once(pt, l, &ms, &refused, err);
 }
 
+/* Each output and the place its reference is kept on the device swapped:
+ * the launches' arguments name the outputs' places, so a launch made and
+ * run between two swaps writes the references. */
+static void swap_outputs(struct declared_state *s)
+{
+	for (size_t i = 0; i < s->nbufs; i++) {
+		struct declared_buf *b = &s->bufs[i];
+		struct wl_buf t = b->mem;
+
+		if (!b->def.output)
+			continue;
+		b->mem = b->ref_mem;
+		b->ref_mem = t;
+	}
+}
+
 /* The reference: the check's variant launched once on the point's inputs,
- * its outputs kept one after another in staging slot 0 (pinned: read at the
- * bus's speed into pages already there), the output checked going to slot
- * 1. -1 with err where it cannot be made. */
+ * its outputs kept on the device where there is room, else one after
+ * another in staging slot 0 (pinned: read at the bus's speed into pages
+ * already there), the output checked going to slot 1. -1 with err where it
+ * cannot be made. */
 static int make_reference(const struct wl_point *pt, struct declared_state *s, const char *options,
 			  struct wl_error *err)
 {
@@ -317,6 +365,14 @@ static int make_reference(const struct wl_point *pt, struct declared_state *s, c
 
 	rpt.variant = ref->id;
 	rpt.builds = NULL;
+	if (s->on_device) {
+		/* Swapped before the launch is made: it takes its buffers then. */
+		swap_outputs(s);
+		rc = wl_point_prepare(&rpt, ref, options, s->args, s->nargs, &l, err) < 0 ||
+		     checked_launch(&rpt, s, &l, err) < 0 ? -1 : 0;
+		swap_outputs(s);
+		goto out;
+	}
 	if (wl_point_prepare(&rpt, ref, options, s->args, s->nargs, &l, err) < 0 ||
 	    checked_launch(&rpt, s, &l, err) < 0 || wl_point_staging(pt, 0, s->outputs, (void **)&held, err) < 0)
 		goto out;
@@ -336,26 +392,40 @@ out:
 	return rc;
 }
 
+/* Output b against its reference, into res: on the device where it is
+ * kept there, and where the bits differ (a tolerance may pass them, and a
+ * failure names the first) read back and compared on the host. */
+static int check_output(const struct wl_point *pt, struct declared_state *s, struct declared_buf *b,
+			struct wl_measurement *res, struct wl_error *err)
+{
+	const char *reference = pt->exp->variants[s->d->check.against].id;
+	struct wl_error why;
+	void *got, *want = b->ref;
+
+	if (s->on_device) {
+		if (wl_point_same_on_device(pt, &b->mem, &b->ref_mem, b->bytes, &s->differ, &why) == 1)
+			return 0;
+		if (wl_point_staging(pt, 0, b->bytes, &want, err) < 0 ||
+		    wl_point_read(pt, &b->ref_mem, b->bytes, want, err) < 0)
+			return -1;
+	}
+	if (wl_point_staging(pt, 1, s->largest, &got, err) < 0 || wl_point_read(pt, &b->mem, b->bytes, got, err) < 0)
+		return -1;
+	res->verified = wl_declared_compare(&b->def, &s->d->check, reference, got, want, b->count, res->error,
+					    sizeof(res->error));
+	return 0;
+}
+
 /* v's outputs of its launch l against the reference, into res. */
 static int check_outputs(const struct wl_point *pt, struct declared_state *s, const struct wl_launch *l,
 			 struct wl_measurement *res, struct wl_error *err)
 {
-	const char *reference = pt->exp->variants[s->d->check.against].id;
-	void *got;
-
-	if (checked_launch(pt, s, l, err) < 0 || wl_point_staging(pt, 1, s->largest, &got, err) < 0)
+	if (checked_launch(pt, s, l, err) < 0)
 		return -1;
 	res->verified = 1;
-	for (size_t i = 0; i < s->nbufs && res->verified; i++) {
-		struct declared_buf *b = &s->bufs[i];
-
-		if (!b->def.output)
-			continue;
-		if (wl_point_read(pt, &b->mem, b->bytes, got, err) < 0)
+	for (size_t i = 0; i < s->nbufs && res->verified; i++)
+		if (s->bufs[i].def.output && check_output(pt, s, &s->bufs[i], res, err) < 0)
 			return -1;
-		res->verified = wl_declared_compare(&b->def, &s->d->check, reference, got, b->ref, b->count,
-						    res->error, sizeof(res->error));
-	}
 	return 0;
 }
 

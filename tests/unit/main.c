@@ -111,6 +111,7 @@ const char *check_store_pg;
 	X(compare_says_what_differs_and_what_moved)                                     \
 	X(rng_fills_are_counter_based)                                                  \
 	X(device_random_inputs_match_the_host)                                          \
+	X(buffers_are_compared_on_the_device)                                           \
 	X(verification_against_a_function_of_the_index)                                 \
 	X(programs_are_kept_on_disk_across_restarts)                                    \
 	X(staging_grows_by_half_but_starts_at_its_size)                                  \
