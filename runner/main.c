@@ -80,7 +80,7 @@ int main(int argc, char **argv)
 		{ "no-trace", WL_OPT_FLAG, &cfg.no_trace, NULL, "do not trace runs' memory accesses in the Oclgrind simulator after they are measured (default: traced where Oclgrind is installed)", 0, 0 },
 		{ "no-catalog-traces", WL_OPT_FLAG, &cfg.no_catalog_traces, NULL, "do not trace the catalog's built-in variants at their defaults while idle (default: once per worker where runs are traced, kept in the store for the lab)", 0, 0 },
 		{ "build-ahead", WL_OPT_STRING, &cfg.build_ahead, "WHEN", "build the catalog's programs at their defaults while a starting worker describes its device, so first runs find them built: gpu (on GPUs; the default), always or never", 0, 0 },
-		{ "builders", WL_OPT_INT, &cfg.builders, "N", "processes that build an own experiment's OpenCL programs while its points are measured (default: a quarter of the host's cores, at least 1; 0: none, each point builds its own)", 0, 8 },
+		{ "builders", WL_OPT_INT, &cfg.builders, "N", "processes that build an own experiment's OpenCL programs while its points are measured (default: a quarter of the worker's share of the host's cores, 1 to 8; 0: none, each point builds its own)", 0, 8 },
 		{ "trace-seconds", WL_OPT_INT, &cfg.trace_seconds, "SECONDS", "the most a trace may take, wall and CPU (default 20)", 1, 3600 },
 		{ "trace-memory", WL_OPT_INT, &cfg.trace_memory, "BYTES", "the most memory a trace may map (default 4294967296)", 1L << 26, 1L << 40 },
 		{ "worker-fd", WL_OPT_INT, &cfg.worker_fd, "FD", "(internal) run as the worker, reporting on FD", 0, 65535 },

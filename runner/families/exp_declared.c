@@ -96,8 +96,10 @@ static void declared_options(const struct wl_point *pt, char *out, size_t len)
 static int make_buffer(const struct wl_point *pt, struct declared_state *s, size_t i, struct wl_error *err)
 {
 	struct declared_buf *b = &s->bufs[i];
-	enum wl_buf_role role = !b->def.output ? WL_BUF_IN : b->def.init.kind == WL_INIT_NONE ? WL_BUF_OUT :
-		WL_BUF_SCRATCH;
+	/* An output checked against a variant is read on the device too (by
+	 * the comparison), so it is no write-only buffer. */
+	enum wl_buf_role role = !b->def.output ? WL_BUF_IN :
+		b->def.init.kind == WL_INIT_NONE && s->d->check.kind != WL_CHECK_AGAINST ? WL_BUF_OUT : WL_BUF_SCRATCH;
 	int small_int_max = wl_declared_device_fill(&b->def);
 	void *host = NULL;
 
@@ -168,8 +170,10 @@ static int prepare_reference(const struct wl_point *pt, struct declared_state *s
 }
 
 /* Room on the device for the reference's outputs beside the outputs, and
- * the comparison's flag: 1 where there is, else 0 with nothing kept (the
- * reference is then read back to the host). */
+ * the comparison's flag: 1 where there is (each place filled once, since a
+ * driver may not allocate before), else 0 with nothing kept, as where an
+ * output is no whole number of 4-byte words: the reference is then read
+ * back to the host. */
 static int keep_on_device(const struct wl_point *pt, struct declared_state *s)
 {
 	struct wl_error why;
@@ -177,7 +181,9 @@ static int keep_on_device(const struct wl_point *pt, struct declared_state *s)
 	for (size_t i = 0; i < s->nbufs; i++) {
 		struct declared_buf *b = &s->bufs[i];
 
-		if (b->def.output && wl_point_buffer(pt, WL_BUF_SCRATCH, b->bytes, NULL, &b->ref_mem, &why) < 0)
+		if (b->def.output && (b->bytes % 4 != 0 ||
+				      wl_point_buffer(pt, WL_BUF_SCRATCH, b->bytes, NULL, &b->ref_mem, &why) < 0 ||
+				      wl_point_poison(pt, &b->ref_mem, b->bytes, &why) < 0))
 			goto none;
 	}
 	if (wl_point_buffer(pt, WL_BUF_SCRATCH, sizeof(uint32_t), NULL, &s->differ, &why) == 0)

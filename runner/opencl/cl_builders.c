@@ -4,13 +4,14 @@
 #include "cl_builders.h"
 
 #include <errno.h>
-#include <fcntl.h>
+#include <omp.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "log.h"
@@ -81,7 +82,9 @@ static int get_frame(int fd, char **out, size_t *len)
 
 int wl_cl_builders_for(size_t n)
 {
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	/* The worker's share of the host's cores (each device's worker has
+	 * one), or OMP_NUM_THREADS. */
+	long cores = omp_get_max_threads();
 	long procs = cores / 4 < BUILDERS_MAX ? cores / 4 : BUILDERS_MAX;
 
 	if (procs < 1)
@@ -137,13 +140,14 @@ static int device_place(const struct wl_device *dev, char *out, size_t len)
 
 struct builder {
 	pid_t pid;		/* 0: none (never started, or gone) */
-	int fd;			/* its socket: its standard input and output */
+	int fd;			/* its socket */
+	int pidfd;		/* to kill it with, though the spawner reaps it */
 	long job;		/* the program it builds, or -1 */
 };
 
 /* End b: its socket closed, which ends a builder waiting for work; one
- * still building (a compiler may hang) is killed. It is not this process's
- * child: the spawner reaps it. */
+ * still building (a compiler may hang) is killed through its pidfd, which
+ * names it and no later process of its pid (the spawner reaps it). */
 static void builder_end(struct builder *b, int died)
 {
 	if (!b->pid)
@@ -152,7 +156,8 @@ static void builder_end(struct builder *b, int died)
 	if (died)
 		wl_log_warn("builder process %d ended before it answered", (int)b->pid);
 	else if (b->job >= 0)
-		kill(b->pid, SIGKILL);
+		syscall(SYS_pidfd_send_signal, b->pidfd, SIGKILL, NULL, 0);
+	close(b->pidfd);
 	b->pid = 0;
 }
 
@@ -217,10 +222,13 @@ void wl_cl_builders_run(const struct wl_device *dev, const char *text, size_t le
 	char where[600];
 	int count = procs < BUILDERS_MAX ? procs : BUILDERS_MAX, started = 0;
 
+	if ((size_t)count > n)
+		count = (int)n;
+
 	if (spawn && device_place(dev, where, sizeof(where)) == 0)
 		for (int k = 0; k < count; k++) {
 			b[k].job = -1;
-			if (spawn(where, &b[k].fd, &b[k].pid) < 0) {
+			if (spawn(where, &b[k].fd, &b[k].pidfd, &b[k].pid) < 0) {
 				b[k].pid = 0;
 				continue;
 			}
@@ -293,8 +301,8 @@ static int builder_build(cl_context ctx, cl_device_id dev, const char *text, siz
 	    log_len > 0 && (log = calloc(1, log_len + 1)) &&
 	    clGetProgramBuildInfo(program, dev, CL_PROGRAM_BUILD_LOG, log_len, log, NULL) != CL_SUCCESS)
 		log[0] = '\0';
-	rc = put_frame(STDOUT_FILENO, log ? log : "", log ? strlen(log) : 0) < 0 ||
-	     put_frame(STDOUT_FILENO, binary, bin_len) < 0 ? -1 : 0;
+	rc = put_frame(WL_BUILDER_FD, log ? log : "", log ? strlen(log) : 0) < 0 ||
+	     put_frame(WL_BUILDER_FD, binary, bin_len) < 0 ? -1 : 0;
 	free(log);
 	free(binary);
 	if (program)
@@ -313,8 +321,8 @@ int wl_cl_builder_main(const char *where)
 		wl_log_error("--cl-builder %s: no such OpenCL device", where);
 		return 1;
 	}
-	if (get_frame(STDIN_FILENO, &text, &len) == 0) {
-		while (get_frame(STDIN_FILENO, &options, &olen) == 0) {
+	if (get_frame(WL_BUILDER_FD, &text, &len) == 0) {
+		while (get_frame(WL_BUILDER_FD, &options, &olen) == 0) {
 			int rc = builder_build(ctx, dev, text, len, options);
 
 			free(options);

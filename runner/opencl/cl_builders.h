@@ -17,9 +17,14 @@
 
 #include "cl_device.h"
 
-/* Start a builder of where: its socket (standard input and output) in *fd
- * and its pid in *pid; -1 where none can be started. */
-typedef int (*wl_builder_spawn)(const char *where, int *fd, pid_t *pid);
+/* The file descriptor a builder speaks on (its standard input and output
+ * go to /dev/null: nothing a driver prints can break a frame). */
+#define WL_BUILDER_FD 3
+
+/* Start a builder of where: its socket in *fd, a pidfd of it in *pidfd (to
+ * signal it with, whoever reaps it) and its pid in *pid, for the log; -1
+ * where none can be started. The caller closes both descriptors. */
+typedef int (*wl_builder_spawn)(const char *where, int *fd, int *pidfd, pid_t *pid);
 
 /* What a builder made of program i: its binary (len bytes) and the
  * compiler's log, or binary NULL where it did not build, its builder died
@@ -37,17 +42,19 @@ void wl_cl_builders_run(const struct wl_device *dev, const char *text, size_t le
 			size_t n, int procs, wl_builder_spawn spawn, const volatile int *stop, wl_builder_done done,
 			void *ctx);
 
-/* How many builders a run of n programs gets on this host: a quarter of its
- * cores, at most 8, at least 1. More compile sooner but take the cores the
- * run's launches need: on an H200's 16-core host, 4 measured a 600-program
- * space fastest, 8 slower (bench/RESULTS.md). */
+/* How many builders a run of n programs gets by default: a quarter of the
+ * worker's share of the host's cores (OpenMP's threads), at most 8, at
+ * least 1, never more than n. More
+ * compile sooner but take the cores the run's launches need: on an H200's
+ * 16-core host, 4 measured a 600-program space fastest, 8 slower
+ * (bench/RESULTS.md). */
 int wl_cl_builders_for(size_t n);
 
 /* The builder's side: open device where (the platform's name, the
  * device's name and its place among devices of that name, a line each, as
  * wl_cl_builders_run gives it), read the source, then build each set of
- * options stdin sends until it closes. Returns the process's exit status:
- * 0, or 1 where the device cannot be opened. */
+ * options WL_BUILDER_FD sends until it closes, answering on it. Returns
+ * the process's exit status: 0, or 1 where the device cannot be opened. */
 int wl_cl_builder_main(const char *where);
 
 #endif

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <omp.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +42,7 @@ struct wl_program_cache {
 	 * taken one by one as its points ask for them, or NULL. */
 	struct wl_program_ahead *behind;
 	wl_builder_spawn spawn;	/* starts builder processes, or NULL */
-	int builders_max;	/* the most a run may have; -1: as wl_cl_builders_for says */
+	int builders;		/* how many a run has; -1: as wl_cl_builders_for says */
 };
 
 static void behind_join(struct wl_program_cache *cache);
@@ -57,11 +58,12 @@ struct wl_program_cache *wl_program_cache_new(const char *dir)
 	return cache;
 }
 
-void wl_program_cache_spawn_with(struct wl_program_cache *cache, wl_builder_spawn spawn, int most)
+void wl_program_cache_spawn_with(struct wl_program_cache *cache, wl_builder_spawn spawn, int builders)
 {
 	cache->spawn = spawn;
-	cache->builders_max = most;
+	cache->builders = builders;
 }
+
 
 void wl_program_cache_counts(const struct wl_program_cache *cache, long *built, long *loaded)
 {
@@ -269,7 +271,7 @@ struct wl_program_ahead {
 	int threads;		/* building at once: 0, as many as the host has */
 	int builders;		/* > 0: in this many processes (cl_builders.h), not threads */
 	wl_builder_spawn spawn;	/* builders: what starts them */
-	volatile int stop;	/* builders: no more wanted */
+	volatile sig_atomic_t stop;	/* no more wanted (builders look; threads finish) */
 	char **full;		/* builders: each item's options as built */
 	pthread_mutex_t lock;	/* guards the items' done */
 	pthread_cond_t done_one;
@@ -305,18 +307,6 @@ static void *ahead_main(void *arg)
 	return NULL;
 }
 
-/* Make and release every kernel of program. */
-static void warm_kernels(cl_program program)
-{
-	cl_kernel kernels[64];
-	cl_uint n = 0;
-
-	if (clCreateKernelsInProgram(program, 64, kernels, &n) != CL_SUCCESS)
-		return;
-	for (cl_uint k = 0; k < n; k++)
-		clReleaseKernel(kernels[k]);
-}
-
 /* What a builder made of item i: its program made from the binary in
  * this process, and the item said done. */
 static void builder_done(void *ctx, size_t i, const unsigned char *binary, size_t len, const char *log)
@@ -327,10 +317,6 @@ static void builder_done(void *ctx, size_t i, const unsigned char *binary, size_
 	if (binary && !(it->program = wl_program_from_binary(a->dev, binary, len, a->full[i])))
 		wl_log_warn("a builder's program (options '%s') did not load from its binary: built at its point",
 			    it->options);
-	/* NVIDIA's driver finishes a program from its PTX as its kernels are
-	 * made: made here, that work is this thread's, not the point's. */
-	if (it->program)
-		warm_kernels(it->program);
 	if (it->program && !(it->log = strdup(log ? log : ""))) {
 		clReleaseProgram(it->program);
 		it->program = NULL;
@@ -474,6 +460,12 @@ size_t wl_program_ahead_join(struct wl_program_cache *cache, struct wl_program_a
 	return added;
 }
 
+void wl_program_behind_stop(struct wl_program_cache *cache)
+{
+	if (cache && cache->behind)
+		cache->behind->stop = 1;
+}
+
 /* Join what builds beside a run, keeping what it built that no point took. */
 static void behind_join(struct wl_program_cache *cache)
 {
@@ -527,10 +519,13 @@ size_t wl_program_behind_start(struct wl_program_cache *cache, struct wl_device 
 	struct wl_program_ahead *a = NULL;
 
 	behind_join(cache);
-	if (!cache->spawn)
-		builders = 0;
-	else if (cache->builders_max >= 0 && builders > cache->builders_max)
-		builders = cache->builders_max;
+	/* Someone else's code is built by builders or at its points: never on
+	 * a thread of the worker, where a compiler's crash would be the
+	 * worker's while another point is measured. */
+	if (builders && !cache->spawn)
+		return 0;
+	if (builders)
+		builders = cache->builders > 0 ? cache->builders : wl_cl_builders_for(n);
 	/* The thread may outlive the run: it builds from a copy, named as the
 	 * run's source is. */
 	if (own && srcs && wl_source_from_text(src->text, own, err) == 0) {

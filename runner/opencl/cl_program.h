@@ -42,13 +42,19 @@ struct wl_program_ahead *wl_program_ahead_start(const struct wl_program_cache *c
 						size_t n, struct wl_error *err);
 
 /* What starts builder processes for the cache's runs that ask for them
- * (wl_program_behind_start), and the most a run may have (-1: as many as
- * it asks); without it they build on a thread. */
-void wl_program_cache_spawn_with(struct wl_program_cache *cache, wl_builder_spawn spawn, int most);
+ * (wl_program_behind_start), and how many a run has (-1: as
+ * wl_cl_builders_for says). */
+void wl_program_cache_spawn_with(struct wl_program_cache *cache, wl_builder_spawn spawn, int builders);
+
+/* Tell the builders of the run that ended to stop (NULL-safe): they end
+ * within a tenth of a second, and what they had not built is built by no
+ * one. The next batch, or the cache's end, joins them. */
+void wl_program_behind_stop(struct wl_program_cache *cache);
 
 /* A run's programs — src with each of options, for dev — built on a thread
- * of their own (or, builders > 0, by that many builder processes:
- * cl_builders.h) while its points are measured, in order: a point's
+ * of their own (or, builders nonzero, by builder processes, cl_builders.h,
+ * as many as the cache was given, and not at all where it was given none)
+ * while its points are measured, in order: a point's
  * wl_program_get waits for its own and takes it, and the rest join the
  * cache when the next batch starts, the device is dropped or the cache is
  * freed. The thread builds from a copy of src, so the run may end first.

@@ -1,7 +1,7 @@
 /* The spawner of builder processes (see builder_spawner.h). The worker and
  * the spawner speak over a socket pair of packets: the worker sends where a
  * builder is to build; the spawner answers with the builder's pid and, as
- * ancillary data, its end of a new socket pair. */
+ * ancillary data, its end of a new socket pair and a pidfd of the builder. */
 #include "builder_spawner.h"
 
 #include <errno.h>
@@ -10,8 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "cl_builders.h"
@@ -23,17 +26,22 @@
 static int spawner_fd = -1;
 static pthread_mutex_t spawner_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* Start a builder of where with sock as its standard input and output: its
- * pid, or -1. */
+/* Start a builder of where speaking on sock (as WL_BUILDER_FD), its
+ * standard input and output /dev/null, its signals as a new process's
+ * (the spawner ignores SIGCHLD, which an exec would keep): its pid, or -1. */
 static pid_t builder_exec(const char *where, int sock)
 {
 	char *argv[] = { "warplab-runner", "--cl-builder", (char *)where, NULL };
 	pid_t pid = fork();
 
 	if (pid == 0) {
-		dup2(sock, STDIN_FILENO);
-		dup2(sock, STDOUT_FILENO);
-		close_range(3, ~0u, 0);
+		int null = open("/dev/null", O_RDWR);
+
+		if (null < 0 || dup2(sock, WL_BUILDER_FD) < 0 || dup2(null, STDIN_FILENO) < 0 ||
+		    dup2(null, STDOUT_FILENO) < 0)
+			_exit(127);
+		close_range(WL_BUILDER_FD + 1, ~0u, 0);
+		signal(SIGCHLD, SIG_DFL);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		execv("/proc/self/exe", argv);
 		_exit(127);
@@ -41,44 +49,55 @@ static pid_t builder_exec(const char *where, int sock)
 	return pid;
 }
 
+/* Send pid with fds (n of them, or none where pid is -1) over sock. */
+static int answer(int sock, pid_t pid, const int *fds, int n)
+{
+	char ctl[CMSG_SPACE(2 * sizeof(int))] = { 0 };
+	struct iovec iov = { .iov_base = &pid, .iov_len = sizeof(pid) };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+
+	if (pid > 0) {
+		struct cmsghdr *c;
+
+		msg.msg_control = ctl;
+		msg.msg_controllen = CMSG_SPACE((size_t)n * sizeof(int));
+		c = CMSG_FIRSTHDR(&msg);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN((size_t)n * sizeof(int));
+		memcpy(CMSG_DATA(c), fds, (size_t)n * sizeof(int));
+	}
+	return sendmsg(sock, &msg, MSG_NOSIGNAL) < 0 ? -1 : 0;
+}
+
 /* The spawner's life: a builder for each request until the worker is gone.
- * Its builders are reaped by the kernel (SIGCHLD ignored). */
+ * Its builders are reaped by the kernel (SIGCHLD ignored); the worker
+ * signals one through the pidfd it is sent, which outlives the pid. */
 static void spawner_main(int sock)
 {
 	signal(SIGCHLD, SIG_IGN);
 	for (;;) {
-		char where[600], ctl[CMSG_SPACE(sizeof(int))] = { 0 };
-		struct iovec iov;
-		struct msghdr msg = { 0 };
-		int pair[2] = { -1, -1 };
+		char where[600];
+		int fds[2] = { -1, -1 }, pair[2] = { -1, -1 };
 		pid_t pid = -1;
 		ssize_t n = recv(sock, where, sizeof(where) - 1, 0);
 
 		if (n <= 0)
 			_exit(0);
 		where[n] = '\0';
-		iov = (struct iovec){ .iov_base = &pid, .iov_len = sizeof(pid) };
-		msg.msg_iov = &iov;
-		msg.msg_iovlen = 1;
 		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) == 0) {
 			pid = builder_exec(where, pair[1]);
 			close(pair[1]);
-			if (pid > 0) {
-				struct cmsghdr *c;
-
-				msg.msg_control = ctl;
-				msg.msg_controllen = sizeof(ctl);
-				c = CMSG_FIRSTHDR(&msg);
-				c->cmsg_level = SOL_SOCKET;
-				c->cmsg_type = SCM_RIGHTS;
-				c->cmsg_len = CMSG_LEN(sizeof(int));
-				memcpy(CMSG_DATA(c), &pair[0], sizeof(int));
-			}
+			fds[0] = pair[0];
+			/* One that ended at once has no pidfd: it is no builder. */
+			if (pid > 0 && (fds[1] = (int)syscall(SYS_pidfd_open, pid, 0)) < 0)
+				pid = -1;
 		}
-		if (sendmsg(sock, &msg, MSG_NOSIGNAL) < 0)
+		if (answer(sock, pid, fds, 2) < 0)
 			_exit(0);
-		if (pair[0] >= 0)
-			close(pair[0]);
+		for (int i = 0; i < 2; i++)
+			if (fds[i] >= 0)
+				close(fds[i]);
 	}
 }
 
@@ -107,16 +126,18 @@ int wl_spawner_start(void)
 	return 0;
 }
 
-int wl_spawner_builder(const char *where, int *fd, pid_t *pid)
+int wl_spawner_builder(const char *where, int *fd, int *pidfd, pid_t *pid)
 {
-	char ctl[CMSG_SPACE(sizeof(int))];
+	char ctl[CMSG_SPACE(2 * sizeof(int))];
 	struct iovec iov = { .iov_base = pid, .iov_len = sizeof(*pid) };
 	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl, .msg_controllen = sizeof(ctl) };
+	/* A builder that stops mid-frame, or never reads, is taken for dead. */
+	const struct timeval patience = { .tv_sec = 30 };
 	struct cmsghdr *c;
 	ssize_t n;
 	int rc = -1;
 
-	*fd = -1;
+	*fd = *pidfd = -1;
 	*pid = -1;
 	pthread_mutex_lock(&spawner_lock);
 	if (spawner_fd >= 0 && send(spawner_fd, where, strlen(where), MSG_NOSIGNAL) >= 0) {
@@ -124,8 +145,11 @@ int wl_spawner_builder(const char *where, int *fd, pid_t *pid)
 			n = recvmsg(spawner_fd, &msg, MSG_CMSG_CLOEXEC);
 		while (n < 0 && errno == EINTR);
 		c = n == (ssize_t)sizeof(*pid) ? CMSG_FIRSTHDR(&msg) : NULL;
-		if (c && c->cmsg_type == SCM_RIGHTS && *pid > 0) {
+		if (c && c->cmsg_type == SCM_RIGHTS && c->cmsg_len == CMSG_LEN(2 * sizeof(int)) && *pid > 0) {
 			memcpy(fd, CMSG_DATA(c), sizeof(int));
+			memcpy(pidfd, CMSG_DATA(c) + sizeof(int), sizeof(int));
+			setsockopt(*fd, SOL_SOCKET, SO_RCVTIMEO, &patience, sizeof(patience));
+			setsockopt(*fd, SOL_SOCKET, SO_SNDTIMEO, &patience, sizeof(patience));
 			rc = 0;
 		}
 	}

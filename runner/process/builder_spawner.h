@@ -15,11 +15,12 @@
  * programs in the worker, as before. */
 int wl_spawner_start(void);
 
-/* A builder of where started by the spawner: its socket (its standard input
- * and output) in *fd, which the caller closes, and its pid in *pid (not the
- * worker's child: the spawner reaps it). -1 where the spawner is absent or
+/* A builder of where started by the spawner (a wl_builder_spawn): its
+ * socket in *fd (blocking calls on it give up after 30 s), a pidfd of it in
+ * *pidfd (it is not the worker's child: the spawner reaps it), both the
+ * caller's to close, and its pid in *pid. -1 where the spawner is absent or
  * cannot start one. Safe from any thread. */
-int wl_spawner_builder(const char *where, int *fd, pid_t *pid);
+int wl_spawner_builder(const char *where, int *fd, int *pidfd, pid_t *pid);
 
 /* The builder process's main (warplab-runner --cl-builder WHERE): readies
  * NVIDIA's driver, confines itself as a worker is confined (without a store,

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "backend.h"
-#include "cl_builders.h"
 #include "cuda_compile.h"
 #include "cuda_device.h"
 #include "experiment.h"
@@ -181,8 +180,7 @@ static size_t opencl_behind(const struct wl_run_plan *plan, struct wl_program_ca
 	for (size_t i = 0; i < n; i++)
 		list[i] = options[i];
 	wl_error_clear(&err);
-	count = wl_program_behind_start(programs, plan->dev, &plan->source, list, n,
-					plan->exp->own ? wl_cl_builders_for(n) : 0, &err);
+	count = wl_program_behind_start(programs, plan->dev, &plan->source, list, n, plan->exp->own, &err);
 	if (!count && err.msg[0])
 		wl_log_warn("programs not built beside the run: %s", err.msg);
 	free(list);

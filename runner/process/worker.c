@@ -409,6 +409,8 @@ static void serve(struct wl_store *st, struct wl_executor *ex, struct wl_wakeup 
 		}
 		if (wl_executor_run(ex, &claim, &err) < 0)
 			wl_log_error("run %lld: could not record its outcome: %s", claim.id, err.msg);
+		/* Builders building someone else's code end with its run. */
+		wl_program_behind_stop(ex->programs);
 		report("%s", WL_MSG_IDLE);
 		/* A device that joined and left (it could not run the run, or
 		 * nothing was left to take) looks again at its next poll, not at
@@ -531,7 +533,9 @@ int wl_work(const struct runner_config *cfg)
 	if (!cfg->program_cache && wl_store_beside(cfg->db, "programs", path, sizeof(path)) < 0)
 		path[0] = '\0';
 	programs = wl_program_cache_new(cfg->program_cache ? cfg->program_cache : path);
-	if (programs && cfg->builders != 0)
+	/* Builders confine themselves as the worker does: where it could not,
+	 * they would not run, and each point builds its own. */
+	if (programs && cfg->builders != 0 && confined)
 		wl_program_cache_spawn_with(programs, wl_spawner_builder, (int)cfg->builders);
 	wl_cuda_compiled_keep_in(cfg->program_cache ? cfg->program_cache : path);
 	if (!programs || wl_build_ahead_parse(cfg->build_ahead, &when, &err) < 0) {

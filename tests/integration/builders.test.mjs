@@ -1,9 +1,10 @@
 // An own experiment's programs built by builder processes beside its points
 // (runner/opencl/cl_builders.h), on PoCL against the real server and runner:
 // each configuration that compiles comes from a builder, one that does not is
-// built again at its point and fails there in the compiler's words, and a
-// builder killed mid-run costs nothing but time: the points whose programs
-// did not come build their own, and every one is verified.
+// built again at its point and fails there in the compiler's words, a
+// builder killed mid-run costs nothing but time (the points whose programs
+// did not come build their own, and every one is verified), and with
+// --builders 0 every point builds its own: none beside the run.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -91,4 +92,22 @@ test('a_builder_killed_mid_run_leaves_its_programs_to_their_points', async () =>
     assert.equal(r.verified, true, `${r.variant} at tile ${r.params.tile}: ${r.error}`);
   assert.ok(fromBuilders().length - before < 4,
     `the killed builder's program and those after it were built at their points (${fromBuilders().length - before} of 4 came from builders)`);
+});
+
+test('with_no_builders_each_point_builds_its_own', async () => {
+  await lab.stop(lab.runner);
+  await lab.startRunner(['--build-ahead', 'always', '--builders', '0']);
+  const beside = () => (lab.logs.runner.match(/beside the run/g) || []).length;
+  const before = beside();
+  const body = tiled();
+  body.experiment.source = '// no builders\n' + body.experiment.source;
+  body.params = { n: 64, tile: [4, 8, 16] };
+  body.device = 'cpu';
+  const posted = await lab.post('/api/runs', body);
+  assert.equal(posted.status, 201, posted.text);
+  const run = await lab.waitSettled(posted.json.id, 600000);
+  assert.equal(run.status, 'done', run.error);
+  for (const r of run.results)
+    assert.equal(r.verified, true, `${r.variant} at tile ${r.params.tile}: ${r.error}`);
+  assert.equal(beside(), before, 'no program of someone else\'s was built beside the run, on a thread or by a builder');
 });
