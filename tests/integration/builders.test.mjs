@@ -15,6 +15,19 @@ import { Lab, ROOT } from './harness.mjs';
 const lab = new Lab('builders');
 const tiled = () => JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/own/tiled.json'), 'utf8'));
 
+// Queue the tiled transpose of one's own at n = 64 over tiles, its source
+// after head (another head is another source: nothing of it is cached);
+// resolves with the run's id.
+async function queueTiled(head, tiles) {
+  const body = tiled();
+  body.experiment.source = head + body.experiment.source;
+  body.params = { n: 64, tile: tiles };
+  body.device = 'cpu';
+  const posted = await lab.post('/api/runs', body);
+  assert.equal(posted.status, 201, posted.text);
+  return posted.json.id;
+}
+
 before(async () => {
   await lab.startServer();
   // PoCL is no GPU: builders are asked for as a GPU gets them by default.
@@ -44,13 +57,8 @@ function builders(worker) {
 }
 
 test('an_own_experiments_programs_come_from_builders_and_one_that_does_not_build_fails_at_its_point', async () => {
-  const body = tiled();
-  body.experiment.source = '#if tile == 8\n#error no tile of 8 here\n#endif\n' + body.experiment.source;
-  body.params = { n: 64, tile: [4, 8, 16] };
-  body.device = 'cpu';
-  const posted = await lab.post('/api/runs', body);
-  assert.equal(posted.status, 201, posted.text);
-  const run = await lab.waitSettled(posted.json.id, 600000);
+  const id = await queueTiled('#if tile == 8\n#error no tile of 8 here\n#endif\n', [4, 8, 16]);
+  const run = await lab.waitSettled(id, 600000);
   assert.equal(run.status, 'done', run.error);
   for (const r of run.results) {
     const where = `${r.variant} at tile ${r.params.tile}`;
@@ -67,13 +75,7 @@ test('an_own_experiments_programs_come_from_builders_and_one_that_does_not_build
 
 test('a_builder_killed_mid_run_leaves_its_programs_to_their_points', async () => {
   const before = fromBuilders().length;
-  const body = tiled();
-  // A comment makes it another source: nothing is in the cache.
-  body.experiment.source = '// killed builder\n' + body.experiment.source;
-  body.params = { n: 64, tile: [4, 8, 16, 32] };
-  body.device = 'cpu';
-  const posted = await lab.post('/api/runs', body);
-  assert.equal(posted.status, 201, posted.text);
+  const id = await queueTiled('// killed builder\n', [4, 8, 16, 32]);
   const worker = lab.workerPid();
   let killed = 0;
   // The builders start with the run and last until its last program is
@@ -85,7 +87,7 @@ test('a_builder_killed_mid_run_leaves_its_programs_to_their_points', async () =>
     }
     if (!killed) await new Promise((ok) => setTimeout(ok, 10));
   }
-  const run = await lab.waitSettled(posted.json.id, 600000);
+  const run = await lab.waitSettled(id, 600000);
   assert.equal(run.status, 'done', run.error);
   assert.equal(run.results.length, 8);
   for (const r of run.results)
@@ -99,13 +101,7 @@ test('with_no_builders_each_point_builds_its_own', async () => {
   await lab.startRunner(['--build-ahead', 'always', '--builders', '0']);
   const beside = () => (lab.logs.runner.match(/beside the run/g) || []).length;
   const before = beside();
-  const body = tiled();
-  body.experiment.source = '// no builders\n' + body.experiment.source;
-  body.params = { n: 64, tile: [4, 8, 16] };
-  body.device = 'cpu';
-  const posted = await lab.post('/api/runs', body);
-  assert.equal(posted.status, 201, posted.text);
-  const run = await lab.waitSettled(posted.json.id, 600000);
+  const run = await lab.waitSettled(await queueTiled('// no builders\n', [4, 8, 16]), 600000);
   assert.equal(run.status, 'done', run.error);
   for (const r of run.results)
     assert.equal(r.verified, true, `${r.variant} at tile ${r.params.tile}: ${r.error}`);
