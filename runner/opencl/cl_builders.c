@@ -146,16 +146,17 @@ struct builder {
 };
 
 /* End b: its socket closed, which ends a builder waiting for work; one
- * still building (a compiler may hang) is killed through its pidfd, which
- * names it and no later process of its pid (the spawner reaps it). */
+ * still building (a compiler may hang) or no longer answering is killed
+ * through its pidfd, which names it and no later process of its pid (the
+ * spawner reaps it). */
 static void builder_end(struct builder *b, int died)
 {
 	if (!b->pid)
 		return;
 	close(b->fd);
 	if (died)
-		wl_log_warn("builder process %d ended before it answered", (int)b->pid);
-	else if (b->job >= 0)
+		wl_log_warn("builder process %d died or went silent: its program is built at its point", (int)b->pid);
+	if (died || b->job >= 0)
 		syscall(SYS_pidfd_send_signal, b->pidfd, SIGKILL, NULL, 0);
 	close(b->pidfd);
 	b->pid = 0;
