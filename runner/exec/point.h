@@ -70,6 +70,10 @@ struct wl_point {
 	 * each variant is timed, nothing of counters in its results (the
 	 * run plan's counters off). Zero, the default, counts. */
 	int uncounted;
+	/* Run once in the simulator for its trace: a family runs no kernel of
+	 * the runner's own after the variant's (the device comparison), whose
+	 * accesses the trace could take for the variant's. */
+	int simulated;
 	/* Its counters are profiled later, with other launches
 	 * (cuda_counts.h), and written into its results, which say until then
 	 * that they are coming. Zero: each variant is profiled as it is

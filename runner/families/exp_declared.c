@@ -252,7 +252,7 @@ static int declared_setup(const struct wl_point *pt, void **state, struct wl_err
 	}
 	if (d->check.kind == WL_CHECK_REFERENCE && prepare_reference(pt, s, err) < 0)
 		goto fail;
-	if (d->check.kind == WL_CHECK_AGAINST)
+	if (d->check.kind == WL_CHECK_AGAINST && !pt->simulated)
 		s->on_device = keep_on_device(pt, s);
 	*state = s;
 	return 0;

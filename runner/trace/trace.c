@@ -245,6 +245,7 @@ static int run_once(struct traced *t, struct wl_device *dev, struct wl_program_c
 	struct wl_point pt = {
 		.dev = dev, .exp = t->exp, .values = t->pts.values, .seed = 1, .warmup = 0,
 		.repeat = 1, .programs = programs, .source = &t->family, .backend = t->backend,
+		.simulated = 1,
 	};
 	void *state = NULL;
 	int rc = -1;
