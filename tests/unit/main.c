@@ -43,6 +43,7 @@ const char *check_store_pg;
 	X(request_rejects_bad_requests)                                                 \
 	X(own_experiment_is_accepted_and_stored_with_its_definition)                    \
 	X(own_experiment_refuses_bad_input_naming_the_field)                            \
+	X(own_tuning_run_counts_only_when_asked)                                        \
 	X(declared_inputs_match_their_generators)                                       \
 	X(declared_inits_and_references_refuse_what_they_cannot)                        \
 	X(catalog_references_are_the_runners)                                           \

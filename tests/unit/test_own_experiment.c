@@ -217,3 +217,50 @@ void test_own_experiment_refuses_bad_input_naming_the_field(void)
 	}
 	wl_catalog_free(cat);
 }
+
+/* A tuning run of someone else's code counts nothing unless it asks: each
+ * such kernel is profiled alone, which would be most of a space's time.
+ * The same experiment untuned, or tuned with "counters": "on", counts; so
+ * does a tuning run of the catalog's own kernels. */
+void test_own_tuning_run_counts_only_when_asked(void)
+{
+	static const struct {
+		const char *tune;	/* the request's "tune", or NULL */
+		const char *counters;	/* its "counters", or NULL */
+		const char *want;
+	} rows[] = {
+		{ NULL, NULL, "on" },
+		{ "{\"params\": [\"local\"]}", NULL, "off" },
+		{ "{\"params\": [\"local\"]}", "\"on\"", "on" },
+		{ "{\"params\": [\"local\"]}", "\"off\"", "off" },
+	};
+	struct wl_catalog *cat = check_load_catalog();
+	json_t *catalog_tuned = json_loads("{\"experiment\":\"transpose\",\"params\":{\"tile\":[16,32]},"
+					   "\"tune\":{\"params\":[\"tile\"]}}", 0, NULL);
+	struct wl_error err;
+	long long count = 0;
+	json_t *norm = NULL;
+
+	for (size_t i = 0; cat && i < sizeof(rows) / sizeof(rows[0]); i++) {
+		json_t *body = saxpy_with("tune", rows[i].tune);
+
+		if (rows[i].tune)
+			json_object_set_new(json_object_get(body, "params"), "local", json_pack("[i,i]", 128, 256));
+		if (rows[i].counters)
+			json_object_set_new(body, "counters", json_loads(rows[i].counters, JSON_DECODE_ANY, NULL));
+		norm = NULL;
+		CHECK(wl_request_validate(cat, body, &norm, &count, &err) == 0, "row %zu: %s", i, err.msg);
+		CHECK(norm && strcmp(json_string_value(json_object_get(norm, "counters")) ?: "", rows[i].want) == 0,
+		      "row %zu: counters '%s', expected '%s'", i,
+		      norm ? json_string_value(json_object_get(norm, "counters")) : "(refused)", rows[i].want);
+		json_decref(norm);
+		json_decref(body);
+	}
+	norm = NULL;
+	CHECK(cat && wl_request_validate(cat, catalog_tuned, &norm, &count, &err) == 0 &&
+		      strcmp(json_string_value(json_object_get(norm, "counters")) ?: "", "on") == 0,
+	      "a tuning run of the catalog's kernels counts: %s", err.msg);
+	json_decref(norm);
+	json_decref(catalog_tuned);
+	wl_catalog_free(cat);
+}
