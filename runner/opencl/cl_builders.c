@@ -234,6 +234,7 @@ void wl_cl_builders_run(const struct wl_device *dev, const char *text, size_t le
 				continue;
 			}
 			started++;
+			wl_log_info("builder process %d started for %s", (int)b[k].pid, dev->id);
 			if (put_frame(b[k].fd, text, len) < 0)
 				builder_end(&b[k], 1);
 			else

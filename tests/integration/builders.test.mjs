@@ -6,7 +6,7 @@
 // did not come build their own, and every one is verified), and with
 // --builders 0 every point builds its own: none beside the run.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
@@ -39,23 +39,6 @@ after(() => lab.close());
 const fromBuilders = () => [...lab.logs.runner.matchAll(/options '([^']*)'\) by a builder process beside the run/g)]
   .map((m) => m[1]);
 
-// The pids of the worker's builders now running: the children of its
-// spawner, a child of the worker.
-function builders(worker) {
-  const parent = (pid) => Number(/^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
-  const found = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
-      if (cmd.includes('--cl-builder') && parent(parent(name)) === worker) found.push(Number(name));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
-}
-
 test('an_own_experiments_programs_come_from_builders_and_one_that_does_not_build_fails_at_its_point', async () => {
   const id = await queueTiled('#if tile == 8\n#error no tile of 8 here\n#endif\n', [4, 8, 16]);
   const run = await lab.waitSettled(id, 600000);
@@ -75,18 +58,12 @@ test('an_own_experiments_programs_come_from_builders_and_one_that_does_not_build
 
 test('a_builder_killed_mid_run_leaves_its_programs_to_their_points', async () => {
   const before = fromBuilders().length;
+  const from = lab.logs.runner.length;
   const id = await queueTiled('// killed builder\n', [4, 8, 16, 32]);
-  const worker = lab.workerPid();
-  let killed = 0;
-  // The builders start with the run and last until its last program is
-  // built: one is there to kill before the first is.
-  while (!killed) {
-    for (const pid of builders(worker)) {
-      process.kill(pid, 'SIGKILL');
-      killed++;
-    }
-    if (!killed) await new Promise((ok) => setTimeout(ok, 10));
-  }
+  // A builder lasts from the run's start until its last program is built:
+  // killed as the worker says it started, it has built at most its first.
+  const started = await lab.waitLogged(/builder process (\d+) started/, from);
+  process.kill(Number(started[1]), 'SIGKILL');
   const run = await lab.waitSettled(id, 600000);
   assert.equal(run.status, 'done', run.error);
   assert.equal(run.results.length, 8);

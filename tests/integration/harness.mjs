@@ -272,6 +272,31 @@ export class Lab {
 
   // Wait until no run is queued or running (or timeoutMs passes); resolves
   // with the run counts of /api/health.
+  // Resolve with the first match of re (not global) in the runner's log
+  // after its first from characters, as soon as a line of it brings one.
+  waitLogged(re, from = 0, timeoutMs = 600000) {
+    return new Promise((ok, fail) => {
+      const child = this.runner;
+      const stop = () => {
+        clearTimeout(timer);
+        child.stderr.off('data', look);
+      };
+      const look = () => {
+        const m = re.exec(this.logs.runner.slice(from));
+        if (m) {
+          stop();
+          ok(m);
+        }
+      };
+      const timer = setTimeout(() => {
+        stop();
+        fail(new Error(`the runner did not log ${re} in ${timeoutMs} ms:\n${this.logs.runner.slice(from)}`));
+      }, timeoutMs);
+      child.stderr.on('data', look);
+      look();
+    });
+  }
+
   async waitIdle(timeoutMs = 300000) {
     const until = Date.now() + timeoutMs;
     let counts;
