@@ -9,7 +9,7 @@ import glob
 import json
 import sys
 
-KEYS = ['build_ms', 'inputs_ms', 'transfer_ms', 'launch_ms', 'kernel_ms', 'verify_ms', 'store_ms', 'other_ms']
+KEYS = ['build_ms', 'inputs_ms', 'transfer_ms', 'launch_ms', 'kernel_ms', 'verify_ms', 'store_ms', 'counters_ms', 'other_ms']
 
 
 def main():

@@ -1,6 +1,6 @@
 /* warplab-runner: the settings, and which of the runner's processes this one
  * is (runner.h): the supervisor by default, the worker with --worker-fd, a
- * worker's program builder with --cl-builder, a tracer with --trace. */
+ * worker's program builder with --builder, a tracer with --trace. */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -25,8 +25,8 @@ static void on_signal(int sig)
 /* Run as the process cfg says this one is; returns its exit status. */
 static int run_as(struct runner_config *cfg, int argc, char **argv)
 {
-	if (cfg->cl_builder)
-		return wl_builder_process_main(cfg->cl_builder);
+	if (cfg->builder)
+		return wl_builder_process_main(cfg->builder);
 	if (cfg->trace) {
 		const struct wl_trace_config trace = { cfg->trace, cfg->kernels, cfg->trace_seconds, cfg->trace_memory };
 
@@ -80,13 +80,13 @@ int main(int argc, char **argv)
 		{ "no-trace", WL_OPT_FLAG, &cfg.no_trace, NULL, "do not trace runs' memory accesses in the Oclgrind simulator after they are measured (default: traced where Oclgrind is installed)", 0, 0 },
 		{ "no-catalog-traces", WL_OPT_FLAG, &cfg.no_catalog_traces, NULL, "do not trace the catalog's built-in variants at their defaults while idle (default: once per worker where runs are traced, kept in the store for the lab)", 0, 0 },
 		{ "build-ahead", WL_OPT_STRING, &cfg.build_ahead, "WHEN", "build the catalog's programs at their defaults while a starting worker describes its device, so first runs find them built: gpu (on GPUs; the default), always or never", 0, 0 },
-		{ "builders", WL_OPT_INT, &cfg.builders, "N", "processes that build an own experiment's OpenCL programs while its points are measured (default: a quarter of the worker's share of the host's cores, 1 to 8; 0: none, each point builds its own)", 0, 8 },
+		{ "builders", WL_OPT_INT, &cfg.builders, "N", "processes that build an own experiment's OpenCL programs or CUDA modules while its points are measured (default: a quarter of the worker's share of the host's cores for OpenCL, half for CUDA, 1 to 8; 0: none, each point builds its own)", 0, 8 },
 		{ "trace-seconds", WL_OPT_INT, &cfg.trace_seconds, "SECONDS", "the most a trace may take, wall and CPU (default 20)", 1, 3600 },
 		{ "trace-memory", WL_OPT_INT, &cfg.trace_memory, "BYTES", "the most memory a trace may map (default 4294967296)", 1L << 26, 1L << 40 },
 		{ "worker-fd", WL_OPT_INT, &cfg.worker_fd, "FD", "(internal) run as the worker, reporting on FD", 0, 65535 },
 		{ "runner-id", WL_OPT_INT, &cfg.runner_id, "ID", "(internal) the worker's runner id", 1, 1L << 62 },
 		{ "device-slot", WL_OPT_INT, &cfg.device_slot, "N", "(internal) the worker's device, by its place among those found", 0, 1023 },
-		{ "cl-builder", WL_OPT_STRING, &cfg.cl_builder, "WHERE", "(internal) build OpenCL programs for a worker's device (WHERE: its platform, name and place, a line each): a source, then options, on stdin; each build's log and binary on stdout", 0, 0 },
+		{ "builder", WL_OPT_STRING, &cfg.builder, "WHERE", "(internal) build a worker's programs (WHERE: \"opencl\" and its device's platform, name and place, or \"cuda\" and its compute capability, a line each): a source, then options, on fd 3; each build's log, binary and PTX back on it", 0, 0 },
 		{ 0 },
 	};
 	struct wl_error err;

@@ -30,7 +30,7 @@ struct runner_config {
 	long runner_id;		/* the worker's runner id, given by the supervisor */
 	long device_slot;	/* the worker's device: its index among those found */
 	char *trace;		/* --trace: the spec to trace, or NULL */
-	char *cl_builder;	/* --cl-builder: the device to build programs for, or NULL */
+	char *builder;		/* --builder: what to build programs for, or NULL */
 	long builders;		/* --builders: builder processes a run may have; -1: by the cores */
 	long trace_seconds;	/* the tracer's wall and CPU time budget */
 	long trace_memory;	/* the tracer's address-space budget, bytes */

@@ -41,16 +41,11 @@ static int nvrtc_options(const char *options, char *buf, size_t len, const char 
 	return n;
 }
 
-/* What NVRTC makes of src with options for arch: the device's code (*bin,
- * *len) with ptxas's report (*log), and the PTX for the account (*ptx, NULL
- * when it gives none). -1 with err and nothing to free. */
-static int compile(const struct wl_nvrtc *nv, int arch, const struct wl_source *src, const char *options,
-		   char **bin, size_t *len, char **log, char **ptx, struct wl_error *err)
+int wl_cuda_compile_text(const struct wl_nvrtc *nv, int arch, const char *text, const char *options, char **bin,
+			 size_t *len, char **log, char **ptx, struct wl_error *err)
 {
 	const char *words[32];
-	char buf[1024], *ptx_log = NULL;
-	size_t ptx_len;
-	struct wl_error ignored;
+	char buf[1024];
 	int n;
 
 	*bin = *log = *ptx = NULL;
@@ -58,13 +53,7 @@ static int compile(const struct wl_nvrtc *nv, int arch, const struct wl_source *
 		return -1;
 	/* Line info changes no instruction: the account maps PTX to source. */
 	words[n++] = "--generate-line-info";
-	if (wl_nvrtc_compile(nv, src->text, "kernel.cu", arch, 1, words, n, bin, len, log, err) < 0)
-		return -1;
-	/* The PTX too, for the account; a source that made a cubin makes it. */
-	if (wl_nvrtc_compile(nv, src->text, "kernel.cu", arch, 0, words, n, ptx, &ptx_len, &ptx_log, &ignored) < 0)
-		*ptx = NULL;
-	free(ptx_log);
-	return 0;
+	return wl_nvrtc_compile_cubin(nv, text, "kernel.cu", arch, words, n, bin, len, ptx, log, err);
 }
 
 /* Where modules worth keeping are kept on disk (program_disk.h), or NULL. */
@@ -163,7 +152,7 @@ int wl_cuda_compile(const struct wl_nvrtc *nv, int arch, const struct wl_source 
 		return -1;
 	}
 	if (from_disk(nv, arch, src, options, c) < 0) {
-		if (compile(nv, arch, src, options, &c->bin, &c->len, &c->log, &c->ptx, err) < 0) {
+		if (wl_cuda_compile_text(nv, arch, src->text, options, &c->bin, &c->len, &c->log, &c->ptx, err) < 0) {
 			compiled_free(c);
 			return -1;
 		}
@@ -173,6 +162,23 @@ int wl_cuda_compile(const struct wl_nvrtc *nv, int arch, const struct wl_source 
 	c->next = *list;
 	*list = c;
 	return 0;
+}
+
+struct wl_cuda_compiled *wl_cuda_compiled_made(const char *hash, const char *options, const void *bin, size_t len,
+					       const char *log, const char *ptx)
+{
+	struct wl_cuda_compiled *c = calloc(1, sizeof(*c));
+
+	if (!c || !(c->options = strdup(options)) || !(c->bin = malloc(len ? len : 1)) ||
+	    !(c->log = strdup(log ? log : "")) || (ptx && *ptx && !(c->ptx = strdup(ptx)))) {
+		if (c)
+			compiled_free(c);
+		return NULL;
+	}
+	memcpy(c->bin, bin, len);
+	c->len = len;
+	snprintf(c->hash, sizeof(c->hash), "%s", hash);
+	return c;
 }
 
 void wl_cuda_compiled_adopt(struct wl_cuda_compiled *list)

@@ -41,6 +41,19 @@ void wl_cuda_disk_key(const struct wl_nvrtc *nv, int arch, const struct wl_sourc
 int wl_cuda_compile(const struct wl_nvrtc *nv, int arch, const struct wl_source *src, const char *options,
 		    struct wl_cuda_compiled **list, struct wl_error *err);
 
+/* What NVRTC makes of text with OpenCL-style options ("-D X=1") for arch:
+ * the device's code (*bin, *len) with ptxas's report (*log), and the PTX for
+ * the compiler's account (*ptx, NULL when it gives none), all the caller's.
+ * -1 with err (WL_ERR_BUILD with NVRTC's words) and nothing to free. */
+int wl_cuda_compile_text(const struct wl_nvrtc *nv, int arch, const char *text, const char *options, char **bin,
+			 size_t *len, char **log, char **ptx, struct wl_error *err);
+
+/* A module made elsewhere (a builder process, cuda_builders.h) as the
+ * worker keeps one: src's hash, options, and copies of bin (len bytes), log
+ * and ptx (NULL or "": none). NULL when out of memory. */
+struct wl_cuda_compiled *wl_cuda_compiled_made(const char *hash, const char *options, const void *bin, size_t len,
+					       const char *log, const char *ptx);
+
 /* The worker takes list (from the thread that compiled it, joined): a run
  * that asks for one of its modules loads it rather than compiling. */
 void wl_cuda_compiled_adopt(struct wl_cuda_compiled *list);

@@ -69,9 +69,27 @@ static char *program_log(const struct wl_nvrtc *nv, void *prog)
 	return text;
 }
 
-int wl_nvrtc_compile(const struct wl_nvrtc *nv, const char *src, const char *name, int arch, int cubin,
-		     const char *const *options, int noptions, char **out, size_t *out_len, char **log,
-		     struct wl_error *err)
+/* The PTX of prog, compiled, into *ptx (NULL where NVRTC gives none). */
+static void program_ptx(const struct wl_nvrtc *nv, void *prog, char **ptx)
+{
+	size_t n = 0;
+
+	*ptx = NULL;
+	if (nv->ptx_size(prog, &n) != 0 || !(*ptx = malloc(n + 1)))
+		return;
+	if (nv->ptx(prog, *ptx) != 0) {
+		free(*ptx);
+		*ptx = NULL;
+		return;
+	}
+	(*ptx)[n] = '\0';
+}
+
+/* wl_nvrtc_compile's, and with cubin, the PTX of the same compile into
+ * *ptx where ptx is not NULL. */
+static int compile(const struct wl_nvrtc *nv, const char *src, const char *name, int arch, int cubin,
+		   const char *const *options, int noptions, char **out, size_t *out_len, char **ptx, char **log,
+		   struct wl_error *err)
 {
 	const char *all[35];
 	char arch_opt[48];
@@ -120,6 +138,8 @@ int wl_nvrtc_compile(const struct wl_nvrtc *nv, const char *src, const char *nam
 	}
 	(*out)[n] = '\0';
 	*out_len = n;
+	if (ptx)
+		program_ptx(nv, prog, ptx);
 	nv->destroy(&prog);
 	return 0;
 fail:
@@ -128,4 +148,19 @@ fail:
 	free(*log);
 	*out = *log = NULL;
 	return -1;
+}
+
+int wl_nvrtc_compile(const struct wl_nvrtc *nv, const char *src, const char *name, int arch, int cubin,
+		     const char *const *options, int noptions, char **out, size_t *out_len, char **log,
+		     struct wl_error *err)
+{
+	return compile(nv, src, name, arch, cubin, options, noptions, out, out_len, NULL, log, err);
+}
+
+int wl_nvrtc_compile_cubin(const struct wl_nvrtc *nv, const char *src, const char *name, int arch,
+			   const char *const *options, int noptions, char **cubin, size_t *len, char **ptx, char **log,
+			   struct wl_error *err)
+{
+	*ptx = NULL;
+	return compile(nv, src, name, arch, 1, options, noptions, cubin, len, ptx, log, err);
 }

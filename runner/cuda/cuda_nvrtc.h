@@ -48,4 +48,12 @@ int wl_nvrtc_compile(const struct wl_nvrtc *nv, const char *src, const char *nam
 		     const char *const *options, int noptions, char **out, size_t *out_len, char **log,
 		     struct wl_error *err);
 
+/* wl_nvrtc_compile to the device's own code, and the PTX of that one
+ * compile (identical to a compile for the compute capability's virtual
+ * architecture) into *ptx, the caller's, or NULL where NVRTC gives none:
+ * one compile rather than two. */
+int wl_nvrtc_compile_cubin(const struct wl_nvrtc *nv, const char *src, const char *name, int arch,
+			   const char *const *options, int noptions, char **cubin, size_t *len, char **ptx, char **log,
+			   struct wl_error *err);
+
 #endif

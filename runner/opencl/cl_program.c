@@ -3,6 +3,7 @@
  * binaries kept on disk. */
 #include "cl_program.h"
 
+#include "builders.h"
 #include "cl_builders.h"
 #include "cl_program_build.h"
 #include "program_disk.h"
@@ -42,7 +43,7 @@ struct wl_program_cache {
 	 * taken one by one as its points ask for them, or NULL. */
 	struct wl_program_ahead *behind;
 	wl_builder_spawn spawn;	/* starts builder processes, or NULL */
-	int builders;		/* how many a run has; -1: as wl_cl_builders_for says */
+	int builders;		/* how many a run has; -1: as wl_builders_for says */
 };
 
 static void behind_join(struct wl_program_cache *cache);
@@ -62,6 +63,14 @@ void wl_program_cache_spawn_with(struct wl_program_cache *cache, wl_builder_spaw
 {
 	cache->spawn = spawn;
 	cache->builders = builders;
+}
+
+int wl_program_cache_builders(const struct wl_program_cache *cache, size_t n, int cores_each, wl_builder_spawn *spawn)
+{
+	*spawn = cache->spawn;
+	if (!cache->spawn || cache->builders == 0)
+		return 0;
+	return cache->builders > 0 ? cache->builders : wl_builders_for(n, cores_each);
 }
 
 
@@ -269,7 +278,7 @@ struct wl_program_ahead {
 	double ms;		/* the thread's time, building */
 	struct wl_source *own;	/* a run's source, copied: what its items build, or NULL */
 	int threads;		/* building at once: 0, as many as the host has */
-	int builders;		/* > 0: in this many processes (cl_builders.h), not threads */
+	int builders;		/* > 0: in this many processes (builders.h), not threads */
 	wl_builder_spawn spawn;	/* builders: what starts them */
 	volatile sig_atomic_t stop;	/* no more wanted (builders look; threads finish) */
 	char **full;		/* builders: each item's options as built */
@@ -309,11 +318,13 @@ static void *ahead_main(void *arg)
 
 /* What a builder made of item i: its program made from the binary in
  * this process, and the item said done. */
-static void builder_done(void *ctx, size_t i, const unsigned char *binary, size_t len, const char *log)
+static void builder_done(void *ctx, size_t i, const unsigned char *binary, size_t len, const char *log,
+			 const char *beside)
 {
 	struct wl_program_ahead *a = ctx;
 	struct ahead_item *it = &a->items[i];
 
+	(void)beside;
 	if (binary && !(it->program = wl_program_from_binary(a->dev, binary, len, a->full[i])))
 		wl_log_warn("a builder's program (options '%s') did not load from its binary: built at its point",
 			    it->options);
@@ -332,9 +343,12 @@ static void *builders_main(void *arg)
 {
 	struct wl_program_ahead *a = arg;
 	double started = wl_now_ms();
+	char place[600], where[640];
+	int placed = wl_cl_builder_place(a->dev, place, sizeof(place)) == 0;
 
-	wl_cl_builders_run(a->dev, a->own->text, a->own->len, a->full, a->count, a->builders, a->spawn, &a->stop,
-			   builder_done, a);
+	snprintf(where, sizeof(where), "opencl\n%s", place);
+	wl_builders_run(placed ? where : NULL, a->dev->id, a->own->text, a->own->len, a->full, a->count, a->builders,
+			a->spawn, &a->stop, builder_done, a);
 	a->ms = wl_now_ms() - started;
 	return NULL;
 }
@@ -522,10 +536,9 @@ size_t wl_program_behind_start(struct wl_program_cache *cache, struct wl_device 
 	/* Someone else's code is built by builders or at its points: never on
 	 * a thread of the worker, where a compiler's crash would be the
 	 * worker's while another point is measured. */
-	if (builders && !cache->spawn)
+	if (builders &&
+	    !(builders = wl_program_cache_builders(cache, n, WL_BUILDER_CORES_OPENCL, &(wl_builder_spawn){ 0 })))
 		return 0;
-	if (builders)
-		builders = cache->builders > 0 ? cache->builders : wl_cl_builders_for(n);
 	/* The thread may outlive the run: it builds from a copy, named as the
 	 * run's source is. */
 	if (own && srcs && wl_source_from_text(src->text, own, err) == 0) {

@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "cl_builders.h"
+#include "builders.h"
 #include "cl_device.h"
 #include "source.h"
 
@@ -43,8 +43,14 @@ struct wl_program_ahead *wl_program_ahead_start(const struct wl_program_cache *c
 
 /* What starts builder processes for the cache's runs that ask for them
  * (wl_program_behind_start), and how many a run has (-1: as
- * wl_cl_builders_for says). */
+ * wl_builders_for says). */
 void wl_program_cache_spawn_with(struct wl_program_cache *cache, wl_builder_spawn spawn, int builders);
+
+/* How many builder processes a run of n programs of someone else's code
+ * gets from the cache's settings (by default one for each cores_each of
+ * the worker's cores, wl_builders_for), with what starts them in *spawn: 0
+ * where it gets none (no spawner, or --builders 0). */
+int wl_program_cache_builders(const struct wl_program_cache *cache, size_t n, int cores_each, wl_builder_spawn *spawn);
 
 /* Tell the builders of the run that ended to stop (NULL-safe): they end
  * within a tenth of a second, and what they had not built is built by no
@@ -52,7 +58,7 @@ void wl_program_cache_spawn_with(struct wl_program_cache *cache, wl_builder_spaw
 void wl_program_behind_stop(struct wl_program_cache *cache);
 
 /* A run's programs — src with each of options, for dev — built on a thread
- * of their own (or, builders nonzero, by builder processes, cl_builders.h,
+ * of their own (or, builders nonzero, by builder processes, builders.h,
  * as many as the cache was given, and not at all where it was given none)
  * while its points are measured, in order: a point's
  * wl_program_get waits for its own and takes it, and the rest join the

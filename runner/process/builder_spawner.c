@@ -17,7 +17,9 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "builders.h"
 #include "cl_builders.h"
+#include "cuda_builders.h"
 #include "confine.h"
 #include "cuda_driver.h"
 #include "log.h"
@@ -31,7 +33,7 @@ static pthread_mutex_t spawner_lock = PTHREAD_MUTEX_INITIALIZER;
  * (the spawner ignores SIGCHLD, which an exec would keep): its pid, or -1. */
 static pid_t builder_exec(const char *where, int sock)
 {
-	char *argv[] = { "warplab-runner", "--cl-builder", (char *)where, NULL };
+	char *argv[] = { "warplab-runner", "--builder", (char *)where, NULL };
 	pid_t pid = fork();
 
 	if (pid == 0) {
@@ -160,17 +162,28 @@ int wl_spawner_builder(const char *where, int *fd, int *pidfd, pid_t *pid)
 int wl_builder_process_main(const char *where)
 {
 	static struct wl_cuda_devices cuda;
+	static struct wl_nvrtc nv;
 	const char *tmp = getenv("TMPDIR");
 	struct wl_confine_paths paths = { .store_dir = tmp };
+	int is_cuda = strncmp(where, "cuda\n", 5) == 0, is_opencl = strncmp(where, "opencl\n", 7) == 0;
 	char why[256], what[256];
 
 	wl_log_init("warplab-runner[builder]");
-	/* NVIDIA's OpenCL stands on the CUDA driver, which opens files the
-	 * confinement does not list: loaded first, as the worker loads it. */
-	wl_cuda_devices_load(WL_CUDA_DRIVER_LIB, &cuda, why, sizeof(why));
-	if (wl_confine(&paths, what, sizeof(what)) < 0) {
-		wl_log_error("--cl-builder: not confined (%s): builds nothing", what);
+	if (!is_cuda && !is_opencl) {
+		wl_log_error("--builder: '%.40s' is neither \"opencl\\n...\" nor \"cuda\\n...\"", where);
 		return 1;
 	}
-	return wl_cl_builder_main(where);
+	/* Loaded before the confinement, which would not let them be read:
+	 * NVRTC for CUDA; for OpenCL the CUDA driver, on which NVIDIA's OpenCL
+	 * stands and which opens files the confinement does not list, loaded
+	 * as the worker loads it. */
+	if (is_cuda)
+		wl_nvrtc_open(NULL, &nv, why, sizeof(why));
+	else
+		wl_cuda_devices_load(WL_CUDA_DRIVER_LIB, &cuda, why, sizeof(why));
+	if (wl_confine(&paths, what, sizeof(what)) < 0) {
+		wl_log_error("--builder: not confined (%s): builds nothing", what);
+		return 1;
+	}
+	return is_cuda ? wl_cuda_builder_main(&nv, where + 5) : wl_cl_builder_main(where + 7);
 }

@@ -1,5 +1,5 @@
 /* The spawner: a small process the worker forks before it confines itself,
- * whose one task is to start builder processes (cl_builders.h) when the
+ * whose one task is to start builder processes (builders.h) when the
  * worker asks. A builder must load NVIDIA's driver before it confines
  * itself, as the worker does: a child of the confined worker cannot, since
  * Landlock holds across exec and lets it read only the worker's own /proc
@@ -22,10 +22,12 @@ int wl_spawner_start(void);
  * cannot start one. Safe from any thread. */
 int wl_spawner_builder(const char *where, int *fd, int *pidfd, pid_t *pid);
 
-/* The builder process's main (warplab-runner --cl-builder WHERE): readies
- * NVIDIA's driver, confines itself as a worker is confined (without a store,
- * kernels or program cache to reach), then builds (wl_cl_builder_main).
- * Returns the process's exit status. */
+/* The builder process's main (warplab-runner --builder WHERE): where is
+ * "opencl\n" and the device's place (wl_cl_builder_place), or "cuda\n" and
+ * the compute capability. Readies NVIDIA's driver or NVRTC, confines itself
+ * as a worker is confined (without a store, kernels or program cache to
+ * reach), then builds (wl_cl_builder_main, wl_cuda_builder_main). Returns
+ * the process's exit status. */
 int wl_builder_process_main(const char *where);
 
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "cuda_builders.h"
 #include "cuda_compile.h"
 #include "cuda_device.h"
 #include "experiment.h"
@@ -164,7 +165,7 @@ static char (*point_options(const struct wl_run_plan *plan, int (*has)(const str
 
 /* The OpenCL programs of plan's points, built on a thread of their own, in
  * the points' order, while the run goes on (wl_program_behind_start); an
- * own experiment's by builder processes (cl_builders.h): they are many, and
+ * own experiment's by builder processes (builders.h): they are many, and
  * someone else's. Returns how many are building. */
 static size_t opencl_behind(const struct wl_run_plan *plan, struct wl_program_cache *programs)
 {
@@ -235,11 +236,27 @@ static int cuda_has(const struct wl_run_plan *plan, const char *options)
 	       wl_cuda_compiled_has(&plan->source, options);
 }
 
+/* An own experiment's CUDA modules of options[0..n), compiled by builder
+ * processes (cuda_builders.h) as many as programs says, by default one for
+ * every two of the worker's cores: NVRTC's builders leave CUDA's launches
+ * their pace where NVIDIA's OpenCL compiler does not (builders.h). None
+ * where it gives none, and each point compiles its own. Returns how many
+ * were sent. */
+static size_t cuda_by_builders(const struct wl_run_plan *plan, const struct wl_program_cache *programs, int arch,
+			       char (*options)[128], size_t n)
+{
+	wl_builder_spawn spawn;
+	int procs = wl_program_cache_builders(programs, n, WL_BUILDER_CORES_CUDA, &spawn);
+
+	return procs > 0 ? wl_cuda_builders_start(arch, &plan->source, options, n, procs, spawn, plan->dev->id) : 0;
+}
+
 /* The CUDA modules of plan's points that neither the device nor the worker
  * has nor expects, said to be coming and compiled by NVRTC on a thread of
- * their own, in the points' order, while the run goes on: a point takes
- * its module as it arrives. Returns how many were sent to compile. */
-static size_t cuda_behind(const struct wl_run_plan *plan)
+ * their own (an own experiment's: by builder processes), in the points'
+ * order, while the run goes on: a point takes its module as it arrives.
+ * Returns how many were sent to compile. */
+static size_t cuda_behind(const struct wl_run_plan *plan, const struct wl_program_cache *programs)
 {
 	const struct wl_cuda_side *side = wl_cuda_of(plan->dev);
 	struct cuda_behind *b;
@@ -253,7 +270,13 @@ static size_t cuda_behind(const struct wl_run_plan *plan)
 	    !(b = calloc(1, sizeof(*b))))
 		return 0;
 	*b = (struct cuda_behind){ .nv = side->nv, .arch = arch };
-	if (!(b->options = point_options(plan, cuda_has, &n)) || wl_source_from_text(plan->source.text, &b->src, &err) < 0) {
+	if ((b->options = point_options(plan, cuda_has, &n)) && plan->exp->own) {
+		n = cuda_by_builders(plan, programs, arch, b->options, n);
+		free(b->options);
+		free(b);
+		return n;
+	}
+	if (!b->options || wl_source_from_text(plan->source.text, &b->src, &err) < 0) {
 		free(b->options);
 		free(b);
 		return 0;
@@ -286,12 +309,11 @@ void wl_run_build_ahead(const struct wl_run_plan *plan, struct wl_program_cache 
 	size_t building = 0;
 
 	/* A custom kernel beside the catalog's is built at its point, under
-	 * the point's deadline; an own experiment's programs, in OpenCL, by
+	 * the point's deadline; an own experiment's programs and modules by
 	 * builder processes, where a compiler's crash is the builder's and a
 	 * point whose program did not come builds it itself, under its
 	 * deadline. A run of one point gains nothing. */
-	if (when == WL_AHEAD_NEVER || (when == WL_AHEAD_GPU && !plan->dev->is_gpu) || plan->req.pts.count < 2 ||
-	    (plan->exp->own && plan->backend != &wl_backend_opencl))
+	if (when == WL_AHEAD_NEVER || (when == WL_AHEAD_GPU && !plan->dev->is_gpu) || plan->req.pts.count < 2)
 		return;
 	for (size_t k = 0; k < plan->nvariants; k++)
 		if (plan->variants[k].custom && !plan->variants[k].own)
@@ -299,7 +321,7 @@ void wl_run_build_ahead(const struct wl_run_plan *plan, struct wl_program_cache 
 	if (plan->backend == &wl_backend_opencl)
 		building = opencl_behind(plan, programs);
 	else if (plan->backend == &wl_backend_cuda)
-		building = cuda_behind(plan);
+		building = cuda_behind(plan, programs);
 	if (building)
 		wl_log_info("%zu of the run's programs building beside its points", building);
 }

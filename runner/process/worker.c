@@ -28,6 +28,7 @@
 #include "cl_program.h"
 #include "checker.h"
 #include "builder_spawner.h"
+#include "cuda_builders.h"
 #include "confine.h"
 #include "cuda_driver.h"
 #include "cuda_languages.h"
@@ -411,6 +412,7 @@ static void serve(struct wl_store *st, struct wl_executor *ex, struct wl_wakeup 
 			wl_log_error("run %lld: could not record its outcome: %s", claim.id, err.msg);
 		/* Builders building someone else's code end with its run. */
 		wl_program_behind_stop(ex->programs);
+		wl_cuda_builders_stop();
 		report("%s", WL_MSG_IDLE);
 		/* A device that joined and left (it could not run the run, or
 		 * nothing was left to take) looks again at its next poll, not at

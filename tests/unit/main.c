@@ -62,6 +62,7 @@ const char *check_store_pg;
 	X(tuning_searches_for_energy_and_the_front)                                     \
 	X(cuda_modules_coming_are_waited_for)                                           \
 	X(cuda_modules_kept_on_disk_are_loaded_not_compiled)                            \
+	X(cuda_modules_come_from_builders)                                              \
 	X(memo_reads_an_own_experiment_again)                                           \
 	X(device_check_refuses_what_does_not_fit)                                       \
 	STORE_TESTS(X)                                                                  \
