@@ -469,8 +469,11 @@ static json_t *summary(const json_t *tune)
 /* The request that runs the best configuration of the run's last size
  * measured with one, as an ordinary run: the run's request without its
  * search ("tune", "restrict") and the tuned params set to that
- * configuration ("Run again with the best" on the run page). JSON null where no size has a best; NULL when out of
- * memory. */
+ * configuration ("Run again with the best" on the run page). A tuning run
+ * of someone else's code counts nothing by default (catalog/request.c), a
+ * price its one best configuration need not pay: its "counters": "off" is
+ * dropped, and the run again counts as any run does unless asked not to.
+ * JSON null where no size has a best; NULL when out of memory. */
 static json_t *best_request(const struct wl_run *run, const json_t *sizes)
 {
 	const json_t *best = NULL, *size;
@@ -486,6 +489,9 @@ static json_t *best_request(const struct wl_run *run, const json_t *sizes)
 		return NULL;
 	json_object_del(req, "tune");
 	json_object_del(req, "restrict");
+	if ((json_object_get(req, "definition") || json_array_size(json_object_get(req, "kernels")) > 0) &&
+	    strcmp(json_string_value(json_object_get(req, "counters")) ?: "", "off") == 0)
+		json_object_del(req, "counters");
 	if (!json_is_object(json_object_get(req, "params")))
 		json_object_set_new(req, "params", json_object());
 	config = json_deep_copy(best);

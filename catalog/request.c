@@ -450,7 +450,7 @@ static int validate_counters(const json_t *body, int someone_elses_tuned, json_t
 
 	if (v && !(s && (strcmp(s, "on") == 0 || strcmp(s, "off") == 0))) {
 		wl_error_field(err, WL_ERR_INVALID_FIELD, "counters",
-			       "counters: %s%.32s%s is not allowed (\"on\", the default: a CUDA run reads each variant's hardware counters, but for a tuning run of code of your own, or \"off\")",
+			       "counters: %s%.32s%s is not allowed (\"on\", the default: a CUDA run reads each variant's hardware counters, or \"off\"; a tuning run of code of your own is \"off\" unless it asks)",
 			       s ? "'" : "", s ? s : wl_json_type_name(v), s ? "'" : "");
 		return -1;
 	}

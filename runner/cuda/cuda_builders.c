@@ -24,9 +24,15 @@ struct cuda_farm {
 	volatile int stop;
 };
 
-/* The farm of the run now measured, for wl_cuda_builders_stop. */
+/* The farm of the run now measured, for wl_cuda_builders_stop; the source
+ * its modules are of (kept once it ends: what its run did not take is
+ * dropped when the run ends); the farms not yet ended, which the worker's
+ * end waits for. */
 static struct cuda_farm *current;
+static char current_hash[17];
+static int live;
 static pthread_mutex_t current_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t farm_ended = PTHREAD_COND_INITIALIZER;
 
 static void farm_free(struct cuda_farm *f)
 {
@@ -55,12 +61,22 @@ static void *farm_main(void *arg)
 {
 	struct cuda_farm *f = arg;
 	char where[32];
+	int newer;
 
 	snprintf(where, sizeof(where), "cuda\n%d", f->arch);
 	wl_builders_run(where, f->for_, f->text, f->len, f->options, f->count, f->procs, f->spawn, &f->stop, farm_done, f);
+	/* Stopped, its run has ended: what arrived since is no one's, unless a
+	 * newer run of the same source has a farm of its own. */
+	pthread_mutex_lock(&current_lock);
+	newer = current && current != f && strcmp(current->hash, f->hash) == 0;
+	pthread_mutex_unlock(&current_lock);
+	if (f->stop && !newer)
+		wl_cuda_compiled_drop(f->hash);
 	pthread_mutex_lock(&current_lock);
 	if (current == f)
 		current = NULL;
+	live--;
+	pthread_cond_broadcast(&farm_ended);
 	pthread_mutex_unlock(&current_lock);
 	farm_free(f);
 	return NULL;
@@ -113,8 +129,11 @@ size_t wl_cuda_builders_start(int arch, const struct wl_source *src, char (*opti
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	pthread_mutex_lock(&current_lock);
 	started = f->count > 0 && pthread_create(&thread, &attr, farm_main, f) == 0;
-	if (started)
+	if (started) {
 		current = f;
+		memcpy(current_hash, f->hash, sizeof(current_hash));
+		live++;
+	}
 	pthread_mutex_unlock(&current_lock);
 	pthread_attr_destroy(&attr);
 	if (started)
@@ -128,9 +147,24 @@ size_t wl_cuda_builders_start(int arch, const struct wl_source *src, char (*opti
 
 void wl_cuda_builders_stop(void)
 {
+	char hash[17];
+
 	pthread_mutex_lock(&current_lock);
 	if (current)
 		current->stop = 1;
+	memcpy(hash, current_hash, sizeof(hash));
+	current_hash[0] = '\0';
+	pthread_mutex_unlock(&current_lock);
+	if (hash[0])
+		wl_cuda_compiled_drop(hash);
+}
+
+void wl_cuda_builders_end(void)
+{
+	wl_cuda_builders_stop();
+	pthread_mutex_lock(&current_lock);
+	while (live > 0)
+		pthread_cond_wait(&farm_ended, &current_lock);
 	pthread_mutex_unlock(&current_lock);
 }
 

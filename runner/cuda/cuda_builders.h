@@ -24,8 +24,13 @@ size_t wl_cuda_builders_start(int arch, const struct wl_source *src, char (*opti
 			      wl_builder_spawn spawn, const char *for_);
 
 /* Tell the builders of the run that ended to stop: they end within a tenth
- * of a second, and what they had not compiled arrives as not compiled. */
+ * of a second, and what they had not compiled arrives as not compiled; the
+ * modules its points did not take are freed. */
 void wl_cuda_builders_stop(void);
+
+/* Stop, and wait until every farm's thread has ended (at the worker's end,
+ * before the modules it keeps are released). */
+void wl_cuda_builders_end(void);
 
 /* The builder's side: where is the compute capability ("90" for 9.0);
  * NVRTC (nv, opened before the builder confined itself) compiles each set

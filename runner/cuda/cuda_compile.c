@@ -230,6 +230,26 @@ void wl_cuda_compiled_arrive(const char *hash, const char *options, struct wl_cu
 	free(c);
 }
 
+void wl_cuda_compiled_drop(const char *hash)
+{
+	struct wl_cuda_compiled *dropped = NULL;
+
+	pthread_mutex_lock(&lock);
+	for (struct wl_cuda_compiled **link = &ahead; *link;) {
+		struct wl_cuda_compiled *c = *link;
+
+		if (strcmp(c->hash, hash) != 0) {
+			link = &c->next;
+			continue;
+		}
+		*link = c->next;
+		c->next = dropped;
+		dropped = c;
+	}
+	pthread_mutex_unlock(&lock);
+	wl_cuda_compiled_free(dropped);
+}
+
 void wl_cuda_compiled_release(void)
 {
 	pthread_mutex_lock(&lock);

@@ -61,6 +61,9 @@ void wl_cuda_compiled_adopt(struct wl_cuda_compiled *list);
  * are kept (at its end). */
 void wl_cuda_compiled_release(void);
 void wl_cuda_compiled_free(struct wl_cuda_compiled *list);
+/* Free the modules of the source of hash on the worker's list that no run
+ * took (a run's builders ran ahead of it, or its points went elsewhere). */
+void wl_cuda_compiled_drop(const char *hash);
 /* The one after c on its list, or NULL. */
 const struct wl_cuda_compiled *wl_cuda_compiled_next(const struct wl_cuda_compiled *c);
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -19,12 +20,14 @@
 #define FRAME_MAX (64u << 20)
 #define BUILDERS_MAX 8
 
+/* Both ends are sockets: one whose reader is gone says so with EPIPE,
+ * never with a SIGPIPE that would end this process. */
 static int put_all(int fd, const void *p, size_t len)
 {
 	const char *c = p;
 
 	while (len > 0) {
-		ssize_t w = write(fd, c, len);
+		ssize_t w = send(fd, c, len, MSG_NOSIGNAL);
 
 		if (w < 0 && errno == EINTR)
 			continue;
@@ -161,8 +164,13 @@ static void builder_answer(struct farm *f, struct builder *b)
 		builder_end(b, 1);
 		b->job = -1;
 	} else {
-		hand_back(f, (size_t)b->job, len ? (const unsigned char *)binary : NULL, len, log, beside);
+		/* The builder gets its next job first: making a program from its
+		 * binary may take the worker a while (NVIDIA's OpenCL compiles the
+		 * PTX for the device then), and the builder need not wait. */
+		size_t job = (size_t)b->job;
+
 		builder_next(f, b);
+		hand_back(f, job, len ? (const unsigned char *)binary : NULL, len, log, beside);
 	}
 	free(log);
 	free(binary);

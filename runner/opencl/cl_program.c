@@ -346,7 +346,8 @@ static void *builders_main(void *arg)
 	char place[600], where[640];
 	int placed = wl_cl_builder_place(a->dev, place, sizeof(place)) == 0;
 
-	snprintf(where, sizeof(where), "opencl\n%s", place);
+	if (placed)
+		snprintf(where, sizeof(where), "opencl\n%s", place);
 	wl_builders_run(placed ? where : NULL, a->dev->id, a->own->text, a->own->len, a->full, a->count, a->builders,
 			a->spawn, &a->stop, builder_done, a);
 	a->ms = wl_now_ms() - started;

@@ -565,6 +565,7 @@ int wl_work(const struct runner_config *cfg)
 	status = 0;
 out:
 	wl_wakeup_close(wake);
+	wl_cuda_builders_end();
 	wl_cuda_compiled_release();
 	wl_program_cache_free(programs);
 	wl_devices_free(&devs);

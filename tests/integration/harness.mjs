@@ -270,8 +270,6 @@ export class Lab {
     throw new Error(`run ${id} did not reach the state in time: ${JSON.stringify(run && { status: run.status, progress: run.progress, error: run.error })}\nrunner log:\n${this.logs.runner}`);
   }
 
-  // Wait until no run is queued or running (or timeoutMs passes); resolves
-  // with the run counts of /api/health.
   // Resolve with the first match of re (not global) in the runner's log
   // after its first from characters, as soon as a line of it brings one.
   waitLogged(re, from = 0, timeoutMs = 600000) {
@@ -297,6 +295,8 @@ export class Lab {
     });
   }
 
+  // Wait until no run is queued or running (or timeoutMs passes); resolves
+  // with the run counts of /api/health.
   async waitIdle(timeoutMs = 300000) {
     const until = Date.now() + timeoutMs;
     let counts;

@@ -213,6 +213,10 @@ test('model_strategy_ranks_an_experiment_of_ones_own', async () => {
   assert.equal(run.results.length, 4, 'two tiles, both variants');
   for (const r of run.results) assert.equal(r.verified, true, `${r.variant} ${r.params.tile}: ${r.error}`);
   assert.equal(run.tuning.sizes[0].model.configs.length, 2);
+  // Someone else's code tuned counts nothing unless asked; its best, run
+  // again, counts as any run does.
+  assert.equal(run.request.counters, 'off');
+  assert.equal(run.tuning.best_request.counters, undefined, JSON.stringify(run.tuning.best_request));
   // Its check's reference variant is made again at each configuration, on
   // the inputs the size's first made.
   assert.equal(run.budget.inputs_made, 1, JSON.stringify(run.budget));

@@ -228,7 +228,7 @@ void test_request_reads_counters_on_or_off(void)
 		{ "{\"experiment\":\"copy\",\"counters\":\"OFF\"}", NULL, "'OFF' is not allowed" },
 		{ "{\"experiment\":\"copy\",\"counters\":false}", NULL, "counters: a boolean is not allowed" },
 		{ "{\"experiment\":\"copy\",\"counters\":0}", NULL, "counters: an integer is not allowed" },
-		{ "{\"experiment\":\"copy\",\"counters\":null}", NULL, "or \"off\")" },
+		{ "{\"experiment\":\"copy\",\"counters\":null}", NULL, "or \"off\"; a tuning run of code of your own" },
 	};
 	struct wl_catalog *cat = check_load_catalog();
 
