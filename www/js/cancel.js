@@ -6,6 +6,10 @@ import { ApiError, postJSON } from './api.js';
 
 const TOKEN_KEY = 'warplab-token';
 
+// Whether the page shows the run ended: its event stream may say so before
+// the cancel's own answer comes, and then that answer is no news.
+let ended = false;
+
 function say(text) {
   document.getElementById('cancel-said').textContent = text;
 }
@@ -25,7 +29,7 @@ async function cancel(run, refresh) {
     await postJSON(`/api/runs/${run.id}/cancel`, {}, token ? { Authorization: `Bearer ${token}` } : {});
     if (typed) localStorage.setItem(TOKEN_KEY, typed);
     box.hidden = true;
-    say(run.status === 'running' ? 'Cancel asked: the run stops within a moment.' : 'Cancelled.');
+    if (!ended) say(run.status === 'running' ? 'Cancel asked: the run stops within a moment.' : 'Cancelled.');
     refresh();
   } catch (err) {
     button.disabled = false;
@@ -44,6 +48,7 @@ export function watchCancel(run, refresh) {
   const button = document.getElementById('cancel');
   const live = run.status === 'queued' || run.status === 'running';
   button.hidden = !live;
+  ended = !live;
   if (!live) {
     document.getElementById('cancel-token-box').hidden = true;
     // The status says how it ended: "Cancel asked…" is past.
