@@ -45,14 +45,15 @@ int wl_cl_builder_place(const struct wl_device *dev, char *out, size_t len)
 		if (!d)
 			return -1;
 		if (d == cl->device) {
-			snprintf(out, len, "%s\n%s\n%u", platform, name, k);
+			snprintf(out, len, "opencl\n%s\n%s\n%u", platform, name, k);
 			return 0;
 		}
 	}
 	return -1;
 }
 
-/* The builder's device, by where (wl_cl_builder_place's), with a context. */
+/* The builder's device, by where (wl_cl_builder_place's, less its first
+ * line), with a context. */
 static int builder_device(const char *where, cl_device_id *dev, cl_context *ctx)
 {
 	char platform[256], name[256];

@@ -73,7 +73,6 @@ int wl_program_cache_builders(const struct wl_program_cache *cache, size_t n, in
 	return cache->builders > 0 ? cache->builders : wl_builders_for(n, cores_each);
 }
 
-
 void wl_program_cache_counts(const struct wl_program_cache *cache, long *built, long *loaded)
 {
 	*built = cache->built;
@@ -343,11 +342,9 @@ static void *builders_main(void *arg)
 {
 	struct wl_program_ahead *a = arg;
 	double started = wl_now_ms();
-	char place[600], where[640];
-	int placed = wl_cl_builder_place(a->dev, place, sizeof(place)) == 0;
+	char where[640];
+	int placed = wl_cl_builder_place(a->dev, where, sizeof(where)) == 0;
 
-	if (placed)
-		snprintf(where, sizeof(where), "opencl\n%s", place);
 	wl_builders_run(placed ? where : NULL, a->dev->id, a->own->text, a->own->len, a->full, a->count, a->builders,
 			a->spawn, &a->stop, builder_done, a);
 	a->ms = wl_now_ms() - started;

@@ -236,27 +236,41 @@ static int cuda_has(const struct wl_run_plan *plan, const char *options)
 	       wl_cuda_compiled_has(&plan->source, options);
 }
 
-/* An own experiment's CUDA modules of options[0..n), compiled by builder
- * processes (cuda_builders.h) as many as programs says, by default one for
- * every two of the worker's cores: NVRTC's builders leave CUDA's launches
- * their pace where NVIDIA's OpenCL compiler does not (builders.h). None
- * where it gives none, and each point compiles its own. Returns how many
- * were sent. */
-static size_t cuda_by_builders(const struct wl_run_plan *plan, const struct wl_program_cache *programs, int arch,
-			       char (*options)[128], size_t n)
+/* The compute capability plan's device compiles for, where NVRTC is there
+ * to compile: -1 where it cannot. */
+static int cuda_arch_of(const struct wl_run_plan *plan)
+{
+	const struct wl_cuda_side *side = wl_cuda_of(plan->dev);
+
+	return !side || !side->nv || !side->nv->handle || side->ordinal < 0 ? -1 : wl_cuda_arch(side->ordinal);
+}
+
+/* An own experiment's CUDA modules of plan's points that neither the
+ * device nor the worker has nor expects, compiled by builder processes
+ * (cuda_builders.h) as many as programs says, by default one for every two
+ * of the worker's cores: NVRTC's builders leave CUDA's launches their pace
+ * where NVIDIA's OpenCL compiler does not (builders.h). None where it gives
+ * none, and each point compiles its own. Returns how many were sent. */
+static size_t cuda_by_builders(const struct wl_run_plan *plan, const struct wl_program_cache *programs)
 {
 	wl_builder_spawn spawn;
-	int procs = wl_program_cache_builders(programs, n, WL_BUILDER_CORES_CUDA, &spawn);
+	char (*options)[128];
+	size_t n, sent = 0;
+	int arch = cuda_arch_of(plan), procs;
 
-	return procs > 0 ? wl_cuda_builders_start(arch, &plan->source, options, n, procs, spawn, plan->dev->id) : 0;
+	if (arch < 0 || !(options = point_options(plan, cuda_has, &n)))
+		return 0;
+	if ((procs = wl_program_cache_builders(programs, n, WL_BUILDER_CORES_CUDA, &spawn)) > 0)
+		sent = wl_cuda_builders_start(arch, &plan->source, options, n, procs, spawn, plan->dev->id);
+	free(options);
+	return sent;
 }
 
 /* The CUDA modules of plan's points that neither the device nor the worker
  * has nor expects, said to be coming and compiled by NVRTC on a thread of
- * their own (an own experiment's: by builder processes), in the points'
- * order, while the run goes on: a point takes its module as it arrives.
- * Returns how many were sent to compile. */
-static size_t cuda_behind(const struct wl_run_plan *plan, const struct wl_program_cache *programs)
+ * their own, in the points' order, while the run goes on: a point takes
+ * its module as it arrives. Returns how many were sent to compile. */
+static size_t cuda_behind(const struct wl_run_plan *plan)
 {
 	const struct wl_cuda_side *side = wl_cuda_of(plan->dev);
 	struct cuda_behind *b;
@@ -264,18 +278,12 @@ static size_t cuda_behind(const struct wl_run_plan *plan, const struct wl_progra
 	pthread_attr_t attr;
 	pthread_t thread;
 	size_t n;
-	int arch, started;
+	int arch = cuda_arch_of(plan), started;
 
-	if (!side || !side->nv || !side->nv->handle || side->ordinal < 0 || (arch = wl_cuda_arch(side->ordinal)) < 0 ||
-	    !(b = calloc(1, sizeof(*b))))
+	if (arch < 0 || !(b = calloc(1, sizeof(*b))))
 		return 0;
 	*b = (struct cuda_behind){ .nv = side->nv, .arch = arch };
-	if ((b->options = point_options(plan, cuda_has, &n)) && plan->exp->own) {
-		n = cuda_by_builders(plan, programs, arch, b->options, n);
-		free(b->options);
-		free(b);
-		return n;
-	}
+	b->options = point_options(plan, cuda_has, &n);
 	if (!b->options || wl_source_from_text(plan->source.text, &b->src, &err) < 0) {
 		free(b->options);
 		free(b);
@@ -321,7 +329,7 @@ void wl_run_build_ahead(const struct wl_run_plan *plan, struct wl_program_cache 
 	if (plan->backend == &wl_backend_opencl)
 		building = opencl_behind(plan, programs);
 	else if (plan->backend == &wl_backend_cuda)
-		building = cuda_behind(plan, programs);
+		building = plan->exp->own ? cuda_by_builders(plan, programs) : cuda_behind(plan);
 	if (building)
 		wl_log_info("%zu of the run's programs building beside its points", building);
 }

@@ -9,25 +9,29 @@ import { join, resolve } from 'node:path';
 export const ROOT = resolve(new URL('../..', import.meta.url).pathname);
 export const BUILD = resolve(ROOT, process.env.BUILD || 'build');
 
-// Wait until a line of the child's stderr matches re; resolve with the match.
-function waitForLine(child, re, what, timeoutMs = 30000) {
+// Wait until the child's stderr matches re, counting seen (what it said
+// before) with what it says from now on; resolve with the match. A child
+// that exits first, or no match in timeoutMs, fails the wait, named what.
+function waitForLine(child, re, what, timeoutMs = 30000, seen = '') {
   return new Promise((ok, fail) => {
-    let seen = '';
-    const timer = setTimeout(() => fail(new Error(`${what} did not start in ${timeoutMs} ms:\n${seen}`)), timeoutMs);
+    const timer = setTimeout(() => fail(new Error(`${what}: nothing matched ${re} in ${timeoutMs} ms:\n${seen}`)), timeoutMs);
+    const done = (m) => {
+      clearTimeout(timer);
+      child.stderr.off('data', onData);
+      ok(m);
+    };
     const onData = (chunk) => {
       seen += chunk.toString();
       const m = seen.match(re);
-      if (m) {
-        clearTimeout(timer);
-        child.stderr.off('data', onData);
-        ok(m);
-      }
+      if (m) done(m);
     };
     child.stderr.on('data', onData);
     child.once('exit', (code) => {
       clearTimeout(timer);
-      fail(new Error(`${what} exited with ${code} before starting:\n${seen}`));
+      fail(new Error(`${what} exited with ${code} first:\n${seen}`));
     });
+    const m = seen.match(re);
+    if (m) done(m);
   });
 }
 
@@ -270,29 +274,10 @@ export class Lab {
     throw new Error(`run ${id} did not reach the state in time: ${JSON.stringify(run && { status: run.status, progress: run.progress, error: run.error })}\nrunner log:\n${this.logs.runner}`);
   }
 
-  // Resolve with the first match of re (not global) in the runner's log
-  // after its first from characters, as soon as a line of it brings one.
+  // Resolve with the first match of re in the runner's log after its first
+  // from characters, as soon as a line of it brings one.
   waitLogged(re, from = 0, timeoutMs = 600000) {
-    return new Promise((ok, fail) => {
-      const child = this.runner;
-      const stop = () => {
-        clearTimeout(timer);
-        child.stderr.off('data', look);
-      };
-      const look = () => {
-        const m = re.exec(this.logs.runner.slice(from));
-        if (m) {
-          stop();
-          ok(m);
-        }
-      };
-      const timer = setTimeout(() => {
-        stop();
-        fail(new Error(`the runner did not log ${re} in ${timeoutMs} ms:\n${this.logs.runner.slice(from)}`));
-      }, timeoutMs);
-      child.stderr.on('data', look);
-      look();
-    });
+    return waitForLine(this.runner, re, "the runner's log", timeoutMs, this.logs.runner.slice(from));
   }
 
   // Wait until no run is queued or running (or timeoutMs passes); resolves
