@@ -66,6 +66,9 @@ static const char *const traced[] = { "efficiency", "sectors_per_request", "conf
  * goes last, after the launch, so that no column moves. */
 static const char *const ceilings[] = { "dram_ms", "cache_ms", "local_ms", "latency_ms", "barrier_ms" };
 static const char *const later_ceilings[] = { "l1_ms", "issue_ms" };
+/* The work-group starts' ceiling came after the runner and device columns:
+ * it goes after them. */
+static const char *const last_ceilings[] = { "groups_ms" };
 /* Where the model sends the traffic (model/traffic.h), each as
  * predicted_<name>, and the kernel's own bytes; then the built-in whose
  * harness ran the row. */
@@ -177,6 +180,7 @@ static void put_row(FILE *f, const struct wl_run *run, const struct wl_result *r
 	put_values(f, r->json, measured_by, COUNT(measured_by));
 	fputc(',', f);
 	put_field(f, json_string_value(json_object_get(r->json, "device_id")) ?: "");
+	put_values(f, json_object_get(pr, "ceilings"), last_ceilings, COUNT(last_ceilings));
 	fputs("\r\n", f);
 }
 
@@ -225,7 +229,9 @@ int wl_results_csv(const struct wl_run *run, char **out, size_t *len)
 	put_header(f, "energy_", later_energy, COUNT(later_energy));
 	fputs(",energy_moved_bytes_from,energy_error", f);
 	put_header(f, "tuning_", ranked, COUNT(ranked));
-	fputs(",runner_id,device_id\r\n", f);
+	fputs(",runner_id,device_id", f);
+	put_header(f, "predicted_", last_ceilings, COUNT(last_ceilings));
+	fputs("\r\n", f);
 	for (i = 0; i < run->nresults; i++)
 		put_row(f, run, &run->results[i], names, nnames);
 	if (fclose(f) != 0) {

@@ -84,12 +84,15 @@ static json_t *ask_model(const struct point_context *pc, const struct wl_model *
 			 const struct wl_result *r, const struct wl_prediction *p, const struct wl_prediction *base)
 {
 	const struct run_result x = { pc->run, r };
+	/* A custom kernel runs with its like variant's launch. */
+	const struct wl_variant_def *def = wl_experiment_variant(pc->exp, r->like ? r->like : r->variant ? r->variant : "", NULL);
 	const struct wl_cause_facts facts = {
 		.median_ms = zero(r->median_ms), .footprint = pc->footprint,
 		.drops = r->in_drop, .baseline_ratio = baseline_ratio, .arg = &x,
 	};
 	const struct wl_point_in in = {
 		.exp = pc->exp, .copy_gbps = pc->ceiling, .device = pc->dm, .footprint = pc->footprint, .hot = pc->hot,
+		.groups_chosen = def && def->host.dims > 0 && !def->host.has_local,
 		.declared = m, .causes = causes, .p = p, .base = base,
 		.work = zero(pc->exp->metric == WL_METRIC_BANDWIDTH ? r->bytes : r->ops),
 		.median_ms = zero(r->median_ms),

@@ -9,6 +9,7 @@
 #include "catalog_cost.h"
 #include "ceilings.h"
 #include "clock.h"
+#include "occupancy.h"
 #include "points.h"
 #include "predict.h"
 #include "request.h"
@@ -31,18 +32,45 @@ int wl_request_model_init(const json_t *normalized, const json_t *device, double
 	return 0;
 }
 
+/* dm's resident warps for def at values on m's architecture: a group of
+ * items work-items with the variant's declared local memory (unknown where
+ * it declares none), registers unknown. Left as they are where the
+ * architecture is not known, the driver chooses the work-group size or the
+ * calculator gives none. */
+static void resident_warps(const struct wl_request_model *m, const struct wl_experiment *exp,
+			   const struct wl_variant_def *def, const long long *values, double items,
+			   struct wl_device_model *dm)
+{
+	struct wl_group_use use = { (long long)items, -1, -1 };
+	json_t *occupancy;
+	long long warps;
+
+	if (!m->arch || items <= 0 || !def->host.has_local)
+		return;
+	if (wl_variant_has_cost(exp, def, WL_COST_LOCAL))
+		use.local_bytes = (long long)wl_variant_cost(exp, def, WL_COST_LOCAL, values);
+	occupancy = wl_occupancy(m->arch, NULL, &use);
+	warps = json_integer_value(json_object_get(occupancy, "warps"));
+	if (warps > 0)
+		dm->resident_warps = (double)warps;
+	json_decref(occupancy);
+}
+
 double wl_request_model_ms(const struct wl_request_model *m, const struct wl_experiment *exp,
 			   const struct wl_variant_def *def, const long long *values, double deadline,
 			   struct wl_error *err)
 {
 	struct wl_prediction p;
-	struct wl_point_in in = { .exp = exp, .copy_gbps = m->dm.dram_gbps, .device = &m->dm, .hot = m->hot,
-				  .declared = def->model, .p = &p };
+	struct wl_device_model dm = m->dm;
+	struct wl_point_in in = { .exp = exp, .copy_gbps = m->dm.dram_gbps, .device = &dm, .hot = m->hot,
+				  .groups_chosen = def->host.dims > 0 && !def->host.has_local, .declared = def->model,
+				  .p = &p };
 	json_t *o;
 	double ms;
 
 	if (wl_model_predict(def->model, values, (int)exp->nparams, m->lanes, deadline, &p, err) < 0)
 		return -1;
+	resident_warps(m, exp, def, values, p.items, &dm);
 	in.footprint = wl_variant_cost(exp, def, WL_COST_MEMORY, values);
 	in.work = wl_variant_cost(exp, def, exp->metric == WL_METRIC_BANDWIDTH ? WL_COST_BYTES : WL_COST_OPS, values);
 	o = wl_predict_point(&in);

@@ -13,10 +13,13 @@
 #include "work.h"
 
 /* What predicting a request's kernels on a device takes: the device's
- * measured model, its warp's lanes and the request's cache mode. */
+ * measured model, its warp's lanes, the request's cache mode and, where
+ * known, the limits of the device's architecture (an entry of the catalog's
+ * gpu_limits.json: each configuration's occupancy before it is built). */
 struct wl_request_model {
 	struct wl_device_model dm;
 	int lanes, hot;
+	const json_t *arch;		/* NULL: every configuration at the most warps resident */
 };
 
 /* The model of normalized (a validated request) on device (its record,
@@ -27,7 +30,10 @@ int wl_request_model_init(const json_t *normalized, const json_t *device, double
 			  struct wl_request_model *m);
 
 /* The predicted time in ms of variant def (with declared accesses) of exp
- * at values (one per param), within the model's deadline (monotonic
+ * at values (one per param) — at the warps a compute unit keeps resident of
+ * it where m->arch is set: the occupancy calculator's limits of warps,
+ * work-group slots and the variant's declared local memory, its registers
+ * unknown before a build — within the model's deadline (monotonic
  * seconds); -1 with err where the model gives none. */
 double wl_request_model_ms(const struct wl_request_model *m, const struct wl_experiment *exp,
 			   const struct wl_variant_def *def, const long long *values, double deadline,

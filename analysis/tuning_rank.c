@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "gpu_limits.h"
 #include "points.h"
 #include "request_own.h"
 #include "request_predict.h"
@@ -56,10 +57,13 @@ static int allowed_space(const struct wl_experiment *exp, const json_t *normaliz
 }
 
 /* The device's measured model, its DRAM rate the float4 copy's fact where
- * no copy run set it; -1 with err on tune.strategy where it has none. */
-static int device_model(const json_t *normalized, const json_t *device, double copy_gbps,
-			struct wl_request_model *m, struct wl_error *err)
+ * no copy run set it, with its architecture's limits from cat where known;
+ * -1 with err on tune.strategy where it has no facts. */
+static int device_model(const struct wl_catalog *cat, const json_t *normalized, const json_t *device,
+			double copy_gbps, struct wl_request_model *m, struct wl_error *err)
 {
+	const char *why = NULL;
+
 	if (wl_request_model_init(normalized, device, copy_gbps, m) < 0) {
 		wl_error_field(err, WL_ERR_DEVICE_LIMIT, "tune.strategy",
 			       "tune.strategy: the model ranks a space with a device's measured facts, and %s has none "
@@ -67,6 +71,7 @@ static int device_model(const json_t *normalized, const json_t *device, double c
 			       device ? json_string_value(json_object_get(device, "id")) : "no registered device");
 		return -1;
 	}
+	m->arch = cat && cat->gpu_limits ? wl_gpu_limits_for(cat->gpu_limits, device, &why) : NULL;
 	return 0;
 }
 
@@ -124,7 +129,7 @@ static int rank_space(const struct wl_catalog *cat, const json_t *normalized, co
 			return -1;
 		}
 	}
-	if (device_model(normalized, device, copy_gbps, &m, err) < 0 ||
+	if (device_model(cat, normalized, device, copy_gbps, &m, err) < 0 ||
 	    allowed_space(k->exp, normalized, &k->pts, err) < 0)
 		return -1;
 	wl_tuned_params(k->exp, tune, tuned);

@@ -10,6 +10,7 @@ const char *wl_ceiling_words(const char *name)
 	static const char *const words[WL_CEILINGS] = {
 		"DRAM bandwidth", "the last-level cache's bandwidth", "the first-level cache",
 		"local memory's passes", "latency (too few requests in flight)", "barriers", "instruction issue",
+		"starting work-groups",
 	};
 
 	for (int i = 0; name && i < WL_CEILINGS; i++)

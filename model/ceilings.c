@@ -6,7 +6,8 @@
 
 #include "facts.h"
 
-static const char *const names[WL_CEILINGS] = { "dram", "cache", "l1", "local", "latency", "barrier", "issue" };
+static const char *const names[WL_CEILINGS] = { "dram", "cache", "l1", "local", "latency", "barrier", "issue",
+								"groups" };
 
 const char *wl_ceiling_name(enum wl_ceiling c)
 {
@@ -41,6 +42,7 @@ int wl_device_model_from_json(const json_t *device, double copy_gbps, double res
 		out->l1_lines_per_us = f.l1_lines_per_us;
 		out->local_per_us = f.local_per_us;
 		out->barrier_ns = f.barrier_ns;
+		out->groups_per_us = f.groups_per_us;
 	}
 	out->burst_bytes = f.burst_bytes;
 	out->dram_random_per_us = f.dram_random_per_us;
@@ -196,6 +198,8 @@ int wl_ceilings_compute(const struct wl_device_model *d, const struct wl_launch_
 	 * issued on every compute unit at once. */
 	if (d->issue_per_ns > 0 && w->warp_instructions > 0 && d->compute_units > 0)
 		out->ms[WL_CEIL_ISSUE] = w->groups * w->warp_instructions / (d->issue_per_ns * d->compute_units) / 1e6;
+	if (d->groups_per_us > 0 && !w->groups_chosen)
+		out->ms[WL_CEIL_GROUPS] = w->groups / d->groups_per_us / 1000;
 	out->binding = WL_CEIL_DRAM;
 	for (int c = 1; c < WL_CEILINGS; c++)
 		if (out->ms[c] > out->ms[out->binding])
@@ -210,9 +214,11 @@ int wl_ceilings_compute(const struct wl_device_model *d, const struct wl_launch_
 	 * so where two are near neither hides the other entirely. Their 3-norm
 	 * is the largest where one dominates, 2^(1/3) = 1.26 times it where two
 	 * are equal (bench/RESULTS.md: the norm against the largest on the
-	 * H100's catalog). */
+	 * H100's catalog). Starting work-groups is the device's front end, not
+	 * the compute units' pipes: it hides under the rest, or binds alone. */
 	for (int c = 0; c < WL_CEILINGS; c++)
-		cubes += out->ms[c] * out->ms[c] * out->ms[c];
-	out->total_ms = cbrt(cubes) + out->launch_ms;
+		if (c != WL_CEIL_GROUPS)
+			cubes += out->ms[c] * out->ms[c] * out->ms[c];
+	out->total_ms = fmax(cbrt(cubes), out->ms[WL_CEIL_GROUPS]) + out->launch_ms;
 	return out->total_ms > 0 ? 0 : -1;
 }

@@ -24,10 +24,17 @@
  * - barrier: the barriers each work-group crosses (declared), one step
  *   apart (a barrier round trip, measured), in as many waves as the
  *   work-groups take to fit on the device;
+ * - issue: the warp instructions a trace counted, at the rate a compute
+ *   unit issues them;
+ * - groups: the work-groups the launch starts, at the rate the device
+ *   starts them (an empty kernel of many: a GPU's own pace, whatever their
+ *   size; a grid of tiny groups is bound by it); none where the driver
+ *   chose the work-group size (the model's groups are then a guess);
  * - launch: an empty kernel's time.
  * The time is the ceilings' 3-norm — the largest where one dominates, 1.26
  * times it where two are equal, 1.44 where three are: they share the compute
- * unit's pipes — plus the launch. */
+ * unit's pipes — or the groups' where larger (the device's front end starts
+ * them while the compute units work), plus the launch. */
 #ifndef WL_CEILINGS_H
 #define WL_CEILINGS_H
 
@@ -48,12 +55,15 @@ int wl_device_model_from_json(const json_t *device, double copy_gbps, double res
 			      struct wl_device_model *out);
 
 
-enum wl_ceiling { WL_CEIL_DRAM, WL_CEIL_CACHE, WL_CEIL_L1, WL_CEIL_LOCAL, WL_CEIL_LATENCY, WL_CEIL_BARRIER, WL_CEIL_ISSUE, WL_CEILINGS };
+enum wl_ceiling {
+	WL_CEIL_DRAM, WL_CEIL_CACHE, WL_CEIL_L1, WL_CEIL_LOCAL, WL_CEIL_LATENCY, WL_CEIL_BARRIER, WL_CEIL_ISSUE, WL_CEIL_GROUPS,
+	WL_CEILINGS
+};
 
 struct wl_ceilings {
 	double ms[WL_CEILINGS];		/* each ceiling's time, 0 where it does not apply */
 	double launch_ms;
-	double total_ms;		/* the ceilings' 3-norm plus the launch */
+	double total_ms;		/* the ceilings' 3-norm (or the groups') plus the launch */
 	enum wl_ceiling binding;
 	double margin;			/* the binding ceiling over the next largest (>= 1) */
 	double dram_bytes, cache_bytes;	/* what each ceiling counted */
@@ -65,7 +75,7 @@ struct wl_ceilings {
 	struct wl_traffic traffic;	/* where the global traffic is served (traffic.h) */
 };
 
-/* The name of a ceiling ("dram", "cache", "l1", "local", "latency", "barrier", "issue"). */
+/* The name of a ceiling ("dram", "cache", "l1", "local", "latency", "barrier", "issue", "groups"). */
 const char *wl_ceiling_name(enum wl_ceiling c);
 
 /* The ceilings of work w on device d into *out. -1 where nothing can be

@@ -26,6 +26,10 @@ static const struct fact_def defs[] = {
 	{ "launch_us", NULL, "µs",
 	  "an empty kernel of one work-group, its time from the queue's profiling events (the lower quartile of 41: the device's hiccups only add)",
 	  AT(launch_us) },
+	{ "groups_per_us", NULL, "work-groups per µs",
+	  "the same empty kernel over 2^20 work-groups of 64 work-items: the work-groups the device starts per µs past its launch "
+	  "(a GPU starts them at a rate of its own, whatever their size); on a GPU only",
+	  AT(groups_per_us) },
 	{ "latency_ns", NULL, "ns",
 	  "one work-item follows a random cycle through the 32-byte sectors of four times the last-level cache, each load waiting for the one before",
 	  AT(latency_ns) },

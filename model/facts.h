@@ -16,10 +16,11 @@
 
 /* The version of the probes: facts stored by another version are measured
  * again. */
-#define WL_FACTS_VERSION 12
+#define WL_FACTS_VERSION 13
 
 struct wl_facts {
 	double launch_us;		/* an empty kernel's time */
+	double groups_per_us;		/* the work-groups a GPU starts per µs */
 	double latency_ns;		/* a dependent load from DRAM */
 	double latency_bytes;		/* the span that chase ran over */
 	double warp_interval_ns;	/* one warp alone: the time per coalesced request */

@@ -103,6 +103,7 @@ json_t *wl_predict_point(const struct wl_point_in *in)
 	json_t *o;
 
 	count_work(p, in->footprint, in->hot, &count);
+	count.w.groups_chosen = in->groups_chosen;
 	ceiled = in->device && wl_ceilings_compute(in->device, &count.w, &c) == 0;
 	if (ceiled) {
 		timed = 1;

@@ -24,6 +24,7 @@ struct wl_point_in {
 	const struct wl_device_model *device;	/* NULL: no measured facts, the copy ceiling alone */
 	double footprint;			/* the point's buffers, bytes (0: unknown) */
 	int hot;				/* timed hot: launches back to back, no flush */
+	int groups_chosen;			/* the driver chooses the work-group size */
 	const struct wl_model *declared;	/* the declaration p was simulated from; NULL: a trace's */
 	const struct wl_model *causes;		/* the catalog's departure causes, or NULL */
 	const struct wl_prediction *p;		/* one work-group's counts at the point */

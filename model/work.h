@@ -13,6 +13,7 @@ struct wl_device_model {
 	double dram_gbps;		/* the copy ceiling */
 	double cache_gbps, cache_bytes;
 	double launch_us, latency_ns, warp_interval_ns;
+	double groups_per_us;		/* work-groups the device starts per µs, 0: unknown */
 	double l1_interval_ns;		/* one warp's pace where its loads hit the first level */
 	double l1_requests_per_us, l1_passes_per_us, l1_lines_per_us;	/* per compute unit */
 	double local_per_us;		/* passes per µs per compute unit */
@@ -95,6 +96,7 @@ struct wl_launch_work {
 	double warp_instructions;	/* instructions its warps execute, one group (0: unknown) */
 	int stores_in_loops;		/* a work-item stores more than once: its loads wait for the stores before them */
 	int warm;			/* timed hot: each launch finds in the last level what the one before left */
+	int groups_chosen;		/* the driver chose the work-group size: the groups above are a guess */
 	double footprint_bytes;		/* the point's buffers (the catalog's memory formula), 0: unknown */
 	int nloads;
 	struct wl_first_level loads[WL_LAUNCH_LOADS];

@@ -238,6 +238,15 @@ static int run_probes(struct probe *p, const struct sizes *z, struct wl_facts *f
 	if (ms < 0)
 		return -1;
 	f->launch_us = wl_probe_usable(ms * 1000);
+	/* A GPU starts work-groups at a rate of its own, whatever their size:
+	 * the same empty kernel over 2^20 groups of 64 takes that many starts
+	 * past its launch. A CPU's groups are its runtime's loop. */
+	if (dev->is_gpu) {
+		ms = timed(p, "fact_empty", (size_t)64 << 20, 64, 1, (size_t[]){ sizeof(cl_mem) }, (const void *[]){ &p->b });
+		if (ms < 0)
+			return -1;
+		f->groups_per_us = wl_probe_usable((double)(1 << 20) / (ms * 1000 - f->launch_us));
+	}
 	if (chase_cycle(p, z->chase_bytes) < 0 ||
 	    clEnqueueFillBuffer(wl_cl_of(dev)->queue, p->b, &(cl_uint){ 0 }, sizeof(cl_uint), 0, p->b_bytes, 0, NULL, NULL) != CL_SUCCESS ||
 	    (ms = timed(p, "fact_chase", 1, 1, 3, (size_t[]){ sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_uint) },

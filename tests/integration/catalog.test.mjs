@@ -218,8 +218,10 @@ test('every_family_carries_its_ceilings_and_the_binding_one', async () => {
   }
   const l1 = device.facts.l1_requests_per_us;
   assert.ok(l1.absent || (l1.passes > 0 && l1.lines > 0), JSON.stringify(l1));
-  // A CPU has no warps: no first level the model sizes, no issue slots.
+  // A CPU has no warps: no first level the model sizes, no issue slots;
+  // its work-groups are its runtime's loop, not started by a front end.
   assert.equal(device.facts.l1_bytes, undefined);
   assert.equal(device.facts.issue_per_ns, undefined);
+  assert.equal(device.facts.groups_per_us, undefined);
   assert.equal(device.facts.version, runs.copy.device.facts.version);
 });

@@ -58,6 +58,7 @@ const char *check_store_pg;
 	X(tuning_selects_the_space)                                                     \
 	X(tuning_refuses_bad_requests)                                                  \
 	X(tuning_rank_says_when_the_model_cannot_rank)                                  \
+	X(ranking_predicts_at_each_configurations_occupancy)                            \
 	X(tuning_why_names_what_differs)                                                \
 	X(tuning_searches_for_energy_and_the_front)                                     \
 	X(cuda_modules_coming_are_waited_for)                                           \
@@ -141,6 +142,7 @@ const char *check_store_pg;
 	X(occupancy_by_hand_on_the_h100)                                                \
 	X(ceilings_by_hand)                                                             \
 	X(dram_streams_at_what_warps_keep_in_flight)                                    \
+	X(tiny_groups_are_bound_by_their_starts)                                        \
 	X(departures_name_only_causes_the_kernel_can_have)                              \
 	X(model_trust_weighs_each_case)                                                 \
 	X(model_trust_words_departures_and_pairs)                                       \

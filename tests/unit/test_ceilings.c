@@ -231,24 +231,24 @@ void test_catalog_causes_cannot_contradict_the_row(void)
 
 void test_device_model_reads_the_facts(void)
 {
-	json_t *device = json_pack("{s:i, s:i, s:{s:i}, s:{s:{s:f}, s:{s:f}, s:{s:f}, s:{s:f}, s:{s:f}, s:{s:i}}}",
+	json_t *device = json_pack("{s:i, s:i, s:{s:i}, s:{s:{s:f}, s:{s:f}, s:{s:f}, s:{s:f}, s:{s:f}, s:{s:i}, s:{s:f}}}",
 				   "compute_units", 132, "warp_width", 32, "cache", "bytes", 52428800, "facts",
 				   "launch_us", "value", 5.9, "latency_ns", "value", 348.0, "warp_interval_ns",
 				   "value", 84.0, "local_wavefronts_per_us", "value", 1978.0, "cache_gbps", "value",
-				   6960.0, "burst_bytes", "value", 64);
+				   6960.0, "burst_bytes", "value", 64, "groups_per_us", "value", 1650.0);
 	json_t *bare = json_pack("{s:i}", "compute_units", 2);
 	struct wl_device_model d;
 
 	CHECK(wl_device_model_from_json(device, 2959, 0, &d) == 1 && d.compute_units == 132 && d.launch_us == 5.9 &&
 	      d.warp_interval_ns == 84 && d.burst_bytes == 64 && d.cache_bytes == 52428800 && d.resident_warps == 64 &&
-	      d.dram_gbps == 2959, "the H100's facts read");
+	      d.dram_gbps == 2959 && d.groups_per_us == 1650, "the H100's facts read");
 	CHECK(wl_device_model_from_json(bare, 100, 0, &d) == 0 && d.dram_gbps == 100 && d.launch_us == 0,
 	      "no facts: the copy ceiling alone");
 	/* A CPU (no warp width): no banks, no warps in flight; and a cache
 	 * probe slower than DRAM is no ceiling. */
 	json_object_del(device, "warp_width");
 	CHECK(wl_device_model_from_json(device, 9000, 0, &d) == 1 && d.local_per_us == 0 && d.warp_interval_ns == 0 &&
-	      d.cache_gbps == 0 && d.launch_us == 5.9, "a CPU's model");
+	      d.cache_gbps == 0 && d.groups_per_us == 0 && d.launch_us == 5.9, "a CPU's model");
 	json_decref(device);
 	json_decref(bare);
 }
@@ -502,4 +502,44 @@ void test_dram_streams_at_what_warps_keep_in_flight(void)
 	w.moved_bytes = w.store_moved_bytes = 1024, w.burst_bytes = 1024;
 	CHECK(wl_ceilings_compute(&d, &w, &c) == 0 && NEAR(c.ms[WL_CEIL_DRAM], 0.01024), "stores only: the ceiling, %g",
 	      c.ms[WL_CEIL_DRAM]);
+}
+
+/* A GPU starts work-groups at a rate of its own: a million groups of 64
+ * copying a float each are bound by their starts, not by DRAM; the same
+ * bytes in 4,096 groups of 256 are DRAM's. */
+void test_tiny_groups_are_bound_by_their_starts(void)
+{
+	struct wl_device_model d = dev;
+	struct wl_ceilings c;
+	struct wl_launch_work tiny = *work(1048576, 64, 4, 256, 256, 128, 128, 0, 0, 0);
+	struct wl_launch_work big = *work(65536, 256, 16, 1024, 1024, 512, 512, 0, 0, 0);
+
+	d.warp_interval_ns = 0;	/* no latency ceiling in the way */
+	CHECK(wl_ceilings_compute(&d, &tiny, &c) == 0 && c.ms[WL_CEIL_GROUPS] == 0 && c.binding == WL_CEIL_DRAM,
+	      "without the fact: no such ceiling, %g ms", c.ms[WL_CEIL_GROUPS]);
+	d.groups_per_us = 1650;
+	CHECK(wl_ceilings_compute(&d, &tiny, &c) == 0 && NEAR(c.ms[WL_CEIL_GROUPS], 1048576 / 1650.0 / 1000) &&
+		      c.binding == WL_CEIL_GROUPS,
+	      "a million groups: %g ms of starts against DRAM's %g, bound by %s", c.ms[WL_CEIL_GROUPS],
+	      c.ms[WL_CEIL_DRAM], wl_ceiling_name(c.binding));
+	/* The front end starts groups while the compute units work: the time
+	 * is the starts' alone, not their norm with DRAM's. */
+	CHECK(NEAR(c.total_ms, c.ms[WL_CEIL_GROUPS] + c.launch_ms), "the starts alone: %g ms", c.total_ms);
+	CHECK(strcmp(wl_ceiling_name(WL_CEIL_GROUPS), "groups") == 0, "its name");
+	tiny.groups_chosen = 1;
+	CHECK(wl_ceilings_compute(&d, &tiny, &c) == 0 && c.ms[WL_CEIL_GROUPS] == 0 && c.binding == WL_CEIL_DRAM,
+	      "the driver's choice of group size: the model's groups are a guess, no such ceiling (%g ms)",
+	      c.ms[WL_CEIL_GROUPS]);
+	CHECK(wl_ceilings_compute(&d, &big, &c) == 0 && c.binding == WL_CEIL_DRAM &&
+		      NEAR(c.ms[WL_CEIL_GROUPS], 65536 / 1650.0 / 1000),
+	      "the same bytes in larger groups: DRAM's, %g against %g", c.ms[WL_CEIL_DRAM], c.ms[WL_CEIL_GROUPS]);
+	d.groups_per_us = 0;
+	CHECK(wl_ceilings_compute(&d, &big, &c) == 0, "again without the fact");
+	{
+		double without = c.total_ms;
+
+		d.groups_per_us = 1650;
+		CHECK(wl_ceilings_compute(&d, &big, &c) == 0 && NEAR(c.total_ms, without),
+		      "hidden under DRAM: the time as without it, %g against %g", c.total_ms, without);
+	}
 }

@@ -1,15 +1,19 @@
 /* Request validation against the repository's catalog: good requests pass and
  * count their measurements; bad ones fail with the API's error kind, naming
  * the field and the value; expansion and the device check. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis.h"
 #include "catalog.h"
 #include "check.h"
+#include "clock.h"
 #include "device_fit.h"
+#include "gpu_limits.h"
 #include "points.h"
 #include "request.h"
+#include "request_predict.h"
 
 static int validate(const struct wl_catalog *cat, const char *text, json_t **norm,
 		    long long *count, struct wl_error *err)
@@ -507,5 +511,51 @@ void test_device_check_refuses_what_does_not_fit(void)
 		}
 		json_decref(norm);
 	}
+	wl_catalog_free(cat);
+}
+
+/* Ranking knows each configuration's occupancy before it is built: the
+ * transpose's padded tile of 64 with one row a work-item needs 16.6 KB of
+ * local memory a group of 64, so an H200's compute unit holds 13 of them
+ * (26 warps) and its loads' latency shows; with 8 rows a group of 512, it
+ * holds 4 (64 warps), as the model took every configuration to be. */
+void test_ranking_predicts_at_each_configurations_occupancy(void)
+{
+	struct wl_catalog *cat = check_load_catalog();
+	json_t *device = json_pack("{s:s, s:s, s:s, s:i, s:i, s:{s:i}, s:{s:{s:f}, s:{s:f}, s:{s:f}, s:{s:f}}}", "id",
+				   "nvidia-h200-0", "vendor", "NVIDIA Corporation", "compute_capability", "9.0",
+				   "compute_units", 132, "warp_width", 32, "cache", "bytes", 62914560, "facts", "launch_us",
+				   "value", 4.3, "latency_ns", "value", 317.6, "warp_interval_ns", "value", 82.6,
+				   "groups_per_us", "value", 1650.0);
+	json_t *normalized = json_pack("{s:s}", "cache", "cold");
+	const struct wl_experiment *exp = cat ? wl_catalog_find(cat, "transpose") : NULL;
+	const struct wl_variant_def *padded = exp ? wl_experiment_variant(exp, "padded", NULL) : NULL;
+	struct wl_request_model m;
+	const char *why = NULL;
+	struct wl_error err;
+	long long at[3];
+	double ms[2][2];
+
+	CHECK(padded && device && normalized && wl_request_model_init(normalized, device, 4000, &m) == 0,
+	      "the model of an H200");
+	if (!padded || !device || !normalized)
+		goto out;
+	for (int arch = 0; arch < 2; arch++) {
+		m.arch = arch ? wl_gpu_limits_for(cat->gpu_limits, device, &why) : NULL;
+		for (int k = 0; k < 2; k++) {
+			for (size_t i = 0; i < exp->nparams; i++)
+				at[i] = strcmp(exp->params[i].name, "n") == 0 ? 8192 : strcmp(exp->params[i].name, "tile") == 0 ? 64
+												     : k ? 8 : 1;
+			ms[arch][k] = wl_request_model_ms(&m, exp, padded, at, wl_monotonic_s() + 60, &err);
+		}
+	}
+	CHECK(m.arch != NULL, "the H200's limits: %s", why ? why : "");
+	CHECK(ms[0][0] > 0 && ms[1][0] > 1.05 * ms[0][0], "one row: 26 warps resident, %g ms against %g at 64",
+	      ms[1][0], ms[0][0]);
+	CHECK(ms[0][1] > 0 && fabs(ms[1][1] - ms[0][1]) < 1e-9 * ms[0][1], "eight rows: 64 warps either way, %g and %g",
+	      ms[1][1], ms[0][1]);
+out:
+	json_decref(device);
+	json_decref(normalized);
 	wl_catalog_free(cat);
 }

@@ -9,7 +9,7 @@ import { lineChart } from './charts.js';
 import { el, fmtCount, fmtNumber } from './format.js';
 import { metricOf, runVariants, sweptParam, timeStands, variantLabel } from './results.js';
 
-const NAMES = { dram: 'DRAM', cache: 'last-level cache', l1: 'first-level cache', local: 'local memory', latency: 'latency', barrier: 'barriers', issue: 'instruction issue' };
+const NAMES = { dram: 'DRAM', cache: 'last-level cache', l1: 'first-level cache', local: 'local memory', latency: 'latency', barrier: 'barriers', issue: 'instruction issue', groups: 'work-group starts' };
 
 let selected = null;
 let current = null;	// the chart, redrawn in place when another variant is picked
