@@ -119,11 +119,12 @@ void wl_trust_departures(const struct wl_trust *t, int faster, double low, doubl
 
 /* What the model does not model on a CPU, as one sentence. */
 #define WL_TRUST_CPU_WORDS                                                                              \
-	"On a CPU the model has no local-memory, first-level, latency, barrier or issue ceiling: it counts " \
+	"On a CPU the model has no local-memory, first-level, latency, barrier, issue or work-group ceiling: it counts " \
 	"the bytes a kernel moves and times them at the measured copy (and cache) rates, so bank conflicts, " \
 	"vector units and threads are not in it."
 
 /* The same, short, for each point's departure on a CPU. */
-#define WL_TRUST_CPU_CLAUSE "on a CPU the model counts bytes alone: no local memory, first level, latency, barriers or issue"
+#define WL_TRUST_CPU_CLAUSE \
+	"on a CPU the model counts bytes alone: no local memory, first level, latency, barriers, issue or work-group starts"
 
 #endif

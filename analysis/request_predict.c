@@ -9,6 +9,7 @@
 #include "catalog_cost.h"
 #include "ceilings.h"
 #include "clock.h"
+#include "gpu_limits.h"
 #include "occupancy.h"
 #include "points.h"
 #include "predict.h"
@@ -16,9 +17,10 @@
 #include "request_own.h"
 #include "warp_model.h"
 
-int wl_request_model_init(const json_t *normalized, const json_t *device, double copy_gbps,
-			  struct wl_request_model *m)
+int wl_request_model_init(const struct wl_catalog *cat, const json_t *normalized, const json_t *device,
+			  double copy_gbps, struct wl_request_model *m)
 {
+	const char *why = NULL;
 	const json_t *facts = json_object_get(device, "facts");
 	double lane = json_number_value(json_object_get(json_object_get(facts, "dram_lane_gbps"), "value"));
 	int lanes = (int)json_integer_value(json_object_get(device, "warp_width"));
@@ -28,6 +30,7 @@ int wl_request_model_init(const json_t *normalized, const json_t *device, double
 	    m->dm.dram_gbps <= 0)
 		return -1;
 	m->lanes = lanes > 0 ? lanes : 32;
+	m->arch = cat && cat->gpu_limits ? wl_gpu_limits_for(cat->gpu_limits, device, &why) : NULL;
 	m->hot = wl_request_cache(normalized) == WL_CACHE_HOT;
 	return 0;
 }
@@ -112,7 +115,7 @@ int wl_request_kernel_seconds(const struct wl_catalog *cat, const json_t *normal
 	*least = *most = 0;
 	wl_error_clear(&err);
 	if (json_array_size(json_object_get(normalized, "kernels")) || !json_array_size(variants) ||
-	    wl_request_model_init(normalized, device, 0, &m) < 0 ||
+	    wl_request_model_init(cat, normalized, device, 0, &m) < 0 ||
 	    wl_request_experiment(cat, normalized, &own, &exp, &err) < 0)
 		return 0;
 	/* normalized was written by the validator, whose fields it reads as

@@ -24,10 +24,11 @@ struct wl_request_model {
 
 /* The model of normalized (a validated request) on device (its record,
  * with facts), its DRAM rate copy_gbps or, where 0, the float4 copy's fact,
- * into *m. 0, or -1 where the device has no measured facts to predict with
- * (*m then not to be used). */
-int wl_request_model_init(const json_t *normalized, const json_t *device, double copy_gbps,
-			  struct wl_request_model *m);
+ * its architecture's limits from cat's gpu_limits.json where known, into
+ * *m. 0, or -1 where the device has no measured facts to predict with (*m
+ * then not to be used). */
+int wl_request_model_init(const struct wl_catalog *cat, const json_t *normalized, const json_t *device,
+			  double copy_gbps, struct wl_request_model *m);
 
 /* The predicted time in ms of variant def (with declared accesses) of exp
  * at values (one per param) — at the warps a compute unit keeps resident of

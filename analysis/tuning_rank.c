@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "clock.h"
-#include "gpu_limits.h"
 #include "points.h"
 #include "request_own.h"
 #include "request_predict.h"
@@ -62,16 +61,13 @@ static int allowed_space(const struct wl_experiment *exp, const json_t *normaliz
 static int device_model(const struct wl_catalog *cat, const json_t *normalized, const json_t *device,
 			double copy_gbps, struct wl_request_model *m, struct wl_error *err)
 {
-	const char *why = NULL;
-
-	if (wl_request_model_init(normalized, device, copy_gbps, m) < 0) {
+	if (wl_request_model_init(cat, normalized, device, copy_gbps, m) < 0) {
 		wl_error_field(err, WL_ERR_DEVICE_LIMIT, "tune.strategy",
 			       "tune.strategy: the model ranks a space with a device's measured facts, and %s has none "
 			       "yet (they are measured when its runner starts); use \"random\" or \"exhaustive\"",
 			       device ? json_string_value(json_object_get(device, "id")) : "no registered device");
 		return -1;
 	}
-	m->arch = cat && cat->gpu_limits ? wl_gpu_limits_for(cat->gpu_limits, device, &why) : NULL;
 	return 0;
 }
 

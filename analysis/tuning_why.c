@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ceiling_view.h"
+
 /* A figure of r's prediction (or its work), NAN where it has none. */
 static double figure(const struct wl_result *r, const char *key)
 {
@@ -72,12 +74,12 @@ json_t *wl_tuning_why(const struct wl_result *best, const struct wl_result *othe
 		size_t used = strlen(text);
 
 		snprintf(text + used, sizeof(text) - used, "%sthe model finds %s binding it, and %s the other", n++ ? "; " : "",
-			 best->binding, other->binding);
+			 wl_ceiling_words(best->binding), wl_ceiling_words(other->binding));
 	} else if (best->binding) {
 		size_t used = strlen(text);
 
-		snprintf(text + used, sizeof(text) - used, "%sthe model finds %s binding %s", n++ ? "; " : "", best->binding,
-			 other->binding ? "both" : "it");
+		snprintf(text + used, sizeof(text) - used, "%sthe model finds %s binding %s", n++ ? "; " : "",
+			 wl_ceiling_words(best->binding), other->binding ? "both" : "it");
 	}
 	if (!n) {
 		size_t used = strlen(text);

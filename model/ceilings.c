@@ -155,11 +155,37 @@ static double cache_ms(const struct wl_device_model *d, const struct wl_launch_w
 	return ms;
 }
 
+/* The binding ceiling of c and its margin: the work-group starts where
+ * they are larger than the others' norm (then the margin is over that
+ * norm), else the largest of the others, its margin over the next of them
+ * — or over the starts where they come between (starts larger than it hide
+ * under the norm, and a margin stays at least 1). */
+static void bind(struct wl_ceilings *c, double norm)
+{
+	double second = 0;
+
+	if (c->ms[WL_CEIL_GROUPS] > norm) {
+		c->binding = WL_CEIL_GROUPS;
+		c->margin = norm > 0 ? c->ms[WL_CEIL_GROUPS] / norm : 0;
+		return;
+	}
+	c->binding = WL_CEIL_DRAM;
+	for (int i = 1; i < WL_CEILINGS; i++)
+		if (i != WL_CEIL_GROUPS && c->ms[i] > c->ms[c->binding])
+			c->binding = (enum wl_ceiling)i;
+	for (int i = 0; i < WL_CEILINGS; i++)
+		if (i != (int)c->binding && i != WL_CEIL_GROUPS && c->ms[i] > second)
+			second = c->ms[i];
+	if (c->ms[WL_CEIL_GROUPS] > second && c->ms[WL_CEIL_GROUPS] <= c->ms[c->binding])
+		second = c->ms[WL_CEIL_GROUPS];
+	c->margin = second > 0 ? c->ms[c->binding] / second : 0;
+}
+
 int wl_ceilings_compute(const struct wl_device_model *d, const struct wl_launch_work *w, struct wl_ceilings *out)
 {
 	const struct wl_traffic *t = &out->traffic;
 	double warps_per_group = ceil(w->items / d->warp), resident;
-	double second = 0, cubes = 0;
+	double cubes = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (d->dram_gbps <= 0 || w->groups <= 0 || w->items <= 0)
@@ -200,15 +226,6 @@ int wl_ceilings_compute(const struct wl_device_model *d, const struct wl_launch_
 		out->ms[WL_CEIL_ISSUE] = w->groups * w->warp_instructions / (d->issue_per_ns * d->compute_units) / 1e6;
 	if (d->groups_per_us > 0 && !w->groups_chosen)
 		out->ms[WL_CEIL_GROUPS] = w->groups / d->groups_per_us / 1000;
-	out->binding = WL_CEIL_DRAM;
-	for (int c = 1; c < WL_CEILINGS; c++)
-		if (out->ms[c] > out->ms[out->binding])
-			out->binding = (enum wl_ceiling)c;
-	for (int c = 0; c < WL_CEILINGS; c++)
-		if (c != (int)out->binding && out->ms[c] > second)
-			second = out->ms[c];
-	out->margin = second > 0 ? out->ms[out->binding] / second : 0;
-	out->launch_ms = d->launch_us / 1000;
 	/* Not the largest alone: the ceilings share the compute unit's pipes
 	 * (its load/store unit issues local passes and global requests alike),
 	 * so where two are near neither hides the other entirely. Their 3-norm
@@ -219,6 +236,8 @@ int wl_ceilings_compute(const struct wl_device_model *d, const struct wl_launch_
 	for (int c = 0; c < WL_CEILINGS; c++)
 		if (c != WL_CEIL_GROUPS)
 			cubes += out->ms[c] * out->ms[c] * out->ms[c];
+	out->launch_ms = d->launch_us / 1000;
 	out->total_ms = fmax(cbrt(cubes), out->ms[WL_CEIL_GROUPS]) + out->launch_ms;
+	bind(out, cbrt(cubes));
 	return out->total_ms > 0 ? 0 : -1;
 }

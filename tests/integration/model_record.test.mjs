@@ -220,7 +220,7 @@ test('a_point_the_model_misses_by_more_than_2x_gets_no_cause', async () => {
 });
 
 test('on_a_cpu_the_model_says_what_it_does_not_model', async () => {
-  const cpuWords = 'On a CPU the model has no local-memory, first-level, latency, barrier or issue ceiling';
+  const cpuWords = 'On a CPU the model has no local-memory, first-level, latency, barrier, issue or work-group ceiling';
   for (const run of runs) {
     const seen = (await lab.get(`/api/runs/${run.id}`)).json;
     assert.equal(seen.device.warp_width, null, 'PoCL tells no warp width');

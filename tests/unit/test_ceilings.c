@@ -533,6 +533,17 @@ void test_tiny_groups_are_bound_by_their_starts(void)
 	CHECK(wl_ceilings_compute(&d, &big, &c) == 0 && c.binding == WL_CEIL_DRAM &&
 		      NEAR(c.ms[WL_CEIL_GROUPS], 65536 / 1650.0 / 1000),
 	      "the same bytes in larger groups: DRAM's, %g against %g", c.ms[WL_CEIL_DRAM], c.ms[WL_CEIL_GROUPS]);
+	/* Starts larger than each other ceiling but under their norm change
+	 * nothing: what binds is the largest of the others. */
+	big.local_wavefronts = 18;
+	d.groups_per_us = 65536 / 0.07 / 1000;
+	CHECK(wl_ceilings_compute(&d, &big, &c) == 0 && c.ms[WL_CEIL_LOCAL] > 0.8 * c.ms[WL_CEIL_DRAM] &&
+		      c.ms[WL_CEIL_GROUPS] > c.ms[WL_CEIL_DRAM] &&
+		      c.ms[WL_CEIL_GROUPS] < cbrt(pow(c.ms[WL_CEIL_DRAM], 3) + pow(c.ms[WL_CEIL_LOCAL], 3)) &&
+		      c.binding == WL_CEIL_DRAM && c.margin >= 1,
+	      "dram %g, local %g, starts %g under their norm: bound by %s, margin %g", c.ms[WL_CEIL_DRAM],
+	      c.ms[WL_CEIL_LOCAL], c.ms[WL_CEIL_GROUPS], wl_ceiling_name(c.binding), c.margin);
+	big.local_wavefronts = 0;
 	d.groups_per_us = 0;
 	CHECK(wl_ceilings_compute(&d, &big, &c) == 0, "again without the fact");
 	{

@@ -33,7 +33,7 @@ void test_tuning_why_names_what_differs(void)
 
 	CHECK(text && strcmp(text, "Against tile = 32, rows = 8 (tiled, 0.2 ms): its local memory accesses conflict "
 				   "2-way, against 32-way; it launches 256 work-groups, against 64; its work-groups hold 64 "
-				   "work-items, against 256; the model finds dram binding both.") == 0,
+				   "work-items, against 256; the model finds DRAM bandwidth binding both.") == 0,
 	      "%s", text ? text : "(none)");
 	json_decref(why);
 	best.binding = NULL;

@@ -1,7 +1,7 @@
 // The run on this device's ceilings: for one variant at a time,
 // its measured rate over the swept parameter beside the rate each of the
 // model's ceilings alone would allow (DRAM, the last-level cache, local
-// memory, latency, barriers; each with the launch's cost) — a roofline whose roofs are
+// memory, latency, barriers, issue, work-group starts; each with the launch's cost) — a roofline whose roofs are
 // the device's measured facts — and a line saying which ceiling binds at
 // each point and by how much. The server computes every figure
 // (prediction.ceiling_rates, binding, binding_margin); this only draws them.

@@ -1,6 +1,6 @@
 // Line charts of results with Chart.js (window.Chart from /vendor/chart.umd.js),
 // its annotation plugin for marked points and its error-bar plugin
-// (window.ChartErrorBars) for each point's 95% interval. Colours are the Okabe-Ito palette
+// (window.ChartErrorBars) for each point's 95% interval. Colours are the Okabe-Ito palette, and a grey,
 // and every line also has its own point shape (and, for overlaid runs, its own
 // dash), so lines stay apart for colour-blind readers and on a washed-out
 // projector. Animation is off: a finished run draws the same every time.
@@ -8,8 +8,10 @@
 // at the measured points and reads as sizes do: "64 Mi", not "67,108,864".
 import { fmtCount } from './format.js';
 
-const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442'];
-const SHAPES = ['circle', 'triangle', 'rect', 'rectRot', 'star', 'crossRot', 'rectRounded', 'cross'];
+// A ninth, grey with a dash of its own, for the ninth line (the measured
+// rate and eight ceilings) not to take the first's colour and shape.
+const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442', '#7F7F7F'];
+const SHAPES = ['circle', 'triangle', 'rect', 'rectRot', 'star', 'crossRot', 'rectRounded', 'cross', 'dash'];
 const DASHES = [[], [6, 4], [2, 3], [10, 3, 2, 3]];
 
 if (window.Chart && window['chartjs-plugin-annotation']) window.Chart.register(window['chartjs-plugin-annotation']);
