@@ -85,7 +85,8 @@ static json_t *ask_model(const struct point_context *pc, const struct wl_model *
 {
 	const struct run_result x = { pc->run, r };
 	/* A custom kernel runs with its like variant's launch. */
-	const struct wl_variant_def *def = wl_experiment_variant(pc->exp, r->like ? r->like : r->variant ? r->variant : "", NULL);
+	const struct wl_variant_def *def =
+		wl_experiment_variant(pc->exp, r->like ? r->like : r->variant ? r->variant : "", NULL);
 	const struct wl_cause_facts facts = {
 		.median_ms = zero(r->median_ms), .footprint = pc->footprint,
 		.drops = r->in_drop, .baseline_ratio = baseline_ratio, .arg = &x,
