@@ -93,7 +93,7 @@ static json_t *ask_model(const struct point_context *pc, const struct wl_model *
 	};
 	const struct wl_point_in in = {
 		.exp = pc->exp, .copy_gbps = pc->ceiling, .device = pc->dm, .footprint = pc->footprint, .hot = pc->hot,
-		.groups_chosen = def && def->host.dims > 0 && !def->host.has_local,
+		.groups_chosen = def && wl_launch_decl_driver_chooses(&def->host),
 		.declared = m, .causes = causes, .p = p, .base = base,
 		.work = zero(pc->exp->metric == WL_METRIC_BANDWIDTH ? r->bytes : r->ops),
 		.median_ms = zero(r->median_ms),

@@ -48,7 +48,7 @@ static void resident_warps(const struct wl_request_model *m, const struct wl_exp
 	json_t *occupancy;
 	long long warps;
 
-	if (!m->arch || items <= 0 || !def->host.has_local)
+	if (!m->arch || items <= 0 || wl_launch_decl_driver_chooses(&def->host))
 		return;
 	if (wl_variant_has_cost(exp, def, WL_COST_LOCAL))
 		use.local_bytes = (long long)wl_variant_cost(exp, def, WL_COST_LOCAL, values);
@@ -66,7 +66,7 @@ double wl_request_model_ms(const struct wl_request_model *m, const struct wl_exp
 	struct wl_prediction p;
 	struct wl_device_model dm = m->dm;
 	struct wl_point_in in = { .exp = exp, .copy_gbps = m->dm.dram_gbps, .device = &dm, .hot = m->hot,
-				  .groups_chosen = def->host.dims > 0 && !def->host.has_local, .declared = def->model,
+				  .groups_chosen = wl_launch_decl_driver_chooses(&def->host), .declared = def->model,
 				  .p = &p };
 	json_t *o;
 	double ms;

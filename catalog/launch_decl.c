@@ -223,6 +223,11 @@ int wl_launch_decl_size(const struct wl_launch_decl *d, const long long *values,
 	return 0;
 }
 
+int wl_launch_decl_driver_chooses(const struct wl_launch_decl *d)
+{
+	return d->dims > 0 && !d->has_local;
+}
+
 int wl_launch_decl_reads(const struct wl_launch_decl *d, const char *name)
 {
 	for (int i = 0; i < d->nargs; i++)

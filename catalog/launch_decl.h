@@ -70,6 +70,11 @@ struct wl_launch_size {
 int wl_launch_decl_size(const struct wl_launch_decl *d, const long long *values,
 			struct wl_launch_size *out, struct wl_error *err);
 
+/* Whether the driver chooses the work-group size of a launch as d declares
+ * it (a launch declared without "local"): its groups are then not known
+ * before it runs. */
+int wl_launch_decl_driver_chooses(const struct wl_launch_decl *d);
+
 /* Whether the declaration passes buffer name to the kernel. */
 int wl_launch_decl_reads(const struct wl_launch_decl *d, const char *name);
 

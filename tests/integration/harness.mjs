@@ -14,10 +14,17 @@ export const BUILD = resolve(ROOT, process.env.BUILD || 'build');
 // that exits first, or no match in timeoutMs, fails the wait, named what.
 function waitForLine(child, re, what, timeoutMs = 30000, seen = '') {
   return new Promise((ok, fail) => {
+    // The deadline only fails the wait; a match comes from the child's
+    // own output events.
     const timer = setTimeout(() => fail(new Error(`${what}: nothing matched ${re} in ${timeoutMs} ms:\n${seen}`)), timeoutMs);
+    const onExit = (code) => {
+      clearTimeout(timer);
+      fail(new Error(`${what} exited with ${code} first:\n${seen}`));
+    };
     const done = (m) => {
       clearTimeout(timer);
       child.stderr.off('data', onData);
+      child.off('exit', onExit);
       ok(m);
     };
     const onData = (chunk) => {
@@ -26,10 +33,7 @@ function waitForLine(child, re, what, timeoutMs = 30000, seen = '') {
       if (m) done(m);
     };
     child.stderr.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      fail(new Error(`${what} exited with ${code} first:\n${seen}`));
-    });
+    child.once('exit', onExit);
     const m = seen.match(re);
     if (m) done(m);
   });
