@@ -155,6 +155,16 @@ static double cache_ms(const struct wl_device_model *d, const struct wl_launch_w
 	return ms;
 }
 
+/* The round trips a warp of launch w waits out whole: where a group
+ * shares what it loads across a barrier (a tile loaded, then read by
+ * others), the barrier drains the warp's requests in flight, and the pace
+ * one warp alone keeps — requests overlapping one another's latency —
+ * starts again after it: one round trip for the group's loads. */
+static double drained_phases(const struct wl_launch_work *w)
+{
+	return w->barriers > 0 && w->nloads > 0 ? 1 : 0;
+}
+
 /* The binding ceiling of c and its margin: the work-group starts where
  * they are larger than the others' norm (then the margin is over that
  * norm), else the largest of the others, its margin over the next of them
@@ -213,6 +223,7 @@ int wl_ceilings_compute(const struct wl_device_model *d, const struct wl_launch_
 
 		out->ms[WL_CEIL_LATENCY] = out->waves * ((paced - hits) * d->warp_interval_ns + hits * d->l1_interval_ns) /
 					   warps_per_group / 1e6;
+		out->ms[WL_CEIL_LATENCY] += out->waves * drained_phases(w) * d->latency_ns / 1e6;
 	}
 	if (d->barrier_ns > 0 && w->barriers > 0 && d->compute_units > 0) {
 		double per_unit = floor(d->resident_warps / warps_per_group);

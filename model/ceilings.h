@@ -19,7 +19,9 @@
  *   over the compute units, at the passes one serves per second;
  * - latency: Little's law — each warp makes its requests one interval apart
  *   (the pace one warp alone keeps; a shorter one for loads the first
- *   level serves), in as many waves as the launch's warps
+ *   level serves), and where its group shares what it loads across a
+ *   barrier, waits out one whole round trip (the barrier drains its
+ *   requests in flight), in as many waves as the launch's warps
  *   take to fit on the device at its occupancy;
  * - barrier: the barriers each work-group crosses (declared), one step
  *   apart (a barrier round trip, measured), in as many waves as the

@@ -554,3 +554,32 @@ void test_tiny_groups_are_bound_by_their_starts(void)
 		      "hidden under DRAM: the time as without it, %g against %g", c.total_ms, without);
 	}
 }
+
+/* A group that shares what it loads across a barrier: each warp waits out
+ * one whole round trip there, once a wave, on top of its requests' pace;
+ * a group without a barrier, or without loads before one, does not. */
+void test_a_barrier_after_loads_drains_the_warps_requests(void)
+{
+	struct wl_ceilings c;
+	/* 10,000 groups of 256 (8 warps), two requests a warp: 80,000 warps in
+	 * 125 waves of 640, each 2 × 100 ns of pace + 500 ns of round trip. */
+	struct wl_launch_work tile = *work(10000, 256, 16, 2048, 2048, 1024, 1024, 16, 1, 0);
+
+	tile.nloads = 1, tile.loads[0].requests = 8;
+	CHECK(wl_ceilings_compute(&dev, &tile, &c) == 0 && c.waves == 125 &&
+		      NEAR(c.ms[WL_CEIL_LATENCY], 125 * (2 * 100 + 500) / 1e6),
+	      "loads then a barrier: %g ms in %g waves", c.ms[WL_CEIL_LATENCY], c.waves);
+	tile.barriers = 0;
+	CHECK(wl_ceilings_compute(&dev, &tile, &c) == 0 && NEAR(c.ms[WL_CEIL_LATENCY], 125 * 2 * 100 / 1e6),
+	      "no barrier: the pace alone, %g ms", c.ms[WL_CEIL_LATENCY]);
+	tile.barriers = 4, tile.nloads = 0;
+	CHECK(wl_ceilings_compute(&dev, &tile, &c) == 0 && NEAR(c.ms[WL_CEIL_LATENCY], 125 * 2 * 100 / 1e6),
+	      "barriers but no loads before them: the pace alone, %g ms", c.ms[WL_CEIL_LATENCY]);
+	/* Four times the elements a work-item in a quarter of the groups: the
+	 * same pace in all, a quarter of the round trips. */
+	tile = *work(2500, 256, 64, 8192, 8192, 4096, 4096, 64, 1, 0);
+	tile.nloads = 1, tile.loads[0].requests = 32;
+	CHECK(wl_ceilings_compute(&dev, &tile, &c) == 0 && c.waves == 32 &&
+		      NEAR(c.ms[WL_CEIL_LATENCY], 32 * (8 * 100 + 500) / 1e6),
+	      "more elements a work-item: fewer waves to wait in, %g ms", c.ms[WL_CEIL_LATENCY]);
+}
