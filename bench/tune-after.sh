@@ -4,7 +4,7 @@
 # MODEL_PLAN (default bench/plans/tuning-model.json: the transpose space of
 # bench/plans/tuning.json with a budget of 2 configurations per size, 10% of
 # its 20, and the banks' 1,536-configuration space with a budget of 8;
-# bench/plans/tuning-own-model.json: the two experiments of one's own of
+# bench/plans/tuning-own-model.json: the three experiments of one's own of
 # bench/plans/tuning-own.json at 10%), each POST's wall time (the model's
 # ranking is made before the run is queued) into OUT/rank.txt, each run's
 # JSON as OUT/model-ID.json, and bench/tune-score.py's comparison with the
