@@ -124,7 +124,7 @@ $(BUILD)/obj/%.o: %.c
 # again rather than mixing its points with another's (docs/model.md). The
 # catalog file's own hash joins it when the server loads it.
 MODEL_VERSION_SRC := $(sort $(wildcard model/*.[ch] catalog/*.[ch])) analysis/predictions.c \
-	analysis/prediction_memo.c analysis/build_view.c analysis/derived.c store/store_history.c
+	analysis/prediction_memo.c analysis/build_view.c analysis/run_occupancy.c analysis/derived.c store/store_history.c
 MODEL_HASH := $(shell cat $(MODEL_VERSION_SRC) | sha1sum | cut -c1-12)
 MODEL_VERSION_OBJ := $(BUILD)/obj/analysis/model_version.o $(BUILD)/obj-sanitized/analysis/model_version.o
 $(MODEL_VERSION_OBJ): $(MODEL_VERSION_SRC)

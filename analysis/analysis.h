@@ -257,7 +257,10 @@ int wl_run_add_ceiling(struct wl_run *run, struct wl_store *st, struct wl_error 
 /* "occupancy": {VARIANT: {"warps", "groups"}} — what each variant's first
  * launch keeps resident per compute unit, from its recorded build and the
  * catalog's architecture limits — where both are known; nothing where the
- * limits do not know the device. */
+ * limits do not know the device. Each result's resident_warps: those of
+ * the build of its point's defines at its work-group (run_occupancy.c),
+ * else its variant's first launch's. On failure (the store, out of memory)
+ * the results keep what they had. */
 int wl_run_add_occupancy(struct wl_run *run, struct wl_store *st, struct wl_error *err);
 
 /* Each result's "prediction" (predictions.c), from the server's memo of

@@ -2,15 +2,15 @@
  * model (see analysis.h, "builds"): its figures (ptxas's where NVIDIA's
  * compiler reported, the driver's otherwise) and its launches with their
  * local memory and occupancy (occupancy.h) — what GET
- * /api/runs/{id}/compiler shows of each — and the warps each variant of a
- * run keeps resident on a compute unit, which the model's latency and
- * barrier ceilings take from it. The server reads the stored texts; it
- * never builds anything. */
+ * /api/runs/{id}/compiler shows of each (run_occupancy.c takes the warps
+ * each result keeps resident from them). The server reads the stored texts;
+ * it never builds anything. */
 #include "analysis.h"
 
 #include <stdio.h>
 #include <string.h>
 
+#include "build_launches.h"
 #include "compiler_account.h"
 #include "gpu_limits.h"
 #include "occupancy.h"
@@ -79,9 +79,7 @@ static json_t *build_figures(const json_t *kernel, const json_t *ptxas, const js
 			 figure_json(group_items(first)));
 }
 
-/* Each launch of the build with its local memory and occupancy under arch
- * (or unknown, why). NULL only when out of memory. */
-static json_t *build_launches(const json_t *kernel, const json_t *ptxas, const json_t *arch, const char *why)
+json_t *wl_build_launches(const json_t *kernel, const json_t *ptxas, const json_t *arch, const char *why)
 {
 	json_t *out = json_array(), *launch;
 	size_t i;
@@ -103,53 +101,6 @@ static json_t *build_launches(const json_t *kernel, const json_t *ptxas, const j
 	return out;
 }
 
-int wl_run_add_occupancy(struct wl_run *run, struct wl_store *st, struct wl_error *err)
-{
-	const json_t *limits = run->cat ? run->cat->gpu_limits : NULL;
-	const char *why = NULL;
-	const json_t *arch = limits ? wl_gpu_limits_for(limits, run->device, &why) : NULL;
-	json_t *rows = NULL, *occupancy, *row;
-	size_t i;
-
-	if (!arch)
-		return 0;
-	if (wl_store_get_builds(st, run->id, 0, &rows, err) < 0)
-		return -1;
-	occupancy = json_object();
-	json_array_foreach(rows, i, row) {
-		const char *variant = json_string_value(json_object_get(row, "variant"));
-		const json_t *kernel = json_object_get(row, "kernel");
-		const char *name = json_string_value(json_object_get(kernel, "kernel"));
-		const char *log = json_string_value(json_object_get(row, "log"));
-		json_t *all, *launches, *first;
-
-		if (!occupancy || !variant || !name || json_object_get(occupancy, variant))
-			continue;
-		all = wl_ptxas_figures(log ? log : "");
-		launches = build_launches(kernel, json_object_get(all, name), arch, why);
-		first = json_object_get(json_array_get(launches, 0), "occupancy");
-		if (json_integer_value(json_object_get(first, "warps")) > 0)
-			json_object_set_new(occupancy, variant,
-					    json_pack("{s:O, s:O}", "warps", json_object_get(first, "warps"), "groups",
-						      json_object_get(first, "groups")));
-		json_decref(launches);
-		json_decref(all);
-	}
-	json_decref(rows);
-	if (!occupancy || json_object_set_new(run->json, "occupancy", occupancy) < 0) {
-		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
-		return -1;
-	}
-	for (i = 0; i < run->nresults; i++) {
-		struct wl_result *r = &run->results[i];
-		long long warps = r->variant ? json_integer_value(json_object_get(json_object_get(occupancy, r->variant),
-										      "warps")) : 0;
-
-		r->resident_warps = warps > 0 ? warps : 0;
-	}
-	return 0;
-}
-
 /* One stored build row as GET /api/runs/{id}/compiler shows it. */
 static json_t *build_entry(const json_t *row, const json_t *arch, const char *why_no_arch)
 {
@@ -159,7 +110,7 @@ static json_t *build_entry(const json_t *row, const json_t *arch, const char *wh
 	const char *log = json_string_value(json_object_get(row, "log"));
 	const char *ptx = json_string_value(json_object_get(row, "ptx"));
 	json_t *all = wl_ptxas_figures(log ? log : ""), *ptxas = name ? json_object_get(all, name) : NULL;
-	json_t *launches = build_launches(kernel, ptxas, arch, why_no_arch);
+	json_t *launches = wl_build_launches(kernel, ptxas, arch, why_no_arch);
 	json_t *view = ptx && name ? wl_ptx_kernel_view(ptx, name) : NULL;
 	char dropped[160];
 	const char *ptx_why = view ? NULL : ptx ? "the PTX holds no entry function of this kernel"

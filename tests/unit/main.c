@@ -144,6 +144,7 @@ const char *check_store_pg;
 	X(dram_streams_at_what_warps_keep_in_flight)                                    \
 	X(tiny_groups_are_bound_by_their_starts)                                        \
 	X(a_barrier_after_loads_drains_the_warps_requests)                              \
+	X(each_result_takes_its_own_builds_occupancy)                                   \
 	X(departures_name_only_causes_the_kernel_can_have)                              \
 	X(model_trust_weighs_each_case)                                                 \
 	X(model_trust_words_departures_and_pairs)                                       \
