@@ -34,9 +34,10 @@ json_t *wl_ceilings_json(const struct wl_ceilings *c, double work)
 	}
 	const struct wl_traffic *t = &c->traffic;
 
-	return json_pack("{s:o, s:o, s:f, s:s, s:o, s:f, s:f, s:b, s:f, s:f, s:f, s:{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:b}}",
+	return json_pack("{s:o, s:o, s:f, s:o, s:s, s:o, s:f, s:f, s:b, s:f, s:f, s:f, s:{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:b}}",
 			 "ceilings", ms ? ms : json_null(), "ceiling_rates", rates ? rates : json_null(),
-			 "launch_ms", c->launch_ms, "binding", wl_ceiling_name(c->binding), "binding_margin",
+			 "launch_ms", c->launch_ms, "drain_ms", c->drain_ms > 0 ? json_real(c->drain_ms) : json_null(),
+			 "binding", wl_ceiling_name(c->binding), "binding_margin",
 			 c->margin > 0 ? json_real(c->margin) : json_null(), "dram_bytes", c->dram_bytes, "cache_bytes", c->cache_bytes, "reuse", c->reuse,
 			 "warps", c->warps, "waves", c->waves, "l1_hit_share", c->hit_share,
 			 "traffic", "dram_read_bytes", t->dram_read_bytes, "dram_write_bytes", t->dram_write_bytes,

@@ -16,8 +16,9 @@
 /* {"ceilings": {"dram_ms", "cache_ms", "local_ms", "latency_ms"},
  *  "ceiling_rates": {"dram", ...}: work (bytes or operations) per second
  *  were that ceiling alone (with the launch) the time, in GB/s or Gop/s,
- *  "launch_ms", "binding", "binding_margin" (null where no other ceiling
- *  applies), "dram_bytes", "cache_bytes",
+ *  "launch_ms", "drain_ms" (the waves' round trips before their barriers,
+ *  which add to DRAM's time; null where none), "binding", "binding_margin"
+ *  (null where no other ceiling applies), "dram_bytes", "cache_bytes",
  *  "reuse", "warps", "waves"}. NULL only when out of memory. */
 json_t *wl_ceilings_json(const struct wl_ceilings *c, double work);
 

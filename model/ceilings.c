@@ -155,25 +155,38 @@ static double cache_ms(const struct wl_device_model *d, const struct wl_launch_w
 	return ms;
 }
 
-/* The round trips a warp of launch w waits out whole: where a group
- * shares what it loads across a barrier (a tile loaded, then read by
- * others), the barrier drains the warp's requests in flight, and the pace
- * one warp alone keeps — requests overlapping one another's latency —
- * starts again after it: one round trip for the group's loads. */
-static double drained_phases(const struct wl_launch_work *w)
+/* The time launch w's compute units hold nothing in flight, waves of them
+ * after waves (c's): where a work-group shares what it loads across a
+ * barrier (a tile loaded, then read by the others), each warp must have
+ * all its loads back before it crosses, and its next requests wait for the
+ * barrier — one whole round trip a wave (the device's latency) in which it
+ * gives DRAM nothing to stream. 0 where the launch crosses no barrier after
+ * global loads, or the device has no warps. */
+static double drain_ms(const struct wl_device_model *d, const struct wl_launch_work *w, const struct wl_ceilings *c)
 {
-	return w->barriers > 0 && w->nloads > 0 ? 1 : 0;
+	if (w->barriers <= 0 || w->nloads <= 0 || d->warp_interval_ns <= 0)
+		return 0;
+	return c->waves * d->latency_ns / 1e6;
 }
 
-/* The binding ceiling of c and its margin: the work-group starts where
- * they are larger than the others' norm (then the margin is over that
- * norm), else the largest of the others, its margin over the next of them
+/* The binding ceiling of c and its margin: DRAM where its time and the
+ * drains' are larger than the norm and the starts, else the work-group
+ * starts where they are larger than the others' norm (then the margin is
+ * over that norm), else the largest of the others, its margin over the next of them
  * — or over the starts where they come between (starts larger than it hide
  * under the norm, and a margin stays at least 1). */
 static void bind(struct wl_ceilings *c, double norm)
 {
 	double second = 0;
 
+	if (c->drain_ms > 0 && c->ms[WL_CEIL_DRAM] + c->drain_ms > fmax(norm, c->ms[WL_CEIL_GROUPS])) {
+		/* DRAM and its drains: the margin is over the largest of the rest. */
+		for (int i = 1; i < WL_CEILINGS; i++)
+			second = c->ms[i] > second ? c->ms[i] : second;
+		c->binding = WL_CEIL_DRAM;
+		c->margin = second > 0 ? (c->ms[WL_CEIL_DRAM] + c->drain_ms) / second : 0;
+		return;
+	}
 	if (c->ms[WL_CEIL_GROUPS] > norm) {
 		c->binding = WL_CEIL_GROUPS;
 		c->margin = norm > 0 ? c->ms[WL_CEIL_GROUPS] / norm : 0;
@@ -223,7 +236,6 @@ int wl_ceilings_compute(const struct wl_device_model *d, const struct wl_launch_
 
 		out->ms[WL_CEIL_LATENCY] = out->waves * ((paced - hits) * d->warp_interval_ns + hits * d->l1_interval_ns) /
 					   warps_per_group / 1e6;
-		out->ms[WL_CEIL_LATENCY] += out->waves * drained_phases(w) * d->latency_ns / 1e6;
 	}
 	if (d->barrier_ns > 0 && w->barriers > 0 && d->compute_units > 0) {
 		double per_unit = floor(d->resident_warps / warps_per_group);
@@ -248,7 +260,11 @@ int wl_ceilings_compute(const struct wl_device_model *d, const struct wl_launch_
 		if (c != WL_CEIL_GROUPS)
 			cubes += out->ms[c] * out->ms[c] * out->ms[c];
 	out->launch_ms = d->launch_us / 1000;
-	out->total_ms = fmax(cbrt(cubes), out->ms[WL_CEIL_GROUPS]) + out->launch_ms;
+	/* DRAM streams a draining launch's bytes only between its drains:
+	 * its time and theirs add, a floor under the norm. */
+	out->drain_ms = drain_ms(d, w, out);
+	out->total_ms = fmax(fmax(cbrt(cubes), out->ms[WL_CEIL_GROUPS]), out->ms[WL_CEIL_DRAM] + out->drain_ms) +
+			out->launch_ms;
 	bind(out, cbrt(cubes));
 	return out->total_ms > 0 ? 0 : -1;
 }

@@ -19,9 +19,7 @@
  *   over the compute units, at the passes one serves per second;
  * - latency: Little's law — each warp makes its requests one interval apart
  *   (the pace one warp alone keeps; a shorter one for loads the first
- *   level serves), and where its group shares what it loads across a
- *   barrier, waits out one whole round trip (the barrier drains its
- *   requests in flight), in as many waves as the launch's warps
+ *   level serves), in as many waves as the launch's warps
  *   take to fit on the device at its occupancy;
  * - barrier: the barriers each work-group crosses (declared), one step
  *   apart (a barrier round trip, measured), in as many waves as the
@@ -36,7 +34,10 @@
  * The time is the ceilings' 3-norm — the largest where one dominates, 1.26
  * times it where two are equal, 1.44 where three are: they share the compute
  * unit's pipes — or the groups' where larger (the device's front end starts
- * them while the compute units work), plus the launch. */
+ * them while the compute units work), or where a work-group shares what it
+ * loads across a barrier, DRAM's time plus the drains' where larger (each
+ * wave waits out a round trip with nothing in flight before its barrier,
+ * and DRAM streams only between), plus the launch. */
 #ifndef WL_CEILINGS_H
 #define WL_CEILINGS_H
 
@@ -65,7 +66,8 @@ enum wl_ceiling {
 struct wl_ceilings {
 	double ms[WL_CEILINGS];		/* each ceiling's time, 0 where it does not apply */
 	double launch_ms;
-	double total_ms;		/* the ceilings' 3-norm (or the groups') plus the launch */
+	double drain_ms;		/* the waves' round trips before their barriers, 0: none */
+	double total_ms;		/* the ceilings' 3-norm (or the groups', or DRAM's and the drains') plus the launch */
 	enum wl_ceiling binding;
 	double margin;			/* the binding ceiling over the next largest (>= 1) */
 	double dram_bytes, cache_bytes;	/* what each ceiling counted */
