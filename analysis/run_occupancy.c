@@ -2,9 +2,10 @@
  * builds the runner recorded (build_launches.h) and the catalog's
  * architecture limits — what the model's latency and barrier ceilings take
  * (analysis.h, "occupancy"). A result ran the build of its variant whose
- * options are its point's defines, at the launch of its work-group: a
- * tuning run's configurations differ in both, so a variant's first build
- * does not speak for them. */
+ * options are its point's defines, at the launch of its work-group and
+ * local memory: a tuning run's configurations differ in both, and a sweep
+ * of local memory through the arguments (the banks') in the latter, so a
+ * variant's first launch does not speak for them. */
 #include "analysis.h"
 
 #include <stdlib.h>
@@ -17,9 +18,11 @@
 #include "gpu_limits.h"
 #include "launch_decl.h"
 
-/* One stored build: its variant, its options, its launches' occupancy. */
+/* One stored build: its variant, its options, its launches as recorded
+ * (kernel's "launches") and their occupancy, in the same order. */
 struct build_occupancy {
 	const char *variant, *options;
+	const json_t *recorded;
 	json_t *launches;	/* owned */
 };
 
@@ -37,19 +40,39 @@ static int same_defines(const char *options, const char *defines)
 	return *options == '\0' || strcmp(options, "-D WL_FP64") == 0;
 }
 
-/* The warps the launch of b with items work-items a group (else b's first)
- * keeps resident, 0 where unknown. */
-static long long launch_warps(const struct build_occupancy *b, long long items)
+/* The warps b's launch with items work-items a group and arg_bytes of
+ * local memory through its arguments keeps resident (else its first with
+ * as many work-items, else its first launch's), 0 where unknown. */
+static long long launch_warps(const struct build_occupancy *b, long long items, long long arg_bytes)
 {
-	const json_t *launch, *chosen = json_array_get(b->launches, 0);
+	const json_t *launch, *chosen = NULL;
 	size_t i;
 
-	json_array_foreach(b->launches, i, launch)
-		if (json_integer_value(json_object_get(launch, "items")) == items) {
+	json_array_foreach(b->launches, i, launch) {
+		long long args = json_integer_value(json_object_get(json_array_get(b->recorded, i), "local_arg_bytes"));
+
+		if (json_integer_value(json_object_get(launch, "items")) != items)
+			continue;
+		if (args == arg_bytes) {
 			chosen = launch;
 			break;
 		}
+		chosen = chosen ? chosen : launch;
+	}
+	chosen = chosen ? chosen : json_array_get(b->launches, 0);
 	return json_integer_value(json_object_get(json_object_get(chosen, "occupancy"), "warps"));
+}
+
+/* The local memory def's launch at values passes through its arguments. */
+static long long local_arg_bytes(const struct wl_variant_def *def, const long long *values)
+{
+	long long total = 0, v;
+	const char *why;
+
+	for (int i = 0; i < def->host.nargs; i++)
+		if (def->host.args[i].kind == WL_ARG_LOCAL && wl_expr_eval(&def->host.args[i].value, values, &v, &why) == 0)
+			total += v;
+	return total;
 }
 
 /* The warps result r kept resident: those of its variant's build for its
@@ -74,7 +97,7 @@ static long long result_warps(const struct wl_run *run, const struct wl_result *
 		items *= size.local[d] > 0 ? size.local[d] : 1;
 	for (size_t i = 0; i < nb; i++)
 		if (strcmp(b[i].variant, r->variant) == 0 && same_defines(b[i].options, defines))
-			return launch_warps(&b[i], items);
+			return launch_warps(&b[i], items, local_arg_bytes(def, r->values));
 	return 0;
 }
 
@@ -137,7 +160,7 @@ int wl_run_add_occupancy(struct wl_run *run, struct wl_store *st, struct wl_erro
 		if (!variant || !name)
 			continue;
 		all = wl_ptxas_figures(log ? log : "");
-		b[nb] = (struct build_occupancy){ variant, options ? options : "",
+		b[nb] = (struct build_occupancy){ variant, options ? options : "", json_object_get(kernel, "launches"),
 						  wl_build_launches(kernel, json_object_get(all, name), arch, why) };
 		json_decref(all);
 		if (!b[nb++].launches)

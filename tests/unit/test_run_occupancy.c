@@ -1,7 +1,9 @@
 /* Each result's resident warps (wl_run_add_occupancy): a run that built a
  * variant twice — a tuning run's configurations, each its own defines and
  * work-group — predicts each result at the occupancy of its own build, not
- * the variant's first; a result no build is known for takes the first. */
+ * the variant's first; a result no build is known for takes the first; a
+ * build launched with more local memory through its arguments (the banks'
+ * sweep of c) takes that launch's. */
 #include <string.h>
 
 #include "analysis.h"
@@ -70,6 +72,54 @@ void test_each_result_takes_its_own_builds_occupancy(void)
 	CHECK(json_integer_value(json_object_get(json_object_get(json_object_get(run, "occupancy"), "padded"),
 						 "warps")) == 64,
 	      "the run's occupancy stays the variant's first launch's");
+out:
+	wl_run_free(&typed);
+	json_decref(run);
+	if (st)
+		wl_store_close(st);
+	if (cat)
+		wl_catalog_free(cat);
+}
+
+/* The banks' stride variant, built once for groups of 256, launched with
+ * 4 × (256c + 32) bytes of local memory at c = 1 and at c = 32. */
+void test_each_result_takes_its_launchs_local_memory(void)
+{
+	static const char kernel[] =
+		"{\"kernel\": \"bank_stride\", \"local_bytes\": 1152, \"launches\": ["
+		"{\"at\": \"c=1\", \"work_group\": [256], \"local_arg_bytes\": 1152},"
+		"{\"at\": \"c=32\", \"work_group\": [256], \"local_arg_bytes\": 32896}]}";
+	struct wl_build_row row = { "stride", "-D LOCAL_SIZE=256", "nvidia-h100-0", "580.1", "abcd", kernel, "", NULL };
+	struct wl_catalog *cat = check_load_catalog();
+	struct wl_store *st = check_fresh_store("run-occupancy-local");
+	struct wl_run typed = { 0 };
+	struct wl_error err;
+	json_t *run = NULL;
+	long long id;
+
+	if (!cat || !st)
+		goto out;
+	id = check_queue_run(st, "banks", NULL);
+	if (wl_store_put_build(st, id, &row, &err) < 0) {
+		CHECK(0, "the build is stored: %s", err.msg);
+		goto out;
+	}
+	run = json_pack("{s:I, s:s, s:s, s:{s:s, s:s, s:s, s:i}, s:{s:[s]}, s:["
+			"{s:s, s:{s:i, s:i, s:i, s:i}, s:f, s:b}, {s:s, s:{s:i, s:i, s:i, s:i}, s:f, s:b}]}",
+			"id", (json_int_t)id, "status", "done", "experiment", "banks", "device", "id", "nvidia-h100-0",
+			"vendor", "NVIDIA Corporation", "compute_capability", "9.0", "warp_width", 32, "request",
+			"variants", "stride", "results", "variant", "stride", "params", "c", 32, "local", 256, "groups",
+			1056, "iters", 256, "median_ms", 0.01, "verified", 1, "variant", "stride", "params", "c", 1,
+			"local", 256, "groups", 1056, "iters", 256, "median_ms", 0.01, "verified", 1);
+	if (!run || wl_run_read(cat, run, &typed, &err) < 0) {
+		CHECK(0, "the run reads: %s", run ? err.msg : "out of memory");
+		goto out;
+	}
+	CHECK(wl_run_add_occupancy(&typed, st, &err) == 0, "%s", err.msg);
+	/* 32,896 bytes a group: 6 groups of 8 warps; 1,152: 8 groups, 64. */
+	CHECK(typed.nresults == 2 && typed.results[0].resident_warps == 48, "c = 32: its launch's 48 warps, got %lld",
+	      typed.results[0].resident_warps);
+	CHECK(typed.results[1].resident_warps == 64, "c = 1: 64 warps, got %lld", typed.results[1].resident_warps);
 out:
 	wl_run_free(&typed);
 	json_decref(run);
