@@ -254,12 +254,13 @@ int wl_run_add_drops(struct wl_run *run);
  * "ceiling_pct". */
 int wl_run_add_ceiling(struct wl_run *run, struct wl_store *st, struct wl_error *err);
 
-/* "occupancy": {VARIANT: {"warps", "groups"}} — what each variant's first
- * launch keeps resident per compute unit, from its recorded build and the
- * catalog's architecture limits — where both are known; nothing where the
- * limits do not know the device. Each result's resident_warps: those of
- * the build of its point's defines at its work-group (run_occupancy.c),
- * else its variant's first launch's. On failure (the store, out of memory)
+/* "occupancy": {VARIANT: {"warps", "groups"}} — what each variant's build
+ * first by options keeps resident per compute unit at its first launch,
+ * from its recorded build and the catalog's architecture limits — where
+ * both are known; nothing where the limits do not know the device. Each
+ * result's resident_warps: those of the build of its point's options, in
+ * its groups with its arguments' local memory (run_occupancy.c), else its
+ * variant's above. On failure (the store, out of memory)
  * the results keep what they had. */
 int wl_run_add_occupancy(struct wl_run *run, struct wl_store *st, struct wl_error *err);
 

@@ -2,9 +2,9 @@
  * model (see analysis.h, "builds"): its figures (ptxas's where NVIDIA's
  * compiler reported, the driver's otherwise) and its launches with their
  * local memory and occupancy (occupancy.h) — what GET
- * /api/runs/{id}/compiler shows of each (run_occupancy.c takes the warps
- * each result keeps resident from them). The server reads the stored texts;
- * it never builds anything. */
+ * /api/runs/{id}/compiler shows of each — and a launch's use of a compute
+ * unit, from which run_occupancy.c takes each result's occupancy. The
+ * server reads the stored texts; it never builds anything. */
 #include "analysis.h"
 
 #include <stdio.h>
@@ -43,8 +43,15 @@ static long long group_items(const json_t *launch)
 	return items;
 }
 
+/* The local memory a launch gives its kernel through its arguments. */
+static long long arg_bytes(const json_t *launch)
+{
+	return figure(launch, "local_arg_bytes") > 0 ? figure(launch, "local_arg_bytes") : 0;
+}
+
 /* Local memory the kernel declares: ptxas's count where it reported one,
- * else the driver's total less what the launch's arguments gave. */
+ * else the driver's total less what the arguments of the launch it was
+ * counted at (args) gave. */
 static long long declared_local(const json_t *kernel, const json_t *ptxas, long long args)
 {
 	long long total = figure(kernel, "local_bytes");
@@ -60,7 +67,7 @@ static long long declared_local(const json_t *kernel, const json_t *ptxas, long 
  * of memory. */
 static json_t *build_figures(const json_t *kernel, const json_t *ptxas, const json_t *first)
 {
-	long long args = figure(first, "local_arg_bytes") > 0 ? figure(first, "local_arg_bytes") : 0;
+	long long args = arg_bytes(first);
 	long long local = declared_local(kernel, ptxas, args);
 	const json_t *target = ptxas ? json_object_get(ptxas, "target") : NULL;
 
@@ -79,18 +86,34 @@ static json_t *build_figures(const json_t *kernel, const json_t *ptxas, const js
 			 figure_json(group_items(first)));
 }
 
-json_t *wl_build_launches(const json_t *kernel, const json_t *ptxas, const json_t *arch, const char *why)
+void wl_build_group_use(const json_t *kernel, const json_t *ptxas, long long items, long long args,
+			struct wl_group_use *use)
+{
+	/* The driver counted the first launch's arguments in its total. */
+	long long local = declared_local(kernel, ptxas, arg_bytes(json_array_get(json_object_get(kernel, "launches"), 0)));
+
+	use->items = items;
+	use->registers = ptxas ? figure(ptxas, "registers") : -1;
+	use->local_bytes = local >= 0 ? local + args : -1;
+}
+
+int wl_build_launch_use(const json_t *kernel, const json_t *ptxas, const json_t *launch, struct wl_group_use *use)
+{
+	wl_build_group_use(kernel, ptxas, group_items(launch), arg_bytes(launch), use);
+	return use->items > 0;
+}
+
+/* Each launch of the build with its local memory and occupancy under arch
+ * (or unknown, why). NULL only when out of memory. */
+static json_t *build_launches(const json_t *kernel, const json_t *ptxas, const json_t *arch, const char *why)
 {
 	json_t *out = json_array(), *launch;
 	size_t i;
 
 	json_array_foreach(json_object_get(kernel, "launches"), i, launch) {
-		long long args = figure(launch, "local_arg_bytes") > 0 ? figure(launch, "local_arg_bytes") : 0;
-		long long local = declared_local(kernel, ptxas, args);
-		struct wl_group_use use = { group_items(launch), ptxas ? figure(ptxas, "registers") : -1,
-					    local >= 0 ? local + args : -1 };
-		json_t *occupancy = use.items > 0 ? wl_occupancy(arch, why, &use)
-			: json_pack("{s:s}", "unknown_why", "the driver chose the work-group size");
+		struct wl_group_use use;
+		json_t *occupancy = wl_build_launch_use(kernel, ptxas, launch, &use) ? wl_occupancy(arch, why, &use)
+					    : json_pack("{s:s}", "unknown_why", "the driver chose the work-group size");
 
 		json_array_append_new(out, json_pack("{s:O, s:O, s:o, s:o, s:o}", "at", json_object_get(launch, "at"),
 						     "work_group", json_object_get(launch, "work_group"), "items",
@@ -110,7 +133,7 @@ static json_t *build_entry(const json_t *row, const json_t *arch, const char *wh
 	const char *log = json_string_value(json_object_get(row, "log"));
 	const char *ptx = json_string_value(json_object_get(row, "ptx"));
 	json_t *all = wl_ptxas_figures(log ? log : ""), *ptxas = name ? json_object_get(all, name) : NULL;
-	json_t *launches = wl_build_launches(kernel, ptxas, arch, why_no_arch);
+	json_t *launches = build_launches(kernel, ptxas, arch, why_no_arch);
 	json_t *view = ptx && name ? wl_ptx_kernel_view(ptx, name) : NULL;
 	char dropped[160];
 	const char *ptx_why = view ? NULL : ptx ? "the PTX holds no entry function of this kernel"

@@ -2,10 +2,11 @@
  * builds the runner recorded (build_launches.h) and the catalog's
  * architecture limits — what the model's latency and barrier ceilings take
  * (analysis.h, "occupancy"). A result ran the build of its variant whose
- * options are its point's defines, at the launch of its work-group and
- * local memory: a tuning run's configurations differ in both, and a sweep
- * of local memory through the arguments (the banks') in the latter, so a
- * variant's first launch does not speak for them. */
+ * options are its point's (exp_data.h), in groups of its own size, with
+ * the local memory its own arguments give: a tuning run's configurations
+ * differ in all three, and a sweep of local memory through the arguments
+ * (the banks') in the last, so neither a variant's first build nor a
+ * recorded launch (the runner keeps a few shapes of each) speaks for them. */
 #include "analysis.h"
 
 #include <stdlib.h>
@@ -17,120 +18,84 @@
 #include "exp_data.h"
 #include "gpu_limits.h"
 #include "launch_decl.h"
+#include "occupancy.h"
 
-/* One stored build: its variant, its options, its launches as recorded
- * (kernel's "launches") and their occupancy, in the same order. */
-struct build_occupancy {
+/* One stored build: its variant, its options, its figures, ptxas's. */
+struct build_figures {
 	const char *variant, *options;
-	const json_t *recorded;
-	json_t *launches;	/* owned */
+	const json_t *kernel;
+	json_t *ptxas_all;	/* owned: ptxas's figures of every kernel in the log */
 };
 
-/* Whether a build's options are defines (an experiment's -D text at a
- * point), alone or with the runner's -D WL_FP64 after them. */
-static int same_defines(const char *options, const char *defines)
+/* ptxas's figures of b's kernel, or NULL where its log has none. */
+static const json_t *ptxas_of(const struct build_figures *b)
 {
-	size_t n = strlen(defines);
+	const char *name = json_string_value(json_object_get(b->kernel, "kernel"));
 
-	if (strncmp(options, defines, n) != 0)
-		return 0;
-	options += n;
-	if (n > 0 && *options == ' ')
-		options++;
-	return *options == '\0' || strcmp(options, "-D WL_FP64") == 0;
+	return name ? json_object_get(b->ptxas_all, name) : NULL;
 }
 
-/* The warps b's launch with items work-items a group and arg_bytes of
- * local memory through its arguments keeps resident (else its first with
- * as many work-items, else its first launch's), 0 where unknown. */
-static long long launch_warps(const struct build_occupancy *b, long long items, long long arg_bytes)
+/* The warps the occupancy calculator gives use under arch; 0 where
+ * unknown. */
+static long long warps_of(const json_t *arch, const struct wl_group_use *use)
 {
-	const json_t *launch, *chosen = NULL;
-	size_t i;
+	json_t *occupancy = use->items > 0 ? wl_occupancy(arch, NULL, use) : NULL;
+	long long warps = json_integer_value(json_object_get(occupancy, "warps"));
 
-	json_array_foreach(b->launches, i, launch) {
-		long long args = json_integer_value(json_object_get(json_array_get(b->recorded, i), "local_arg_bytes"));
-
-		if (json_integer_value(json_object_get(launch, "items")) != items)
-			continue;
-		if (args == arg_bytes) {
-			chosen = launch;
-			break;
-		}
-		chosen = chosen ? chosen : launch;
-	}
-	chosen = chosen ? chosen : json_array_get(b->launches, 0);
-	return json_integer_value(json_object_get(json_object_get(chosen, "occupancy"), "warps"));
+	json_decref(occupancy);
+	return warps;
 }
 
-/* The local memory def's launch at values passes through its arguments. */
-static long long local_arg_bytes(const struct wl_variant_def *def, const long long *values)
-{
-	long long total = 0, v;
-	const char *why;
-
-	for (int i = 0; i < def->host.nargs; i++)
-		if (def->host.args[i].kind == WL_ARG_LOCAL && wl_expr_eval(&def->host.args[i].value, values, &v, &why) == 0)
-			total += v;
-	return total;
-}
-
-/* The warps result r kept resident: those of its variant's build for its
- * point's defines, at its work-group; 0 where no build is known to be its
- * (an experiment that left the catalog, a custom kernel, a point without
- * values). */
-static long long result_warps(const struct wl_run *run, const struct wl_result *r, const struct build_occupancy *b,
-			      size_t nb)
+/* The warps result r kept resident: its variant's build for its point's
+ * options, in its groups, with its arguments' local memory; 0 where no
+ * build is known to be its (an experiment that left the catalog, a custom
+ * kernel, a point without values, a driver's choice of group size). */
+static long long result_warps(const struct wl_run *run, const struct wl_result *r, const struct build_figures *b,
+			      size_t nb, const json_t *arch)
 {
 	const struct wl_variant_def *def;
 	struct wl_launch_size size;
+	struct wl_group_use use;
 	struct wl_error err;
-	char defines[2048] = "";
 	long long items = 1;
 
-	if (!run->exp || !r->values || !r->variant || !(def = wl_experiment_variant(run->exp, r->variant, NULL)))
-		return 0;
-	wl_exp_data_options(run->exp->data, r->values, defines, sizeof(defines));
-	if (wl_launch_decl_size(&def->host, r->values, &size, &err) < 0)
+	if (!run->exp || !r->values || !r->variant || !(def = wl_experiment_variant(run->exp, r->variant, NULL)) ||
+	    wl_launch_decl_driver_chooses(&def->host) || wl_launch_decl_size(&def->host, r->values, &size, &err) < 0)
 		return 0;
 	for (int d = 0; d < size.dims; d++)
 		items *= size.local[d] > 0 ? size.local[d] : 1;
-	for (size_t i = 0; i < nb; i++)
-		if (strcmp(b[i].variant, r->variant) == 0 && same_defines(b[i].options, defines))
-			return launch_warps(&b[i], items, local_arg_bytes(def, r->values));
+	for (size_t i = 0; i < nb; i++) {
+		if (strcmp(b[i].variant, r->variant) != 0 ||
+		    !wl_exp_data_options_are(run->exp->data, r->values, b[i].options))
+			continue;
+		wl_build_group_use(b[i].kernel, ptxas_of(&b[i]), items, wl_launch_decl_local_arg_bytes(&def->host, r->values),
+				   &use);
+		return warps_of(arch, &use);
+	}
 	return 0;
 }
 
-/* The variants' first launches' occupancy, as the run's "occupancy"; NULL
- * only when out of memory. */
-static json_t *variant_occupancy(const struct build_occupancy *b, size_t nb)
+/* The run's "occupancy": each variant's build first in the store's order
+ * (by options) at its first launch; NULL only when out of memory. */
+static json_t *variant_occupancy(const struct build_figures *b, size_t nb, const json_t *arch)
 {
 	json_t *out = json_object();
 
 	for (size_t i = 0; out && i < nb; i++) {
-		const json_t *first = json_object_get(json_array_get(b[i].launches, 0), "occupancy");
+		const json_t *first = json_array_get(json_object_get(b[i].kernel, "launches"), 0);
+		struct wl_group_use use;
+		json_t *occupancy;
 
-		if (json_object_get(out, b[i].variant) || json_integer_value(json_object_get(first, "warps")) <= 0)
+		if (json_object_get(out, b[i].variant) || !wl_build_launch_use(b[i].kernel, ptxas_of(&b[i]), first, &use))
 			continue;
-		json_object_set_new(out, b[i].variant,
-				    json_pack("{s:O, s:O}", "warps", json_object_get(first, "warps"), "groups",
-					      json_object_get(first, "groups")));
+		occupancy = wl_occupancy(arch, NULL, &use);
+		if (json_integer_value(json_object_get(occupancy, "warps")) > 0)
+			json_object_set_new(out, b[i].variant,
+					    json_pack("{s:O, s:O}", "warps", json_object_get(occupancy, "warps"), "groups",
+						      json_object_get(occupancy, "groups")));
+		json_decref(occupancy);
 	}
 	return out;
-}
-
-/* Each result's resident warps from b: its own build's where found, else
- * its variant's first launch's (occupancy), else 0. */
-static void results_warps(struct wl_run *run, const struct build_occupancy *b, size_t nb, const json_t *occupancy)
-{
-	for (size_t i = 0; i < run->nresults; i++) {
-		struct wl_result *r = &run->results[i];
-		long long warps = result_warps(run, r, b, nb);
-
-		if (warps <= 0 && r->variant)
-			warps = json_integer_value(json_object_get(json_object_get(occupancy, r->variant), "warps"));
-		r->resident_warps = warps > 0 ? warps : 0;
-	}
 }
 
 int wl_run_add_occupancy(struct wl_run *run, struct wl_store *st, struct wl_error *err)
@@ -138,7 +103,7 @@ int wl_run_add_occupancy(struct wl_run *run, struct wl_store *st, struct wl_erro
 	const json_t *limits = run->cat ? run->cat->gpu_limits : NULL;
 	const char *why = NULL;
 	const json_t *arch = limits ? wl_gpu_limits_for(limits, run->device, &why) : NULL;
-	struct build_occupancy *b = NULL;
+	struct build_figures *b = NULL;
 	json_t *rows = NULL, *occupancy = NULL, *row;
 	size_t i, nb = 0;
 	int rc = -1;
@@ -150,31 +115,33 @@ int wl_run_add_occupancy(struct wl_run *run, struct wl_store *st, struct wl_erro
 	if (json_array_size(rows) && !(b = calloc(json_array_size(rows), sizeof(*b))))
 		goto out;
 	json_array_foreach(rows, i, row) {
-		const json_t *kernel = json_object_get(row, "kernel");
 		const char *variant = json_string_value(json_object_get(row, "variant"));
 		const char *options = json_string_value(json_object_get(row, "options"));
-		const char *name = json_string_value(json_object_get(kernel, "kernel"));
 		const char *log = json_string_value(json_object_get(row, "log"));
-		json_t *all;
 
-		if (!variant || !name)
+		if (!variant)
 			continue;
-		all = wl_ptxas_figures(log ? log : "");
-		b[nb] = (struct build_occupancy){ variant, options ? options : "", json_object_get(kernel, "launches"),
-						  wl_build_launches(kernel, json_object_get(all, name), arch, why) };
-		json_decref(all);
-		if (!b[nb++].launches)
+		b[nb] = (struct build_figures){ variant, options ? options : "", json_object_get(row, "kernel"),
+						wl_ptxas_figures(log ? log : "") };
+		if (!b[nb++].ptxas_all)
 			goto out;
 	}
-	if (!(occupancy = variant_occupancy(b, nb)) || json_object_set(run->json, "occupancy", occupancy) < 0)
+	if (!(occupancy = variant_occupancy(b, nb, arch)) || json_object_set(run->json, "occupancy", occupancy) < 0)
 		goto out;
-	results_warps(run, b, nb, occupancy);
+	for (i = 0; i < run->nresults; i++) {
+		struct wl_result *r = &run->results[i];
+		long long warps = result_warps(run, r, b, nb, arch);
+
+		if (warps <= 0 && r->variant)
+			warps = json_integer_value(json_object_get(json_object_get(occupancy, r->variant), "warps"));
+		r->resident_warps = warps > 0 ? warps : 0;
+	}
 	rc = 0;
 out:
 	if (rc < 0)
 		wl_error_set(err, WL_ERR_INTERNAL, "out of memory");
 	for (i = 0; i < nb; i++)
-		json_decref(b[i].launches);
+		json_decref(b[i].ptxas_all);
 	free(b);
 	json_decref(occupancy);
 	json_decref(rows);

@@ -176,4 +176,12 @@ double wl_exp_data_cost(const struct wl_exp_data *d, enum wl_data_cost kind, con
  * -D BLOCK_ROWS=8"), appended to out (len bytes, kept terminated). */
 void wl_exp_data_options(const struct wl_exp_data *d, const long long *values, char *out, size_t len);
 
+/* What follows the definitions where an "fp64" experiment runs on a device
+ * that holds doubles. */
+#define WL_FP64_OPTION "-D WL_FP64"
+
+/* Whether options are what d's sources are built with at values: the
+ * definitions, alone or with WL_FP64_OPTION after them. */
+int wl_exp_data_options_are(const struct wl_exp_data *d, const long long *values, const char *options);
+
 #endif

@@ -162,6 +162,21 @@ double wl_exp_data_cost(const struct wl_exp_data *d, enum wl_data_cost kind, con
 	return total;
 }
 
+int wl_exp_data_options_are(const struct wl_exp_data *d, const long long *values, const char *options)
+{
+	char defines[2048] = "";
+	size_t n;
+
+	wl_exp_data_options(d, values, defines, sizeof(defines));
+	n = strlen(defines);
+	if (strncmp(options, defines, n) != 0)
+		return 0;
+	options += n;
+	if (n > 0 && *options == ' ')
+		options++;
+	return *options == '\0' || strcmp(options, WL_FP64_OPTION) == 0;
+}
+
 void wl_exp_data_options(const struct wl_exp_data *d, const long long *values, char *out, size_t len)
 {
 	for (size_t i = 0; d && i < d->ndefines; i++) {

@@ -228,6 +228,17 @@ int wl_launch_decl_driver_chooses(const struct wl_launch_decl *d)
 	return d->dims > 0 && !d->has_local;
 }
 
+long long wl_launch_decl_local_arg_bytes(const struct wl_launch_decl *d, const long long *values)
+{
+	long long total = 0, value;
+	const char *why;
+
+	for (int i = 0; i < d->nargs; i++)
+		if (d->args[i].kind == WL_ARG_LOCAL && wl_expr_eval(&d->args[i].value, values, &value, &why) == 0)
+			total += value;
+	return total;
+}
+
 int wl_launch_decl_reads(const struct wl_launch_decl *d, const char *name)
 {
 	for (int i = 0; i < d->nargs; i++)

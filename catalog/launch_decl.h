@@ -75,6 +75,11 @@ int wl_launch_decl_size(const struct wl_launch_decl *d, const long long *values,
  * before it runs. */
 int wl_launch_decl_driver_chooses(const struct wl_launch_decl *d);
 
+/* The local memory d's launch at values gives its kernel through its
+ * arguments ({"local": bytes}; what a compiler cannot count); a size that
+ * does not evaluate counts 0 (the launch then fails first). */
+long long wl_launch_decl_local_arg_bytes(const struct wl_launch_decl *d, const long long *values);
+
 /* Whether the declaration passes buffer name to the kernel. */
 int wl_launch_decl_reads(const struct wl_launch_decl *d, const char *name);
 

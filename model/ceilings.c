@@ -160,31 +160,33 @@ static double cache_ms(const struct wl_device_model *d, const struct wl_launch_w
  * barrier (a tile loaded, then read by the others), each warp must have
  * all its loads back before it crosses, and its next requests wait for the
  * barrier — one whole round trip a wave (the device's latency) in which it
- * gives DRAM nothing to stream. 0 where the launch crosses no barrier after
- * global loads, or the device has no warps. */
+ * gives DRAM nothing to stream. One a wave however many barriers: the
+ * counts do not say which barriers the loads' values cross, nor their
+ * order. 0 where the launch has no barrier or no global load, or the device
+ * no warps (a CPU) or no measured latency. */
 static double drain_ms(const struct wl_device_model *d, const struct wl_launch_work *w, const struct wl_ceilings *c)
 {
-	if (w->barriers <= 0 || w->nloads <= 0 || d->warp_interval_ns <= 0)
+	if (w->barriers <= 0 || w->nloads <= 0 || d->warp_interval_ns <= 0 || d->latency_ns <= 0)
 		return 0;
 	return c->waves * d->latency_ns / 1e6;
 }
 
-/* The binding ceiling of c and its margin: DRAM where its time and the
- * drains' are larger than the norm and the starts, else the work-group
- * starts where they are larger than the others' norm (then the margin is
- * over that norm), else the largest of the others, its margin over the next of them
+/* The binding ceiling of c and its margin: DRAM where it has drains and
+ * is larger than the norm and the starts, else the work-group starts where
+ * they are larger than the others' norm (then the margin is over that
+ * norm), else the largest of the others, its margin over the next of them
  * — or over the starts where they come between (starts larger than it hide
  * under the norm, and a margin stays at least 1). */
 static void bind(struct wl_ceilings *c, double norm)
 {
 	double second = 0;
 
-	if (c->drain_ms > 0 && c->ms[WL_CEIL_DRAM] + c->drain_ms > fmax(norm, c->ms[WL_CEIL_GROUPS])) {
-		/* DRAM and its drains: the margin is over the largest of the rest. */
+	if (c->drain_ms > 0 && c->ms[WL_CEIL_DRAM] > fmax(norm, c->ms[WL_CEIL_GROUPS])) {
+		/* DRAM with its drains: the margin is over the largest of the rest. */
 		for (int i = 1; i < WL_CEILINGS; i++)
 			second = c->ms[i] > second ? c->ms[i] : second;
 		c->binding = WL_CEIL_DRAM;
-		c->margin = second > 0 ? (c->ms[WL_CEIL_DRAM] + c->drain_ms) / second : 0;
+		c->margin = second > 0 ? c->ms[WL_CEIL_DRAM] / second : 0;
 		return;
 	}
 	if (c->ms[WL_CEIL_GROUPS] > norm) {
@@ -261,10 +263,11 @@ int wl_ceilings_compute(const struct wl_device_model *d, const struct wl_launch_
 			cubes += out->ms[c] * out->ms[c] * out->ms[c];
 	out->launch_ms = d->launch_us / 1000;
 	/* DRAM streams a draining launch's bytes only between its drains:
-	 * its time and theirs add, a floor under the norm. */
+	 * its ceiling is their time and its bytes' together, a floor under
+	 * the norm (where its bytes alone share the pipes with the rest). */
 	out->drain_ms = drain_ms(d, w, out);
-	out->total_ms = fmax(fmax(cbrt(cubes), out->ms[WL_CEIL_GROUPS]), out->ms[WL_CEIL_DRAM] + out->drain_ms) +
-			out->launch_ms;
+	out->ms[WL_CEIL_DRAM] += out->drain_ms;
+	out->total_ms = fmax(fmax(cbrt(cubes), out->ms[WL_CEIL_GROUPS]), out->ms[WL_CEIL_DRAM]) + out->launch_ms;
 	bind(out, cbrt(cubes));
 	return out->total_ms > 0 ? 0 : -1;
 }

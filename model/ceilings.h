@@ -8,7 +8,9 @@
  *   DRAM once, and where they do not but its loads ask for them
  *   WL_REUSE_ASKS times over or more, once per pass of the cache over them
  *   (its stores still move what they write: scattered writes reach the cache
- *   and DRAM sector by sector);
+ *   and DRAM sector by sector); and where a work-group shares what it loads
+ *   across a barrier, the drains: a round trip a wave of warps with nothing
+ *   in flight, DRAM streaming only between;
  * - cache: where DRAM is spared by reuse, the sectors that reach the
  *   last-level cache (a load's sectors the work-group touched a moment
  *   before stay in the first level), at its measured read bandwidth;
@@ -34,10 +36,9 @@
  * The time is the ceilings' 3-norm — the largest where one dominates, 1.26
  * times it where two are equal, 1.44 where three are: they share the compute
  * unit's pipes — or the groups' where larger (the device's front end starts
- * them while the compute units work), or where a work-group shares what it
- * loads across a barrier, DRAM's time plus the drains' where larger (each
- * wave waits out a round trip with nothing in flight before its barrier,
- * and DRAM streams only between), plus the launch. */
+ * them while the compute units work), or DRAM's with its drains where
+ * larger (in the norm, its bytes' time alone shares the pipes), plus the
+ * launch. */
 #ifndef WL_CEILINGS_H
 #define WL_CEILINGS_H
 
@@ -48,7 +49,7 @@
 
 /* The device model of a run's device record (its "facts", "cache",
  * "compute_units", "warp_width") with its copy ceiling; resident_warps is
- * the warps one compute unit holds at the run's occupancy (0: as many as
+ * the warps one compute unit holds at the result's occupancy (0: as many as
  * its architecture allows, taken as 64). A device without a warp width (a
  * CPU) gets no local-memory or latency ceiling: it has no banks and no warps
  * in flight; a cache read slower than the copy ceiling is no ceiling.
@@ -66,8 +67,8 @@ enum wl_ceiling {
 struct wl_ceilings {
 	double ms[WL_CEILINGS];		/* each ceiling's time, 0 where it does not apply */
 	double launch_ms;
-	double drain_ms;		/* the waves' round trips before their barriers, 0: none */
-	double total_ms;		/* the ceilings' 3-norm (or the groups', or DRAM's and the drains') plus the launch */
+	double drain_ms;		/* the waves' round trips before their barriers (in DRAM's), 0: none */
+	double total_ms;		/* the ceilings' 3-norm (or the groups', or DRAM's) plus the launch */
 	enum wl_ceiling binding;
 	double margin;			/* the binding ceiling over the next largest (>= 1) */
 	double dram_bytes, cache_bytes;	/* what each ceiling counted */

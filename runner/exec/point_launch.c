@@ -99,20 +99,6 @@ int wl_point_launch(const struct wl_point *pt, const struct wl_variant_def *v,
 	return 0;
 }
 
-/* The local memory v's launch gives its kernel through arguments at pt
- * (what the compiler cannot count); 0 where a size does not evaluate (the
- * launch then failed already). */
-static long long local_arg_bytes(const struct wl_point *pt, const struct wl_variant_def *v)
-{
-	long long total = 0, value;
-	const char *why;
-
-	for (int i = 0; i < v->host.nargs; i++)
-		if (v->host.args[i].kind == WL_ARG_LOCAL && wl_expr_eval(&v->host.args[i].value, pt->values, &value, &why) == 0)
-			total += value;
-	return total;
-}
-
 int wl_point_prepare(const struct wl_point *pt, const struct wl_variant_def *v, const char *options,
 		     const struct wl_arg_buffer *buffers, size_t nbuffers, struct wl_launch *l,
 		     struct wl_error *err)
@@ -127,6 +113,6 @@ int wl_point_prepare(const struct wl_point *pt, const struct wl_variant_def *v, 
 		return -1;
 	}
 	if (pt->builds)
-		wl_build_records_note(pt->builds, pt, options, l, local_arg_bytes(pt, v));
+		wl_build_records_note(pt->builds, pt, options, l, wl_launch_decl_local_arg_bytes(&v->host, pt->values));
 	return 0;
 }

@@ -87,7 +87,7 @@ static void declared_options(const struct wl_point *pt, char *out, size_t len)
 	out[0] = '\0';
 	wl_exp_data_options(pt->exp->data, pt->values, out, len);
 	if (pt->exp->needs_fp64 && !in_float(pt))
-		snprintf(out + strlen(out), len - strlen(out), "%s-D WL_FP64", out[0] ? " " : "");
+		snprintf(out + strlen(out), len - strlen(out), "%s" WL_FP64_OPTION, out[0] ? " " : "");
 }
 
 /* Buffer i made on the device and filled as declared: the generator's

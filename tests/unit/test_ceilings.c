@@ -557,42 +557,42 @@ void test_tiny_groups_are_bound_by_their_starts(void)
 
 /* A group that shares what it loads across a barrier: each wave of warps
  * waits out one whole round trip with nothing in flight, and DRAM streams
- * only between — its time and the drains' add, a floor under the norm; a
- * group without a barrier, or without loads before one, drains nothing. */
+ * only between — the DRAM ceiling is its bytes' time and the drains', a
+ * floor under the norm (where the bytes' alone count); a group without a
+ * barrier, or without global loads, drains nothing. */
 void test_a_barrier_after_loads_drains_the_warps_requests(void)
 {
 	struct wl_ceilings c;
-	/* 10,000 groups of 256 (8 warps) moving 2,048 bytes each: DRAM 0.02048
-	 * ms; 80,000 warps in 125 waves of 640, each a 500 ns round trip:
-	 * 0.0625 ms of drains. The pace alone: 125 × 2 × 100 ns. */
+	/* 10,000 groups of 256 (8 warps) moving 2,048 bytes each: 0.02048 ms
+	 * of bytes; 80,000 warps in 125 waves of 640, each a 500 ns round trip:
+	 * 0.0625 ms of drains. The latency ceiling, the pace alone: 0.025 ms. */
 	struct wl_launch_work tile = *work(10000, 256, 16, 2048, 2048, 1024, 1024, 16, 1, 0);
-	double norm;
+	double bytes = 0.02048, others;
 
 	tile.nloads = 1, tile.loads[0].requests = 8;
-	CHECK(wl_ceilings_compute(&dev, &tile, &c) == 0 && c.waves == 125 && NEAR(c.drain_ms, 125 * 500 / 1e6) &&
-		      NEAR(c.ms[WL_CEIL_LATENCY], 125 * 2 * 100 / 1e6),
-	      "loads then a barrier: %g ms of drains in %g waves, latency %g", c.drain_ms, c.waves,
-	      c.ms[WL_CEIL_LATENCY]);
-	norm = cbrt(pow(c.ms[WL_CEIL_DRAM], 3) + pow(c.ms[WL_CEIL_CACHE], 3) + pow(c.ms[WL_CEIL_LOCAL], 3) +
-		    pow(c.ms[WL_CEIL_LATENCY], 3) + pow(c.ms[WL_CEIL_BARRIER], 3));
-	CHECK(c.ms[WL_CEIL_DRAM] + c.drain_ms > norm && NEAR(c.total_ms, 0.02048 + 0.0625 + 0.005) &&
-		      c.binding == WL_CEIL_DRAM && NEAR(c.margin, (0.02048 + 0.0625) / c.ms[WL_CEIL_LATENCY]),
-	      "DRAM's time and the drains' add: %g ms, bound by %s, margin %g", c.total_ms,
+	CHECK(wl_ceilings_compute(&dev, &tile, &c) == 0 && c.waves == 125 && NEAR(c.drain_ms, 0.0625) &&
+		      NEAR(c.ms[WL_CEIL_DRAM], bytes + 0.0625) && NEAR(c.ms[WL_CEIL_LATENCY], 0.025),
+	      "loads, then a barrier: %g ms of drains in %g waves, DRAM %g, latency %g", c.drain_ms, c.waves,
+	      c.ms[WL_CEIL_DRAM], c.ms[WL_CEIL_LATENCY]);
+	others = pow(c.ms[WL_CEIL_CACHE], 3) + pow(c.ms[WL_CEIL_LOCAL], 3) + pow(c.ms[WL_CEIL_LATENCY], 3) +
+		 pow(c.ms[WL_CEIL_BARRIER], 3);
+	CHECK(c.ms[WL_CEIL_DRAM] > cbrt(pow(bytes, 3) + others) && NEAR(c.total_ms, bytes + 0.0625 + 0.005) &&
+		      c.binding == WL_CEIL_DRAM && NEAR(c.margin, (bytes + 0.0625) / 0.025),
+	      "the bytes' time and the drains' add: %g ms, bound by %s, margin %g", c.total_ms,
 	      wl_ceiling_name(c.binding), c.margin);
 	tile.barriers = 0;
-	CHECK(wl_ceilings_compute(&dev, &tile, &c) == 0 && c.drain_ms == 0 && c.binding == WL_CEIL_LATENCY,
+	CHECK(wl_ceilings_compute(&dev, &tile, &c) == 0 && c.drain_ms == 0 && NEAR(c.ms[WL_CEIL_DRAM], bytes) &&
+		      c.binding == WL_CEIL_LATENCY,
 	      "no barrier: no drains, the norm (%g ms, %s)", c.total_ms, wl_ceiling_name(c.binding));
 	tile.barriers = 4, tile.nloads = 0;
-	CHECK(wl_ceilings_compute(&dev, &tile, &c) == 0 && c.drain_ms == 0,
-	      "barriers but no loads before them: no drains, %g ms", c.drain_ms);
+	CHECK(wl_ceilings_compute(&dev, &tile, &c) == 0 && c.drain_ms == 0, "barriers, no global load: no drains");
 	/* Four times the elements a work-item in a quarter of the groups: the
-	 * same bytes, a quarter of the waves to drain. */
+	 * same bytes, a quarter of the waves to drain, under the norm now. */
 	tile = *work(2500, 256, 64, 8192, 8192, 4096, 4096, 64, 1, 0);
 	tile.nloads = 1, tile.loads[0].requests = 32;
-	CHECK(wl_ceilings_compute(&dev, &tile, &c) == 0 && c.waves == 32 && NEAR(c.drain_ms, 32 * 500 / 1e6) &&
-		      NEAR(c.total_ms, fmax(cbrt(pow(c.ms[WL_CEIL_DRAM], 3) + pow(c.ms[WL_CEIL_CACHE], 3) +
-						  pow(c.ms[WL_CEIL_LOCAL], 3) + pow(c.ms[WL_CEIL_LATENCY], 3) +
-						  pow(c.ms[WL_CEIL_BARRIER], 3)),
-					     c.ms[WL_CEIL_DRAM] + c.drain_ms) + 0.005),
+	CHECK(wl_ceilings_compute(&dev, &tile, &c) == 0 && c.waves == 32 && NEAR(c.drain_ms, 0.016) &&
+		      NEAR(c.total_ms, fmax(cbrt(pow(bytes, 3) + pow(c.ms[WL_CEIL_CACHE], 3) + pow(c.ms[WL_CEIL_LOCAL], 3) +
+						  pow(c.ms[WL_CEIL_LATENCY], 3) + pow(c.ms[WL_CEIL_BARRIER], 3)),
+					     bytes + 0.016) + 0.005),
 	      "more elements a work-item: fewer waves to drain, %g ms", c.drain_ms);
 }
