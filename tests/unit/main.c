@@ -146,6 +146,7 @@ const char *check_store_pg;
 	X(a_barrier_after_loads_drains_the_warps_requests)                              \
 	X(each_result_takes_its_own_builds_occupancy)                                   \
 	X(each_result_takes_its_launchs_local_memory)                                   \
+	X(a_builds_options_are_its_points)                                              \
 	X(departures_name_only_causes_the_kernel_can_have)                              \
 	X(model_trust_weighs_each_case)                                                 \
 	X(model_trust_words_departures_and_pairs)                                       \

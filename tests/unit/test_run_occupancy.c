@@ -9,7 +9,9 @@
 
 #include "analysis.h"
 #include "catalog.h"
+#include "catalog_experiment.h"
 #include "check.h"
+#include "exp_data.h"
 #include "store.h"
 #include "store_check.h"
 
@@ -122,4 +124,31 @@ void test_each_result_takes_its_launchs_local_memory(void)
 	/* 32,896 bytes a group: 6 groups of 8 warps; 1,152: 8 groups, 64. */
 	CHECK(warps[0] == 48, "c = 32: its own 48 warps, got %lld", warps[0]);
 	CHECK(warps[1] == 64 && variant == 64, "c = 1: 64 warps, got %lld (the variant %lld)", warps[1], variant);
+}
+
+/* A build's options are a result's where they are its point's defines,
+ * alone or with the runner's WL_FP64_OPTION after them; nothing else. */
+void test_a_builds_options_are_its_points(void)
+{
+	static const struct {
+		const char *options;
+		int are;
+	} cases[] = {
+		{ "-D TILE_DIM=32 -D BLOCK_ROWS=8", 1 },
+		{ "-D TILE_DIM=32 -D BLOCK_ROWS=8 " WL_FP64_OPTION, 1 },
+		{ "-D TILE_DIM=32 -D BLOCK_ROWS=80", 0 },
+		{ "-D TILE_DIM=32 -D BLOCK_ROWS=8 -D X=1", 0 },
+		{ "-D TILE_DIM=3", 0 },
+		{ "", 0 },
+	};
+	const long long values[] = { 4096, 32, 8 };	/* n, tile, rows: the catalog's order */
+	struct wl_catalog *cat = check_load_catalog();
+	const struct wl_experiment *exp = cat ? wl_catalog_find(cat, "transpose") : NULL;
+
+	CHECK(exp && exp->nparams == 3, "the transpose's three params");
+	for (size_t i = 0; exp && exp->nparams == 3 && i < sizeof(cases) / sizeof(cases[0]); i++)
+		CHECK(wl_exp_data_options_are(exp->data, values, cases[i].options) == cases[i].are, "'%s': %s",
+		      cases[i].options, cases[i].are ? "its point's" : "not its point's");
+	if (cat)
+		wl_catalog_free(cat);
 }
