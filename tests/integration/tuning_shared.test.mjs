@@ -18,10 +18,10 @@ const REQUEST = {
   params: { n: [128, 256, 384], tile: [8, 16, 32], rows: [1, 2, 4, 8, 16] },
   restrict: ['tile * rows <= 128'], tune: { params: ['tile', 'rows'] },
 };
-// The same space, each configuration many times longer: a cancel made once
-// both hosts have measured some of it lands long before its end (with the
-// first request's programs built by the runs before, its last configurations
-// could be measured before the cancel was seen).
+// The same space, each configuration many times longer, for the runs after
+// the first: their programs are built by then, so the short request's last
+// configurations could be measured before a kill or a cancel made once both
+// hosts have measured some of it, or before the idle host joined at all.
 const LONG = { ...REQUEST, repeat: 20, params: { ...REQUEST.params, n: [1024, 2048, 3072] } };
 const key = (r) => `${r.params.n}:${r.params.tile}x${r.params.rows}`;
 const host = (r) => r.device_id.split('-').slice(0, 2).join('-');
@@ -58,7 +58,7 @@ test('two_runners_share_one_tuning_runs_configurations', async () => {
 });
 
 test('a_runner_killed_mid_run_leaves_its_configurations_to_the_other', async () => {
-  const res = await lab.post('/api/runs', REQUEST);
+  const res = await lab.post('/api/runs', LONG);
   assert.equal(res.status, 201, res.text);
   // Once the host that joined has measured one, it is killed with the rest
   // to do; the host that holds the run measures what it left.
