@@ -69,6 +69,9 @@ static const char *const later_ceilings[] = { "l1_ms", "issue_ms" };
 /* The work-group starts' ceiling came after the runner and device columns:
  * it goes after them. */
 static const char *const last_ceilings[] = { "groups_ms" };
+/* The waves' waits at barriers for their loads, part of DRAM's time
+ * (model/ceilings.h): the prediction's own field, last. */
+static const char *const drains[] = { "drain_ms" };
 /* Where the model sends the traffic (model/traffic.h), each as
  * predicted_<name>, and the kernel's own bytes; then the built-in whose
  * harness ran the row. */
@@ -181,6 +184,7 @@ static void put_row(FILE *f, const struct wl_run *run, const struct wl_result *r
 	fputc(',', f);
 	put_field(f, json_string_value(json_object_get(r->json, "device_id")) ?: "");
 	put_values(f, json_object_get(pr, "ceilings"), last_ceilings, COUNT(last_ceilings));
+	put_values(f, pr, drains, COUNT(drains));
 	fputs("\r\n", f);
 }
 
@@ -231,6 +235,7 @@ int wl_results_csv(const struct wl_run *run, char **out, size_t *len)
 	put_header(f, "tuning_", ranked, COUNT(ranked));
 	fputs(",runner_id,device_id", f);
 	put_header(f, "predicted_", last_ceilings, COUNT(last_ceilings));
+	put_header(f, "predicted_", drains, COUNT(drains));
 	fputs("\r\n", f);
 	for (i = 0; i < run->nresults; i++)
 		put_row(f, run, &run->results[i], names, nnames);

@@ -2,7 +2,7 @@
  * "tuning"): what the model's figures of its result and of another's at the
  * same size say differs between them — the ceiling that binds, sectors per
  * global request, the bank-conflict degree, the work-groups launched and
- * their size — and
+ * their size, the time its waves wait at barriers for their loads — and
  * the warps the compiler's account lets each compute unit hold. Only
  * figures the run carries are cited; where none differs, it says so. */
 #include "analysis.h"
@@ -24,6 +24,15 @@ static double figure(const struct wl_result *r, const char *key)
 	if (!v)
 		v = json_object_get(json_object_get(p, "work"), key);
 	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* The time r's waves wait at barriers for their loads, in µs: 0 where its
+ * prediction has none (no barrier after loads), NAN without a prediction. */
+static double drains_us(const struct wl_result *r)
+{
+	double ms = figure(r, "drain_ms");
+
+	return r->prediction ? (isnan(ms) ? 0 : ms * 1000) : NAN;
 }
 
 /* Whether a and b are both known and differ by more than rounding. */
@@ -67,6 +76,11 @@ json_t *wl_tuning_why(const struct wl_result *best, const struct wl_result *othe
 	if (differ(figure(best, "items"), figure(other, "items")))
 		clause(text, sizeof(text), &n, "its work-groups hold %.0f work-items, against %.0f", figure(best, "items"),
 		       figure(other, "items"));
+	/* Fewer waves (more elements a work-item, or more warps resident)
+	 * wait out fewer round trips before their barriers. */
+	if (differ(drains_us(best), drains_us(other)))
+		clause(text, sizeof(text), &n, "its waves wait %.3g µs at barriers for their loads, against %.3g µs",
+		       drains_us(best), drains_us(other));
 	if (best->resident_warps > 0 && other->resident_warps > 0 && best->resident_warps != other->resident_warps)
 		clause(text, sizeof(text), &n, "the compiler's account lets a compute unit hold %.0f of its warps, against %.0f",
 		       (double)best->resident_warps, (double)other->resident_warps);

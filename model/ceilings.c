@@ -171,13 +171,15 @@ static double drain_ms(const struct wl_device_model *d, const struct wl_launch_w
 	return c->waves * d->latency_ns / 1e6;
 }
 
-/* The binding ceiling of c and its margin: DRAM where it has drains and
- * is larger than the norm and the starts, else the work-group starts where
- * they are larger than the others' norm (then the margin is over that
- * norm), else the largest of the others, its margin over the next of them
- * — or over the starts where they come between (starts larger than it hide
- * under the norm, and a margin stays at least 1). */
-static void bind(struct wl_ceilings *c, double norm)
+/* Set c's binding ceiling and its margin; returns the time that binds,
+ * without the launch: DRAM's with its drains where they make it larger
+ * than the norm and the starts (a floor under both), else the work-group
+ * starts where they are larger than the others' norm (then the margin is
+ * over that norm), else the norm, naming the largest of the others, its
+ * margin over the next of them — or over the starts where they come
+ * between (starts larger than it hide under the norm, and a margin stays
+ * at least 1). */
+static double bind(struct wl_ceilings *c, double norm)
 {
 	double second = 0;
 
@@ -187,12 +189,12 @@ static void bind(struct wl_ceilings *c, double norm)
 			second = c->ms[i] > second ? c->ms[i] : second;
 		c->binding = WL_CEIL_DRAM;
 		c->margin = second > 0 ? c->ms[WL_CEIL_DRAM] / second : 0;
-		return;
+		return c->ms[WL_CEIL_DRAM];
 	}
 	if (c->ms[WL_CEIL_GROUPS] > norm) {
 		c->binding = WL_CEIL_GROUPS;
 		c->margin = norm > 0 ? c->ms[WL_CEIL_GROUPS] / norm : 0;
-		return;
+		return c->ms[WL_CEIL_GROUPS];
 	}
 	c->binding = WL_CEIL_DRAM;
 	for (int i = 1; i < WL_CEILINGS; i++)
@@ -204,6 +206,7 @@ static void bind(struct wl_ceilings *c, double norm)
 	if (c->ms[WL_CEIL_GROUPS] > second && c->ms[WL_CEIL_GROUPS] <= c->ms[c->binding])
 		second = c->ms[WL_CEIL_GROUPS];
 	c->margin = second > 0 ? c->ms[c->binding] / second : 0;
+	return norm;
 }
 
 int wl_ceilings_compute(const struct wl_device_model *d, const struct wl_launch_work *w, struct wl_ceilings *out)
@@ -267,7 +270,6 @@ int wl_ceilings_compute(const struct wl_device_model *d, const struct wl_launch_
 	 * the norm (where its bytes alone share the pipes with the rest). */
 	out->drain_ms = drain_ms(d, w, out);
 	out->ms[WL_CEIL_DRAM] += out->drain_ms;
-	out->total_ms = fmax(fmax(cbrt(cubes), out->ms[WL_CEIL_GROUPS]), out->ms[WL_CEIL_DRAM]) + out->launch_ms;
-	bind(out, cbrt(cubes));
+	out->total_ms = bind(out, cbrt(cubes)) + out->launch_ms;
 	return out->total_ms > 0 ? 0 : -1;
 }

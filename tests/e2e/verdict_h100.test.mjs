@@ -88,6 +88,36 @@ test('the_h100_sweep_and_banks_fit_a_laptop_and_a_phone', async () => {
   }
 });
 
+// The transpose at n = 4096 on the H100: where DRAM binds with the waves'
+// waits at the tiles' barriers in its time, each result's model line names
+// them, in µs, from the server's drain_ms; where another ceiling binds, it
+// does not. The CSV carries every result's drain_ms.
+test('a_dram_bound_tile_names_its_barriers_drains', async () => {
+  const run = await catalog.waitRun(2, (r) => !r.predictions_pending);
+  const drained = run.results.filter((r) => r.prediction?.binding === 'dram' && r.prediction.drain_ms > 0);
+  assert.ok(drained.length > 0 && drained.length < run.results.length, JSON.stringify(run.results.map((r) => r.prediction?.binding)));
+  const page = await openPage(browser, { width: 1440, height: 900 });
+  await page.goto(`${catalog.base}/runs/2`);
+  // The model's lines are the cells' details, in the page though folded.
+  await page.waitForSelector('#table td[data-variant] .predicted', { state: 'attached' });
+  const lines = await page.$$eval('#table td[data-variant] .predicted', (xs) => xs.map((x) => x.textContent));
+  const named = lines.filter((l) => /barrier drains/.test(l));
+  assert.equal(named.length, drained.length, lines.join('\n'));
+  for (const r of drained) {
+    const us = (r.prediction.drain_ms * 1000).toPrecision(3).replace(/\.?0+$/, '');
+    assert.ok(named.some((l) => l.includes(`DRAM-bound, with ${us} µs of barrier drains`)), `${us} µs in ${named.join('\n')}`);
+  }
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+  const [head, ...rows] = (await catalog.get('/api/runs/2/results.csv', { raw: true })).text.trim().split(/\r\n/).map((l) => l.split(','));
+  const at = head.indexOf('predicted_drain_ms');
+  assert.equal(rows.length, run.results.length);
+  rows.forEach((row, i) => {
+    const ms = run.results[i].prediction?.drain_ms;
+    assert.ok(ms ? Math.abs(Number(row[at]) - ms) < 1e-6 * ms : row[at] === '', `${row[0]}: ${row[at]} against ${ms}`);
+  });
+});
+
 // Every family of the catalog as measured on the H100: the first screen
 // names the variant the server found fastest (a family of one variant, where
 // it is fastest) and gives a reason, above the table's first row at 1440;

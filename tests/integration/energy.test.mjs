@@ -73,7 +73,7 @@ test('csv_has_the_energy_columns_empty_on_pocl', async () => {
     // After them only a tuning run's rank and who measured the row.
     const at = head.indexOf(ENERGY_COLUMNS[0]);
     assert.deepEqual(head.slice(at, at + ENERGY_COLUMNS.length), ENERGY_COLUMNS);
-    assert.deepEqual(head.slice(at + ENERGY_COLUMNS.length), ['tuning_rank', 'tuning_predicted_ms', 'runner_id', 'device_id', 'predicted_groups_ms']);
+    assert.deepEqual(head.slice(at + ENERGY_COLUMNS.length), ['tuning_rank', 'tuning_predicted_ms', 'runner_id', 'device_id', 'predicted_groups_ms', 'predicted_drain_ms']);
     assert.equal(rows.length, run.results.length);
     for (const row of rows) {
       const cells = row.slice(at, at + ENERGY_COLUMNS.length);

@@ -136,7 +136,7 @@ test('downloads_results_as_csv', async () => {
     + 'ci_low_ms,ci_high_ms,ci_pct,spread,stopped,ceiling_pct,energy_j_per_launch,energy_avg_w,energy_idle_w,'
     + 'energy_pj_per_useful_byte,energy_pj_per_moved_byte,energy_throttled,energy_nj_per_op,'
     + 'energy_pj_per_useful_byte_above_idle,energy_moved_bytes,energy_moved_bytes_from,energy_error,'
-    + 'tuning_rank,tuning_predicted_ms,runner_id,device_id,predicted_groups_ms');
+    + 'tuning_rank,tuning_predicted_ms,runner_id,device_id,predicted_groups_ms,predicted_drain_ms');
   assert.equal(lines.length, 21);
   const run = (await lab.get(`/api/runs/${sweep}`)).json;
   const first = lines[1].split(',');

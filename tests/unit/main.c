@@ -60,6 +60,7 @@ const char *check_store_pg;
 	X(tuning_rank_says_when_the_model_cannot_rank)                                  \
 	X(ranking_predicts_at_each_configurations_occupancy)                            \
 	X(tuning_why_names_what_differs)                                                \
+	X(tuning_why_names_the_barriers_drains)                                         \
 	X(tuning_searches_for_energy_and_the_front)                                     \
 	X(cuda_modules_coming_are_waited_for)                                           \
 	X(cuda_modules_kept_on_disk_are_loaded_not_compiled)                            \

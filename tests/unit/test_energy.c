@@ -237,7 +237,7 @@ void test_csv_appends_energy_columns(void)
 	static const char *const header_tail =
 		",ceiling_pct,energy_j_per_launch,energy_avg_w,energy_idle_w,energy_pj_per_useful_byte,"
 		"energy_pj_per_moved_byte,energy_throttled,energy_nj_per_op,energy_pj_per_useful_byte_above_idle,"
-		"energy_moved_bytes,energy_moved_bytes_from,energy_error,tuning_rank,tuning_predicted_ms,runner_id,device_id,predicted_groups_ms\r\n";
+		"energy_moved_bytes,energy_moved_bytes_from,energy_error,tuning_rank,tuning_predicted_ms,runner_id,device_id,predicted_groups_ms,predicted_drain_ms\r\n";
 	json_t *run = json_pack("{s:s, s:{}, s:[o, o]}", "experiment", "transpose", "request", "results",
 				transpose_result("padded", 0.0513, 1, 198),
 				transpose_result("naive", 0.291, 1, 0));
@@ -261,9 +261,9 @@ void test_csv_appends_energy_columns(void)
 	      "the header ends with the energy columns: %.*s", line ? (int)(line - csv) : 0, csv);
 	/* 198 pJ for each of 128 MiB, 70% of it above idle; no moved bytes
 	 * known (no counters, no prediction). */
-	CHECK(strstr(csv, ",0.0265751101,500,128.85,198,,false,,138.6,,,,,,,,\r\n") != NULL,
+	CHECK(strstr(csv, ",0.0265751101,500,128.85,198,,false,,138.6,,,,,,,,,\r\n") != NULL,
 	      "padded's energy cells: %s", csv);
-	CHECK(strstr(csv, ",,,,,,,,,,,no energy counter on pthread-cpu (not an NVIDIA GPU),,,,,\r\n") != NULL,
+	CHECK(strstr(csv, ",,,,,,,,,,,no energy counter on pthread-cpu (not an NVIDIA GPU),,,,,,\r\n") != NULL,
 	      "naive's empty cells and the reason: %s", csv);
 out:
 	free(csv);

@@ -14,10 +14,13 @@ const NAMES = { dram: 'DRAM', cache: 'last-level cache', l1: 'first-level cache'
 let selected = null;
 let current = null;	// the chart, redrawn in place when another variant is picked
 
-// "DRAM-bound (1.4× the next)" for a prediction with ceilings.
+// "DRAM-bound (1.4× the next)" for a prediction with ceilings; where the
+// waves wait at barriers for their loads, DRAM's time holds those waits,
+// and the text says so: "DRAM-bound, with 33.6 µs of barrier drains …".
 export function bindingText(p) {
   if (!p || !p.binding) return null;
-  return `${NAMES[p.binding] || p.binding}-bound${p.binding_margin ? ` (${fmtNumber(p.binding_margin, 2)}× the next)` : ''}`;
+  const drains = p.binding === 'dram' && p.drain_ms ? `, with ${fmtNumber(p.drain_ms * 1000, 3)} µs of barrier drains` : '';
+  return `${NAMES[p.binding] || p.binding}-bound${drains}${p.binding_margin ? ` (${fmtNumber(p.binding_margin, 2)}× the next)` : ''}`;
 }
 
 function bindingLine(rs, x) {
