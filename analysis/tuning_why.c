@@ -78,9 +78,16 @@ json_t *wl_tuning_why(const struct wl_result *best, const struct wl_result *othe
 		       figure(other, "items"));
 	/* Fewer waves (more elements a work-item, or more warps resident)
 	 * wait out fewer round trips before their barriers. */
-	if (differ(drains_us(best), drains_us(other)))
-		clause(text, sizeof(text), &n, "its waves wait %.3g µs at barriers for their loads, against %.3g µs",
-		       drains_us(best), drains_us(other));
+	if (differ(drains_us(best), drains_us(other))) {
+		if (drains_us(best) == 0)
+			clause(text, sizeof(text), &n, "its waves wait at no barrier for their loads, against %.3g µs",
+			       drains_us(other), 0);
+		else
+			clause(text, sizeof(text), &n,
+			       drains_us(other) == 0 ? "its waves wait %.3g µs at barriers for their loads, against none"
+						     : "its waves wait %.3g µs at barriers for their loads, against %.3g µs",
+			       drains_us(best), drains_us(other));
+	}
 	if (best->resident_warps > 0 && other->resident_warps > 0 && best->resident_warps != other->resident_warps)
 		clause(text, sizeof(text), &n, "the compiler's account lets a compute unit hold %.0f of its warps, against %.0f",
 		       (double)best->resident_warps, (double)other->resident_warps);
