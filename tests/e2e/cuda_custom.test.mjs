@@ -102,12 +102,14 @@ test('the_page_shows_the_traced_accesses_at_the_cu_files_lines', async () => {
 
 test('the_prediction_from_the_trace_has_its_binding_ceiling', async () => {
   const page = await runPage();
-  // Each cell's model line: the trace's 2-way conflict, the binding ceiling.
+  // Each cell's model line: the trace's 2-way conflict, the binding ceiling
+  // and, the tile being loaded before a barrier, the waves' waits there.
   const cells = await page.$$eval(`#table td[data-variant="${KERNEL}"]`, (tds) => tds.map((td) => [JSON.parse(td.dataset.point).n, td.querySelector('.sub.predicted').textContent]));
   assert.equal(cells.length, 2);
   for (const [n, text] of cells) {
     const p = run.results.find((r) => r.variant === KERNEL && r.params.n === n).prediction;
-    assert.match(text, /^model: [\d.]+% of copy · 4 sectors\/req · 2-way · DRAM-bound \([\d.]+× the next\)/, text);
+    assert.match(text, /^model: [\d.]+% of copy · 4 sectors\/req · 2-way · DRAM-bound, with [\d.]+ µs of barrier drains \([\d.]+× the next\)/, text);
+    assert.ok(text.includes(`with ${Number((p.drain_ms * 1000).toPrecision(3))} µs`), `${text}: the server's ${p.drain_ms} ms`);
     assert.ok(text.startsWith(`model: ${Number(p.ceiling_pct.toPrecision(3))}% of copy`), `${text}: the server's ${p.ceiling_pct}%`);
   }
   // The ceilings of the custom kernel: its own measured and predicted
