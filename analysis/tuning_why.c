@@ -27,12 +27,12 @@ static double figure(const struct wl_result *r, const char *key)
 }
 
 /* The time r's waves wait at barriers for their loads, in µs: 0 where its
- * prediction has none (no barrier after loads), NAN without a prediction. */
+ * prediction has none (no barrier after loads). */
 static double drains_us(const struct wl_result *r)
 {
 	double ms = figure(r, "drain_ms");
 
-	return r->prediction ? (isnan(ms) ? 0 : ms * 1000) : NAN;
+	return isnan(ms) ? 0 : ms * 1000;
 }
 
 /* Whether a and b are both known and differ by more than rounding. */
@@ -57,11 +57,14 @@ json_t *wl_tuning_why(const struct wl_result *best, const struct wl_result *othe
 {
 	char text[900];
 	int n = 0;
+	double best_drains, other_drains;
 
 	/* Without the model's figures of both (still being computed, or
 	 * none for this variant), nothing can be said of why. */
 	if (!best || !other || best == other || !best->prediction || !other->prediction)
 		return json_null();
+	best_drains = drains_us(best);
+	other_drains = drains_us(other);
 	snprintf(text, sizeof(text), "Against %s (%s, %.3g ms): ", other_config, other->variant ? other->variant : "?",
 		 other->median_ms);
 	if (differ(figure(best, "conflict_degree"), figure(other, "conflict_degree")))
@@ -78,15 +81,16 @@ json_t *wl_tuning_why(const struct wl_result *best, const struct wl_result *othe
 		       figure(other, "items"));
 	/* Fewer waves (more elements a work-item, or more warps resident)
 	 * wait out fewer round trips before their barriers. */
-	if (differ(drains_us(best), drains_us(other))) {
-		if (drains_us(best) == 0)
+	if (differ(best_drains, other_drains)) {
+		if (best_drains == 0)
 			clause(text, sizeof(text), &n, "its waves wait at no barrier for their loads, against %.3g µs",
-			       drains_us(other), 0);
+			       other_drains, 0);
+		else if (other_drains == 0)
+			clause(text, sizeof(text), &n, "its waves wait %.3g µs at barriers for their loads, against none",
+			       best_drains, 0);
 		else
-			clause(text, sizeof(text), &n,
-			       drains_us(other) == 0 ? "its waves wait %.3g µs at barriers for their loads, against none"
-						     : "its waves wait %.3g µs at barriers for their loads, against %.3g µs",
-			       drains_us(best), drains_us(other));
+			clause(text, sizeof(text), &n, "its waves wait %.3g µs at barriers for their loads, against %.3g µs",
+			       best_drains, other_drains);
 	}
 	if (best->resident_warps > 0 && other->resident_warps > 0 && best->resident_warps != other->resident_warps)
 		clause(text, sizeof(text), &n, "the compiler's account lets a compute unit hold %.0f of its warps, against %.0f",
